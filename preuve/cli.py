@@ -1,0 +1,180 @@
+"""The `preuve` command. Each verb mirrors a method of `preuve.Index`; `--json` everywhere."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import textwrap
+
+import click
+
+from preuve.index import Index
+from preuve.models import Hit
+
+
+def _index_option(f):
+    return click.option(
+        "--index", "index_path", envvar="PREUVE_INDEX", default=None, metavar="PATH",
+        help="Index file (default ./.preuve/index.sqlite, or $PREUVE_INDEX).",
+    )(f)
+
+
+def _json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
+
+
+def _filter_options(f):
+    for option in reversed([
+        click.option("--as-of", default="today", show_default=True, metavar="DATE|today|none",
+                     help="Only versions in force that day."),
+        click.option("--audience", envvar="PREUVE_AUDIENCE", default=None, metavar="LABEL",
+                     help="Only what this audience may read (e.g. public, staff). "
+                          "Default: everything (the operator)."),
+        click.option("--path", "paths", multiple=True, metavar="PREFIX",
+                     help="Only documents under this path prefix (repeatable)."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _errors(f):
+    """Turn expected failures into a one-line message and exit code 2, not a traceback."""
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except (ValueError, KeyError, FileNotFoundError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise click.ClickException(str(message)) from None
+    return wrapper
+
+
+def _print_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+@click.group()
+@click.version_option(package_name="preuve")
+def cli():
+    """preuve: answers over your own documents and code, with verified citations."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--access", default=None, metavar="LABEL",
+              help="Access label for files that declare none (else: operator only).")
+@click.option("--max-mb", type=float, default=50.0, show_default=True,
+              help="Files larger than this are refused.")
+@_index_option
+@_json_option
+@_errors
+def ingest(paths, access, max_mb, index_path, as_json):
+    """Index files and folders (incremental: only changed files are re-read)."""
+    with Index(index_path) as index:
+        report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
+                              progress=not as_json)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        click.echo(
+            f"{len(report.added)} added, {len(report.updated)} updated, "
+            f"{len(report.removed)} removed, {report.unchanged} unchanged, "
+            f"{report.chunks} chunks written"
+            + (f", {len(report.skipped)} skipped (unsupported type)" if report.skipped else "")
+        )
+        for problem in report.failed:
+            click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+    sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@_index_option
+@_json_option
+def status(index_path, as_json):
+    """What the index holds: documents, chunks by kind, size, last ingest."""
+    with Index(index_path) as index:
+        stats = index.status()
+    if as_json:
+        _print_json(stats)
+        return
+    click.echo(f"index      {stats['index']} (schema {stats['schema_version']}, "
+               f"{stats['size_bytes'] / 1e6:.1f} MB)")
+    click.echo(f"documents  {stats['documents']}")
+    click.echo(f"chunks     {stats['chunks']}")
+    for kind, counts in stats["by_kind"].items():
+        click.echo(f"  {kind:<9}{counts['documents']} documents, {counts['chunks']} chunks")
+    last = stats["last_ingest"]
+    if last:
+        click.echo(f"last ingest {last['finished_at']}: {last['added']} added, "
+                   f"{last['updated']} updated, {last['removed']} removed, "
+                   f"{last['failed']} failed")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--method", default="bm25", show_default=True, help="Retrieval method.")
+@click.option("-k", "k", default=5, show_default=True, help="Number of results.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Only these kinds: pdf, markdown, html, text, docx, code.")
+@_filter_options
+@_index_option
+@_json_option
+@_errors
+def search(query, method, k, kinds, as_of, audience, paths, index_path, as_json):
+    """Passages for QUERY, best first, each with its citation label."""
+    with Index(index_path) as index:
+        hits = index.search(query, method=method, k=k, as_of=as_of, audience=audience,
+                            paths=paths, kinds=kinds)
+    if as_json:
+        _print_json([h.to_dict() for h in hits])
+        return
+    if not hits:
+        click.echo("no results")
+    for hit in hits:
+        click.echo(_describe(hit))
+
+
+def _describe(hit: Hit) -> str:
+    where = hit.heading or " > ".join(filter(None, [hit.title, hit.symbol]))
+    snippet = textwrap.shorten(" ".join(hit.text.split()), 160, placeholder=" …")
+    head = click.style(f"{hit.rank:>2}. {hit.label}", bold=True)
+    return f"{head}  [{hit.score:.3f}]  {where}\n    {snippet}"
+
+
+@cli.command()
+@click.argument("subject")
+@click.option("-k", "k", default=10, show_default=True, help="Number of locations.")
+@_filter_options
+@_index_option
+@_json_option
+@_errors
+def where(subject, k, as_of, audience, paths, index_path, as_json):
+    """Code locations for SUBJECT: `path:line  kind name`, no model involved."""
+    with Index(index_path) as index:
+        hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths)
+    if as_json:
+        _print_json([h.to_dict() for h in hits])
+        return
+    if not hits:
+        click.echo("no code location found")
+    for hit in hits:
+        name = (f"{hit.symbol_kind} {hit.symbol}" if hit.symbol
+                else f"lines {hit.start_line}-{hit.end_line}")
+        click.echo(f"{hit.path}:{hit.start_line}  {name}")
+
+
+@cli.command()
+@click.argument("targets", nargs=-1, required=True)
+@_index_option
+@_json_option
+@_errors
+def forget(targets, index_path, as_json):
+    """Remove documents (by path, folder prefix or doc_id) and all their chunks."""
+    with Index(index_path) as index:
+        removed = index.forget(targets)
+    if as_json:
+        _print_json([{"doc_id": d.doc_id, "path": d.path} for d in removed])
+    else:
+        for doc in removed:
+            click.echo(f"removed {doc.path} ({doc.doc_id})")

@@ -1,0 +1,180 @@
+"""Ingest: files in, one atomic batch of changes to the index out.
+
+Walk the paths, skip files whose fingerprint did not change, parse and chunk the others,
+tokenize, and hand the store one `Changes` batch that it applies in a single transaction.
+A file that fails is reported with its reason and keeps its previously indexed version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from preuve import text
+from preuve.ingest.base import ChunkSettings, Parsed, ParseError
+from preuve.ingest.code import parse_code
+from preuve.ingest.docx import parse_docx
+from preuve.ingest.html import parse_html
+from preuve.ingest.markdown import parse_markdown, parse_text
+from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
+from preuve.ingest.pdf import parse_pdf
+from preuve.ingest.walk import Candidate, walk
+from preuve.models import Chunk, Document
+from preuve.store import Changes, Store
+
+# Bump when parsing or chunking changes, so a re-ingest re-processes every file.
+PIPELINE_VERSION = "1"
+DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+
+PARSERS: dict[str, Callable[..., Parsed]] = {
+    "pdf": parse_pdf,
+    "markdown": parse_markdown,
+    "html": parse_html,
+    "docx": parse_docx,
+    "text": parse_text,
+}
+
+
+@dataclass
+class FileProblem:
+    path: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    chunks: int = 0  # chunks written by this ingest
+    failed: list[FileProblem] = field(default_factory=list)
+    skipped: list[FileProblem] = field(default_factory=list)  # formats preuve does not read
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"ok": self.ok}
+
+
+def ingest(
+    store: Store,
+    paths: Iterable[str | os.PathLike],
+    *,
+    settings: ChunkSettings | None = None,
+    default_access: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    progress: bool = False,
+) -> IngestReport:
+    """Bring the index in line with `paths` (folders or files), atomically."""
+    settings = settings or ChunkSettings()
+    report = IngestReport()
+    started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    known = {doc.path: doc for doc in store.documents()}
+    candidates: list[Candidate] = []
+    roots: set[str] = set()
+    for target in paths:
+        target = Path(target)
+        if not target.exists():
+            report.failed.append(FileProblem(str(target), "no such file or folder"))
+            continue
+        if target.is_dir():
+            roots.add(str(target.absolute()))
+        try:
+            candidates.extend(walk(target))
+        except OSError as exc:
+            report.failed.append(FileProblem(str(target), f"cannot read: {exc.strerror}"))
+    changes = Changes(started_at=started)
+    seen: set[str] = set()
+    for candidate in _progress(candidates, progress):
+        if candidate.kind is None:
+            report.skipped.append(FileProblem(candidate.relpath, "unsupported file type"))
+            continue
+        seen.add(candidate.relpath)
+        previous = known.get(candidate.relpath)
+        try:
+            built = _build(candidate, previous, settings, default_access, max_bytes)
+        except ParseError as exc:
+            report.failed.append(FileProblem(candidate.relpath, str(exc)))
+            continue
+        except OSError as exc:
+            report.failed.append(FileProblem(candidate.relpath, f"cannot read: {exc.strerror}"))
+            continue
+        if built is None:
+            report.unchanged += 1
+            continue
+        document, chunks = built
+        changes.upserts.append((document, chunks))
+        report.chunks += len(chunks)
+        (report.updated if previous else report.added).append(document.path)
+    # files gone from an ingested folder are removed from the index
+    for doc in known.values():
+        if doc.root in roots and doc.path not in seen:
+            changes.removals.append(doc.doc_id)
+            report.removed.append(doc.path)
+    changes.unchanged, changes.failed = report.unchanged, len(report.failed)
+    if changes.upserts or changes.removals:
+        store.apply(changes)
+    return report
+
+
+def _build(candidate: Candidate, previous: Document | None, settings: ChunkSettings,
+           default_access: str | None, max_bytes: int) -> tuple[Document, list[Chunk]] | None:
+    """Parse one file into a document and its chunks, or None if it has not changed."""
+    size = candidate.path.stat().st_size
+    if size == 0:
+        raise ParseError("empty file")
+    if size > max_bytes:
+        raise ParseError(f"too large ({size / 1e6:.1f} MB > limit {max_bytes / 1e6:.1f} MB)")
+    data = candidate.path.read_bytes()
+    sidecar, sidecar_bytes = read_sidecar(candidate.path)
+    digest = hashlib.sha256()
+    for part in (PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
+                 sidecar_bytes, data):
+        digest.update(hashlib.sha256(part).digest())
+    fingerprint = digest.hexdigest()
+    if previous is not None and previous.content_hash == fingerprint:
+        return None
+    if candidate.kind == "code":
+        parsed = parse_code(data, settings, candidate.path.suffix.lower())
+    else:
+        parsed = PARSERS[candidate.kind](data, settings)
+    meta = normalise({**parsed.meta, **sidecar})
+    if not parsed.chunks:
+        raise ParseError("no text to index")
+    relpath = candidate.relpath
+    doc_id = meta.get("id") or hashlib.sha1(relpath.encode()).hexdigest()[:16]
+    language = meta.get("language") or text.detect_language(parsed.language_sample)
+    title = meta.get("title") or parsed.title or candidate.path.stem
+    document = Document(
+        doc_id=doc_id, path=relpath, root=str(candidate.root), kind=candidate.kind,
+        title=title, language=language, content_hash=fingerprint,
+        access=meta.get("access") or default_access, version=meta.get("version"),
+        effective_from=meta.get("effective_from"), effective_to=meta.get("effective_to"),
+        size=len(data), pages=parsed.pages,
+        meta={k: v for k, v in meta.items() if k not in KNOWN_KEYS},
+    )
+    stem_language = language if language in text.LANGUAGES else ""
+    # what a chunk is about but does not say itself: its file, title, section and symbol
+    for ordinal, chunk in enumerate(parsed.chunks):
+        chunk.ordinal = ordinal
+        chunk.doc_id = doc_id
+        chunk.chunk_id = f"{doc_id}:{ordinal}"
+        context = " ".join(filter(None, [relpath, title, chunk.heading, chunk.symbol]))
+        chunk.tokens = text.tokens(context, stem_language) + text.tokens(chunk.text, stem_language)
+    return document, parsed.chunks
+
+
+def _progress(items: list, enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, desc="ingest", unit="file", file=sys.stderr, leave=False)

@@ -1,0 +1,92 @@
+"""Cutting structural sections down to size, with overlap, without losing positions.
+
+Sections arrive as a list of units (source lines, sentences or paragraphs), each with the
+position it came from; windows are made of whole units so a chunk's first and last line
+(or paragraph) stay exact. A single unit longer than the limit becomes its own window.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from preuve.models import Chunk
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def windows(sizes: Sequence[int], max_words: int, overlap_words: int) -> list[tuple[int, int]]:
+    """Inclusive (first, last) unit ranges covering all units, each within `max_words`
+    where possible, consecutive ranges sharing up to `overlap_words` of trailing units."""
+    out: list[tuple[int, int]] = []
+    n, start = len(sizes), 0
+    while start < n:
+        end, total = start, sizes[start]
+        while end + 1 < n and total + sizes[end + 1] <= max_words:
+            end += 1
+            total += sizes[end]
+        out.append((start, end))
+        if end >= n - 1:
+            break
+        nxt, back = end + 1, 0
+        while nxt - 1 > start and back + sizes[nxt - 1] <= overlap_words:
+            nxt -= 1
+            back += sizes[nxt]
+        start = nxt
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose into sentences (good enough for French and English)."""
+    parts: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        flat = " ".join(paragraph.split())
+        if flat:
+            parts.extend(s for s in _SENTENCE_END.split(flat) if s)
+    return parts
+
+
+def split_words(text: str, max_words: int, overlap_words: int) -> list[str]:
+    """Fixed-size word windows: the fallback for one over-long unit."""
+    words = text.split()
+    if len(words) <= max_words:
+        return [text]
+    step = max(1, max_words - overlap_words)
+    return [" ".join(words[i:i + max_words]) for i in range(0, len(words) - overlap_words, step)]
+
+
+def chunks_from_lines(
+    lines: Sequence[str], first_line: int, max_words: int, overlap_words: int, **fields
+) -> list[Chunk]:
+    """Chunks of whole source lines; `first_line` is the 1-based number of `lines[0]`.
+    Blank lines at a window's edges are trimmed so the cited range is the text shown."""
+    out: list[Chunk] = []
+    for a, b in windows([word_count(line) for line in lines], max_words, overlap_words):
+        while a <= b and not lines[a].strip():
+            a += 1
+        while b >= a and not lines[b].strip():
+            b -= 1
+        if a > b:
+            continue
+        text = "\n".join(lines[a:b + 1])
+        if out and out[-1].start_line == first_line + a and out[-1].end_line == first_line + b:
+            continue
+        out.append(Chunk(text=text, start_line=first_line + a, end_line=first_line + b, **fields))
+    return out
+
+
+def chunks_from_units(
+    units: Sequence[str], max_words: int, overlap_words: int, **fields
+) -> list[Chunk]:
+    """Chunks of whole sentences/paragraphs (no line positions: PDF pages)."""
+    pieces: list[str] = []
+    for unit in units:
+        pieces.extend(split_words(unit, max_words, overlap_words))
+    return [
+        Chunk(text=" ".join(pieces[a:b + 1]), **fields)
+        for a, b in windows([word_count(p) for p in pieces], max_words, overlap_words)
+    ]

@@ -1,0 +1,133 @@
+"""Source code: Python by its syntax tree, other languages by line windows.
+
+Python gives one chunk per module docstring, module constant, function, class header and
+method (`Class.method`), each with its exact first and last line, decorators included, so
+`where` can answer `path:line  kind name` and citations open the right lines.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from preuve.ingest.base import ChunkSettings, Parsed, decode_text
+from preuve.ingest.chunking import chunks_from_lines, word_count
+from preuve.models import Chunk
+
+CODE_EXTENSIONS = {
+    ".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt",
+    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".sh", ".bash",
+    ".sql", ".lua", ".r", ".pl", ".ex", ".exs", ".erl", ".hs", ".ml", ".vue", ".svelte",
+    ".css", ".scss", ".toml", ".yaml", ".yml", ".ini", ".cfg",
+}
+CODE_FILENAMES = {"Makefile", "Dockerfile", "Justfile", "CMakeLists.txt"}
+
+
+def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
+    source = decode_text(data)
+    lines = source.split("\n")
+    if suffix in (".py", ".pyi"):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            tree = None  # still searchable, by line windows
+        if tree is not None:
+            return _parse_python(tree, lines, settings)
+    chunks = _line_windows(lines, 1, len(lines), settings)
+    return Parsed(chunks=chunks, language_sample=source)
+
+
+def _line_windows(lines, first, last, settings, **fields) -> list[Chunk]:
+    """Fixed windows of `code_window_lines` with overlap, blank edges trimmed."""
+    out: list[Chunk] = []
+    step = max(1, settings.code_window_lines - settings.code_overlap_lines)
+    start = first
+    while start <= last:
+        end = min(last, start + settings.code_window_lines - 1)
+        out.extend(chunks_from_lines(lines[start - 1:end], start, 10**9, 0, **fields))
+        if end == last:
+            break
+        start += step
+    return out
+
+
+def _definition(node, lines, settings, symbol: str, kind: str, last: int | None = None):
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    last = last or node.end_lineno
+    text_lines = lines[first - 1:last]
+    if word_count("\n".join(text_lines)) <= settings.max_words * 3:
+        return chunks_from_lines(text_lines, first, 10**9, 0, symbol=symbol, symbol_kind=kind)
+    return _line_windows(lines, first, last, settings, symbol=symbol, symbol_kind=kind)
+
+
+def _class(node: ast.ClassDef, lines, settings, prefix: str) -> list[Chunk]:
+    name = prefix + node.name
+    inner = [n for n in node.body
+             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
+    if inner:
+        first_inner = min([inner[0].lineno] + [d.lineno for d in inner[0].decorator_list])
+        header_last = first_inner - 1
+        while header_last > node.lineno and not lines[header_last - 1].strip():
+            header_last -= 1
+    else:
+        header_last = node.end_lineno
+    out = _definition(node, lines, settings, name, "class", header_last)
+    for child in inner:
+        if isinstance(child, ast.ClassDef):
+            out.extend(_class(child, lines, settings, name + "."))
+        else:
+            out.extend(_definition(child, lines, settings, f"{name}.{child.name}", "method"))
+    return out
+
+
+def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -> Parsed:
+    chunks: list[Chunk] = []
+    docstring = ast.get_docstring(tree)
+    leftovers: list[tuple[int, int]] = []
+    for index, node in enumerate(tree.body):
+        if index == 0 and docstring is not None and isinstance(node, ast.Expr):
+            chunks.extend(chunks_from_lines(lines[node.lineno - 1:node.end_lineno], node.lineno,
+                                            10**9, 0, symbol="<module>", symbol_kind="module"))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            chunks.extend(_definition(node, lines, settings, node.name, "function"))
+        elif isinstance(node, ast.ClassDef):
+            chunks.extend(_class(node, lines, settings, ""))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and _target_names(node):
+            names = _target_names(node)
+            kind = "constant" if all(n.isupper() for n in names) else "variable"
+            chunks.extend(_definition(node, lines, settings, ", ".join(names), kind))
+        elif not isinstance(node, ast.Import | ast.ImportFrom):
+            leftovers.append((node.lineno, node.end_lineno))
+    # top-level statements that are no definition (e.g. `if __name__ == ...`), merged
+    merged: list[list[int]] = []
+    for first, last in leftovers:
+        if merged and first - merged[-1][1] <= 2:
+            merged[-1][1] = last
+        else:
+            merged.append([first, last])
+    for first, last in merged:
+        chunks.extend(_line_windows(lines, first, last, settings))
+    chunks.sort(key=lambda c: (c.start_line, c.end_line))
+    title = docstring.strip().split("\n")[0][:120] if docstring else ""
+    return Parsed(title=title, chunks=chunks, language_sample=_prose(tree))
+
+
+def _target_names(node) -> list[str]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    names = []
+    for target in targets:
+        if isinstance(target, ast.Name):
+            names.append(target.id)
+        elif isinstance(target, ast.Tuple):
+            names.extend(e.id for e in target.elts if isinstance(e, ast.Name))
+    return names
+
+
+def _prose(tree: ast.Module) -> str:
+    """Docstrings only: what tells the language a code base is written in."""
+    parts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node)
+            if doc:
+                parts.append(doc)
+    return "\n".join(parts)

@@ -1,0 +1,57 @@
+"""Markdown and plain text: sections by heading, each chunk with its heading path and
+exact source lines (front matter lines counted, fenced code never read as headings)."""
+
+from __future__ import annotations
+
+import re
+
+from preuve.ingest.base import ChunkSettings, Parsed, decode_text
+from preuve.ingest.chunking import chunks_from_lines
+from preuve.ingest.metadata import split_front_matter
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
+    meta, body, offset = split_front_matter(decode_text(data))
+    lines = body.split("\n")
+    stack: list[tuple[int, str]] = []
+    sections: list[tuple[str, int, int]] = []  # heading path, first index, last index
+    start, path, fence, title = 0, "", None, ""
+    for i, line in enumerate(lines):
+        fence_match = _FENCE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            fence = None if fence == marker else (fence or marker)
+            continue
+        match = None if fence else _HEADING.match(line)
+        if not match:
+            continue
+        sections.append((path, start, i - 1))
+        level, text = len(match.group(1)), match.group(2).strip()
+        title = title or (text if level == 1 else "")
+        stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, text)]
+        path, start = " > ".join(t for _, t in stack), i
+    sections.append((path, start, len(lines) - 1))
+    chunks = []
+    for heading, a, b in sections:
+        body_lines = [ln for ln in lines[a:b + 1] if ln.strip() and not _HEADING.match(ln)]
+        if not body_lines:
+            continue
+        chunks.extend(
+            chunks_from_lines(lines[a:b + 1], offset + a + 1, settings.max_words,
+                              settings.overlap_words, heading=heading)
+        )
+    return Parsed(title=str(meta.get("title") or title), chunks=chunks, meta=meta,
+                  language_sample=body)
+
+
+def parse_text(data: bytes, settings: ChunkSettings) -> Parsed:
+    """Plain text: paragraphs grouped by size; front matter honoured like Markdown."""
+    meta, body, offset = split_front_matter(decode_text(data))
+    lines = body.split("\n")
+    chunks = chunks_from_lines(lines, offset + 1, settings.max_words, settings.overlap_words)
+    first = next((ln.strip() for ln in lines if ln.strip()), "")
+    return Parsed(title=str(meta.get("title") or first[:120]), chunks=chunks, meta=meta,
+                  language_sample=body)

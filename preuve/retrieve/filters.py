@@ -1,0 +1,41 @@
+"""Turning what a user types (`--as-of today`, `--kind pdf,code`) into `Filters`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from preuve.models import KINDS, Filters
+
+
+def parse_as_of(value: str | dt.date | None) -> dt.date | None:
+    """'today' (or None) -> today, 'none' -> no date filter, 'YYYY-MM-DD' -> that day."""
+    if isinstance(value, dt.date):
+        return value
+    if value is None or value.strip().lower() == "today":
+        return dt.date.today()
+    if value.strip().lower() in ("none", "all", "any"):
+        return None
+    try:
+        return dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(f"--as-of: {value!r} is not YYYY-MM-DD, 'today' or 'none'") from None
+
+
+def make_filters(
+    as_of: str | dt.date | None = "today",
+    audience: str | None = None,
+    paths: Iterable[str] = (),
+    kinds: Iterable[str] = (),
+) -> Filters:
+    """Validated `Filters`; kinds may be given comma-separated."""
+    kind_list = tuple(k.strip() for item in kinds for k in item.split(",") if k.strip())
+    unknown = [k for k in kind_list if k not in KINDS]
+    if unknown:
+        raise ValueError(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(KINDS)})")
+    return Filters(
+        as_of=parse_as_of(as_of),
+        audience=audience or None,
+        path_prefixes=tuple(p for p in paths if p),
+        kinds=kind_list,
+    )

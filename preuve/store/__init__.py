@@ -1,0 +1,70 @@
+"""Where the index lives. `Store` is the seam; SQLite (one file) is the embedded default.
+
+A store owns persistence and the queries that must run *inside* the engine so that filters
+apply before the top k is cut. Everything else (parsing, tokens, fusion, answers) lives
+above it, so a server engine only has to implement this Protocol.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from preuve.models import Chunk, Document, Filters, Hit
+
+DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
+
+
+@dataclass
+class Changes:
+    """One ingest's worth of writes, applied atomically: all of it or none of it."""
+
+    upserts: list[tuple[Document, list[Chunk]]] = field(default_factory=list)
+    removals: list[str] = field(default_factory=list)  # doc_ids
+    started_at: str = ""
+    unchanged: int = 0
+    failed: int = 0
+
+
+class Store(Protocol):
+    """Persistence and in-engine retrieval for one index."""
+
+    location: str
+
+    def documents(self, filters: Filters | None = None) -> list[Document]:
+        """Documents the filters allow (all of them when None), ordered by path."""
+        ...
+
+    def apply(self, changes: Changes) -> None:
+        """Replace the upserted documents' chunks and drop the removed ones, atomically."""
+        ...
+
+    def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
+        """Top k chunks by BM25 over `terms` (OR), filters applied before the cut."""
+        ...
+
+    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
+        """Chunks by id, in the order asked (rank 0, score 0)."""
+        ...
+
+    def stats(self) -> dict:
+        """Counts by kind, index size, last ingest."""
+        ...
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def open_store(location: str | os.PathLike | None = None) -> Store:
+    """Open (creating if needed) the index at `location`, `$PREUVE_INDEX` or the default."""
+    location = os.fspath(location or os.environ.get("PREUVE_INDEX") or DEFAULT_INDEX)
+    if location.startswith(("postgres://", "postgresql://")):
+        raise ValueError(f"{location}: PostgreSQL indexes are not available in this version")
+    from preuve.store.sqlite import SQLiteStore
+
+    return SQLiteStore(location)

@@ -1,0 +1,268 @@
+"""The embedded index: one SQLite file, WAL mode, FTS5 for BM25, numbered migrations.
+
+Every write of an ingest happens in one transaction, so a crash or a SIGKILL leaves the
+file exactly as it was before the ingest or after it. Readers are never blocked by the
+writer (WAL).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from importlib import resources
+
+from preuve.models import Document, Filters, Hit
+from preuve.store import Changes
+
+_HIT_COLUMNS = (
+    "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
+    "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
+)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, sql) of the bundled migrations, in order: `001_init.sql` is number 1."""
+    folder = resources.files("preuve.store") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
+    return sorted(found)
+
+
+def filter_sql(filters: Filters, alias: str = "c") -> tuple[str, list]:
+    """SQL conditions (joined with AND, never empty) and parameters for `filters`."""
+    clauses, params = ["1=1"], []
+    labels = filters.readable_labels()
+    if labels is not None:
+        clauses.append(f"{alias}.access IN ({','.join('?' * len(labels))})")
+        params.extend(labels)
+    if filters.as_of is not None:
+        day = filters.as_of.isoformat()
+        clauses.append(
+            f"({alias}.effective_from IS NULL OR {alias}.effective_from <= ?) AND "
+            f"({alias}.effective_to IS NULL OR {alias}.effective_to >= ?)"
+        )
+        params.extend([day, day])
+    if filters.path_prefixes:
+        like = f"{alias}.path LIKE ? ESCAPE '\\'"
+        clauses.append("(" + " OR ".join(like for _ in filters.path_prefixes) + ")")
+        params.extend(_like_prefix(p) for p in filters.path_prefixes)
+    if filters.kinds:
+        clauses.append(f"{alias}.kind IN ({','.join('?' * len(filters.kinds))})")
+        params.extend(filters.kinds)
+    return " AND ".join(clauses), params
+
+
+def _like_prefix(prefix: str) -> str:
+    """A LIKE pattern matching paths that start with `prefix` (wildcards escaped)."""
+    prefix = prefix.removeprefix("./")
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def fts_query(terms: Sequence[str]) -> str:
+    """An FTS5 OR query of quoted terms (quotes inside a term are doubled)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+class SQLiteStore:
+    """`Store` over one SQLite file."""
+
+    def __init__(self, location: str):
+        self.location = location
+        folder = os.path.dirname(os.path.abspath(location))
+        os.makedirs(folder, exist_ok=True)
+        self.db = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA busy_timeout=30000")
+        self._migrate()
+
+    # -- schema -----------------------------------------------------------------------
+    def _migrate(self) -> None:
+        current = self.db.execute("PRAGMA user_version").fetchone()[0]
+        pending = [(n, sql) for n, sql in migrations() if n > current]
+        if not pending:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            # another process may have migrated while we waited for the lock
+            current = self.db.execute("PRAGMA user_version").fetchone()[0]
+            for number, sql in pending:
+                if number <= current:
+                    continue
+                for statement in _statements(sql):
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number}")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- documents ----------------------------------------------------------------------
+    def documents(self, filters: Filters | None = None) -> list[Document]:
+        sql, params = "SELECT * FROM documents d", []
+        if filters is not None:
+            where, params = filter_sql(filters, "d")
+            sql += " WHERE " + where
+        rows = self.db.execute(sql + " ORDER BY d.path", params).fetchall()
+        return [_document(row) for row in rows]
+
+    def apply(self, changes: Changes) -> None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            added = updated = 0
+            for doc, _ in changes.upserts:
+                existing = db.execute(
+                    "SELECT doc_id FROM documents WHERE doc_id = ? OR path = ?",
+                    (doc.doc_id, doc.path),
+                ).fetchall()
+                for row in existing:
+                    db.execute("DELETE FROM chunks WHERE doc_id = ?", (row["doc_id"],))
+                    db.execute("DELETE FROM documents WHERE doc_id = ?", (row["doc_id"],))
+                if existing:
+                    updated += 1
+                else:
+                    added += 1
+            for doc, chunks in changes.upserts:
+                db.execute(
+                    "INSERT INTO documents (doc_id, path, root, kind, title, language, "
+                    "content_hash, access, version, effective_from, effective_to, size, pages, "
+                    "meta, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
+                     doc.content_hash, doc.access, doc.version, doc.effective_from,
+                     doc.effective_to, doc.size, doc.pages,
+                     json.dumps(doc.meta, ensure_ascii=False, default=str), now),
+                )
+                db.executemany(
+                    "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
+                    "effective_from, effective_to, heading, page, page_label, start_line, "
+                    "end_line, symbol, symbol_kind, text, tokens) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    [(c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
+                      doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
+                      c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
+                      " ".join(c.tokens)) for c in chunks],
+                )
+            removed = 0
+            for doc_id in changes.removals:
+                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                removed += db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
+            db.execute(
+                "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
+                "unchanged, failed) VALUES (?,?,?,?,?,?,?)",
+                (changes.started_at or now, now, added, updated, removed, changes.unchanged,
+                 changes.failed),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    # -- retrieval ----------------------------------------------------------------------
+    def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
+        if not terms or k <= 0:
+            return []
+        where, params = filter_sql(filters)
+        rows = self.db.execute(
+            f"SELECT {_HIT_COLUMNS}, bm25(chunks_fts) AS s FROM chunks_fts "
+            "JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
+            f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
+            [fts_query(terms), *params, k],
+        ).fetchall()
+        return [_hit(row, rank, -row["s"]) for rank, row in enumerate(rows, 1)]
+
+    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
+        if not chunk_ids:
+            return []
+        rows = self.db.execute(
+            f"SELECT {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))})",
+            list(chunk_ids),
+        ).fetchall()
+        by_id = {row["chunk_id"]: row for row in rows}
+        return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    # -- bookkeeping --------------------------------------------------------------------
+    def stats(self) -> dict:
+        db = self.db
+        kinds = {
+            row["kind"]: {"documents": row["docs"], "chunks": row["chunks"]}
+            for row in db.execute(
+                "SELECT kind, COUNT(DISTINCT doc_id) AS docs, COUNT(*) AS chunks "
+                "FROM chunks GROUP BY kind ORDER BY kind"
+            )
+        }
+        last = db.execute("SELECT * FROM ingests ORDER BY id DESC LIMIT 1").fetchone()
+        size = sum(
+            os.path.getsize(p)
+            for p in (self.location, self.location + "-wal")
+            if os.path.exists(p)
+        )
+        return {
+            "index": self.location,
+            "schema_version": self.schema_version,
+            "documents": db.execute("SELECT COUNT(*) FROM documents").fetchone()[0],
+            "chunks": db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
+            "by_kind": kinds,
+            "size_bytes": size,
+            "last_ingest": dict(last) if last else None,
+        }
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (sqlite3.complete_statement knows about triggers)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip() and not buf.strip().startswith("--"):
+        out.append(buf.strip())
+    return [s for s in out if s]
+
+
+def _document(row: sqlite3.Row) -> Document:
+    return Document(
+        doc_id=row["doc_id"], path=row["path"], root=row["root"], kind=row["kind"],
+        title=row["title"], language=row["language"], content_hash=row["content_hash"],
+        access=row["access"], version=row["version"], effective_from=row["effective_from"],
+        effective_to=row["effective_to"], size=row["size"], pages=row["pages"],
+        meta=json.loads(row["meta"]),
+    )
+
+
+def _hit(row: sqlite3.Row, rank: int, score: float) -> Hit:
+    return Hit(
+        rank=rank, score=score, chunk_id=row["chunk_id"], doc_id=row["doc_id"],
+        path=row["path"], kind=row["kind"], title=row["title"], heading=row["heading"],
+        page=row["page"], page_label=row["page_label"], start_line=row["start_line"],
+        end_line=row["end_line"], symbol=row["symbol"], symbol_kind=row["symbol_kind"],
+        text=row["text"], language=row["language"], access=row["access"], root=row["root"],
+    )

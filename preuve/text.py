@@ -1,0 +1,130 @@
+"""Tokens for keyword search, shared by documents, code and questions.
+
+One tokenizer for prose and code, because a question in French ("où est gérée la
+numérotation ?") must meet code written without accents (`prochain_numero`) and codes
+such as `LB-1` or `PK-2200-07` must stay findable whole:
+
+- codes (letters and digits joined by `-`, `_` or `.`, with at least one digit) are kept
+  whole *and* as their parts;
+- identifiers are kept whole and split on snake_case and CamelCase;
+- French elisions (`l'`, `d'`, `qu'`...) are dropped, stop words removed;
+- words are stemmed (French or English snowball) and then stripped of accents.
+
+Documents are stemmed in their own language; a question's language is unknown, so
+`query_terms` returns the stems of both languages.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+LANGUAGES = ("fr", "en")
+
+_STOP = {
+    "fr": """a à afin ai aie ainsi alors au aucun aussi autre aux avec avoir c ça car ce ceci
+    cela celle celles celui ces cet cette ceux chaque ci comme comment d dans de des donc dont
+    du elle elles en encore est et été être eu fait faire il ils j je l la le les leur leurs
+    lui m ma mais me même mes moi mon n ne ni nos notre nous on ont ou où par pas pour qu
+    quand que quel quelle quelles quels qui s sa sans se ses si son sont sous sur t ta te tes
+    toi ton tous tout toute toutes tu un une vos votre vous y est-ce""".split(),
+    "en": """a about an and are as at be been being but by can could did do does for from had
+    has have how i if in into is it its me my no not of on or our so such than that the their
+    them then there these they this those to too us was we were what when where which who
+    whom why will with would you your""".split(),
+}
+STOPWORDS = frozenset(
+    unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode()
+    for words in _STOP.values()
+    for w in words
+)
+
+_ELISION = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’](?=\w)", re.I)
+# A unit is a run of letters/digits possibly joined by - _ . (kept together for codes).
+_UNIT = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*|_+[^\W_]+(?:_[^\W_]+)*", re.UNICODE)
+# CamelCase and letter/digit boundaries, for any script: HTTPServer -> HTTP Server.
+_CAMEL = re.compile(
+    r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])"  # letter/digit
+    r"|(?<=[^\W\d_])(?<![A-ZÀ-Þ])(?=[A-ZÀ-Þ])"  # lower -> Upper
+    r"|(?<=[A-ZÀ-Þ])(?=[A-ZÀ-Þ][a-zß-ÿ])"  # HTTPServer: P|S
+)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: 'Numérotation' -> 'numerotation'."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4)
+def _stemmer(language: str):
+    return snowballstemmer.stemmer({"fr": "french", "en": "english"}[language])
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str, language: str) -> str:
+    """Stem a lower-case word in `language` ('' = no stemming), then fold accents."""
+    if language in LANGUAGES and word.isalpha():
+        word = _stemmer(language).stemWord(word)
+    return fold(word)
+
+
+def _parts(unit: str) -> tuple[list[str], list[str]]:
+    """Split a unit into (whole forms to keep as is, word parts to stem)."""
+    has_digit = any(c.isdigit() for c in unit)
+    joined = any(c in "-_." for c in unit)
+    camel = unit[:1].islower() and any(c.isupper() for c in unit) or (
+        unit[:1].isupper() and any(c.isupper() for c in unit[1:]) and any(c.islower() for c in unit)
+    )
+    wholes: list[str] = []
+    if (joined and (has_digit or "_" in unit)) or camel:
+        whole = fold(unit.strip("_."))
+        if any(c in "-_." for c in whole) or camel:
+            wholes.append(whole)
+    pieces = [p for p in re.split(r"[-_.]+", unit) if p]
+    words: list[str] = []
+    for piece in pieces:
+        words.extend(w for w in _CAMEL.split(piece) if w)
+    if not words:  # non-latin scripts: keep the piece itself
+        words = pieces
+    return wholes, [w.lower() for w in words]
+
+
+def tokens(text: str, language: str = "") -> list[str]:
+    """Index tokens of `text`, stemmed in `language` ('fr', 'en' or '' for none)."""
+    out: list[str] = []
+    for unit in _UNIT.findall(_ELISION.sub(" ", text)):
+        wholes, words = _parts(unit)
+        out.extend(wholes)
+        for word in words:
+            folded = fold(word)
+            if folded in STOPWORDS or (len(folded) < 2 and not folded.isdigit()):
+                continue
+            out.append(stem(word, language))
+    return out
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct search terms of a question: its tokens stemmed in every language, in order."""
+    seen: dict[str, None] = {}
+    for language in LANGUAGES:
+        for token in tokens(text, language):
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+_FR_HINTS = frozenset("le la les des du une est et pour dans sur avec qui que pas au aux".split())
+_EN_HINTS = frozenset("the and of to is in for with that are on this be by from as it".split())
+
+
+def detect_language(text: str) -> str:
+    """'fr', 'en' or '' by counting frequent function words; enough for stemming choices."""
+    words = re.findall(r"[a-zàâçéèêëîïôûùüÿœ]+", text[:20000].lower())
+    fr = sum(w in _FR_HINTS for w in words)
+    en = sum(w in _EN_HINTS for w in words)
+    if fr + en < 3:
+        return ""
+    return "fr" if fr > en else "en"
