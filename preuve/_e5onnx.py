@@ -220,52 +220,40 @@ def build_graph(model: BundledE5):
             epsilon=float(model.eps),
         )
 
-    shape_heads = const("shape_heads", np.array([0, 0, NH, hd], dtype=np.int64))
-    shape_merge = const("shape_merge", np.array([0, 0, H], dtype=np.int64))
-    scale = const("attn_scale", np.array(1.0 / np.sqrt(hd), dtype=np.float32))
-    one = const("one", np.array(1.0, dtype=np.float32))
-    neg = const("neg_big", np.array(-10000.0, dtype=np.float32))
-    half = const("half", np.array(0.5, dtype=np.float32))
-    rsqrt2 = const("rsqrt2", np.array(1.0 / np.sqrt(2.0), dtype=np.float32))
     axes1 = const("axes1", np.array([1], dtype=np.int64))
-    axes12 = const("axes12", np.array([1, 2], dtype=np.int64))
     axes2 = const("axes2", np.array([2], dtype=np.int64))
     eps_norm = const("eps_norm", np.array(1e-12, dtype=np.float32))
 
-    # additive mask (B, 1, 1, L): 0 where attended, -1e4 on padding
-    inv = node("Sub", [one, "mask"], "mask_inv")
-    bias = node("Mul", [inv, neg], "mask_bias2d")
-    bias = node("Unsqueeze", [bias, axes12], "mask_bias")
+    split3 = const("split3", np.array([H, H, H], dtype=np.int64))
+    node("Cast", ["mask"], "mask_i32", to=TensorProto.INT32)  # key padding mask, 1 = attend
 
     x = layernorm("emb", "emb.ln.w", "emb.ln.b", "emb_ln")
     for layer in range(model.NL):
         p = f"l{layer}"
-        q = linear(x, f"{p}.q.w", f"{p}.q.b", H, H, f"{p}.q")
-        k = linear(x, f"{p}.k.w", f"{p}.k.b", H, H, f"{p}.k")
-        v = linear(x, f"{p}.v.w", f"{p}.v.b", H, H, f"{p}.v")
-        q = node("Reshape", [q, shape_heads], f"{p}.q4")
-        q = node("Transpose", [q], f"{p}.qt", perm=[0, 2, 1, 3])  # B, NH, L, hd
-        k = node("Reshape", [k, shape_heads], f"{p}.k4")
-        k = node("Transpose", [k], f"{p}.kt", perm=[0, 2, 3, 1])  # B, NH, hd, L
-        v = node("Reshape", [v, shape_heads], f"{p}.v4")
-        v = node("Transpose", [v], f"{p}.vt", perm=[0, 2, 1, 3])  # B, NH, L, hd
-        q = node("Mul", [q, scale], f"{p}.qs")
-        s = node("MatMul", [q, k], f"{p}.scores")
-        s = node("Add", [s, bias], f"{p}.scores_m")
-        a = node("Softmax", [s], f"{p}.probs", axis=-1)
-        c = node("MatMul", [a, v], f"{p}.ctx4")
-        c = node("Transpose", [c], f"{p}.ctxt", perm=[0, 2, 1, 3])
-        c = node("Reshape", [c, shape_merge], f"{p}.ctx")
+        # Q, K and V in one [H, 3H] matmul (one activation quantisation instead of three)
+        w = np.concatenate(
+            [model.matrix(f"{p}.{n}.w", H, H) for n in ("q", "k", "v")], axis=0
+        ).T.copy()
+        b = np.concatenate([model.f32(f"{p}.{n}.b") for n in ("q", "k", "v")])
+        qkv = node("MatMul", [x, const(f"{p}.qkv.W", w)], f"{p}.qkv.mm")
+        qkv = node("Add", [qkv, const(f"{p}.qkv.b", b)], f"{p}.qkv")
+        nodes.append(
+            helper.make_node(
+                "Split", [qkv, split3], [f"{p}.q", f"{p}.k", f"{p}.v"], name=f"{p}.split", axis=-1
+            )
+        )
+        c = node(
+            "MultiHeadAttention",
+            [f"{p}.q", f"{p}.k", f"{p}.v", "", "mask_i32"],
+            f"{p}.ctx",
+            domain="com.microsoft",
+            num_heads=NH,
+        )
         o = linear(c, f"{p}.ao.w", f"{p}.ao.b", H, H, f"{p}.ao")
         r = node("Add", [x, o], f"{p}.res1")
         x = layernorm(r, f"{p}.aln.w", f"{p}.aln.b", f"{p}.aln")
         f = linear(x, f"{p}.fi.w", f"{p}.fi.b", FF, H, f"{p}.fi")
-        # exact GELU: 0.5 x (1 + erf(x / sqrt 2)); onnxruntime fuses this into one Gelu kernel
-        g = node("Mul", [f, rsqrt2], f"{p}.g1")
-        g = node("Erf", [g], f"{p}.g2")
-        g = node("Add", [g, one], f"{p}.g3")
-        g = node("Mul", [f, g], f"{p}.g4")
-        g = node("Mul", [g, half], f"{p}.gelu")
+        g = node("Gelu", [f], f"{p}.gelu", domain="com.microsoft")  # exact (erf) GELU
         f = linear(g, f"{p}.fo.w", f"{p}.fo.b", H, FF, f"{p}.fo")
         r = node("Add", [x, f], f"{p}.res2")
         x = layernorm(r, f"{p}.oln.w", f"{p}.oln.b", f"{p}.oln")
@@ -289,9 +277,14 @@ def build_graph(model: BundledE5):
         ],
         [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["B", H])],
         inits,
+        value_info=[  # contrib ops: shape inference cannot type their outputs
+            helper.make_tensor_value_info(n.output[0], TensorProto.FLOAT, None)
+            for n in nodes
+            if n.domain == "com.microsoft"
+        ],
     )
     m = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="preuve"
+        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)], producer_name="preuve"
     )
     m.ir_version = 8
     onnx.checker.check_model(m)

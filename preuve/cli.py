@@ -178,3 +178,37 @@ def forget(targets, index_path, as_json):
     else:
         for doc in removed:
             click.echo(f"removed {doc.path} ({doc.doc_id})")
+
+
+@cli.command(name="eval")
+@click.argument("target", type=click.Path(exists=True))
+@click.option("--method", default="bm25", show_default=True, help="Retrieval method.")
+@click.option("-k", "k", default=10, show_default=True, help="Cut-off for hit@k and recall@k.")
+@click.option("--show-missed", default=20, show_default=True,
+              help="How many missed question ids to print.")
+@_index_option
+@_json_option
+@_errors
+def eval_(target, method, k, show_missed, index_path, as_json):
+    """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
+    index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
+    its own beside the main index."""
+    from preuve.evaluate.run import evaluate
+
+    report = evaluate(target, method=method, k=k, index=index_path, progress=not as_json)
+    if as_json:
+        _print_json(report.to_dict() | {"method": method, "target": str(target)})
+        return
+    names = list(report.metrics)
+    click.echo(f"{target} · {method} · {report.n_questions} questions"
+               + (f" ({report.n_skipped} without judgments skipped)" if report.n_skipped else ""))
+    click.echo("  ".join(f"{name} {report.metrics[name]:.3f}" for name in names))
+    if len(report.per_type) > 1:
+        click.echo(f"\n{'type':<16}{'n':>5}" + "".join(f"{n:>10}" for n in names))
+        for qtype, row in report.per_type.items():
+            click.echo(f"{qtype:<16}{row['n']:>5}" + "".join(f"{row[n]:>10.3f}" for n in names))
+    if report.missed:
+        shown = ", ".join(report.missed[:show_missed])
+        more = len(report.missed) - show_missed
+        tail = f" … +{more}" if more > 0 else ""
+        click.echo(f"\nmissed ({len(report.missed)}): {shown}{tail}")

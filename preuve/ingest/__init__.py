@@ -17,6 +17,7 @@ from pathlib import Path
 
 from preuve import text
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
+from preuve.ingest.chunking import chunks_from_units, sentences
 from preuve.ingest.code import parse_code
 from preuve.ingest.docx import parse_docx
 from preuve.ingest.html import parse_html
@@ -147,18 +148,30 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     else:
         parsed = PARSERS[candidate.kind](data, settings)
     meta = normalise({**parsed.meta, **sidecar})
+    if meta.get("access") is None and default_access:
+        meta["access"] = default_access
+    return assemble(candidate.relpath, str(candidate.root), candidate.kind, parsed, meta,
+                    fingerprint, len(data), fallback_title=candidate.path.stem)
+
+
+def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
+             fingerprint: str, size: int, fallback_title: str = "", path_terms: bool = True,
+             ) -> tuple[Document, list[Chunk]]:
+    """The document record and its numbered, tokenized chunks for one parsed source.
+
+    With `path_terms`, a chunk is also findable by its file's path (`numerotation.py`);
+    records of reference collections turn it off, since their ids can leak the answer."""
     if not parsed.chunks:
         raise ParseError("no text to index")
-    relpath = candidate.relpath
     doc_id = meta.get("id") or hashlib.sha1(relpath.encode()).hexdigest()[:16]
     language = meta.get("language") or text.detect_language(parsed.language_sample)
-    title = meta.get("title") or parsed.title or candidate.path.stem
+    title = meta.get("title") or parsed.title or fallback_title
     document = Document(
-        doc_id=doc_id, path=relpath, root=str(candidate.root), kind=candidate.kind,
+        doc_id=doc_id, path=relpath, root=root, kind=kind,
         title=title, language=language, content_hash=fingerprint,
-        access=meta.get("access") or default_access, version=meta.get("version"),
+        access=meta.get("access"), version=meta.get("version"),
         effective_from=meta.get("effective_from"), effective_to=meta.get("effective_to"),
-        size=len(data), pages=parsed.pages,
+        size=size, pages=parsed.pages,
         meta={k: v for k, v in meta.items() if k not in KNOWN_KEYS},
     )
     stem_language = language if language in text.LANGUAGES else ""
@@ -167,9 +180,53 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
         chunk.ordinal = ordinal
         chunk.doc_id = doc_id
         chunk.chunk_id = f"{doc_id}:{ordinal}"
-        context = " ".join(filter(None, [relpath, title, chunk.heading, chunk.symbol]))
+        context = " ".join(filter(None, [relpath if path_terms else "", title,
+                                         chunk.heading, chunk.symbol]))
         chunk.tokens = text.tokens(context, stem_language) + text.tokens(chunk.text, stem_language)
     return document, parsed.chunks
+
+
+def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",
+                   access: str | None = "public", settings: ChunkSettings | None = None,
+                   progress: bool = False) -> IngestReport:
+    """Index in-memory records (objects with `id`, `title`, `text`) as text documents.
+
+    Used for reference collections (BEIR, PIAF, Cranfield): each record's path is its id,
+    under the pseudo-root `source`; incremental like files, atomic like files."""
+    settings = settings or ChunkSettings()
+    report = IngestReport()
+    known = {doc.path: doc for doc in store.documents() if doc.root == source}
+    changes = Changes(started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+    seen: set[str] = set()
+    for record in _progress(list(records), progress):
+        seen.add(record.id)
+        body = f"{record.title}\n\n{record.text}" if record.title else record.text
+        fingerprint = hashlib.sha256(
+            f"{PIPELINE_VERSION}:records{settings!r}{language}{access}\0{body}".encode()).hexdigest()
+        previous = known.get(record.id)
+        if previous is not None and previous.content_hash == fingerprint:
+            report.unchanged += 1
+            continue
+        parsed = Parsed(title=record.title, language_sample=body, chunks=chunks_from_units(
+            sentences(body), settings.max_words, settings.overlap_words))
+        try:
+            document, chunks = assemble(record.id, source, "text", parsed,
+                                        {"language": language, "access": access},
+                                        fingerprint, len(body), path_terms=False)
+        except ParseError as exc:
+            report.failed.append(FileProblem(record.id, str(exc)))
+            continue
+        changes.upserts.append((document, chunks))
+        report.chunks += len(chunks)
+        (report.updated if previous else report.added).append(record.id)
+    for path, doc in known.items():
+        if path not in seen:
+            changes.removals.append(doc.doc_id)
+            report.removed.append(path)
+    changes.unchanged, changes.failed = report.unchanged, len(report.failed)
+    if changes.upserts or changes.removals:
+        store.apply(changes)
+    return report
 
 
 def _progress(items: list, enabled: bool):
