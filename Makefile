@@ -1,0 +1,38 @@
+# Two entry points on a fresh clone: `make demo` and `make test`.
+# Both create the virtual environment (.venv) and install preuve into it first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO_INDEX := .preuve/demo.sqlite
+export OMP_NUM_THREADS := 1
+
+.PHONY: demo test lint bench eval clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/preuve ingest examples --index $(DEMO_INDEX)
+	$(BIN)/preuve status --index $(DEMO_INDEX)
+	$(BIN)/preuve search "LB-1" --index $(DEMO_INDEX) --audience public -k 3
+	$(BIN)/preuve search "combien de jours de télétravail par semaine" --index $(DEMO_INDEX) --audience public -k 3
+	$(BIN)/preuve where "où est gérée la numérotation des factures" --index $(DEMO_INDEX) -k 5
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check preuve tests bench
+
+eval: $(STAMP)
+	$(BIN)/preuve eval ../shared/eval-data/python311-faq-en
+	$(BIN)/preuve eval ../shared/eval-data/piaf/piaf-v1.1.json
+	$(BIN)/preuve eval ../shared/eval-data/cranfield
+	$(BIN)/preuve eval examples/questions.yaml --index $(DEMO_INDEX)
+
+clean:
+	rm -rf $(VENV) .preuve
