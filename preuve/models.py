@@ -61,6 +61,7 @@ class Chunk:
     chunk_id: str = ""
     doc_id: str = ""
     tokens: list[str] = field(default_factory=list)  # BM25 terms, set at ingest
+    text_hash: str = ""  # sha256 of what is embedded: the key of the vector cache
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,10 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
     )
     stem_language = language if language in text.LANGUAGES else ""
     # what a chunk is about but does not say itself: its file, title, section and symbol
+    module = relpath.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
     for ordinal, chunk in enumerate(parsed.chunks):
+        if chunk.symbol == "<module>":
+            chunk.symbol = module
         chunk.ordinal = ordinal
         chunk.doc_id = doc_id
         chunk.chunk_id = f"{doc_id}:{ordinal}"

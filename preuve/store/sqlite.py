@@ -14,8 +14,11 @@ import sqlite3
 from collections.abc import Sequence
 from importlib import resources
 
+import numpy as np
+
 from preuve.models import Document, Filters, Hit
 from preuve.store import Changes
+from preuve.store.matrix import VectorMatrix
 
 _HIT_COLUMNS = (
     "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
@@ -48,19 +51,22 @@ def filter_sql(filters: Filters, alias: str = "c") -> tuple[str, list]:
         )
         params.extend([day, day])
     if filters.path_prefixes:
-        like = f"{alias}.path LIKE ? ESCAPE '\\'"
-        clauses.append("(" + " OR ".join(like for _ in filters.path_prefixes) + ")")
-        params.extend(_like_prefix(p) for p in filters.path_prefixes)
+        # a range, not LIKE, so the path index serves it
+        ranges = " OR ".join(f"({alias}.path >= ? AND {alias}.path < ?)"
+                             for _ in filters.path_prefixes)
+        clauses.append(f"({ranges})")
+        for prefix in filters.path_prefixes:
+            params.extend(prefix_range(prefix))
     if filters.kinds:
         clauses.append(f"{alias}.kind IN ({','.join('?' * len(filters.kinds))})")
         params.extend(filters.kinds)
     return " AND ".join(clauses), params
 
 
-def _like_prefix(prefix: str) -> str:
-    """A LIKE pattern matching paths that start with `prefix` (wildcards escaped)."""
+def prefix_range(prefix: str) -> tuple[str, str]:
+    """[low, high) bounds of the paths that start with `prefix`."""
     prefix = prefix.removeprefix("./")
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return prefix, prefix + "\U0010ffff"
 
 
 def fts_query(terms: Sequence[str]) -> str:
@@ -82,6 +88,7 @@ class SQLiteStore:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
         self._migrate()
+        self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
 
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -148,17 +155,19 @@ class SQLiteStore:
                 db.executemany(
                     "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
                     "effective_from, effective_to, heading, page, page_label, start_line, "
-                    "end_line, symbol, symbol_kind, text, tokens) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "end_line, symbol, symbol_kind, text, tokens, text_hash) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [(c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                       doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                       c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
-                      " ".join(c.tokens)) for c in chunks],
+                      " ".join(c.tokens), c.text_hash or None) for c in chunks],
                 )
             removed = 0
             for doc_id in changes.removals:
                 db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
                 removed += db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
+            db.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') "
+                       "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
             db.execute(
                 "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
                 "unchanged, failed) VALUES (?,?,?,?,?,?,?)",
@@ -182,6 +191,67 @@ class SQLiteStore:
             [fts_query(terms), *params, k],
         ).fetchall()
         return [_hit(row, rank, -row["s"]) for rank, row in enumerate(rows, 1)]
+
+    # -- vectors ------------------------------------------------------------------------
+    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
+        """The hashes among `text_hashes` with no cached vector for `model`."""
+        have: set[str] = set()
+        unique = list(dict.fromkeys(text_hashes))
+        for i in range(0, len(unique), 500):
+            part = unique[i:i + 500]
+            have.update(row[0] for row in self.db.execute(
+                f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN "
+                f"({','.join('?' * len(part))})", [model, *part]))
+        return set(unique) - have
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Cache vectors by text hash. Committed on its own: the cache is not what searches
+        see (chunks are), so a killed ingest keeps the work done without changing results."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO vectors (model, text_hash, vector) VALUES (?, ?, ?)",
+                [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items])
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
+        """Exact cosine top k among the chunks the filters allow."""
+        matrix = self._vector_matrix(model, query.shape[-1])
+        allowed = None
+        if filters.path_prefixes:
+            where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes))
+            allowed = np.fromiter((r[0] for r in self.db.execute(
+                f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.id", params)), np.int64)
+        best = matrix.top_k(np.asarray(query, dtype=np.float32), k, matrix.mask(filters, allowed))
+        return self._hits_by_rowid(best)
+
+    def _vector_matrix(self, model: str, dimension: int) -> VectorMatrix:
+        key = (model, self.get_meta("generation"), self._vectors_count(model))
+        if self._matrix is None or self._matrix[0] != key:
+            rows = self.db.execute(
+                "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to "
+                "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
+                "ORDER BY c.id", (model,)).fetchall()
+            self._matrix = (key, VectorMatrix.build(rows, dimension))
+        return self._matrix[1]
+
+    def _vectors_count(self, model: str) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?",
+                               (model,)).fetchone()[0]
+
+    def _hits_by_rowid(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
+        if not scored:
+            return []
+        ids = [rowid for rowid, _ in scored]
+        rows = self.db.execute(
+            f"SELECT c.id, {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            f"WHERE c.id IN ({','.join('?' * len(ids))})", ids).fetchall()
+        by_id = {row["id"]: row for row in rows}
+        return [_hit(by_id[rowid], rank, score)
+                for rank, (rowid, score) in enumerate(scored, 1) if rowid in by_id]
 
     def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
         if not chunk_ids:
