@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from preuve import text
+from preuve.ingest import vectors
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_units, sentences
 from preuve.ingest.code import parse_code
@@ -56,6 +57,7 @@ class IngestReport:
     chunks: int = 0  # chunks written by this ingest
     failed: list[FileProblem] = field(default_factory=list)
     skipped: list[FileProblem] = field(default_factory=list)  # formats preuve does not read
+    embedded: int = 0  # passages embedded (cache misses)
 
     @property
     def ok(self) -> bool:
@@ -73,8 +75,13 @@ def ingest(
     default_access: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     progress: bool = False,
+    embedder=None,
+    embedder_name: str | None = None,
 ) -> IngestReport:
-    """Bring the index in line with `paths` (folders or files), atomically."""
+    """Bring the index in line with `paths` (folders or files), atomically.
+
+    With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
+    worker processes when given); vectors are cached by text hash across ingests."""
     settings = settings or ChunkSettings()
     report = IngestReport()
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
@@ -121,9 +128,21 @@ def ingest(
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
+    if embedder is not None:
+        report.embedded = _embed(store, changes, embedder, embedder_name, progress)
     if changes.upserts or changes.removals:
         store.apply(changes)
     return report
+
+
+def _embed(store: Store, changes: Changes, embedder, name: str | None, progress: bool) -> int:
+    """Vectors for the new chunks and for indexed chunks that have none (back-fill)."""
+    items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text))
+             for doc, chunks in changes.upserts for c in chunks]
+    items += [(h, vectors.passage_text(path, title, heading, symbol, body))
+              for h, path, title, heading, symbol, body
+              in store.passages_without_vectors(vectors.model_key(embedder))]
+    return vectors.embed_missing(store, embedder, items, name=name, progress=progress)
 
 
 def _build(candidate: Candidate, previous: Document | None, settings: ChunkSettings,
@@ -186,12 +205,15 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         context = " ".join(filter(None, [relpath if path_terms else "", title,
                                          chunk.heading, chunk.symbol]))
         chunk.tokens = text.tokens(context, stem_language) + text.tokens(chunk.text, stem_language)
+        chunk.text_hash = vectors.text_hash(
+            vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
     return document, parsed.chunks
 
 
 def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",
                    access: str | None = "public", settings: ChunkSettings | None = None,
-                   progress: bool = False) -> IngestReport:
+                   progress: bool = False, embedder=None,
+                   embedder_name: str | None = None) -> IngestReport:
     """Index in-memory records (objects with `id`, `title`, `text`) as text documents.
 
     Used for reference collections (BEIR, PIAF, Cranfield): each record's path is its id,
@@ -227,6 +249,8 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
             changes.removals.append(doc.doc_id)
             report.removed.append(path)
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
+    if embedder is not None:
+        report.embedded = _embed(store, changes, embedder, embedder_name, progress)
     if changes.upserts or changes.removals:
         store.apply(changes)
     return report

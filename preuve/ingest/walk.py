@@ -1,5 +1,5 @@
 """Which files an ingest looks at: everything under the given paths except hidden,
-`.gitignore`d and vendored files, sidecars and formats preuve does not read."""
+`.gitignore`d or `.preuveignore`d and vendored files, and sidecars."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import pathspec
 from preuve.ingest.code import CODE_EXTENSIONS, CODE_FILENAMES
 from preuve.ingest.metadata import SIDECAR_SUFFIX
 
+# .preuveignore: same syntax as .gitignore, for files kept in git but not in the index
+IGNORE_FILES = (".gitignore", ".preuveignore")
 VENDORED = {"node_modules", "vendor", "third_party", "site-packages", "__pycache__",
             "bower_components", "dist-packages"}
 KIND_BY_SUFFIX = {".pdf": "pdf", ".md": "markdown", ".markdown": "markdown", ".html": "html",
@@ -49,12 +51,13 @@ def walk(target: Path) -> Iterator[Candidate]:
         here = Path(folder)
         rel_dir = here.relative_to(target).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
-        if ".gitignore" in files:
-            try:
-                patterns = (here / ".gitignore").read_text("utf-8", "replace").splitlines()
-                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(patterns)))
-            except OSError:
-                pass
+        for ignore_file in IGNORE_FILES:
+            if ignore_file in files:
+                try:
+                    patterns = (here / ignore_file).read_text("utf-8", "replace").splitlines()
+                    specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(patterns)))
+                except OSError:
+                    pass
         dirs[:] = sorted(
             d for d in dirs
             if not d.startswith(".") and d not in VENDORED

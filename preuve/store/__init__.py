@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from preuve.models import Chunk, Document, Filters, Hit
 
 DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
@@ -43,6 +45,22 @@ class Store(Protocol):
 
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
         """Top k chunks by BM25 over `terms` (OR), filters applied before the cut."""
+        ...
+
+    def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
+        """Top k chunks by cosine to `query` in `model`'s vectors, filters before the cut."""
+        ...
+
+    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
+        """Which of `text_hashes` have no vector for `model` yet."""
+        ...
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Cache vectors by text hash (committed at once: the cache changes no results)."""
+        ...
+
+    def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
+        """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...
 
     def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:

@@ -217,6 +217,15 @@ class SQLiteStore:
             self.db.execute("ROLLBACK")
             raise
 
+    def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
+        """(text_hash, path, title, heading, symbol, text) of indexed chunks with no vector
+        for `model`: what an ingest embeds to back-fill an index made without vectors."""
+        return [tuple(row) for row in self.db.execute(
+            "SELECT c.text_hash, c.path, d.title, c.heading, c.symbol, c.text "
+            "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            "WHERE c.text_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.model = ? AND v.text_hash = c.text_hash) GROUP BY c.text_hash", (model,))]
+
     def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
         """Exact cosine top k among the chunks the filters allow."""
         matrix = self._vector_matrix(model, query.shape[-1])

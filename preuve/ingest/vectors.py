@@ -1,0 +1,102 @@
+"""Embedding chunks at ingest: only texts with no cached vector, in parallel processes.
+
+Vectors are cached by the hash of the text embedded (title, section and chunk text), per
+model revision, so a re-ingest never re-embeds an unchanged chunk. Each batch is
+committed as it arrives: a killed ingest keeps the vectors it paid for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+import numpy as np
+
+BATCH = 32
+
+
+def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
+    """What is embedded for a chunk: where it sits, then what it says."""
+    context = " — ".join(filter(None, [title, heading or symbol]))
+    if symbol:  # code: the file name carries meaning (numerotation.py)
+        context = f"{path} {context}"
+    return f"{context}\n{text}" if context else text
+
+
+def text_hash(passage: str) -> str:
+    return hashlib.sha256(passage.encode("utf-8")).hexdigest()
+
+
+def model_key(embedder) -> str:
+    """How the index names a vector space: vectors of other keys are never mixed."""
+    return f"{embedder.name}@{embedder.revision}"
+
+
+_worker_embedder = None
+
+
+def _init_worker(name: str) -> None:
+    global _worker_embedder
+    os.environ["OMP_NUM_THREADS"] = "1"
+    from preuve.embed import get_embedder
+
+    _worker_embedder = get_embedder(name)
+
+
+def _embed_batch(texts: list[str]) -> np.ndarray:
+    return _worker_embedder.embed_passages(texts)
+
+
+def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: str | None = None,
+                  workers: int | None = None, progress: bool = False) -> int:
+    """Embed (hash, text) items whose hash has no vector yet; returns how many were embedded.
+
+    `name` is the embedder's factory name: when given and there is enough work, batches go
+    to `workers` processes (one thread each, the fastest layout on small CPUs)."""
+    key = model_key(embedder)
+    missing = store.missing_vectors(key, [h for h, _ in items])
+    todo = list({h: t for h, t in items if h in missing}.items())
+    if not todo:
+        return 0
+    todo.sort(key=lambda item: len(item[1]))  # similar lengths batch with less padding
+    batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
+    workers = workers or min(2, os.cpu_count() or 1)
+    bar = _bar(len(todo), progress)
+    started = time.perf_counter()
+    if name and workers > 1 and len(batches) > 2:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                 initargs=(name,)) as pool:
+            futures = {pool.submit(_embed_batch, [t for _, t in b]): b for b in batches}
+            for future in as_completed(futures):
+                batch = futures[future]
+                _store(store, key, embedder, batch, future.result(), bar)
+    else:
+        for batch in batches:
+            _store(store, key, embedder, batch, embedder.embed_passages([t for _, t in batch]), bar)
+    if bar is not None:
+        bar.close()
+        rate = len(todo) / max(time.perf_counter() - started, 1e-9)
+        print(f"embedded {len(todo)} passages ({rate:.1f}/s)", file=sys.stderr)
+    return len(todo)
+
+
+def _store(store, key, embedder, batch, vectors, bar) -> None:
+    if vectors.shape != (len(batch), embedder.dimension):
+        raise RuntimeError(f"embedder returned shape {vectors.shape} for {len(batch)} texts")
+    store.put_vectors(key, [(h, v) for (h, _), v in zip(batch, vectors, strict=True)])
+    if bar is not None:
+        bar.update(len(batch))
+
+
+def _bar(total: int, enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="embed", unit="passage", file=sys.stderr, leave=False)
