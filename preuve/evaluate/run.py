@@ -11,13 +11,10 @@ import hashlib
 import os
 from pathlib import Path
 
-from preuve import retrieve
 from preuve.evaluate.datasets import EvalSet, load
 from preuve.evaluate.metrics import Report, evaluate_run
 from preuve.evaluate.reference import load_reference
-from preuve.ingest import ingest_records
-from preuve.retrieve.filters import make_filters
-from preuve.store import Store, open_store
+from preuve.index import Index
 
 REFERENCE_SUFFIXES = (".yaml", ".yml", ".jsonl", ".ndjson")
 
@@ -26,8 +23,8 @@ def is_reference_file(path: str | Path) -> bool:
     return Path(path).suffix in REFERENCE_SUFFIXES
 
 
-def evaluate_reference(store: Store, path: str | Path, method: str, k: int = 10) -> Report:
-    """Score `method` on a reference file against the index in `store`.
+def evaluate_reference(index: Index, path: str | Path, method: str, k: int = 10) -> Report:
+    """Score `method` on a reference file against `index`.
 
     A hit counts for the first judged passage it matches; the ideal ranking is one hit per
     judged passage, so asking for two passages and finding one scores recall 0.5."""
@@ -35,8 +32,8 @@ def evaluate_reference(store: Store, path: str | Path, method: str, k: int = 10)
     for question in load_reference(path):
         if question.refuse:
             continue  # nothing to retrieve; counted by answer evaluation instead
-        filters = make_filters(question.as_of or "today", question.audience)
-        hits = retrieve.search(store, question.question, method=method, k=k, filters=filters)
+        hits = index.search(question.question, method=method, k=k,
+                            as_of=question.as_of or "today", audience=question.audience)
         ranked = []
         for hit in hits:
             match = next((i for i, rel in enumerate(question.relevant) if rel.matches(hit)), None)
@@ -47,29 +44,20 @@ def evaluate_reference(store: Store, path: str | Path, method: str, k: int = 10)
     return evaluate_run(run, qrels, types, k=k)
 
 
-def eval_index_path(main_index: str | None, evalset: EvalSet) -> str:
-    """Where a collection's own index lives: `<main index folder>/eval/<name>-<hash>.sqlite`."""
+def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str) -> str:
+    """A collection's own index: `<main index folder>/eval/<name>-<embedder>-<hash>.sqlite`."""
     folder = os.path.dirname(os.path.abspath(main_index or os.path.join(".preuve", "x")))
     digest = hashlib.sha1(evalset.name.encode()).hexdigest()[:8]
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in evalset.name)[:40]
-    return os.path.join(folder, "eval", f"{safe}-{digest}.sqlite")
+    return os.path.join(folder, "eval", f"{safe}-{embedder}-{digest}.sqlite")
 
 
-def index_collection(evalset: EvalSet, location: str, progress: bool = False) -> Store:
-    """Open (and bring up to date, incrementally) the eval index of a collection."""
-    store = open_store(location)
-    ingest_records(store, evalset.corpus, source=f"eval:{evalset.name}",
-                   language=evalset.language, progress=progress)
-    return store
-
-
-def evaluate_collection(store: Store, evalset: EvalSet, method: str, k: int = 10) -> Report:
-    """Score `method` on a collection already indexed in `store` (documents = records)."""
+def evaluate_collection(index: Index, evalset: EvalSet, method: str, k: int = 10) -> Report:
+    """Score `method` on a collection indexed in `index` (one document per record)."""
     run, types = {}, {}
     depth = min(200, k * 5)  # records may span several chunks: rank records, not chunks
-    filters = make_filters("none")
     for query in evalset.queries:
-        hits = retrieve.search(store, query.text, method=method, k=depth, filters=filters)
+        hits = index.search(query.text, method=method, k=depth, as_of="none")
         ranked: list[str] = []
         for hit in hits:
             if hit.path not in ranked:
@@ -79,18 +67,17 @@ def evaluate_collection(store: Store, evalset: EvalSet, method: str, k: int = 10
     return evaluate_run(run, evalset.qrels, types, k=k)
 
 
-def evaluate(target: str | Path, *, method: str = "bm25", k: int = 10,
-             index: str | None = None, progress: bool = False) -> Report:
-    """Evaluate on a reference file (against `index`) or a collection (its own index)."""
+def evaluate(target: str | Path, *, methods: list[str], k: int = 10,
+             index: str | None = None, embedder: str | None = None,
+             progress: bool = False) -> dict[str, Report]:
+    """Evaluate each method on a reference file (against the index at `index`) or on a
+    collection (indexed, incrementally, into its own eval index)."""
     if is_reference_file(target):
-        store = open_store(index)
-        try:
-            return evaluate_reference(store, target, method, k)
-        finally:
-            store.close()
+        with Index(index, embedder=embedder) as main:
+            return {m: evaluate_reference(main, target, m, k) for m in methods}
     evalset = load(target)
-    store = index_collection(evalset, eval_index_path(index, evalset), progress)
-    try:
-        return evaluate_collection(store, evalset, method, k)
-    finally:
-        store.close()
+    embedder = embedder or ("none" if methods == ["bm25"] else "e5")
+    with Index(eval_index_path(index, evalset, embedder), embedder=embedder) as own:
+        own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
+                           language=evalset.language, progress=progress)
+        return {m: evaluate_collection(own, evalset, m, k) for m in methods}
