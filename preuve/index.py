@@ -9,10 +9,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
+import time
+import uuid
 from collections.abc import Iterable, Sequence
 
 from preuve import retrieve
+from preuve.answer.conversation import carry_over, rewrite_with_model
+from preuve.answer.pipeline import Answer, answer_from_hits
 from preuve.embed import Embedder, get_embedder
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
@@ -140,8 +145,82 @@ class Index:
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
                               options=options)
 
+    # -- answers --------------------------------------------------------------------------
+    def refusal_threshold(self) -> float | None:
+        """The calibrated evidence threshold, if `calibrate` stored one for this embedder."""
+        raw = self.store.get_meta("refusal_threshold")
+        if not raw:
+            return None
+        data = json.loads(raw)
+        measure = "bm25" if self.embedder_name == NO_EMBEDDER else "dense"
+        return float(data["value"]) if data.get("measure") == measure else None
+
+    def ask(self, question: str, *, method: str | None = None, k: int = 5,
+            as_of: str | dt.date | None = "today", audience: str | None = None,
+            paths: Sequence[str] = (), generator=None, link_base: str | None = None,
+            on_token=None, history: list[dict] | None = None,
+            retrieval_question: str | None = None) -> Answer:
+        """Answer `question` from the index: retrieve, generate (extractive when no
+        `generator`), verify every citation, link. Refuses rather than show a citation
+        that does not hold."""
+        started = time.perf_counter()
+        hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
+                           audience=audience, paths=paths)
+        timings = {"retrieve": time.perf_counter() - started}
+        embedder = None if self.embedder_name == NO_EMBEDDER else self.embedder()
+        counter = getattr(embedder, "count_tokens", None)
+        return answer_from_hits(question, hits, generator=generator, embedder=embedder,
+                                threshold=self.refusal_threshold(), link_base=link_base,
+                                count_tokens=counter, history=history, on_token=on_token,
+                                timings=timings)
+
+    def chat(self, question: str, *, conversation: str | None = None,
+             audience: str | None = None, generator=None, **ask_options) -> tuple[str, Answer]:
+        """One turn of a conversation (created when `conversation` is None); returns its id
+        and the answer. A conversation keeps the audience it was opened with: another
+        audience gets the same error as for an id that does not exist."""
+        if conversation is None:
+            conversation = uuid.uuid4().hex[:12]
+            self.store.create_conversation(conversation, audience)
+            history: list[dict] = []
+        else:
+            exists, owner = self.store.conversation_audience(conversation)
+            if not exists or owner != audience:
+                raise KeyError(f"no conversation {conversation!r}")
+            history = self.store.messages(conversation)
+        previous = next((m.get("standalone") or m["content"] for m in reversed(history)
+                         if m["role"] == "user"), "")
+        rewrite_usage = None
+        if previous and generator is not None:
+            standalone, rewrite_usage = rewrite_with_model(generator, question, history)
+        else:
+            standalone = carry_over(question, previous)
+        chat_history = [{"role": m["role"], "content": m["content"]} for m in history[-6:]]
+        answer = self.ask(question, audience=audience, generator=generator,
+                          history=chat_history, retrieval_question=standalone, **ask_options)
+        answer.standalone_question = standalone
+        if rewrite_usage:
+            answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
+        self.store.add_message(conversation, "user", question, standalone)
+        self.store.add_message(conversation, "assistant", answer.answer,
+                               data={"refused": answer.refused, "reason": answer.reason,
+                                     "citations": answer.citations})
+        return conversation, answer
+
+    def history(self, conversation: str, audience: str | None = None) -> list[dict]:
+        """A conversation's turns, for the audience that opened it only."""
+        exists, owner = self.store.conversation_audience(conversation)
+        if not exists or owner != audience:
+            raise KeyError(f"no conversation {conversation!r}")
+        return self.store.messages(conversation)
+
     def status(self) -> dict:
-        return self.store.stats()
+        stats = self.store.stats()
+        stats["embedder"] = self.store.get_meta("embedder_model") or self.store.get_meta(
+            "embedder")
+        threshold = self.store.get_meta("refusal_threshold")
+        stats["refusal_threshold"] = json.loads(threshold) if threshold else None
+        return stats
 
     def documents(self) -> list[Document]:
         return self.store.documents()

@@ -128,3 +128,21 @@ def detect_language(text: str) -> str:
     if fr + en < 3:
         return ""
     return "fr" if fr > en else "en"
+
+
+_FR_QUESTION = frozenset("""quel quelle quels quelles combien comment pourquoi où est-ce
+qui que quand les des une est sont peut puis dois faut pour dans sur avec mon ma mes
+notre nos votre vos je nous vous il elle on et ou du de la le""".split())
+_EN_QUESTION = frozenset("""what which how why where when who whom whose is are can
+could should must do does did the a an of for to in on with my our your i we you it and
+or""".split())
+
+
+def question_language(question: str) -> str:
+    """'fr' or 'en' for a short question (the refusal string and prompt depend on it)."""
+    words = re.findall(r"[a-zàâçéèêëîïôûùüÿœ'-]+", question.lower())
+    fr = sum(w in _FR_QUESTION for w in words)
+    en = sum(w in _EN_QUESTION for w in words)
+    if fr != en:
+        return "fr" if fr > en else "en"
+    return "fr" if re.search(r"[àâçéèêëîïôûùüÿœ]", question.lower()) else "en"

@@ -30,7 +30,7 @@ from preuve.models import Chunk, Document
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
 PARSERS: dict[str, Callable[..., Parsed]] = {
@@ -114,6 +114,10 @@ def ingest(
             continue
         except OSError as exc:
             report.failed.append(FileProblem(candidate.relpath, f"cannot read: {exc.strerror}"))
+            continue
+        except Exception as exc:  # a parser bug must not abort the other files
+            report.failed.append(FileProblem(candidate.relpath,
+                                             f"could not parse ({type(exc).__name__}: {exc})"))
             continue
         if built is None:
             report.unchanged += 1

@@ -41,13 +41,36 @@ def windows(sizes: Sequence[int], max_words: int, overlap_words: int) -> list[tu
 
 
 def sentences(text: str) -> list[str]:
-    """Split prose into sentences (good enough for French and English)."""
+    """Split prose into sentences (good enough for French and English). A short line with
+    no closing punctuation (a title such as "3.1 Nombre de jours") stands on its own."""
     parts: list[str] = []
     for paragraph in re.split(r"\n\s*\n", text):
-        flat = " ".join(paragraph.split())
-        if flat:
-            parts.extend(s for s in _SENTENCE_END.split(flat) if s)
+        for block in _title_lines(paragraph.split("\n")):
+            flat = " ".join(block.split())
+            if flat:
+                parts.extend(s for s in _SENTENCE_END.split(flat) if s)
     return parts
+
+
+def _title_lines(lines: list[str]) -> list[str]:
+    """Group wrapped lines back into blocks, cutting around title-like lines."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        title = (0 < len(stripped.split()) <= 8 and not stripped.endswith((".", ",", ";", ":"))
+                 and stripped[:1].isupper() or stripped[:1].isdigit() and len(stripped) < 60
+                 and not stripped.endswith((".", ",", ";")))
+        if title:
+            if current:
+                blocks.append(" ".join(current))
+            blocks.append(stripped)
+            current = []
+        elif stripped:
+            current.append(stripped)
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
 
 
 def split_words(text: str, max_words: int, overlap_words: int) -> list[str]:
@@ -87,6 +110,6 @@ def chunks_from_units(
     for unit in units:
         pieces.extend(split_words(unit, max_words, overlap_words))
     return [
-        Chunk(text=" ".join(pieces[a:b + 1]), **fields)
+        Chunk(text="\n".join(pieces[a:b + 1]), **fields)
         for a, b in windows([word_count(p) for p in pieces], max_words, overlap_words)
     ]

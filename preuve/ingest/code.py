@@ -71,6 +71,17 @@ def _class(node: ast.ClassDef, lines, settings, prefix: str) -> list[Chunk]:
     else:
         header_last = node.end_lineno
     out = _definition(node, lines, settings, name, "class", header_last)
+    # class-level statements after the first method (attributes, constants) stand alone
+    for stmt in node.body:
+        if stmt in inner or stmt.lineno <= header_last:
+            continue
+        names = _target_names(stmt) if isinstance(stmt, ast.Assign | ast.AnnAssign) else []
+        if names:
+            symbols = ", ".join(f"{name}.{n}" for n in names)
+            out.extend(_definition(stmt, lines, settings, symbols, "attribute"))
+        else:
+            out.extend(_line_windows(lines, stmt.lineno, stmt.end_lineno, settings,
+                                     symbol=name, symbol_kind="class"))
     for child in inner:
         if isinstance(child, ast.ClassDef):
             out.extend(_class(child, lines, settings, name + "."))

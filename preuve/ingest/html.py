@@ -29,6 +29,7 @@ class _Extractor(HTMLParser):
         self.main_only = main_only
         self.stack: list[str] = []
         self.skip_depth = 0
+        self.skipped: list[bool] = []  # per open _SKIP tag: did it start skipping?
         self.main_depth = 0
         self.title = ""
         self.in_title = False
@@ -55,8 +56,11 @@ class _Extractor(HTMLParser):
             self.stack.append(tag)
         if tag == "title":
             self.in_title = True
-        if tag in _SKIP:
-            self.skip_depth += 1
+        if tag in _SKIP and tag not in _VOID:
+            # an article's own <header>/<footer> is content (its title lives there)
+            skip = not (tag in ("header", "footer") and self.main_depth > 0)
+            self.skipped.append(skip)
+            self.skip_depth += skip
         if tag in ("main", "article") or ("role", "main") in attrs:
             self.main_depth += 1
         if tag in _BLOCK:
@@ -88,8 +92,8 @@ class _Extractor(HTMLParser):
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
             return
-        if tag in _SKIP:
-            self.skip_depth = max(0, self.skip_depth - 1)
+        if tag in _SKIP and self.skipped:
+            self.skip_depth -= self.skipped.pop()
         if tag in ("main", "article"):
             self.main_depth = max(0, self.main_depth - 1)
         if tag in _BLOCK:

@@ -9,7 +9,8 @@ from preuve.ingest.base import ChunkSettings, Parsed, decode_text
 from preuve.ingest.chunking import chunks_from_lines
 from preuve.ingest.metadata import split_front_matter
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+# ATX heading; a closing run of # is only stripped when a space precedes it ("C#" stays)
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 

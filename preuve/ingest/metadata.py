@@ -30,7 +30,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
     header = text[4:end]
     try:
         data = yaml.safe_load(header) or {}
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: impossible dates (02-30)
         raise ParseError(f"invalid YAML front matter: {exc}") from None
     if not isinstance(data, dict):
         raise ParseError("front matter is not a mapping of keys to values")
@@ -45,7 +45,7 @@ def read_sidecar(path: Path) -> tuple[dict[str, Any], bytes]:
     raw = sidecar.read_bytes()
     try:
         data = yaml.safe_load(raw.decode("utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+    except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
         raise ParseError(f"invalid sidecar {sidecar.name}: {exc}") from None
     if not isinstance(data, dict):
         raise ParseError(f"sidecar {sidecar.name} is not a mapping of keys to values")

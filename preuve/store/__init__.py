@@ -67,6 +67,19 @@ class Store(Protocol):
         """Chunks by id, in the order asked (rank 0, score 0)."""
         ...
 
+    def create_conversation(self, conversation_id: str, audience: str | None) -> None: ...
+
+    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
+        """(exists, audience it was opened with)."""
+        ...
+
+    def add_message(self, conversation_id: str, role: str, content: str,
+                    standalone: str | None = None, data: dict | None = None) -> None: ...
+
+    def messages(self, conversation_id: str) -> list[dict]:
+        """The turns of a conversation, oldest first."""
+        ...
+
     def stats(self) -> dict:
         """Counts by kind, index size, last ingest."""
         ...

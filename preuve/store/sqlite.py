@@ -273,6 +273,34 @@ class SQLiteStore:
         by_id = {row["chunk_id"]: row for row in rows}
         return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
 
+    # -- conversations ------------------------------------------------------------------
+    def create_conversation(self, conversation_id: str, audience: str | None) -> None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        self.db.execute("INSERT INTO conversations (id, audience, created_at) VALUES (?,?,?)",
+                        (conversation_id, audience, now))
+
+    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
+        """(exists, audience) of a conversation."""
+        row = self.db.execute("SELECT audience FROM conversations WHERE id = ?",
+                              (conversation_id,)).fetchone()
+        return (row is not None, row["audience"] if row else None)
+
+    def add_message(self, conversation_id: str, role: str, content: str,
+                    standalone: str | None = None, data: dict | None = None) -> None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        self.db.execute(
+            "INSERT INTO messages (conversation_id, role, content, standalone, data, "
+            "created_at) VALUES (?,?,?,?,?,?)",
+            (conversation_id, role, content, standalone,
+             json.dumps(data or {}, ensure_ascii=False, default=str), now))
+
+    def messages(self, conversation_id: str) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT role, content, standalone, data, created_at FROM messages "
+            "WHERE conversation_id = ? ORDER BY id", (conversation_id,)).fetchall()
+        return [{"role": r["role"], "content": r["content"], "standalone": r["standalone"],
+                 "data": json.loads(r["data"]), "created_at": r["created_at"]} for r in rows]
+
     # -- bookkeeping --------------------------------------------------------------------
     def stats(self) -> dict:
         db = self.db

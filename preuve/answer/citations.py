@@ -1,0 +1,646 @@
+"""Find the citations in an answer and check each one against the passages it was given.
+
+Recognised forms (the answer text is never rewritten here; every citation keeps its span):
+
+* lines: ``path:18``, ``path:18-25``, ``path:18–25`` (en/em dash), ``path#L18-L25``,
+  ``path:L18-L25``, ``path#L18``, ``path, lines 18-25``, ``path (lignes 18 à 25)``;
+* pages: ``file.pdf p. 2``, ``[file.pdf p. 2]``, ``(file.pdf, p. 2)``, ``file.pdf page 2``,
+  ``file.pdf pp. 2-3``, ``file.pdf#page=2``, and roman page labels (``p. iv``);
+* numbered: ``[3]``, ``[1, 3]``, ``[1][2]`` — the n-th passage given, 1-based;
+* a bare ``[path]`` (a passage without lines or page has a label that is just its path);
+* Markdown links whose text is a citation, ``[facturo/tva.py:14-16](https://…#L14-L16)``:
+  the link as a whole is one citation, parsed from its text; the URL is never trusted
+  (`links.linkify` writes its own), so linked answers verify exactly like plain ones.
+
+Decisions:
+
+* A path needs a file extension with a letter (``.py``, ``.md``) or a slash, or is a
+  well-known extensionless file name (``Makefile``). So times (``10:30``), ratios (``3:2``),
+  versions (``3.11:2``), ``localhost:8080`` and ``example.com:8080`` (a host and port) are
+  not citations. URLs are masked before parsing.
+* Outside delimiters a path has no spaces. Inside backticks, square brackets or a link's
+  text it may (``[Guide RH 2024.pdf p. 3]``). When a bare path does not name a passage,
+  `verify` tries extending it leftwards over the text just before it on the same line (so
+  ``Guide RH 2024.pdf p. 3`` or ``(Guide RH 2024.pdf, p. 3)`` still verifies), and a
+  delimited path with spaces is tried without its leading words (``[voir tva.py:14-16]``
+  parses with the path ``voir tva.py`` and verifies as ``tva.py:14-16``). Only a reading
+  that names a passage exactly is taken; the citation's span then covers that reading.
+* Backticks and square brackets around a citation belong to it (its span includes them, so
+  a link replaces them); parentheses stay in the text.
+* ``[n]`` inside code (fenced blocks or inline backticks) is code (``row[1]``), not a
+  citation; anywhere else it is one, even glued to a word (``jours[2]``), so that no
+  unverified number reaches the reader. Path citations are found everywhere, code
+  included, for the same reason.
+* A path alone (``tva.py``, ```tva.py```) is a mention, not a citation, unless it stands
+  alone in square brackets.
+* Pages: the PDF page index (1-based) is checked first; if no passage of that file has that
+  index, the printed page label (`Hit.page_label`) is accepted when exactly one page given
+  for that file carries it. Links always use the index.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from preuve.models import Hit
+
+__all__ = [
+    "REFUSAL",
+    "Citation",
+    "Verification",
+    "VerifiedCitation",
+    "is_refusal",
+    "parse_citations",
+    "refusal",
+    "verify",
+]
+
+REFUSAL = {"fr": "Je ne sais pas.", "en": "I don't know."}
+
+
+def refusal(language: str | None = "en") -> str:
+    """The exact refusal string for `language` (`fr`, `fr-CA`, `FR`…); English otherwise."""
+    lang = (language or "").strip().lower().replace("_", "-").split("-")[0]
+    return REFUSAL.get(lang, REFUSAL["en"])
+
+
+def is_refusal(text: str | None) -> bool:
+    """True when `text` is exactly a refusal string (either language), ignoring outer space."""
+    return text is not None and text.strip() in REFUSAL.values()
+
+
+# --------------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One citation as written in the answer.
+
+    `raw` is ``answer[span[0]:span[1]]``. Line citations have both `start_line` and
+    `end_line` (equal for ``path:L``); page citations have `page` (the number written) or,
+    for a roman label, only `page_label`, and `end_page` for ``pp. 2-3``. Numbered
+    citations only have `number`. `url` is the target of a Markdown link citation.
+    `inner_span` is the span of ``path`` + location without surrounding delimiters.
+    """
+
+    raw: str
+    span: tuple[int, int]
+    path: str | None = None
+    page: int | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    number: int | None = None
+    end_page: int | None = None
+    page_label: str | None = None
+    url: str | None = None
+    inner_span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+    bare: bool = field(default=False, repr=False, compare=False)
+
+    @property
+    def kind(self) -> str:
+        """`number`, `page`, `lines` or `file` (a path with no location)."""
+        if self.number is not None:
+            return "number"
+        if self.page is not None or self.page_label is not None:
+            return "page"
+        if self.start_line is not None:
+            return "lines"
+        return "file"
+
+    @property
+    def label(self) -> str:
+        """The citation in canonical form (`path:18-25`, `file.pdf p. 2`, `[3]`)."""
+        return _label(self, self.path or "")
+
+
+def _label(c: Citation, path: str) -> str:
+    kind = c.kind
+    if kind == "number":
+        return f"[{c.number}]"
+    if kind == "page":
+        page = str(c.page) if c.page is not None else c.page_label
+        end = f"-{c.end_page}" if c.end_page is not None and c.end_page != c.page else ""
+        return f"{path} p. {page}{end}"
+    if kind == "lines":
+        if c.end_line is None or c.end_line == c.start_line:
+            return f"{path}:{c.start_line}"
+        return f"{path}:{c.start_line}-{c.end_line}"
+    return path
+
+
+_PATH_CHAR = r"[\w.\-~+@%]"
+_NOT_PATH_BEFORE = r"(?<![\w.\-~+@%/\\])"
+_SEG = _PATH_CHAR + "+"
+_BARE_PATH = rf"(?:\./)*(?:{_SEG}/)*{_SEG}"
+# inside delimiters: words separated by single spaces
+_SPACED_PATH = rf"(?:\./)*(?:{_SEG}(?: {_SEG})*?/)*?{_SEG}(?: {_SEG})*?"
+_DASH = r"[ \t]?[-–—][ \t]?"
+_NUM = r"\d{1,7}"
+_ROMAN = (
+    r"(?i:(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+)
+_LINE_WORD = r"(?:lines?|lignes?|ll?\.)"
+_WORD_RANGE = r"[ \t]*(?:[-–—]|to|à|au)[ \t]*"
+
+_LOC = (
+    rf"(?:[:#]L?(?P<ls>{_NUM})(?:{_DASH}L?(?P<le>{_NUM}))?"
+    rf"|,?[ \t]+{_LINE_WORD}[ \t]*(?P<ws>{_NUM})(?:{_WORD_RANGE}(?P<we>{_NUM}))?"
+    rf"|[ \t]+\({_LINE_WORD}[ \t]*(?P<qs>{_NUM})(?:{_WORD_RANGE}(?P<qe>{_NUM}))?\)"
+    rf"|(?:,[ \t]*|[ \t]+)(?:pages?|pp?\.?|pg\.?)[ \t]*"
+    rf"(?:(?P<pg>{_NUM})(?:{_DASH}(?P<pge>{_NUM}))?|(?P<pr>{_ROMAN}))"
+    rf"|\#page=(?P<hp>{_NUM}))"
+    r"(?![\w\-–—])"
+)
+
+_BARE_RE = re.compile(rf"{_NOT_PATH_BEFORE}(?P<path>{_BARE_PATH}){_LOC}")
+# the whole content of a delimited group: optional backticks/brackets, path, location
+_CONTENT_RE = re.compile(
+    rf"\s*(?P<o>[`\[]?)\s*(?P<path>{_SPACED_PATH})(?:{_LOC})?\s*(?P<c>[`\]]?)\s*"
+)
+_LINK_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\((?P<url>[^\s()]*)\)")
+_BRACKET_RE = re.compile(r"(?<!\\)\[(?P<content>[^\[\]\n]+)\](?!\()")
+_BACKTICK_RE = re.compile(r"(?<!`)`(?P<content>[^`\n]+)`(?!`)")
+_NUMBERS_RE = re.compile(r"\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*")
+_URL_RE = re.compile(r"\b(?:[a-zA-Z][a-zA-Z0-9+.\-]*://|www\.|mailto:)[^\s<>\[\]`]*")
+_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+
+_EXTENSIONLESS = frozenset(
+    "Makefile Dockerfile Containerfile Jenkinsfile Vagrantfile Procfile Gemfile Rakefile "
+    "Justfile README LICENSE NOTICE CHANGELOG AUTHORS CONTRIBUTING COPYING".split()
+)
+# without a slash, `name.<tld>:N` is a host and port, not a file
+_TLDS = frozenset(
+    "com net org io fr de eu uk us co info biz gov edu ch be nl es it ca local lan".split()
+)
+_MASK = "\x00"
+
+
+def _is_path(path: str, loc: dict[str, Any] | None) -> bool:
+    p = path
+    while p.startswith("./"):
+        p = p[2:]
+    if not p or not any(ch.isalpha() for ch in p):
+        return False
+    if p.startswith("/") or p.endswith("/"):
+        return False
+    last = p.rsplit("/", 1)[-1]
+    name, dot, ext = last.rpartition(".")
+    has_ext = bool(dot) and ext.isalnum() and any(ch.isalpha() for ch in ext)
+    if "/" in p:
+        return bool(last.strip(".")) and bool(last)
+    if not has_ext:
+        return last in _EXTENSIONLESS
+    if ext.lower() in _TLDS and loc is not None and loc.get("ls") and not loc.get("le"):
+        return False
+    return bool(name) or last.startswith(".")
+
+
+def _int(v: str | None) -> int | None:
+    return int(v) if v else None
+
+
+def _make(
+    m: re.Match[str], raw: str, span: tuple[int, int], offset: int, *, bare: bool,
+    url: str | None = None,
+) -> Citation | None:
+    g = m.groupdict()
+    path = g["path"]
+    if not _is_path(path, g):
+        return None
+    start = _int(g.get("ls") or g.get("ws") or g.get("qs"))
+    end = _int(g.get("le") or g.get("we") or g.get("qe"))
+    page = _int(g.get("pg") or g.get("hp"))
+    end_page = _int(g.get("pge"))
+    label = g.get("pr")
+    inner = (offset + m.start("path"), offset + _loc_end(m))
+    return Citation(
+        raw=raw,
+        span=span,
+        path=path,
+        page=page,
+        start_line=start,
+        end_line=(end if end is not None else start),
+        end_page=end_page,
+        page_label=label,
+        url=url,
+        inner_span=inner,
+        bare=bare,
+    )
+
+
+def _loc_end(m: re.Match[str]) -> int:
+    ends = [m.end(k) for k in ("ls", "le", "ws", "we", "qs", "qe", "pg", "pge", "pr", "hp")
+            if k in m.re.groupindex and m.group(k) is not None]
+    if not ends:
+        return m.end("path")
+    end = max(ends)
+    if m.group("qs") is not None:  # `path (lines 3-9)`: the closing parenthesis is ours
+        end = m.string.index(")", end) + 1
+    return end
+
+
+def _content_citation(
+    content: str, offset: int, span: tuple[int, int], raw: str, *, need_loc: bool,
+    url: str | None = None,
+) -> Citation | None:
+    """A citation when `content` is one citation and nothing else, else None."""
+    m = _CONTENT_RE.fullmatch(content)
+    if m is None or {"": "", "`": "`", "[": "]"}[m.group("o")] != m.group("c"):
+        return None
+    c = _make(m, raw, span, offset, bare=False, url=url)
+    if c is None or (c.kind == "file" and (need_loc or " " in (c.path or ""))):
+        return None
+    return c
+
+
+def _code_regions(text: str) -> list[tuple[int, int]]:
+    regions = [(m.start(), m.end()) for m in _FENCE_RE.finditer(text)]
+    for m in _BACKTICK_RE.finditer(text):
+        if not any(s <= m.start() < e for s, e in regions):
+            regions.append((m.start(), m.end()))
+    return regions
+
+
+def parse_citations(answer: str) -> list[Citation]:
+    """Every citation in `answer`, in text order (see the module docstring for the forms)."""
+    text = list(answer)
+    found: list[Citation] = []
+
+    def masked() -> str:
+        return "".join(text)
+
+    def mask(start: int, end: int) -> None:
+        text[start:end] = _MASK * (end - start)
+
+    # 1. Markdown links: a citation as link text is one citation; the URL is never parsed.
+    for m in _LINK_RE.finditer(answer):
+        label = m.group("label")
+        c = _content_citation(
+            label, m.start("label"), (m.start(), m.end()), m.group(), need_loc=False,
+            url=m.group("url"),
+        )
+        if c is None and re.fullmatch(r"\s*\d{1,4}\s*", label):
+            c = Citation(raw=m.group(), span=(m.start(), m.end()), number=int(label),
+                         url=m.group("url"), inner_span=(m.start(), m.end()))
+        if c is not None:
+            found.append(c)
+            mask(m.start(), m.end())
+        else:
+            mask(m.start("url") - 1, m.end())
+    for m in _URL_RE.finditer(masked()):
+        mask(m.start(), m.end())
+
+    code = _code_regions(answer)
+
+    def in_code(pos: int) -> bool:
+        return any(s <= pos < e for s, e in code)
+
+    # 2. Square brackets: `[path:18-25]`, `[file.pdf p. 2]`, `[path]`, `[3]`, `[1, 3]`.
+    for m in _BRACKET_RE.finditer(masked()):
+        content = m.group("content")
+        if _MASK in content:
+            continue
+        span = (m.start(), m.end())
+        c = _content_citation(content, m.start("content"), span, m.group(), need_loc=False)
+        if c is not None:
+            found.append(c)
+            mask(*span)
+            continue
+        if _NUMBERS_RE.fullmatch(content) and not in_code(m.start()):
+            numbers = list(re.finditer(r"\d+", content))
+            if len(numbers) == 1:
+                found.append(Citation(raw=m.group(), span=span, number=int(numbers[0].group()),
+                                      inner_span=span))
+            else:
+                for n in numbers:
+                    s = m.start("content") + n.start()
+                    e = m.start("content") + n.end()
+                    found.append(Citation(raw=n.group(), span=(s, e), number=int(n.group()),
+                                          inner_span=(s, e)))
+            mask(*span)
+
+    # 3. Backticks holding exactly one citation (the path may have spaces).
+    for m in _BACKTICK_RE.finditer(masked()):
+        content = m.group("content")
+        if _MASK in content:
+            continue
+        span = (m.start(), m.end())
+        c = _content_citation(content, m.start("content"), span, m.group(), need_loc=True)
+        if c is not None:
+            found.append(c)
+            mask(*span)
+
+    # 4. Bare citations anywhere else.
+    rest, pos = masked(), 0
+    while (m := _BARE_RE.search(rest, pos)) is not None:
+        span = (m.start("path"), _loc_end(m))
+        c = _make(m, answer[span[0]:span[1]], span, 0, bare=True)
+        if c is None:  # not a path (`a p 3` in `a p 3.pdf p. 2`): look again one further
+            pos = m.start() + 1
+            continue
+        found.append(c)
+        pos = span[1]
+
+    found = [_widen(answer, c) for c in found]
+    found.sort(key=lambda c: c.span)
+    return found
+
+
+def _widen(answer: str, c: Citation) -> Citation:
+    """Take in backticks or brackets wrapping exactly this citation (```[a.py:1-2]```)."""
+    if c.url is not None or (c.number is not None and c.raw.isdigit()):
+        return c
+    s, e = c.span
+    while s > 0 and e < len(answer) and answer[s - 1] + answer[e] in ("``", "[]"):
+        if answer[e] == "]" and answer[e + 1:e + 2] == "(":
+            break
+        s, e = s - 1, e + 1
+    if (s, e) == c.span:
+        return c
+    return replace(c, span=(s, e), raw=answer[s:e])
+
+
+# ---------------------------------------------------------------------------- verification
+
+
+@dataclass
+class VerifiedCitation:
+    """A citation and the verdict on it.
+
+    `passage` is the passage the citation was matched to (for a failing one, None). `path`,
+    `page`, `start_line`, `end_line` and `label` are resolved: the passage's full path, the
+    PDF page index, and for `[n]` the passage's own location.
+    """
+
+    citation: Citation
+    valid: bool
+    reason: str | None = None
+    chunk_id: str | None = None
+    passage_label: str | None = None
+    passage: Hit | None = field(default=None, repr=False, compare=False)
+    resolved_page: int | None = None
+
+    @property
+    def path(self) -> str | None:
+        return self.passage.path if self.passage is not None else self.citation.path
+
+    @property
+    def page(self) -> int | None:
+        if self.citation.kind == "number":
+            return self.passage.page if self.passage is not None else None
+        return self.resolved_page if self.resolved_page is not None else self.citation.page
+
+    @property
+    def start_line(self) -> int | None:
+        if self.citation.kind == "number":
+            return self.passage.start_line if self.passage is not None else None
+        return self.citation.start_line
+
+    @property
+    def end_line(self) -> int | None:
+        if self.citation.kind == "number":
+            return self.passage.end_line if self.passage is not None else None
+        return self.citation.end_line
+
+    @property
+    def label(self) -> str:
+        """The canonical label, with the passage's full path when one was matched."""
+        if self.passage is None:
+            return self.citation.label
+        if self.citation.kind == "number":
+            return self.passage.label
+        return _label(self.citation, self.passage.path)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "raw": self.citation.raw,
+            "label": self.label,
+            "path": self.path,
+            "page": self.page,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "number": self.citation.number,
+            "valid": self.valid,
+            "reason": self.reason,
+            "chunk_id": self.chunk_id,
+            "passage": self.passage_label,
+        }
+
+
+@dataclass
+class Verification:
+    """The verdict on a whole answer: ok only if it cites something and every citation holds."""
+
+    ok: bool
+    citations: list[VerifiedCitation]
+    reasons: list[str]
+
+    @property
+    def reason(self) -> str | None:
+        """All reasons in one line (None when ok), for logs and the JSON `reason` field."""
+        return "; ".join(self.reasons) if self.reasons else None
+
+    @property
+    def valid_citations(self) -> list[VerifiedCitation]:
+        return [vc for vc in self.citations if vc.valid]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "reasons": list(self.reasons),
+            "citations": [vc.to_dict() for vc in self.citations],
+        }
+
+
+def _norm(path: str) -> str:
+    p = unicodedata.normalize("NFC", path.strip())
+    while p.startswith("./"):
+        p = p[2:]
+    return p
+
+
+class _Passages:
+    """The passages given, indexed by normalised path."""
+
+    def __init__(self, passages: Sequence[Hit]):
+        self.list = list(passages)
+        self.by_path: dict[str, list[Hit]] = {}
+        for h in self.list:
+            self.by_path.setdefault(_norm(h.path), []).append(h)
+        for hits in self.by_path.values():
+            hits.sort(key=_hit_key)
+        self.longest = max((len(p) for p in self.by_path), default=0)
+
+    def resolve(self, cited: str) -> tuple[str | None, str | None]:
+        """(normalised passage path, None) or (None, reason)."""
+        c = _norm(cited)
+        if c in self.by_path:
+            return c, None
+        matches = sorted(p for p in self.by_path if p.endswith("/" + c))
+        if len(matches) == 1:
+            return matches[0], None
+        if matches:
+            return None, (f"{cited} matches several passages ({', '.join(matches)}); "
+                          "the full path is needed")
+        return None, f"{cited} is not one of the passages given"
+
+
+def _hit_key(h: Hit) -> tuple[Any, ...]:
+    return (
+        h.page if h.page is not None else -1,
+        h.start_line if h.start_line is not None else -1,
+        h.end_line if h.end_line is not None else -1,
+        h.chunk_id,
+    )
+
+
+def _labels(hits: Sequence[Hit]) -> str:
+    return ", ".join(sorted({h.label for h in hits}))
+
+
+def _check_location(
+    c: Citation, cited_label: str, hits: list[Hit]
+) -> tuple[Hit | None, int | None, str | None]:
+    """(matched passage, resolved page, None) or (None, None, reason)."""
+    path = hits[0].path
+    kind = c.kind
+    paged = [h for h in hits if h.page is not None]
+    lined = [h for h in hits if h.page is None and h.start_line is not None]
+    plain = [h for h in hits if h.page is None and h.start_line is None]
+    if kind == "file":
+        if plain:
+            return plain[0], None, None
+        what = "page" if paged else "lines"
+        return None, None, f"{cited_label} cites no {what} (passages: {_labels(hits)})"
+    if kind == "lines":
+        assert c.start_line is not None and c.end_line is not None
+        if c.end_line < c.start_line:
+            return None, None, f"{cited_label} has its end line before its start line"
+        if not lined:
+            return None, None, (f"{cited_label} cites lines, but {path} is cited by page "
+                                f"({_labels(hits)})")
+        inside = [h for h in lined
+                  if h.start_line <= c.start_line  # type: ignore[operator]
+                  and c.end_line <= (h.end_line if h.end_line is not None else h.start_line)]
+        if inside:
+            best = min(inside, key=lambda h: (
+                (h.end_line or h.start_line or 0) - (h.start_line or 0), _hit_key(h)))
+            return best, None, None
+        if len(lined) == 1:
+            return None, None, (f"{cited_label} is outside the cited passage "
+                                f"{lined[0].label}")
+        return None, None, (f"{cited_label} is outside the passages given for {path} "
+                            f"({_labels(lined)})")
+    # pages
+    if not paged:
+        return None, None, (f"{cited_label} cites a page, but {path} is cited by lines "
+                            f"({_labels(hits)})")
+    by_index: dict[int, Hit] = {}
+    for h in paged:
+        by_index.setdefault(h.page, h)  # type: ignore[arg-type]
+    token = str(c.page) if c.page is not None else (c.page_label or "")
+    first = by_index.get(c.page) if c.page is not None else None
+    resolved: int | None = c.page if first is not None else None
+    if first is None:
+        carriers = sorted({h.page for h in paged if h.page_label is not None  # type: ignore[misc]
+                           and h.page_label.strip().lower() == token.lower()})
+        if len(carriers) == 1:
+            resolved = carriers[0]
+            first = by_index[resolved]
+        elif len(carriers) > 1:
+            pages = ", ".join(str(p) for p in carriers)
+            return None, None, (f"{cited_label}: the printed page {token} is on several "
+                                f"pages given for {path} ({pages})")
+    if first is None:
+        return None, None, (f"{cited_label} is outside the pages given for {path} "
+                            f"({_labels(paged)})")
+    if c.end_page is not None:
+        if c.page is None or c.end_page < c.page:
+            return None, None, f"{cited_label} has its end page before its start page"
+        missing = [p for p in range(resolved, resolved + c.end_page - c.page + 1)  # type: ignore[operator]
+                   if p not in by_index]
+        if missing:
+            return None, None, (f"{cited_label} is outside the pages given for {path} "
+                                f"({_labels(paged)})")
+    return first, resolved, None
+
+
+def _candidates(answer: str, c: Citation, longest: int) -> list[Citation]:
+    """Other readings of a path that names no passage, longest first.
+
+    A bare path is extended leftwards over the words before it on the same line (spaces in
+    file names); a delimited path with spaces is tried without its leading words.
+    """
+    assert c.path is not None and c.inner_span is not None
+    out: list[Citation] = []
+    ps = c.inner_span[0]
+    if c.bare:
+        line_start = answer.rfind("\n", 0, ps) + 1
+        lo = max(line_start, ps - longest)
+        for j in range(lo, ps):
+            prev = answer[j - 1] if j > line_start else " "
+            if answer[j].isspace() or re.match(r"[\w.\-~+@%/\\]", prev):
+                continue
+            extra = answer[j:ps]
+            span = (j, c.inner_span[1])
+            out.append(replace(c, path=extra + c.path, raw=answer[span[0]:span[1]],
+                               span=span, inner_span=span))
+    elif " " in c.path:
+        for k, ch in enumerate(c.path):
+            if ch == " ":
+                rest = c.path[k + 1:]
+                s = ps + k + 1
+                span = (s, c.inner_span[1])
+                out.append(replace(c, path=rest, raw=answer[span[0]:span[1]], span=span,
+                                   inner_span=span, url=None))
+    return out
+
+
+def _verify_one(answer: str, c: Citation, given: _Passages) -> VerifiedCitation:
+    if c.kind == "number":
+        n, total = c.number, len(given.list)
+        assert n is not None
+        if 1 <= n <= total:
+            h = given.list[n - 1]
+            return VerifiedCitation(c, True, None, h.chunk_id, h.label, h, h.page)
+        given_txt = f"1–{total} given" if total > 1 else ("1 given" if total else "none given")
+        return VerifiedCitation(c, False, f"[{n}] does not number a passage ({given_txt})")
+    assert c.path is not None
+    resolved, why = given.resolve(c.path)
+    if resolved is None and why is not None and "several" not in why:
+        for alt in _candidates(answer, c, given.longest):
+            alt_path, _ = given.resolve(alt.path or "")
+            if alt_path is not None:
+                c, resolved = alt, alt_path
+                break
+    if resolved is None:
+        return VerifiedCitation(c, False, why)
+    hits = given.by_path[resolved]
+    hit, page, why = _check_location(c, c.label, hits)
+    if hit is None:
+        return VerifiedCitation(c, False, why)
+    return VerifiedCitation(c, True, None, hit.chunk_id, hit.label, hit, page)
+
+
+def verify(answer: str, passages: Sequence[Hit]) -> Verification:
+    """Check every citation of `answer` against `passages` (the context, in order).
+
+    The answer is ok when it has at least one citation and all of them hold: the cited
+    file is one of the passages (equal path, a leading ``./`` tolerated, or a shorter path
+    that is the end of exactly one passage path at a ``/``), and the cited lines lie inside
+    one passage of that file (or the page is one of its pages); ``[n]`` must number a
+    passage. Each failing citation gives one human-readable reason.
+    """
+    given = _Passages(passages)
+    checked = [_verify_one(answer, c, given) for c in parse_citations(answer)]
+    reasons: list[str] = []
+    if not checked:
+        reasons.append("the answer cites nothing")
+    for vc in checked:
+        if not vc.valid and vc.reason and vc.reason not in reasons:
+            reasons.append(vc.reason)
+    return Verification(ok=bool(checked) and not reasons, citations=checked, reasons=reasons)

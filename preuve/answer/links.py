@@ -1,0 +1,136 @@
+"""Turn verified citations into Markdown links a reader can open.
+
+* Code and text: ``BASE/path#L18-L25`` (``#L18`` for one line) — GitHub's anchors, which
+  most viewers follow; when the base URL's host is a GitLab (``gitlab`` in the host name)
+  the range is written ``#L18-25``, GitLab's own form.
+* PDF pages: ``BASE/file.pdf#page=N`` with the PDF page index (never the printed label), the
+  fragment that browsers' PDF viewers honour.
+* BASE is a repository URL when one is configured, e.g.
+  ``https://github.com/org/repo/blob/<commit>`` (pin a commit so the lines stay right); it
+  is joined as a string. Without one, BASE is the local folder the documents were ingested
+  from (`root`, else the passage's own `Hit.root`) written as a ``file://`` URL: terminals
+  make ``file://`` URLs clickable, browsers open them (and apply ``#page=N``), and Markdown
+  renderers accept them, which a bare path with a ``#`` fragment does not give. A `base`
+  that is a plain folder path is turned into a ``file://`` URL the same way. With neither
+  base nor root the link is the relative path (relative to the corpus folder).
+* Paths are percent-encoded (spaces, accents, ``#``, ``?``, parentheses), so the URL never
+  breaks the Markdown link or the terminal's URL detection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from preuve.answer.citations import Citation, Verification, VerifiedCitation, verify
+from preuve.models import Hit
+
+__all__ = ["link_for", "linkify"]
+
+_URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]+:")
+
+
+def _base_url(base: str | None, root: str) -> str:
+    """The URL that paths are appended to, without a trailing slash ('' for relative)."""
+    b = (base or "").strip() or (root or "").strip()
+    if not b:
+        return ""
+    if _URL_BASE.match(b):
+        return b.rstrip("/")
+    return Path(b).expanduser().resolve().as_uri().rstrip("/")
+
+
+def _fragment(
+    page: int | None, start: int | None, end: int | None, base_url: str
+) -> str:
+    if page is not None:
+        return f"#page={page}"
+    if start is None:
+        return ""
+    end = start if end is None else end
+    if end == start:
+        return f"#L{start}"
+    host = (urlsplit(base_url).hostname or "") if base_url else ""
+    if "gitlab" in host:
+        return f"#L{start}-{end}"
+    return f"#L{start}-L{end}"
+
+
+def _target(
+    item: Hit | VerifiedCitation | Citation,
+) -> tuple[str, int | None, int | None, int | None, str]:
+    """(path, page, start line, end line, root) of what is linked."""
+    if isinstance(item, Hit):
+        return item.path, item.page, item.start_line, item.end_line, item.root
+    if isinstance(item, VerifiedCitation):
+        if item.path is None:
+            raise ValueError(f"{item.citation.raw} names no file to link to")
+        root = item.passage.root if item.passage is not None else ""
+        return item.path, item.page, item.start_line, item.end_line, root
+    if isinstance(item, Citation):
+        if item.path is None:
+            raise ValueError(f"{item.raw} names no file to link to (verify it first)")
+        return item.path, item.page, item.start_line, item.end_line, ""
+    raise TypeError(f"cannot link {type(item).__name__}")
+
+
+def link_for(
+    hit_or_citation: Hit | VerifiedCitation | Citation,
+    base: str | None = None,
+    root: str = "",
+) -> str:
+    """The URL of a passage or citation: ``BASE/path#L18-L25`` or ``BASE/file.pdf#page=N``.
+
+    `base` is a repository URL (joined as is) or None for the local folder `root`
+    (falling back to the passage's `root`), given as a ``file://`` URL. A verified
+    citation links to the lines it cites (``[n]`` to its whole passage).
+    """
+    path, page, start, end, own_root = _target(hit_or_citation)
+    base_url = _base_url(base, root or own_root)
+    rel = path.replace("\\", "/")
+    while rel.startswith("./"):
+        rel = rel[2:]
+    url_path = quote(rel.lstrip("/"), safe="/")
+    url = f"{base_url}/{url_path}" if base_url else url_path
+    return url + _fragment(page, start, end, base_url)
+
+
+def linkify(
+    answer: str,
+    verification: Verification | None = None,
+    base: str | None = None,
+    passages: Sequence[Hit] = (),
+    root: str | None = None,
+) -> str:
+    """`answer` with each valid citation replaced by ``[label](url)``; nothing else changes.
+
+    The label is the canonical citation with the passage's full path (``[3]`` becomes its
+    passage's label), so the linked text still verifies. Backticks or brackets that were
+    part of the citation are replaced too; a citation that was already a Markdown link gets
+    a fresh URL (a model's URL is never kept). Invalid citations are left as written.
+    `verification` must come from this answer (None: verify it against `passages`).
+    """
+    if verification is None:
+        verification = verify(answer, passages)
+    by_id = {h.chunk_id: h for h in passages}
+    out = answer
+    done: list[tuple[int, int]] = []
+    for vc in sorted(verification.valid_citations, key=lambda v: v.citation.span,
+                     reverse=True):
+        s, e = vc.citation.span
+        if answer[s:e] != vc.citation.raw:
+            raise ValueError("the verification does not belong to this answer "
+                             f"({vc.citation.raw!r} is not at {s}-{e})")
+        if any(s < de and ds < e for ds, de in done):
+            continue
+        passage = vc.passage or (by_id.get(vc.chunk_id) if vc.chunk_id else None)
+        if passage is not None and vc.passage is None:
+            vc = VerifiedCitation(vc.citation, vc.valid, vc.reason, vc.chunk_id,
+                                  vc.passage_label, passage, vc.resolved_page)
+        the_root = root if root is not None else (passage.root if passage else "")
+        url = link_for(vc, base, the_root)
+        out = out[:s] + f"[{vc.label}]({url})" + out[e:]
+        done.append((s, e))
+    return out

@@ -1,0 +1,120 @@
+"""`ask`: retrieve, check the evidence, build the context, generate, verify every
+citation, link the verified ones. A citation the code cannot verify never reaches the
+user: the answer becomes the refusal, and the rejected text and reasons are kept."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from preuve.answer.citations import refusal, verify
+from preuve.answer.context import build_context
+from preuve.answer.extractive import ExtractiveAnswerer
+from preuve.answer.links import linkify
+from preuve.answer.prompt import build_messages
+from preuve.models import Hit
+from preuve.text import question_language
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    refused: bool
+    reason: str | None
+    citations: list[dict] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    language: str = "en"
+    rejected: str | None = None  # the generated text that failed verification
+    standalone_question: str | None = None  # the rewritten follow-up, in a conversation
+    evidence: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question, "answer": self.answer, "refused": self.refused,
+            "reason": self.reason, "citations": self.citations,
+            "hits": [h.to_dict() for h in self.hits], "usage": self.usage,
+            "language": self.language, "rejected": self.rejected,
+            "standalone_question": self.standalone_question, "evidence": self.evidence,
+        }
+
+
+def evidence_score(hits: list[Hit]) -> float | None:
+    """How strongly the retrieved passages match: the best dense cosine when there are
+    vectors (comparable across questions), else the best BM25 score."""
+    dense = [h.scores["dense"]["score"] for h in hits
+             if isinstance(h.scores.get("dense"), dict) and h.scores["dense"].get("score")]
+    if dense:
+        return float(max(dense))
+    bm25 = [h.scores["bm25"]["score"] for h in hits
+            if isinstance(h.scores.get("bm25"), dict) and h.scores["bm25"].get("score")]
+    return float(max(bm25)) if bm25 else None
+
+
+def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder=None,
+                     threshold: float | None = None, link_base: str | None = None,
+                     budget: int = 3000, count_tokens=None, history: list[dict] | None = None,
+                     on_token=None, timings: dict | None = None) -> Answer:
+    """Everything after retrieval. `generator` None means extractive."""
+    language = question_language(question)
+    refuse = refusal(language)
+    timings = dict(timings or {})
+    usage: dict[str, Any] = {"calls": [], "tokens_in": 0, "tokens_out": 0}
+
+    def done(text: str, refused: bool, reason: str | None, citations=(), rejected=None):
+        usage["latency_s"] = {k: round(v, 4) for k, v in timings.items()}
+        usage["latency_s"]["total"] = round(sum(timings.values()), 4)
+        return Answer(question, text, refused, reason, list(citations), hits, usage, language,
+                      rejected, evidence=evidence)
+
+    evidence = evidence_score(hits)
+    if not hits:
+        return done(refuse, True, "no passage retrieved")
+    if threshold is not None and evidence is not None and evidence < threshold:
+        return done(refuse, True, f"best evidence {evidence:.3f} is below the calibrated "
+                                  f"threshold {threshold:.3f}")
+    started = time.perf_counter()
+    if generator is None:
+        text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
+        passages = hits
+        usage["calls"].append({"generator": "extractive", **info})
+    else:
+        context = build_context(hits, budget, count_tokens) if count_tokens else \
+            build_context(hits, budget)
+        passages = context.passages
+        messages = build_messages(question, context.text, language, history)
+        generation = generator.generate(messages, stream=on_token is not None, on_token=on_token)
+        text = generation.text
+        usage["calls"].extend(generation.calls or [{"model": generation.model,
+                                                     **generation.usage}])
+        usage["tokens_in"] += int(generation.usage.get("prompt_tokens") or 0)
+        usage["tokens_out"] += int(generation.usage.get("completion_tokens") or 0)
+        usage["context_tokens"] = context.tokens
+        usage["model"] = generation.model
+    timings["generate"] = time.perf_counter() - started
+    started = time.perf_counter()
+    if not text.strip() or text.strip() in (refusal("fr"), refusal("en")):
+        timings["verify"] = time.perf_counter() - started
+        return done(refuse, True, "the generator found no answer in the passages",
+                    rejected=None if not text.strip() else None)
+    verification = verify(text, passages)
+    timings["verify"] = time.perf_counter() - started
+    if not verification.ok:
+        return done(refuse, True, f"citation check failed: {verification.reason}",
+                    rejected=text)
+    linked = linkify(text, verification, link_base, passages)
+    citations = []
+    for cited in verification.citations:
+        entry = cited.to_dict()
+        entry["link"] = _link(cited, link_base)
+        citations.append(entry)
+    return done(linked, False, None, citations)
+
+
+def _link(cited, base: str | None) -> str:
+    from preuve.answer.links import link_for
+
+    root = cited.passage.root if cited.passage is not None else ""
+    return link_for(cited, base, root)

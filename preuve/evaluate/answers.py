@@ -1,0 +1,121 @@
+"""Answer evaluation and refusal calibration on a reference file.
+
+`evaluate_answers` asks every question and reports what an operator must know before
+trusting the assistant: how often it answers, refuses rightly and wrongly, whether the
+citations shown are valid (must be 100 %) and point to a relevant passage.
+`calibrate` picks the evidence threshold under which `ask` refuses."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from preuve.answer.citations import verify
+from preuve.answer.pipeline import evidence_score
+from preuve.evaluate.reference import RefQuestion, Relevant, load_reference
+from preuve.index import NO_EMBEDDER, Index
+
+
+@dataclass
+class AnswerReport:
+    n_questions: int
+    metrics: dict[str, float]
+    per_question: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _cites_relevant(citations: list[dict], relevant: list[Relevant]) -> bool:
+    for c in citations:
+        for rel in relevant:
+            if c.get("path") != rel.path:
+                continue
+            if rel.page is not None and c.get("page") != rel.page:
+                continue
+            if rel.lines is not None and c.get("start_line") is not None:
+                if c["end_line"] < rel.lines[0] or c["start_line"] > rel.lines[1]:
+                    continue
+            return True
+    return False
+
+
+def evaluate_answers(index: Index, path: str | Path, *, method: str | None = None, k: int = 5,
+                     generator=None) -> AnswerReport:
+    questions = load_reference(path)
+    rows = []
+    for q in questions:
+        answer = index.ask(q.question, method=method, k=k, as_of=q.as_of or "today",
+                           audience=q.audience, generator=generator)
+        shown_valid = None
+        if not answer.refused:  # re-check what is shown, independently of ask's own check
+            shown_valid = verify(answer.answer, answer.hits).ok
+        facts = [f for f in q.facts if f.lower() in answer.answer.lower()]
+        rows.append({
+            "id": q.id, "type": q.type, "refuse": q.refuse, "refused": answer.refused,
+            "reason": answer.reason, "evidence": answer.evidence, "valid": shown_valid,
+            "cites_relevant": (not answer.refused) and _cites_relevant(answer.citations,
+                                                                        q.relevant),
+            "facts_found": len(facts), "facts": len(q.facts), "answer": answer.answer,
+        })
+    answerable = [r for r in rows if not r["refuse"]]
+    unanswerable = [r for r in rows if r["refuse"]]
+    shown = [r for r in rows if not r["refused"]]
+    shown_answerable = [r for r in answerable if not r["refused"]]
+    with_facts = [r for r in shown_answerable if r["facts"]]
+
+    def rate(part, whole):
+        return round(len(part) / len(whole), 3) if whole else 0.0
+
+    metrics = {
+        "answered": rate(shown, rows),
+        "correct_refusals": rate([r for r in unanswerable if r["refused"]], unanswerable),
+        "wrong_refusals": rate([r for r in answerable if r["refused"]], answerable),
+        "citation_validity": rate([r for r in shown if r["valid"]], shown),
+        "cites_relevant": rate([r for r in shown_answerable if r["cites_relevant"]],
+                               shown_answerable),
+        "facts_found": round(sum(r["facts_found"] / r["facts"] for r in with_facts)
+                             / len(with_facts), 3) if with_facts else 0.0,
+        "n_answerable": len(answerable), "n_refuse": len(unanswerable),
+    }
+    return AnswerReport(len(rows), metrics, rows)
+
+
+def calibrate(index: Index, path: str | Path, *, method: str | None = None,
+              k: int = 5) -> dict:
+    """Choose and store the threshold that best separates answerable questions from those
+    marked `refuse: true` (balanced accuracy; ties go to the lower threshold, i.e.
+    answering)."""
+    questions: list[RefQuestion] = load_reference(path)
+    points = []
+    for q in questions:
+        hits = index.search(q.question, method=method, k=k, as_of=q.as_of or "today",
+                            audience=q.audience)
+        points.append((evidence_score(hits) or 0.0, not q.refuse, q.id))
+    positives = sum(1 for _, answerable, _ in points if answerable)
+    negatives = len(points) - positives
+    if not positives or not negatives:
+        raise ValueError(f"{path}: calibration needs both answerable questions and questions "
+                         "marked refuse: true")
+    values = sorted({e for e, _, _ in points})
+    candidates = [values[0] - 1e-6] + [(a + b) / 2 for a, b in zip(values[:-1], values[1:],
+                                                                  strict=True)]
+    best = None
+    for t in candidates:
+        tp = sum(1 for e, ok, _ in points if ok and e >= t)
+        tn = sum(1 for e, ok, _ in points if not ok and e < t)
+        balanced = (tp / positives + tn / negatives) / 2
+        if best is None or balanced > best[0] + 1e-12:
+            best = (balanced, t, tp, tn)
+    balanced, threshold, tp, tn = best
+    measure = "bm25" if index.embedder_name == NO_EMBEDDER else "dense"
+    result = {
+        "value": round(threshold, 4), "measure": measure, "method": method or
+        index.default_method(), "balanced_accuracy": round(balanced, 3),
+        "answerable_kept": f"{tp}/{positives}", "refusals_caught": f"{tn}/{negatives}",
+        "n": len(points), "source": str(path),
+        "misjudged": sorted(qid for e, ok, qid in points if (e >= threshold) != ok),
+    }
+    index.store.set_meta("refusal_threshold", json.dumps(result))
+    return result
