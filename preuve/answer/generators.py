@@ -78,8 +78,9 @@ class Generation:
 
     usage: prompt_tokens, completion_tokens, total_tokens, estimated (True when the server
     reported none and the counts are approximations). calls: one dict per HTTP attempt with
-    attempt, status, latency_s, prompt_tokens, completion_tokens, error, wait_s (the pause
-    before the next attempt), and ttft_s (time to first token) for streams.
+    generator, model (as requested), attempt, status, latency_s, prompt_tokens,
+    completion_tokens, error, wait_s (the pause before the next attempt), and ttft_s (time
+    to first token) for streams.
     """
 
     text: str
@@ -307,8 +308,9 @@ class OpenAIGenerator:
         attempts = self.max_retries + 1
         for attempt in range(1, attempts + 1):
             call: dict[str, Any] = {
-                "attempt": attempt, "status": None, "latency_s": 0.0, "prompt_tokens": 0,
-                "completion_tokens": 0, "error": None, "wait_s": 0.0,
+                "generator": self.name, "model": self.model, "attempt": attempt,
+                "status": None, "latency_s": 0.0, "prompt_tokens": 0, "completion_tokens": 0,
+                "error": None, "wait_s": 0.0,
             }
             calls.append(call)
             t0 = time.monotonic()
@@ -635,8 +637,15 @@ class LocalGenerator:
 
     def generate(self, messages: list[dict], *, stream: bool = False,
                  on_token: Callable[[str], None] | None = None) -> Generation:
-        generation = self.start().generate(messages, stream=stream, on_token=on_token)
+        try:
+            generation = self.start().generate(messages, stream=stream, on_token=on_token)
+        except GeneratorError as exc:
+            for call in exc.calls:
+                call["generator"] = self.name
+            raise
         generation.generator = self.name
+        for call in generation.calls:
+            call["generator"] = self.name
         return generation
 
     def close(self) -> None:

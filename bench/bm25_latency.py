@@ -1,0 +1,227 @@
+"""BM25 query latency of the SQLite store at 100k and 1M synthetic chunks, with filters.
+
+    .venv/bin/python bench/bm25_latency.py                 # 100k and 1M chunks
+    .venv/bin/python bench/bm25_latency.py --quick         # 10k chunks only
+    .venv/bin/python bench/bm25_latency.py --sizes 100000  # chosen sizes
+
+Chunks of 80-150 words drawn from a Zipfian vocabulary, ten chunks per document,
+documents labelled public or staff, some versions expired or not yet in force, spread over
+eleven top folders. The index is built through `SQLiteStore.apply` in batches, exactly as
+an ingest writes, and cached under bench/out/ (delete a file there to rebuild it).
+
+Filters: F0 none; F1 audience public + as-of date (keeps ~1/3); F2 F1 + a path prefix
+(~3 %). Queries: OR of 2-5 terms, one common term (Zipf rank 30-300, in 3-30 % of the
+chunks) and the others spread log-uniformly over the vocabulary (mostly rare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import statistics
+import string
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from common import OUT, machine_note, percentile, pin_threads, table
+
+from preuve.models import Chunk, Document, Filters
+from preuve.store import Changes
+from preuve.store.sqlite import SQLiteStore, filter_sql
+
+SEED = 20251129
+VOCABULARY = 100_000
+ZIPF_S = 1.0
+CHUNKS_PER_DOC = 10
+TOP_FOLDERS = 11  # one folder holds ~9 % of the chunks; with F1: ~3 %
+BATCH_DOCS = 1_000  # documents per `apply` (one transaction each)
+AS_OF = dt.date(2026, 6, 1)
+FILTERS = {
+    "F0 none": Filters(),
+    "F1 public + as-of": Filters(as_of=AS_OF, audience="public"),
+    "F2 F1 + path prefix": Filters(as_of=AS_OF, audience="public", path_prefixes=("03/",)),
+}
+CACHE_KEY = "bench.synthetic"
+
+
+@dataclass
+class Built:
+    path: str
+    chunks: int
+    seconds: float  # whole build: generating text and writing it
+    apply_seconds: float  # time spent inside SQLiteStore.apply
+    cached: bool
+
+
+def vocabulary(size: int, rng: np.random.Generator) -> list[str]:
+    """`size` distinct lower-case pseudo-words of 3-10 letters."""
+    letters = np.array(list(string.ascii_lowercase))
+    words: dict[str, None] = {}
+    while len(words) < size:
+        for length in rng.integers(3, 11, size=size):
+            words.setdefault("".join(rng.choice(letters, size=length)), None)
+            if len(words) == size:
+                break
+    return list(words)
+
+
+def zipf_probabilities(size: int) -> np.ndarray:
+    weights = 1.0 / np.arange(1, size + 1) ** ZIPF_S
+    return weights / weights.sum()
+
+
+def synthetic_batch(first_doc: int, n_docs: int, vocab: list[str], cdf: np.ndarray,
+                    rng: np.random.Generator) -> list[tuple[Document, list[Chunk]]]:
+    """Documents `first_doc`.. with their chunks (tokens precomputed, text = tokens)."""
+    lengths = rng.integers(80, 151, size=n_docs * CHUNKS_PER_DOC)
+    ids = np.searchsorted(cdf, rng.random(int(lengths.sum())), side="right").tolist()
+    access = rng.choice(["public", "staff"], size=n_docs)
+    period = rng.integers(0, 3, size=n_docs)  # always, expired, in force since 2026
+    folders = rng.integers(0, TOP_FOLDERS, size=n_docs)
+    out, pos = [], 0
+    for i in range(n_docs):
+        n = first_doc + i
+        doc = Document(
+            doc_id=f"d{n}", path=f"{folders[i]:02d}/{n % 97:02d}/doc{n}.txt", root="/bench",
+            kind="text", title=f"Document {n}", language="en", content_hash=f"h{n}",
+            access=str(access[i]),
+            effective_to="2025-12-31" if period[i] == 1 else None,
+            effective_from="2026-01-01" if period[i] == 2 else None,
+        )
+        chunks = []
+        for ordinal in range(CHUNKS_PER_DOC):
+            length = int(lengths[i * CHUNKS_PER_DOC + ordinal])
+            words = [vocab[j] for j in ids[pos:pos + length]]
+            pos += length
+            chunks.append(Chunk(text=" ".join(words), ordinal=ordinal, tokens=words,
+                                chunk_id=f"d{n}:{ordinal}", doc_id=doc.doc_id, start_line=1,
+                                end_line=1))
+        out.append((doc, chunks))
+    return out
+
+
+def remove_index(path: str) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def build_index(n_chunks: int, vocab: list[str]) -> Built:
+    """The cached synthetic index of `n_chunks` chunks, built if missing or incomplete."""
+    path = str(OUT / f"bm25-{n_chunks}.sqlite")
+    params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "zipf": ZIPF_S}
+    if os.path.exists(path):
+        store = SQLiteStore(path)
+        info = json.loads(store.get_meta(CACHE_KEY) or "{}")
+        store.close()
+        if info.get("params") == params:
+            return Built(path, n_chunks, info["seconds"], info["apply_seconds"], cached=True)
+    remove_index(path)
+    store = SQLiteStore(path)
+    rng = np.random.default_rng(SEED + n_chunks)
+    cdf = np.cumsum(zipf_probabilities(VOCABULARY))
+    n_docs = n_chunks // CHUNKS_PER_DOC
+    started, in_apply = time.perf_counter(), 0.0
+    for first in range(0, n_docs, BATCH_DOCS):
+        batch = synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
+        t0 = time.perf_counter()
+        store.apply(Changes(upserts=batch))
+        in_apply += time.perf_counter() - t0
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    seconds = time.perf_counter() - started
+    info = {"params": params, "seconds": seconds, "apply_seconds": in_apply}
+    store.set_meta(CACHE_KEY, json.dumps(info))
+    store.close()
+    return Built(path, n_chunks, seconds, in_apply, cached=False)
+
+
+def file_size(path: str) -> int:
+    return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+
+
+def make_queries(n: int, vocab: list[str], seed: int) -> list[list[str]]:
+    """OR queries of 2-5 distinct terms: one common, the rest log-uniform over ranks."""
+    rng = np.random.default_rng(seed)
+    queries = []
+    for _ in range(n):
+        ranks = {int(rng.integers(30, 301))}
+        size = int(rng.integers(2, 6))
+        while len(ranks) < size:
+            ranks.add(int(np.exp(rng.uniform(np.log(30), np.log(VOCABULARY)))))
+        queries.append([vocab[r - 1] for r in ranks])
+    return queries
+
+
+def kept_fraction(store: SQLiteStore, filters: Filters) -> float:
+    where, params = filter_sql(filters)
+    kept = store.db.execute(f"SELECT COUNT(*) FROM chunks c WHERE {where}", params).fetchone()
+    total = store.db.execute("SELECT COUNT(*) FROM chunks").fetchone()
+    return kept[0] / total[0]
+
+
+def latencies(store: SQLiteStore, queries: list[list[str]], filters: Filters) -> list[float]:
+    out = []
+    for terms in queries:
+        start = time.perf_counter()
+        store.search_bm25(terms, filters, 10)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def measure(built: Built, queries: list[list[str]], runs: int) -> list[list[object]]:
+    """One table row per filter: kept fraction, median-over-runs p50/p95, ratio to F0."""
+    store = SQLiteStore(built.path)
+    for terms in queries[:20]:  # warm the page cache
+        store.search_bm25(terms, Filters(), 10)
+    rows, base = [], None
+    for name, filters in FILTERS.items():
+        p50s, p95s = [], []
+        for _ in range(runs):
+            times = latencies(store, queries, filters)
+            p50s.append(percentile(times, 50) * 1000)
+            p95s.append(percentile(times, 95) * 1000)
+        p50, p95 = statistics.median(p50s), statistics.median(p95s)
+        base = base or p50
+        rows.append([f"{built.chunks:,}", name, f"{kept_fraction(store, filters):.1%}",
+                     p50, p95, f"{p50 / base:.2f}×"])
+    store.close()
+    return rows
+
+
+def main() -> None:
+    pin_threads()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="100000,1000000", help="chunk counts, comma-separated")
+    parser.add_argument("--quick", action="store_true", help="10k chunks, fewer queries")
+    parser.add_argument("--queries", type=int, default=0, help="queries per run (default: auto)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per filter (median taken)")
+    args = parser.parse_args()
+    sizes = [10_000] if args.quick else [int(s) for s in args.sizes.split(",")]
+    OUT.mkdir(parents=True, exist_ok=True)
+    vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
+
+    build_rows, latency_rows = [], []
+    for n in sizes:
+        built = build_index(n, vocab)
+        size = file_size(built.path)
+        build_rows.append([f"{n:,}", built.seconds, built.apply_seconds,
+                           n / built.apply_seconds, f"{size / 1e9:.2f} GB",
+                           "cached" if built.cached else "built now"])
+        n_queries = args.queries or (50 if args.quick else 200 if n <= 200_000 else 100)
+        latency_rows += measure(built, make_queries(n_queries, vocab, SEED + 1), args.runs)
+
+    print("### Building the synthetic index (SQLiteStore.apply, 1,000 documents per batch)\n")
+    print(table(["chunks", "build s (all)", "apply s", "chunks/s (apply)", "file size", ""],
+                build_rows))
+    print(f"\n### BM25 OR queries, top 10 (p50/p95 in ms, median of {args.runs} runs; "
+          "ratio = p50 / p50 without filters)\n")
+    print(table(["chunks", "filter", "chunks kept", "p50 ms", "p95 ms", "p50 vs F0"],
+                latency_rows))
+    print("\n" + machine_note())
+
+
+if __name__ == "__main__":
+    main()

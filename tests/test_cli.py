@@ -1,0 +1,257 @@
+"""The `preuve` command: JSON shapes scripts depend on, exit codes, error messages, index
+location (--index, PREUVE_INDEX), status and forget.
+
+Most calls go through click's runner (in-process, same code path, fast); the ones about
+the process itself (`python -m preuve`, exit codes, environment) run a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import (
+    AFTER_SWITCH,
+    KEYWORD_ONLY,
+    chunks_of,
+    copy_corpus,
+    count,
+    rows,
+    run_cli,
+)
+from preuve.cli import cli
+
+HIT_FIELDS = {"rank", "score", "chunk_id", "doc_id", "path", "kind", "title", "heading", "page",
+              "page_label", "start_line", "end_line", "symbol", "text"}
+
+
+def invoke(*args: str, env: dict | None = None):
+    """Run the CLI in-process with a clean environment (keyword-only indexes)."""
+    base = {"PREUVE_INDEX": None, "PREUVE_AUDIENCE": None, "PREUVE_EMBEDDER": KEYWORD_ONLY}
+    return CliRunner().invoke(cli, list(args), env={**base, **(env or {})},
+                              catch_exceptions=False)
+
+
+def invoke_json(*args: str, **kwargs):
+    result = invoke(*args, "--json", **kwargs)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def own_index(index_path, tmp_path):
+    """A private copy of the session index, for commands that modify it."""
+    path = tmp_path / "copy.sqlite"
+    shutil.copy(index_path, path)
+    return path
+
+
+# ---------------------------------------------------------------------------- process
+
+
+def test_python_m_preuve_help():
+    result = run_cli("--help")
+    assert result.returncode == 0, result.stderr
+    for verb in ("ingest", "search", "where", "status", "forget"):
+        assert re.search(rf"^\s+{verb}\b", result.stdout, re.M), verb
+
+
+def test_ingest_exit_code_and_per_file_errors(tmp_path):
+    corpus = copy_corpus(tmp_path / "examples")
+    pdf = (corpus / "handbook" / "teletravail.pdf").read_bytes()
+    (corpus / "handbook" / "broken.pdf").write_bytes(pdf[:4000])
+    (corpus / "handbook" / "notes.txt").write_bytes(bytes(range(256)) * 8)
+    db = tmp_path / "index.sqlite"
+    result = run_cli("ingest", str(corpus), "--index", str(db))
+    assert result.returncode == 1, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 2, result.stderr
+    assert any(e.startswith("error: handbook/broken.pdf: ") and len(e) > 30 for e in errors)
+    assert any(e.startswith("error: handbook/notes.txt: ") and len(e) > 30 for e in errors)
+    assert "Traceback" not in result.stderr
+    # the good files are in
+    paths = {d["path"] for d in rows(db, "SELECT path FROM documents")}
+    assert {"handbook/teletravail.pdf", "handbook/catalogue.md"} <= paths
+    assert not paths & {"handbook/broken.pdf", "handbook/notes.txt"}
+    # and a clean folder gives exit code 0
+    (corpus / "handbook" / "broken.pdf").unlink()
+    (corpus / "handbook" / "notes.txt").unlink()
+    assert invoke("ingest", str(corpus), "--index", str(db)).exit_code == 0
+
+
+def test_preuve_index_environment_variable(tmp_path, monkeypatch):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("---\naccess: public\n---\n# A\n\nQuetzalcoatl.\n",
+                                 encoding="utf-8")
+    env_index = tmp_path / "from-env.sqlite"
+    env = {"PREUVE_INDEX": str(env_index)}
+    assert run_cli("ingest", str(folder), env=env, cwd=tmp_path).returncode == 0
+    assert env_index.exists()
+    assert not (tmp_path / ".preuve").exists()  # the default location was not used
+    monkeypatch.chdir(tmp_path)
+    hits = invoke_json("search", "quetzalcoatl", "--method", "bm25", env=env)
+    assert [h["path"] for h in hits] == ["a.md"]
+    # --index wins over the environment
+    other = tmp_path / "other.sqlite"
+    assert invoke_json("status", "--index", str(other), env=env)["documents"] == 0
+    assert invoke_json("status", env=env)["documents"] == 1
+    assert not (tmp_path / ".preuve").exists()
+
+
+def test_bad_as_of_is_a_clear_error(index_path):
+    result = run_cli("search", "retour", "--as-of", "2026-13-01", "--index", str(index_path))
+    assert result.returncode != 0
+    assert "2026-13-01" in result.stderr and "--as-of" in result.stderr
+    assert "Traceback" not in result.stderr
+    for value in ("2026-13-01", "yesterday"):
+        result = invoke("where", "numérotation", "--as-of", value, "--index", str(index_path))
+        assert result.exit_code != 0 and value in result.output
+
+
+# ------------------------------------------------------------------------------ search
+
+
+def test_search_json_shape(index_path):
+    hits = invoke_json("search", "LB-1", "--index", str(index_path), "--method", "bm25",
+                       "-k", "4", "--as-of", "none")
+    assert isinstance(hits, list) and len(hits) == 4
+    for hit in hits:
+        assert HIT_FIELDS <= set(hit), HIT_FIELDS - set(hit)
+        assert isinstance(hit["score"], float) and isinstance(hit["text"], str)
+    assert [h["rank"] for h in hits] == [1, 2, 3, 4]
+    assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+    top = hits[0]
+    assert (top["path"], top["kind"], top["page"], top["symbol"]) == (
+        "handbook/catalogue.md", "markdown", None, None)
+    assert "LB-1" in top["text"] and isinstance(top["start_line"], int)
+    (stored,) = rows(index_path, "SELECT * FROM chunks WHERE chunk_id = ?", (top["chunk_id"],))
+    assert (stored["doc_id"], stored["start_line"], stored["end_line"], stored["heading"]) == (
+        top["doc_id"], top["start_line"], top["end_line"], top["heading"])
+
+
+def test_search_json_pdf_and_code_positions(index_path):
+    (pdf,) = invoke_json("search", "télétravailler jours par semaine", "--kind", "pdf",
+                         "-k", "1", "--index", str(index_path), "--method", "bm25")
+    assert (pdf["page"], pdf["page_label"], pdf["start_line"]) == (2, "1", None)
+    (code,) = invoke_json("search", "PALIERS_RELANCE", "--kind", "code", "-k", "1",
+                          "--index", str(index_path), "--method", "bm25")
+    assert code["symbol"] == "PALIERS_RELANCE" and code["page"] is None
+    assert code["start_line"] == code["end_line"]
+
+
+def test_search_filters_on_the_command_line(index_path):
+    base = ("--index", str(index_path), "--method", "bm25", "-k", "50")
+    public = invoke_json("search", "seuils de remboursement", *base, "--audience", "public")
+    assert public and {h["path"] for h in public}.isdisjoint({"handbook/escalade-retours.md"})
+    env_public = invoke_json("search", "seuils de remboursement", *base,
+                             env={"PREUVE_AUDIENCE": "public"})
+    assert [h["chunk_id"] for h in env_public] == [h["chunk_id"] for h in public]
+    after = invoke_json("search", "délai de retour", *base, "--as-of", AFTER_SWITCH,
+                        "--audience", "public")
+    assert "handbook/retours-v2.md" in {h["path"] for h in after}
+    assert "handbook/retours-v1.md" not in {h["path"] for h in after}
+    code = invoke_json("search", "facture", *base, "--path", "facturo/")
+    assert code and all(h["path"].startswith("facturo/") for h in code)
+
+
+def test_search_text_output_has_citation_labels(index_path):
+    result = invoke("search", "LB-1", "--index", str(index_path), "--method", "bm25", "-k", "2")
+    assert result.exit_code == 0
+    assert re.search(r"^\s*1\. handbook/catalogue\.md:\d+-\d+", result.stdout, re.M)
+
+
+def test_unknown_kind_is_a_clear_error(index_path):
+    result = invoke("search", "x", "--kind", "spreadsheet", "--index", str(index_path))
+    assert result.exit_code != 0 and "spreadsheet" in result.output
+
+
+# ------------------------------------------------------------------------------- where
+
+
+def test_where_text_format(index_path):
+    result = invoke("where", "où est gérée la numérotation des factures", "--index",
+                    str(index_path), "--method", "bm25")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert lines and lines[0].startswith("facturo/numerotation.py:")
+    for line in lines:
+        assert re.fullmatch(r"[\w./-]+\.py:\d+  [a-z]+ [\w.<>, ]+", line), line
+
+
+def test_where_json(index_path, corpus):
+    hits = invoke_json("where", "PALIERS_RELANCE", "--index", str(index_path),
+                       "--method", "bm25")
+    assert hits and all(HIT_FIELDS <= set(h) for h in hits)
+    assert {h["kind"] for h in hits} == {"code"}
+    top = hits[0]
+    assert (top["path"], top["symbol"]) == ("facturo/relances.py", "PALIERS_RELANCE")
+    line = (corpus / "facturo" / "relances.py").read_text("utf-8").split("\n")[
+        top["start_line"] - 1]
+    assert line.startswith("PALIERS_RELANCE")
+
+
+# ------------------------------------------------------------------------------ status
+
+
+def test_status_json(index_path):
+    stats = invoke_json("status", "--index", str(index_path))
+    assert stats["documents"] == count(index_path, "documents")
+    assert stats["chunks"] == count(index_path, "chunks")
+    assert sum(k["chunks"] for k in stats["by_kind"].values()) == stats["chunks"]
+    assert sum(k["documents"] for k in stats["by_kind"].values()) == stats["documents"]
+    assert {"pdf", "docx", "html", "markdown", "text", "code"} <= set(stats["by_kind"])
+    assert stats["size_bytes"] > 0
+    assert stats["last_ingest"]["added"] == stats["documents"]
+    assert isinstance(stats["schema_version"], int)
+    text = invoke("status", "--index", str(index_path)).stdout
+    assert f"documents  {stats['documents']}" in text
+
+
+def test_ingest_json_is_quiet_and_parseable(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nTexte.\n", encoding="utf-8")
+    (folder / "b.bin").write_bytes(b"\x00\x01")
+    result = invoke("ingest", str(folder), "--index", str(tmp_path / "i.sqlite"), "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["added"] == ["a.md"] and report["ok"] is True
+    assert [p["path"] for p in report["skipped"]] == ["b.bin"]
+    assert result.stderr == ""
+
+
+# ------------------------------------------------------------------------------ forget
+
+
+def test_forget_by_path(own_index):
+    before = count(own_index, "chunks")
+    gone = len(chunks_of(own_index, "handbook/catalogue.md"))
+    assert gone
+    result = invoke("forget", "handbook/catalogue.md", "--index", str(own_index))
+    assert result.exit_code == 0 and "handbook/catalogue.md" in result.stdout
+    assert chunks_of(own_index, "handbook/catalogue.md") == []
+    assert count(own_index, "chunks") == before - gone
+    hits = invoke_json("search", "LB-1", "--index", str(own_index), "--method", "bm25")
+    assert "handbook/catalogue.md" not in {h["path"] for h in hits}
+
+
+def test_forget_by_doc_id_and_folder(own_index):
+    removed = invoke_json("forget", "retours-v1", "--index", str(own_index))
+    assert removed == [{"doc_id": "retours-v1", "path": "handbook/retours-v1.md"}]
+    assert chunks_of(own_index, "handbook/retours-v1.md") == []
+    assert chunks_of(own_index, "handbook/retours-v2.md")
+    removed = invoke_json("forget", "facturo", "--index", str(own_index))
+    assert {d["path"] for d in removed} >= {"facturo/numerotation.py", "facturo/relances.py"}
+    assert rows(own_index, "SELECT * FROM chunks WHERE path LIKE 'facturo/%'") == []
+
+
+def test_forget_unknown_target_is_a_clear_error(own_index):
+    before = count(own_index, "chunks")
+    result = invoke("forget", "handbook/nope.md", "--index", str(own_index))
+    assert result.exit_code != 0
+    assert "handbook/nope.md" in result.output
+    assert count(own_index, "chunks") == before

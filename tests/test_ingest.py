@@ -1,0 +1,681 @@
+"""Parsing and chunking of each format, metadata, and which files a walk picks up.
+
+Every check reads the index the real ingest wrote (SQL on the SQLite file) and compares
+positions with the source files themselves: lines for Markdown/HTML/text/code, pages and
+printed labels for PDF, the syntax tree for Python.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import importlib.util
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows
+
+
+def norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def source_lines(corpus: Path, path: str) -> list[str]:
+    return (corpus / path).read_text("utf-8").split("\n")
+
+
+def ingest_folder(tmp_path: Path, folder: Path, **kwargs):
+    """Ingest `folder` into a fresh index in tmp_path; returns (report, index file)."""
+    db = tmp_path / "index.sqlite"
+    with open_index(db) as index:
+        report = index.ingest([folder], **kwargs)
+    return report, db
+
+
+def build_examples_module():
+    """examples/build_examples.py, which holds the text of the PDF and the DOCX."""
+    script = EXAMPLES / "build_examples.py"
+    if not script.exists():
+        pytest.skip("examples/build_examples.py is not there")
+    spec = importlib.util.spec_from_file_location("build_examples", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------------- Markdown
+
+_MD_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
+_MD_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+def expected_heading_paths(lines: list[str]) -> dict[int, str]:
+    """Heading path in force at each 1-based line of a Markdown file (an oracle)."""
+    out, stack, fence = {}, [], None
+    for number, line in enumerate(lines, 1):
+        fence_match = _MD_FENCE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            fence = None if fence == marker else (fence or marker)
+        elif not fence:
+            match = _MD_HEADING.match(line)
+            if match:
+                level = len(match.group(1))
+                stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, match.group(2))]
+        out[number] = " > ".join(t for _, t in stack)
+    return out
+
+
+def assert_lines_hold_text(lines: list[str], chunk: dict) -> None:
+    """The chunk's cited lines contain its text, and the range is tight."""
+    start, end = chunk["start_line"], chunk["end_line"]
+    assert 1 <= start <= end <= len(lines), chunk
+    cited = lines[start - 1:end]
+    assert norm(chunk["text"]) in norm("\n".join(cited)), (chunk["path"], start, end)
+    assert cited[0].strip() and cited[0].strip() in chunk["text"]
+    assert cited[-1].strip() and cited[-1].strip() in chunk["text"]
+
+
+def test_markdown_chunks_cite_exact_lines_and_heading_path(corpus, index_path):
+    markdown = sorted(p.name for p in HANDBOOK.glob("*.md"))
+    assert len(markdown) >= 5
+    for name in markdown:
+        path = f"handbook/{name}"
+        lines = source_lines(corpus, path)
+        headings = expected_heading_paths(lines)
+        chunks = chunks_of(index_path, path)
+        assert chunks, path
+        for chunk in chunks:
+            assert chunk["kind"] == "markdown"
+            assert_lines_hold_text(lines, chunk)
+            assert chunk["heading"] == headings[chunk["start_line"]], (path, chunk["start_line"])
+            assert "effective_from:" not in chunk["text"]  # front matter is not content
+        # every non-blank body line is in some chunk: nothing is silently dropped
+        covered = {n for c in chunks for n in range(c["start_line"], c["end_line"] + 1)}
+        closing = lines.index("---", 1) + 1 if lines[0] == "---" else 0
+        for number, line in enumerate(lines, 1):
+            if number > closing and line.strip() and not _MD_HEADING.match(line):
+                assert number in covered, (path, number, line)
+
+
+def test_markdown_heading_of_a_known_passage(index_path):
+    (chunk,) = [c for c in chunks_of(index_path, "handbook/catalogue.md")
+                if "original weighted base" in c["text"]]
+    assert chunk["heading"] == ("Product catalogue and warranty > Lamp bases > "
+                                "LB-1 weighted desk base")
+
+
+def test_markdown_written_file(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text(
+        "---\n"
+        "title: Guide\n"
+        "access: public\n"
+        "---\n"
+        "# Guide\n"               # 5
+        "\n"
+        "Intro paragraph.\n"      # 7
+        "\n"
+        "## Install\n"            # 9
+        "\n"
+        "```bash\n"               # 11
+        "# not a heading, a shell comment\n"
+        "make install\n"
+        "```\n"                   # 14
+        "\n"
+        "### Linux\n"             # 16
+        "Use apt.\n"              # 17
+        "\n"
+        "## Usage\n"              # 19
+        "Run it.\n",              # 20
+        encoding="utf-8",
+    )
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok and report.added == ["guide.md"]
+    got = [(c["heading"], c["start_line"], c["end_line"]) for c in chunks_of(db, "guide.md")]
+    assert got == [
+        ("Guide", 5, 7),
+        ("Guide > Install", 9, 14),
+        ("Guide > Install > Linux", 16, 17),
+        ("Guide > Usage", 19, 20),
+    ]
+    install = chunks_of(db, "guide.md")[1]
+    assert "# not a heading" in install["text"]
+
+
+def test_markdown_heading_ending_with_hash(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lang.md").write_text("# Using C#\n\nIt compiles.\n\n## F# ##\n\nFunctional.\n",
+                                    encoding="utf-8")
+    _, db = ingest_folder(tmp_path, folder)
+    assert [c["heading"] for c in chunks_of(db, "lang.md")] == ["Using C#", "Using C# > F#"]
+
+
+def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
+    lines = source_lines(corpus, "handbook/faq.txt")
+    chunks = chunks_of(index_path, "handbook/faq.txt")
+    assert chunks and all(c["kind"] == "text" for c in chunks)
+    for chunk in chunks:
+        assert_lines_hold_text(lines, chunk)
+    assert chunks[0]["start_line"] == 1
+    assert chunks[-1]["end_line"] == max(n for n, line in enumerate(lines, 1) if line.strip())
+
+
+# -------------------------------------------------------------------------------- HTML
+
+_CHROME = ["Who's who", "Staff handbook", "Search the intranet", "Home / IT support",
+           "Legal notice", "Privacy", "extension 4000", "internal use"]
+
+
+def _strip_tags(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
+def test_html_main_content_only(index_path):
+    chunks = chunks_of(index_path, "handbook/it-security.html")
+    assert len(chunks) >= 5
+    text = "\n".join(c["text"] for c in chunks)
+    for chrome in _CHROME:
+        assert chrome not in text, chrome
+    assert "at least 14 characters long" in text
+    assert "restarts on its own at night" in " ".join(text.split())
+    # nor is navigation text findable through the index
+    tokens = " ".join(c["tokens"] for c in chunks).split()
+    assert "intranet" not in tokens
+
+
+def test_html_heading_path_and_lines(corpus, index_path):
+    lines = source_lines(corpus, "handbook/it-security.html")
+    chunks = chunks_of(index_path, "handbook/it-security.html")
+    for chunk in chunks:
+        assert chunk["heading"].startswith("IT security guide"), chunk["heading"]
+        start, end = chunk["start_line"], chunk["end_line"]
+        cited = _strip_tags("\n".join(lines[start - 1:end]))
+        cited_words = re.findall(r"\w+", cited)
+        words = re.findall(r"\w+", chunk["text"])
+        assert set(words) <= set(cited_words), (start, end, set(words) - set(cited_words))
+        # tight: first and last cited lines carry text of this chunk
+        assert re.findall(r"\w+", _strip_tags(lines[start - 1]))[0] in words
+        assert re.findall(r"\w+", _strip_tags(lines[end - 1]))[-1] in words
+    (password,) = [c for c in chunks if "14 characters" in c["text"]]
+    assert password["heading"] == ("IT security guide > Passwords and accounts > "
+                                   "Password length and the password manager")
+    (usb,) = [c for c in chunks if "USB storage drives" in c["text"]]
+    assert usb["heading"] == "IT security guide > Laptops and phones > USB drives"
+
+
+def test_html_without_main_drops_scripts_nav_and_footer(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "page.html").write_text(
+        "<html><head><title>Kiosk</title><style>.x{color:red}</style></head>\n"
+        "<body>\n"
+        "<nav><a href='/'>Accueil du portail</a></nav>\n"
+        "<h1>Horaires &amp; accès</h1>\n"
+        "<p>Le bureau ouvre à 7 h 30.</p>\n"
+        "<script>var secretToken = 'zzz';</script>\n"
+        "<h2>Week-end</h2>\n"
+        "<p>Fermé le dimanche.</p>\n"
+        "<footer>Mentions légales</footer>\n"
+        "</body></html>\n",
+        encoding="utf-8",
+    )
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok
+    chunks = chunks_of(db, "page.html")
+    text = "\n".join(c["text"] for c in chunks)
+    for absent in ("Accueil du portail", "secretToken", "color", "Mentions légales"):
+        assert absent not in text
+    assert [(c["heading"], c["start_line"], c["end_line"]) for c in chunks] == [
+        ("Horaires & accès", 4, 5),
+        ("Horaires & accès > Week-end", 7, 8),
+    ]
+
+
+def test_html_article_header_keeps_its_title(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "atelier.html").write_text(
+        "<html><body>\n"
+        "<header>Site banner</header>\n"
+        "<main><article>\n"
+        "<header><h1>Guide de l'atelier</h1></header>\n"
+        "<section><h2>Outils</h2>\n"
+        "<p>Le tournevis est rangé dans le tiroir.</p></section>\n"
+        "</article></main>\n"
+        "</body></html>\n",
+        encoding="utf-8",
+    )
+    _, db = ingest_folder(tmp_path, folder)
+    chunks = chunks_of(db, "atelier.html")
+    assert "Site banner" not in " ".join(c["text"] for c in chunks)
+    (tool,) = [c for c in chunks if "tournevis" in c["text"]]
+    assert tool["heading"] == "Guide de l'atelier > Outils"
+
+
+# --------------------------------------------------------------------------------- PDF
+
+
+def test_pdf_pages_and_printed_labels(index_path):
+    chunks = chunks_of(index_path, "handbook/teletravail.pdf")
+    assert chunks and all(c["kind"] == "pdf" for c in chunks)
+    (doc,) = rows(index_path, "SELECT * FROM documents WHERE path = 'handbook/teletravail.pdf'")
+    assert doc["pages"] >= 3
+    assert {c["page"] for c in chunks} == set(range(1, doc["pages"] + 1))
+    for chunk in chunks:
+        # the cover is printed "i", the next pages "1", "2", ...: index = label + 1
+        expected = "i" if chunk["page"] == 1 else str(chunk["page"] - 1)
+        assert chunk["page_label"] == expected, chunk["page"]
+        assert chunk["text"] == unicodedata.normalize("NFC", chunk["text"])
+
+
+def test_pdf_accented_text_with_word_boundaries(index_path):
+    chunks = chunks_of(index_path, "handbook/teletravail.pdf")
+    found = [c for c in chunks if "Chaque salarié éligible peut télétravailler jusqu'à 2 jours "
+             "par semaine" in norm(c["text"])]
+    assert found and {(c["page"], c["page_label"]) for c in found} == {(2, "1")}
+    text = " ".join(norm(c["text"]) for c in chunks)
+    for phrase in ("Politique de télétravail", "2. Éligibilité", "comité social et économique"):
+        assert phrase in text, phrase
+
+
+def test_pdf_every_sentence_on_its_page(index_path):
+    """Each sentence written into the PDF is found, words intact, on the right page."""
+    build = build_examples_module()
+    chunks = chunks_of(index_path, "handbook/teletravail.pdf")
+    by_page: dict[int, list[str]] = {}
+    for chunk in chunks:
+        by_page.setdefault(chunk["page"], []).append(norm(chunk["text"]))
+    pages = [build.PDF_COVER, *build.PDF_PAGES]
+    checked = 0
+    for number, blocks in enumerate(pages, 1):
+        for kind, text in blocks:
+            if kind not in ("p", "li"):
+                continue
+            for sentence in re.split(r"(?<=[.!?;:])\s+", norm(text)):
+                if len(sentence.split()) < 4:
+                    continue
+                assert any(sentence in t for t in by_page.get(number, [])), (number, sentence)
+                checked += 1
+    assert checked > 20
+
+
+# -------------------------------------------------------------------------------- DOCX
+
+
+def test_docx_heading_path(index_path):
+    chunks = chunks_of(index_path, "handbook/expenses.docx")
+    assert chunks and all(c["kind"] == "docx" for c in chunks)
+    (trains,) = [c for c in chunks if "default for journeys within France" in c["text"]]
+    assert trains["heading"] == "2. Travel > 2.1 Trains"
+    build = build_examples_module()
+    stack: list[tuple[int, str]] = []
+    checked = 0
+    for kind, text in build.DOCX_BLOCKS:
+        if kind in ("h1", "h2"):
+            level = int(kind[1])
+            stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, text)]
+        elif kind in ("p", "li"):
+            holders = [c for c in chunks if norm(text) in norm(c["text"])]
+            assert holders, text
+            assert {c["heading"] for c in holders} == {" > ".join(t for _, t in stack)}, text
+            checked += 1
+    assert checked >= 10
+
+
+def test_docx_written_file(tmp_path):
+    docx = pytest.importorskip("docx")
+    folder = tmp_path / "word"
+    folder.mkdir()
+    document = docx.Document()
+    document.add_heading("Manuel", level=0)  # Title style
+    document.add_heading("Sécurité", level=1)
+    document.add_paragraph("Portez des lunettes à l'atelier.")
+    document.add_heading("Machines", level=2)
+    document.add_paragraph("La scie est débranchée après usage.")
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Machine", "Contrôle"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Perceuse", "Mensuel"
+    document.add_heading("Accueil", level=1)
+    document.add_paragraph("Badge remis le premier jour.")
+    document.save(folder / "manuel.docx")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok, report.failed
+    chunks = chunks_of(db, "manuel.docx")
+    (goggles,) = [c for c in chunks if "lunettes" in c["text"]]
+    assert goggles["heading"] == "Sécurité"
+    (saw,) = [c for c in chunks if "scie" in c["text"]]
+    assert saw["heading"] == "Sécurité > Machines"
+    assert "Perceuse" in saw["text"]  # table rows belong to their section
+    (badge,) = [c for c in chunks if "Badge" in c["text"]]
+    assert badge["heading"] == "Accueil"
+    (doc,) = rows(db, "SELECT title FROM documents")
+    assert doc["title"] == "Manuel"
+
+
+# ------------------------------------------------------------------------------ Python
+
+
+def python_definitions(source: str) -> dict[str, tuple[str, int, int | None]]:
+    """symbol -> (kind, first line with decorators, last line or None for classes), from
+    the syntax tree: the oracle the AST splitter must agree with."""
+    tree = ast.parse(source)
+    out: dict[str, tuple[str, int, int | None]] = {}
+
+    def first(node) -> int:
+        return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+    def visit_class(node: ast.ClassDef, prefix: str) -> None:
+        name = prefix + node.name
+        out[name] = ("class", first(node), None)
+        for child in node.body:
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                out[f"{name}.{child.name}"] = ("method", first(child), child.end_lineno)
+            elif isinstance(child, ast.ClassDef):
+                visit_class(child, name + ".")
+
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            out[node.name] = ("function", first(node), node.end_lineno)
+        elif isinstance(node, ast.ClassDef):
+            visit_class(node, "")
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if names and all(n.isupper() for n in names):
+                out[", ".join(names)] = ("constant", node.lineno, node.end_lineno)
+    if ast.get_docstring(tree) is not None:
+        out["<module>"] = ("module", tree.body[0].lineno, tree.body[0].end_lineno)
+    return out
+
+
+def check_python_chunks(source: str, chunks: list[dict]) -> int:
+    lines = source.split("\n")
+    expected = python_definitions(source)
+    by_symbol: dict[str, list[dict]] = {}
+    for chunk in chunks:
+        assert chunk["kind"] == "code"
+        assert chunk["text"] == "\n".join(lines[chunk["start_line"] - 1:chunk["end_line"]])
+        key = "<module>" if chunk["symbol_kind"] == "module" else chunk["symbol"]
+        if key:
+            by_symbol.setdefault(key, []).append(chunk)
+    for symbol, (kind, first, last) in expected.items():
+        assert symbol in by_symbol, (symbol, sorted(by_symbol))
+        found = by_symbol[symbol]
+        assert all(c["symbol_kind"] == kind for c in found), symbol
+        assert min(c["start_line"] for c in found) == first, symbol
+        if last is not None:
+            assert max(c["end_line"] for c in found) == last, symbol
+    return len(expected)
+
+
+def test_python_sample_package_matches_its_syntax_tree(corpus, index_path):
+    files = sorted((corpus / "facturo").glob("*.py"))
+    if not files:
+        pytest.skip("examples/facturo is not there yet")
+    checked = 0
+    for file in files:
+        path = f"facturo/{file.name}"
+        checked += check_python_chunks(file.read_text("utf-8"), chunks_of(index_path, path))
+    assert checked >= 20
+    # the package has methods named Class.method
+    methods = rows(index_path, "SELECT symbol FROM chunks WHERE symbol_kind = 'method'")
+    assert methods and all(re.fullmatch(r"\w+(\.\w+)+", m["symbol"]) for m in methods)
+    constant = rows(index_path, "SELECT * FROM chunks WHERE symbol = 'PALIERS_RELANCE'")
+    assert constant and constant[0]["symbol_kind"] == "constant"
+
+
+PYTHON_SAMPLE = '''\
+"""Sample module.
+
+Second line of the docstring.
+"""
+
+import functools
+
+TAUX = 0.2
+SEUILS: tuple[int, ...] = (
+    1,
+    2,
+)
+
+
+def simple(x):
+    return x + 1
+
+
+@functools.lru_cache(
+    maxsize=10,
+)
+@functools.wraps(simple)
+def decorated(y):
+    """Docstring."""
+    return y
+
+
+class Base:
+    """A class."""
+
+    LIMIT = 3
+
+    @property
+    def name(self):
+        return "base"
+
+    async def fetch(self):
+        return None
+
+    class Inner:
+        def deep(self):
+            return 1
+
+
+if __name__ == "__main__":
+    print(simple(1))
+'''
+
+
+def test_python_written_file_exact_lines(tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "sample.py").write_text(PYTHON_SAMPLE, encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok
+    chunks = chunks_of(db, "sample.py")
+    check_python_chunks(PYTHON_SAMPLE, chunks)
+    got = {(c["symbol_kind"], c["start_line"], c["end_line"]) for c in chunks if c["symbol"]}
+    for expected in [("module", 1, 4), ("constant", 8, 8), ("constant", 9, 12),
+                     ("function", 15, 16), ("function", 19, 25), ("class", 28, 31),
+                     ("method", 33, 35), ("method", 37, 38), ("method", 41, 42)]:
+        assert expected in got, expected
+    names = {c["symbol"] for c in chunks}
+    assert {"Base.name", "Base.fetch", "Base.Inner", "Base.Inner.deep"} <= names
+    # top-level code that is no definition is still indexed, by lines
+    tail = [c for c in chunks if "__main__" in c["text"]]
+    assert tail and tail[0]["start_line"] == 45
+
+
+def test_python_class_attribute_after_methods_is_indexed(tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "late.py").write_text(
+        "class Config:\n"
+        "    def load(self):\n"
+        "        return 1\n"
+        "\n"
+        "    RETRY_DELAY_SECONDS = 17\n",
+        encoding="utf-8",
+    )
+    _, db = ingest_folder(tmp_path, folder)
+    assert any("RETRY_DELAY_SECONDS" in c["text"] for c in chunks_of(db, "late.py"))
+
+
+def test_python_with_syntax_error_and_other_languages_use_line_windows(tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    broken = "def broken(:\n    pass\n" + "".join(f"x_{i} = {i}\n" for i in range(60))
+    (folder / "broken.py").write_text(broken, encoding="utf-8")
+    js = "".join(f"const value{i} = compute({i});\n" for i in range(1, 101))
+    (folder / "app.js").write_text(js, encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok, report.failed
+    for path, text in (("broken.py", broken), ("app.js", js)):
+        lines = text.split("\n")
+        chunks = chunks_of(db, path)
+        assert len(chunks) > 1, path
+        covered = set()
+        for chunk in chunks:
+            assert chunk["text"] == "\n".join(lines[chunk["start_line"] - 1:chunk["end_line"]])
+            covered |= set(range(chunk["start_line"], chunk["end_line"] + 1))
+        assert {n for n, line in enumerate(lines, 1) if line.strip()} <= covered
+
+
+# ---------------------------------------------------------------------------- metadata
+
+
+def test_metadata_from_front_matter(index_path):
+    (doc,) = rows(index_path, "SELECT * FROM documents WHERE path = 'handbook/retours-v1.md'")
+    assert doc["doc_id"] == "retours-v1"
+    assert doc["title"] == "Politique de retours"
+    assert doc["language"] == "fr"
+    assert doc["access"] == "public"
+    assert doc["version"] == "1"
+    assert (doc["effective_from"], doc["effective_to"]) == ("2025-01-01", "2026-10-31")
+    (staff,) = rows(index_path,
+                    "SELECT * FROM documents WHERE path = 'handbook/escalade-retours.md'")
+    assert staff["access"] == "staff"
+    # chunks carry the filter columns of their document
+    for chunk in chunks_of(index_path, "handbook/retours-v1.md"):
+        assert (chunk["access"], chunk["effective_to"]) == ("public", "2026-10-31")
+
+
+@pytest.mark.parametrize(
+    ("path", "doc_id", "title", "language", "version", "effective_from"),
+    [
+        ("handbook/teletravail.pdf", "teletravail", "Politique de télétravail", "fr", "2.1",
+         "2025-03-01"),
+        ("handbook/expenses.docx", "expenses", "Travel and expense policy", "en", "2025.2",
+         "2025-07-01"),
+        ("handbook/it-security.html", "it-security", "IT security guide", "en", "4",
+         "2025-02-01"),
+    ],
+)
+def test_metadata_from_sidecar(index_path, path, doc_id, title, language, version,
+                               effective_from):
+    (doc,) = rows(index_path, "SELECT * FROM documents WHERE path = ?", (path,))
+    assert (doc["doc_id"], doc["title"], doc["language"], doc["access"], doc["version"],
+            doc["effective_from"]) == (doc_id, title, language, "public", version,
+                                       effective_from)
+
+
+def test_sidecar_wins_over_front_matter(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.md").write_text("---\naccess: staff\nversion: '1'\n---\n# Note\n\nTexte.\n",
+                                    encoding="utf-8")
+    (folder / "note.md.meta.yaml").write_text("access: public\neffective_from: 2026-01-01\n",
+                                              encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok and report.added == ["note.md"]  # the sidecar is no document itself
+    (doc,) = rows(db, "SELECT * FROM documents")
+    assert (doc["access"], doc["version"], doc["effective_from"]) == ("public", "1",
+                                                                      "2026-01-01")
+
+
+def test_document_without_access_label_gets_none(index_path, tmp_path):
+    (draft,) = rows(index_path,
+                    "SELECT * FROM documents WHERE path = 'handbook/brouillon-stationnement.md'")
+    assert draft["access"] is None
+    assert draft["version"] == "0.1"  # the front matter was read, it just has no label
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "plain.txt").write_text("Un texte sans métadonnées.\n", encoding="utf-8")
+    _, db = ingest_folder(tmp_path, folder)
+    (doc,) = rows(db, "SELECT * FROM documents")
+    assert doc["access"] is None
+    assert all(c["access"] is None for c in chunks_of(db, "plain.txt"))
+
+
+def test_bad_metadata_is_a_per_file_error(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "bad-date.md").write_text("---\neffective_from: soon\n---\n# A\n\nText.\n",
+                                        encoding="utf-8")
+    (folder / "bad-order.md").write_text(
+        "---\neffective_from: 2026-05-01\neffective_to: 2026-01-01\n---\n# B\n\nText.\n",
+        encoding="utf-8")
+    (folder / "bad-yaml.md").write_text("---\ntitle: [unclosed\n---\n# C\n\nText.\n",
+                                        encoding="utf-8")
+    (folder / "good.md").write_text("# Good\n\nFine text.\n", encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    failed = {p.path: p.reason for p in report.failed}
+    assert set(failed) == {"bad-date.md", "bad-order.md", "bad-yaml.md"}
+    assert "soon" in failed["bad-date.md"]
+    assert "effective_to" in failed["bad-order.md"]
+    assert report.added == ["good.md"]
+    assert [d["path"] for d in rows(db, "SELECT path FROM documents")] == ["good.md"]
+
+
+def test_impossible_calendar_date_is_a_per_file_error(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "typo.md").write_text("---\neffective_from: 2026-02-30\n---\n# A\n\nText.\n",
+                                    encoding="utf-8")
+    (folder / "good.md").write_text("# Good\n\nFine text.\n", encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    assert [p.path for p in report.failed] == ["typo.md"]
+    assert report.added == ["good.md"]
+
+
+# -------------------------------------------------------------------------------- walk
+
+
+def test_walk_skips_hidden_ignored_and_vendored_files(tmp_path):
+    root = tmp_path / "project"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "guide.md").write_text("# Guide\n\nVisible.\n", encoding="utf-8")
+    (root / "notes.txt").write_text("Visible notes.\n", encoding="utf-8")
+    (root / ".secret.md").write_text("# Hidden file\n", encoding="utf-8")
+    (root / ".hidden").mkdir()
+    (root / ".hidden" / "inside.md").write_text("# Hidden folder\n", encoding="utf-8")
+    (root / "node_modules" / "lib").mkdir(parents=True)
+    (root / "node_modules" / "lib" / "index.js").write_text("module.exports = 1;\n")
+    (root / "node_modules" / "README.md").write_text("# vendored\n")
+    (root / "venv").mkdir()
+    (root / "venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (root / "venv" / "site.py").write_text("X = 1\n")
+    (root / "__pycache__").mkdir()
+    (root / "__pycache__" / "cache.py").write_text("X = 1\n")
+    (root / ".gitignore").write_text("build/\n*.draft.md\n/private.txt\n", encoding="utf-8")
+    (root / "build").mkdir()
+    (root / "build" / "out.md").write_text("# Built\n")
+    (root / "plan.draft.md").write_text("# Draft\n")
+    (root / "private.txt").write_text("Private.\n")
+    (root / "docs" / ".gitignore").write_text("local-*.md\n", encoding="utf-8")
+    (root / "docs" / "local-notes.md").write_text("# Local\n")
+    (root / "docs" / "private.txt").write_text("Not ignored: the rule was anchored.\n")
+    (root / ".preuveignore").write_text("answers.yaml\n", encoding="utf-8")
+    (root / "answers.yaml").write_text("secret: answers\n", encoding="utf-8")
+    report, db = ingest_folder(tmp_path, root)
+    assert report.ok, report.failed
+    indexed = sorted(d["path"] for d in rows(db, "SELECT path FROM documents"))
+    assert indexed == ["docs/guide.md", "docs/private.txt", "notes.txt"]
+    assert report.skipped == []
+
+
+def test_unsupported_types_are_reported_as_skipped(tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    (folder / "archive.zip").write_bytes(b"PK\x03\x04" + bytes(64))
+    (folder / "readme.md").write_text("# Read me\n\nText.\n", encoding="utf-8")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok  # a format preuve does not read is no failure
+    assert sorted(p.path for p in report.skipped) == ["archive.zip", "photo.png"]
+    assert all(p.reason for p in report.skipped)
+    assert [d["path"] for d in rows(db, "SELECT path FROM documents")] == ["readme.md"]
