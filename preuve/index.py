@@ -31,6 +31,10 @@ DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
 
 
+def _located(doc: Document) -> str:
+    return os.path.join(doc.root, *doc.path.split("/"))
+
+
 class Index:
     """An index and the models it was built with.
 
@@ -127,6 +131,9 @@ class Index:
         """Best k passages for `query`; filters apply inside each method. The default
         method is hybrid when the index has vectors, else bm25."""
         method = method or self.default_method()
+        if method not in retrieve.METHODS:
+            raise ValueError(f"unknown method {method!r} (available: "
+                             f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths, kinds)
         options = self._options(needs_vectors=method != "bm25", candidates=candidates,
                                 weights=weights)
@@ -139,7 +146,11 @@ class Index:
     def where(self, subject: str, *, k: int = 10, as_of: str | dt.date | None = "today",
               audience: str | None = None, paths: Sequence[str] = (),
               method: str = "bm25") -> list[Hit]:
-        """Code locations for `subject`, best first (no generation model involved)."""
+        """Code locations for `subject`, best first. The default, bm25, calls no model at
+        all; `method="hybrid"` adds the embedding model."""
+        if method not in retrieve.METHODS:
+            raise ValueError(f"unknown method {method!r} (available: "
+                             f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths)
         options = self._options(needs_vectors=method != "bm25")
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
@@ -230,9 +241,11 @@ class Index:
         docs = self.store.documents()
         chosen: dict[str, Document] = {}
         for target in targets:
+            on_disk = os.path.abspath(target)
             target = target.removeprefix("./").rstrip("/")
             matched = [d for d in docs if target in (d.doc_id, d.path)
-                       or d.path.startswith(target + "/")]
+                       or d.path.startswith(target + "/")
+                       or _located(d) == on_disk or _located(d).startswith(on_disk + os.sep)]
             if not matched:
                 raise KeyError(f"{target}: no such document in the index")
             chosen.update((d.doc_id, d) for d in matched)

@@ -12,7 +12,6 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import (
     AFTER_SWITCH,
     KEYWORD_ONLY,
@@ -22,6 +21,7 @@ from conftest import (
     rows,
     run_cli,
 )
+
 from preuve.cli import cli
 
 HIT_FIELDS = {"rank", "score", "chunk_id", "doc_id", "path", "kind", "title", "heading", "page",
@@ -179,7 +179,7 @@ def test_where_text_format(index_path):
     lines = result.stdout.strip().splitlines()
     assert lines and lines[0].startswith("facturo/numerotation.py:")
     for line in lines:
-        assert re.fullmatch(r"[\w./-]+\.py:\d+  [a-z]+ [\w.<>, ]+", line), line
+        assert re.fullmatch(r"[\w./-]+\.py:\d+  [a-z]+ [\w.<>, -]+", line), line
 
 
 def test_where_json(index_path, corpus):

@@ -15,7 +15,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows
 
 
@@ -148,6 +147,7 @@ def test_markdown_written_file(tmp_path):
 
 
 def test_markdown_heading_ending_with_hash(tmp_path):
+    """Regression: a closing run of # is only stripped after a space ('C#' stays)."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "lang.md").write_text("# Using C#\n\nIt compiles.\n\n## F# ##\n\nFunctional.\n",
@@ -164,6 +164,25 @@ def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
         assert_lines_hold_text(lines, chunk)
     assert chunks[0]["start_line"] == 1
     assert chunks[-1]["end_line"] == max(n for n, line in enumerate(lines, 1) if line.strip())
+
+
+def test_line_endings_and_encodings(tmp_path):
+    """CRLF files cite the same lines; UTF-16 (with BOM) and UTF-8 with BOM are read."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    body = "# Titre\n\nPremière ligne.\n\n## Suite\n\nDeuxième ligne.\n"
+    (folder / "crlf.md").write_bytes(body.replace("\n", "\r\n").encode("utf-8"))
+    (folder / "utf16.txt").write_bytes("Texte encodé en UTF-16.\n".encode("utf-16"))
+    (folder / "bom.md").write_bytes(b"\xef\xbb\xbf---\naccess: public\n---\n# Bom\n\nOk.\n")
+    report, db = ingest_folder(tmp_path, folder)
+    assert report.ok, report.failed
+    crlf = chunks_of(db, "crlf.md")
+    assert [(c["heading"], c["start_line"], c["end_line"]) for c in crlf] == [
+        ("Titre", 1, 3), ("Titre > Suite", 5, 7)]
+    assert all("\r" not in c["text"] for c in crlf)
+    assert "encodé" in chunks_of(db, "utf16.txt")[0]["text"]
+    (bom,) = rows(db, "SELECT access FROM documents WHERE path = 'bom.md'")
+    assert bom["access"] == "public"  # the front matter was seen despite the BOM
 
 
 # -------------------------------------------------------------------------------- HTML
@@ -238,6 +257,7 @@ def test_html_without_main_drops_scripts_nav_and_footer(tmp_path):
 
 
 def test_html_article_header_keeps_its_title(tmp_path):
+    """Regression: an article's own <header> holds its <h1>; only site chrome is skipped."""
     folder = tmp_path / "site"
     folder.mkdir()
     (folder / "atelier.html").write_text(
@@ -501,6 +521,7 @@ def test_python_written_file_exact_lines(tmp_path):
 
 
 def test_python_class_attribute_after_methods_is_indexed(tmp_path):
+    """Regression: class statements after the first method used to be in no chunk."""
     folder = tmp_path / "src"
     folder.mkdir()
     (folder / "late.py").write_text(
@@ -622,6 +643,7 @@ def test_bad_metadata_is_a_per_file_error(tmp_path):
 
 
 def test_impossible_calendar_date_is_a_per_file_error(tmp_path):
+    """Regression: PyYAML raises ValueError for 2026-02-30, which used to abort the run."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "typo.md").write_text("---\neffective_from: 2026-02-30\n---\n# A\n\nText.\n",

@@ -140,11 +140,6 @@ def test_empty_query_is_an_error(index):
         index.search("   ", method="bm25")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "index.py Index.search/where call self._options(needs_vectors=method != 'bm25') before "
-    "the method name is checked, so on a keyword-only index a typo (--method nope) is "
-    "reported as 'has no vectors (built with --embedder none)' instead of 'unknown method "
-    "nope (available: ...)'. Validate `method` against retrieve.METHODS first"))
 def test_unknown_method_error_names_the_method(index):
     with pytest.raises(ValueError, match="nope"):
         index.search("retour", method="nope")

@@ -214,13 +214,6 @@ def test_ingesting_one_file_does_not_remove_the_others(work):
     assert count(db, "documents") >= n_docs
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ingest: a document's path is relative to the folder or file given on the command line, "
-    "so the same file ingested again through a subfolder (`ingest examples/handbook` after "
-    "`ingest examples`) or by name gets another path: files without `id:` are indexed a "
-    "second time (duplicates), files with `id:` are moved to the new path. Resolve paths "
-    "against one base for the whole index (e.g. the root recorded at first ingest, or the "
-    "current directory) so a file has one identity whatever the argument"))
 def test_reingesting_through_a_subfolder_or_by_name_keeps_identity(work):
     corpus, db = work
     before = state_digest(db)
@@ -303,12 +296,6 @@ def test_corrupt_docx_is_a_per_file_error(tmp_path):
 # ----------------------------------------------------------- identity of documents
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "store/sqlite.py apply(): upserts run before removals. Renaming a file whose metadata "
-    "sets `id:` makes ingest upsert the new path with that doc_id (the upsert deletes the "
-    "old row by doc_id) and then remove the old path's doc_id, which is the same id: the "
-    "document just inserted is deleted and vanishes from the index. Apply removals first, "
-    "or drop from `removals` any doc_id that is being upserted"))
 def test_renaming_a_file_with_an_explicit_id_keeps_it(work):
     corpus, db = work
     shutil.move(corpus / "handbook" / "catalogue.md", corpus / "handbook" / "produits.md")
@@ -332,11 +319,6 @@ def test_renaming_a_file_without_id_moves_it(work):
     assert search_paths(db, "covoitureurs") == ["handbook/parking.md"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ingest/__init__.py ingest(): the same folder given twice (or overlapping paths, e.g. a "
-    "shell glob) yields every file twice; both copies are upserted and the second INSERT "
-    "fails with sqlite3.IntegrityError (UNIQUE documents.path), aborting the whole ingest "
-    "with a traceback. De-duplicate candidates by absolute path before parsing"))
 def test_same_folder_given_twice(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -347,13 +329,6 @@ def test_same_folder_given_twice(tmp_path):
     assert count(db, "documents") == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ingest: a document's path (its identity, UNIQUE in the store, and the seed of its "
-    "doc_id) is relative to the folder it was found under, so two folders that both hold "
-    "README.md collide: in one run the second INSERT raises IntegrityError and nothing is "
-    "indexed; in two runs the second silently replaces the first. Make paths relative to a "
-    "common base (e.g. the current directory or the common parent of the roots), or make "
-    "(root, path) the identity"))
 def test_two_folders_with_the_same_file_name(tmp_path):
     for name, word in (("team-a", "alpha"), ("team-b", "bravo")):
         (tmp_path / name).mkdir()

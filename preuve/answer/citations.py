@@ -153,7 +153,7 @@ _LOC = (
     rf"|(?:,[ \t]*|[ \t]+)(?:pages?|pp?\.?|pg\.?)[ \t]*"
     rf"(?:(?P<pg>{_NUM})(?:{_DASH}(?P<pge>{_NUM}))?|(?P<pr>{_ROMAN}))"
     rf"|\#page=(?P<hp>{_NUM}))"
-    r"(?![\w\-–—])"
+    r"(?![\w\-–—]|\.\w)"
 )
 
 _BARE_RE = re.compile(rf"{_NOT_PATH_BEFORE}(?P<path>{_BARE_PATH}){_LOC}")
@@ -163,7 +163,7 @@ _CONTENT_RE = re.compile(
 )
 _LINK_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\((?P<url>[^\s()]*)\)")
 _BRACKET_RE = re.compile(r"(?<!\\)\[(?P<content>[^\[\]\n]+)\](?!\()")
-_BACKTICK_RE = re.compile(r"(?<!`)`(?P<content>[^`\n]+)`(?!`)")
+_TICKS_RE = re.compile(r"`+")
 _NUMBERS_RE = re.compile(r"\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*")
 _URL_RE = re.compile(r"\b(?:[a-zA-Z][a-zA-Z0-9+.\-]*://|www\.|mailto:)[^\s<>\[\]`]*")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
@@ -257,12 +257,22 @@ def _content_citation(
     return c
 
 
-def _code_regions(text: str) -> list[tuple[int, int]]:
-    regions = [(m.start(), m.end()) for m in _FENCE_RE.finditer(text)]
-    for m in _BACKTICK_RE.finditer(text):
-        if not any(s <= m.start() < e for s, e in regions):
-            regions.append((m.start(), m.end()))
-    return regions
+def _code_spans(text: str, fenced: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Inline code spans as CommonMark reads them: a run of n backticks up to the next run
+    of exactly n (an unmatched run is literal). Spans include their backticks."""
+    runs = [m for m in _TICKS_RE.finditer(text)
+            if not any(s <= m.start() < e for s, e in fenced)]
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        n = len(runs[i].group())
+        j = next((k for k in range(i + 1, len(runs)) if len(runs[k].group()) == n), None)
+        if j is None:
+            i += 1
+            continue
+        spans.append((runs[i].start(), runs[j].end()))
+        i = j + 1
+    return spans
 
 
 def parse_citations(answer: str) -> list[Citation]:
@@ -294,7 +304,9 @@ def parse_citations(answer: str) -> list[Citation]:
     for m in _URL_RE.finditer(masked()):
         mask(m.start(), m.end())
 
-    code = _code_regions(answer)
+    fenced = [(m.start(), m.end()) for m in _FENCE_RE.finditer(answer)]
+    inline = _code_spans(answer, fenced)
+    code = fenced + inline
 
     def in_code(pos: int) -> bool:
         return any(s <= pos < e for s, e in code)
@@ -323,16 +335,19 @@ def parse_citations(answer: str) -> list[Citation]:
                                           inner_span=(s, e)))
             mask(*span)
 
-    # 3. Backticks holding exactly one citation (the path may have spaces).
-    for m in _BACKTICK_RE.finditer(masked()):
-        content = m.group("content")
-        if _MASK in content:
+    # 3. Inline code holding exactly one citation (the path may have spaces).
+    for start, end in inline:
+        if _MASK in "".join(text[start:end]):
             continue
-        span = (m.start(), m.end())
-        c = _content_citation(content, m.start("content"), span, m.group(), need_loc=True)
+        ticks = len(_TICKS_RE.match(answer, start).group())  # type: ignore[union-attr]
+        content = answer[start + ticks:end - ticks]
+        if "\n" in content:
+            continue
+        c = _content_citation(content, start + ticks, (start, end), answer[start:end],
+                              need_loc=True)
         if c is not None:
             found.append(c)
-            mask(*span)
+            mask(start, end)
 
     # 4. Bare citations anywhere else.
     rest, pos = masked(), 0
@@ -345,20 +360,23 @@ def parse_citations(answer: str) -> list[Citation]:
         found.append(c)
         pos = span[1]
 
-    found = [_widen(answer, c) for c in found]
+    found = [_widen(answer, c, set(inline)) for c in found]
     found.sort(key=lambda c: c.span)
     return found
 
 
-def _widen(answer: str, c: Citation) -> Citation:
+def _widen(answer: str, c: Citation, code: set[tuple[int, int]]) -> Citation:
     """Take in backticks or brackets wrapping exactly this citation (```[a.py:1-2]```)."""
     if c.url is not None or (c.number is not None and c.raw.isdigit()):
         return c
     s, e = c.span
-    while s > 0 and e < len(answer) and answer[s - 1] + answer[e] in ("``", "[]"):
-        if answer[e] == "]" and answer[e + 1:e + 2] == "(":
+    while s > 0 and e < len(answer):
+        if (s - 1, e + 1) in code:
+            s, e = s - 1, e + 1
+        elif answer[s - 1] == "[" and answer[e] == "]" and answer[e + 1:e + 2] != "(":
+            s, e = s - 1, e + 1
+        else:
             break
-        s, e = s - 1, e + 1
     if (s, e) == c.span:
         return c
     return replace(c, span=(s, e), raw=answer[s:e])

@@ -42,6 +42,10 @@ PARSERS: dict[str, Callable[..., Parsed]] = {
 }
 
 
+class Skipped(Exception):
+    """A file that is fine but holds nothing to index (an empty `__init__.py`)."""
+
+
 @dataclass
 class FileProblem:
     path: str
@@ -85,30 +89,44 @@ def ingest(
     settings = settings or ChunkSettings()
     report = IngestReport()
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    known = {doc.path: doc for doc in store.documents()}
-    candidates: list[Candidate] = []
-    roots: set[str] = set()
-    for target in paths:
-        target = Path(target)
+    # a file is known by its absolute location, whatever folder it is ingested through
+    known = {_location(doc.root, doc.path): doc for doc in store.documents()}
+    ids_in_use = {doc.doc_id: loc for loc, doc in known.items()}
+    candidates: dict[str, Candidate] = {}
+    roots: list[str] = []
+    # outer folders first, so a file given twice keeps the path of the widest folder
+    for target in sorted((Path(p) for p in paths), key=lambda p: len(p.absolute().parts)):
         if not target.exists():
             report.failed.append(FileProblem(str(target), "no such file or folder"))
             continue
         if target.is_dir():
-            roots.add(str(target.absolute()))
+            roots.append(str(target.absolute()))
         try:
-            candidates.extend(walk(target))
+            for candidate in walk(target):
+                candidates.setdefault(str(candidate.path), candidate)
         except OSError as exc:
             report.failed.append(FileProblem(str(target), f"cannot read: {exc.strerror}"))
     changes = Changes(started_at=started)
     seen: set[str] = set()
-    for candidate in _progress(candidates, progress):
+    for location, candidate in _progress(list(candidates.items()), progress):
         if candidate.kind is None:
             report.skipped.append(FileProblem(candidate.relpath, "unsupported file type"))
             continue
-        seen.add(candidate.relpath)
-        previous = known.get(candidate.relpath)
+        seen.add(location)
+        previous = known.get(location)
+        if previous is not None and previous.root != str(candidate.root):
+            if _inside(str(candidate.root), previous.root):
+                # seen before through a wider folder: keep that path (and citations)
+                candidate.root, candidate.relpath = Path(previous.root), previous.path
+            else:  # now reached through a wider folder: re-home it, same doc_id
+                previous = _rehomed(previous)
         try:
             built = _build(candidate, previous, settings, default_access, max_bytes)
+            if built is not None:
+                _check_id(built[0], location, ids_in_use)
+        except Skipped as exc:
+            report.skipped.append(FileProblem(candidate.relpath, str(exc)))
+            continue
         except ParseError as exc:
             report.failed.append(FileProblem(candidate.relpath, str(exc)))
             continue
@@ -127,8 +145,8 @@ def ingest(
         report.chunks += len(chunks)
         (report.updated if previous else report.added).append(document.path)
     # files gone from an ingested folder are removed from the index
-    for doc in known.values():
-        if doc.root in roots and doc.path not in seen:
+    for location, doc in known.items():
+        if location not in seen and any(_inside(location, root) for root in roots):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
@@ -149,11 +167,34 @@ def _embed(store: Store, changes: Changes, embedder, name: str | None, progress:
     return vectors.embed_missing(store, embedder, items, name=name, progress=progress)
 
 
+def _location(root: str, relpath: str) -> str:
+    return os.path.join(root, *relpath.split("/"))
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _rehomed(previous: Document) -> Document:
+    """A copy that no longer matches by fingerprint, so the file is rebuilt at its new path."""
+    return Document(**{**previous.__dict__, "content_hash": ""})
+
+
+def _check_id(document: Document, location: str, ids_in_use: dict[str, str]) -> None:
+    """Two files may not claim the same `id:`; the second one is refused, not merged."""
+    owner = ids_in_use.get(document.doc_id)
+    if owner is not None and owner != location and os.path.exists(owner):
+        raise ParseError(f"id {document.doc_id!r} is already used by {owner}")
+    ids_in_use[document.doc_id] = location
+
+
 def _build(candidate: Candidate, previous: Document | None, settings: ChunkSettings,
            default_access: str | None, max_bytes: int) -> tuple[Document, list[Chunk]] | None:
     """Parse one file into a document and its chunks, or None if it has not changed."""
     size = candidate.path.stat().st_size
     if size == 0:
+        if candidate.path.name == "__init__.py":
+            raise Skipped("empty package marker")
         raise ParseError("empty file")
     if size > max_bytes:
         raise ParseError(f"too large ({size / 1e6:.1f} MB > limit {max_bytes / 1e6:.1f} MB)")
@@ -173,6 +214,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     meta = normalise({**parsed.meta, **sidecar})
     if meta.get("access") is None and default_access:
         meta["access"] = default_access
+    if previous is not None and not meta.get("id"):
+        meta["id"] = previous.doc_id  # a file keeps its id across edits and moves
     return assemble(candidate.relpath, str(candidate.root), candidate.kind, parsed, meta,
                     fingerprint, len(data), fallback_title=candidate.path.stem)
 
@@ -186,7 +229,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
     records of reference collections turn it off, since their ids can leak the answer."""
     if not parsed.chunks:
         raise ParseError("no text to index")
-    doc_id = meta.get("id") or hashlib.sha1(relpath.encode()).hexdigest()[:16]
+    doc_id = meta.get("id") or hashlib.sha1(f"{root}/{relpath}".encode()).hexdigest()[:16]
     language = meta.get("language") or text.detect_language(parsed.language_sample)
     title = meta.get("title") or parsed.title or fallback_title
     document = Document(

@@ -63,6 +63,9 @@ def parse_docx(data: bytes, settings: ChunkSettings) -> Parsed:
         while j + 1 < len(units) and units[j + 1][0] == units[i][0]:
             j += 1
         section = units[i:j + 1]
+        if len(section) == 1 and section[0][0].endswith(section[0][1]):
+            i = j + 1  # a heading directly followed by a sub-heading: nothing to cite
+            continue
         for a, b in windows([word_count(t) for _, t, _ in section],
                             settings.max_words, settings.overlap_words):
             part = section[a:b + 1]

@@ -129,11 +129,19 @@ class SQLiteStore:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
+            # removals first: a renamed file keeps its explicit id under its new path
+            upserted = {doc.doc_id for doc, _ in changes.upserts}
+            removed = 0
+            for doc_id in changes.removals:
+                if doc_id in upserted:
+                    continue
+                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                removed += db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
             added = updated = 0
             for doc, _ in changes.upserts:
                 existing = db.execute(
-                    "SELECT doc_id FROM documents WHERE doc_id = ? OR path = ?",
-                    (doc.doc_id, doc.path),
+                    "SELECT doc_id FROM documents WHERE doc_id = ? OR (root = ? AND path = ?)",
+                    (doc.doc_id, doc.root, doc.path),
                 ).fetchall()
                 for row in existing:
                     db.execute("DELETE FROM chunks WHERE doc_id = ?", (row["doc_id"],))
@@ -162,10 +170,6 @@ class SQLiteStore:
                       c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
                       " ".join(c.tokens), c.text_hash or None) for c in chunks],
                 )
-            removed = 0
-            for doc_id in changes.removals:
-                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-                removed += db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
             db.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') "
                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
             db.execute(

@@ -1,8 +1,8 @@
 -- 001: documents, chunks (with their filter columns), BM25 over pre-tokenized text.
 CREATE TABLE documents (
     doc_id          TEXT PRIMARY KEY,
-    path            TEXT NOT NULL UNIQUE,
-    root            TEXT NOT NULL,
+    path            TEXT NOT NULL,      -- relative to root, as cited
+    root            TEXT NOT NULL,      -- the folder it was ingested through
     kind            TEXT NOT NULL,
     title           TEXT NOT NULL DEFAULT '',
     language        TEXT NOT NULL DEFAULT '',
@@ -14,7 +14,8 @@ CREATE TABLE documents (
     size            INTEGER NOT NULL DEFAULT 0,
     pages           INTEGER NOT NULL DEFAULT 0,
     meta            TEXT NOT NULL DEFAULT '{}',
-    indexed_at      TEXT NOT NULL
+    indexed_at      TEXT NOT NULL,
+    UNIQUE (root, path)
 );
 
 -- Filter columns (path, kind, access, dates) are copied from the document so that every
