@@ -7,7 +7,6 @@ import ast
 import re
 
 import pytest
-
 from conftest import AFTER_SWITCH, BEFORE_SWITCH, rows
 
 # Questions whose best passage, for the operator, is in a staff-only document.

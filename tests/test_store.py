@@ -12,8 +12,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
 from conftest import chunks_of, copy_corpus, count, open_index, rows, state_digest
+
 from preuve.models import Chunk, Document
 from preuve.store import Changes, open_store
 
