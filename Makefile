@@ -22,8 +22,11 @@ demo: $(STAMP)
 	$(BIN)/preuve ingest examples --index $(DEMO_INDEX)
 	$(BIN)/preuve status --index $(DEMO_INDEX)
 	$(BIN)/preuve search "LB-1" --index $(DEMO_INDEX) --audience public -k 3
-	$(BIN)/preuve search "combien de jours de télétravail par semaine" --index $(DEMO_INDEX) --audience public -k 3
+	$(BIN)/preuve search "travailler depuis chez soi" --index $(DEMO_INDEX) --audience public -k 3 --explain
 	$(BIN)/preuve where "où est gérée la numérotation des factures" --index $(DEMO_INDEX) -k 5
+	$(BIN)/preuve calibrate examples/questions.yaml --index $(DEMO_INDEX)
+	$(BIN)/preuve ask "Combien de jours de télétravail par semaine ?" --index $(DEMO_INDEX) --audience public
+	$(BIN)/preuve ask "Quel est le salaire de la directrice ?" --index $(DEMO_INDEX) --audience public
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
+import numpy as np
+
 from preuve.ingest.vectors import model_key
 from preuve.models import Filters, Hit
 from preuve.store import Store
+
+_RECENT: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+
+
+def query_vector(embedder, query: str) -> np.ndarray:
+    """The query's embedding, remembered for the last few questions: hybrid, --explain
+    and `eval --method all` ask the same question of several methods."""
+    key = (id(embedder), query)
+    if key in _RECENT:
+        _RECENT.move_to_end(key)
+        return _RECENT[key]
+    vector = embedder.embed_queries([query])[0]
+    _RECENT[key] = vector
+    if len(_RECENT) > 256:
+        _RECENT.popitem(last=False)
+    return vector
 
 
 def dense(store: Store, query: str, filters: Filters, k: int, *, embedder) -> list[Hit]:
@@ -12,8 +32,7 @@ def dense(store: Store, query: str, filters: Filters, k: int, *, embedder) -> li
     if embedder is None:
         raise ValueError("dense search needs an embedder; this index has no vectors "
                          "(ingest with --embedder e5)")
-    vector = embedder.embed_queries([query])[0]
-    hits = store.search_dense(vector, model_key(embedder), filters, k)
+    hits = store.search_dense(query_vector(embedder, query), model_key(embedder), filters, k)
     for hit in hits:
         hit.scores["dense"] = {"rank": hit.rank, "score": round(hit.score, 4)}
     return hits

@@ -1,15 +1,20 @@
-"""Exact dense search in memory for the embedded store: one float32 matrix per model,
-with the filter columns beside it as numpy arrays, so the filters cut the candidates
-*before* the top k is taken (never a post-filter that returns fewer than k)."""
+"""Dense search in memory for the embedded store: one float32 matrix per model, with the
+filter columns beside it as numpy arrays, so the filters cut the candidates *before* the
+top k is taken (never a post-filter that returns fewer than k).
+
+Exact by default; from `ann.threshold()` rows on, an inverted-file index (preuve.store.ann)
+scans only the lists near the query, still under the filter mask, and falls back to the
+exact search whenever that is as cheap or would return fewer than k rows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from preuve.models import Filters
+from preuve.store import ann as ivf
 
 _NO_START, _NO_END = 0, 99_999_999
 
@@ -29,27 +34,49 @@ class VectorMatrix:
     kind_codes: dict[str, int]
     starts: np.ndarray  # int32 yyyymmdd
     ends: np.ndarray  # int32 yyyymmdd
+    ann: ivf.IVFIndex | None = None  # set by prepare_ann on large matrices
+    use_ann: bool = True  # False: always exact (benchmarks compare both)
+    # when the rows are permuted: (sorted rowids, their positions), for rowid lookups
+    _sorted: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, rows: Sequence[tuple], dimension: int) -> VectorMatrix:
-        """From (rowid, vector bytes, access, kind, effective_from, effective_to) rows."""
+        """From (rowid, vector bytes, access, kind, effective_from, effective_to) rows,
+        in ascending rowid order."""
         access_codes: dict[str, int] = {}
         kind_codes: dict[str, int] = {}
         n = len(rows)
-        rowids = np.empty(n, dtype=np.int64)
-        vectors = np.empty((n, dimension), dtype=np.float32)
-        access = np.empty(n, dtype=np.int32)
-        kinds = np.empty(n, dtype=np.int32)
-        starts = np.empty(n, dtype=np.int32)
-        ends = np.empty(n, dtype=np.int32)
-        for i, (rowid, blob, label, kind, start, end) in enumerate(rows):
-            rowids[i] = rowid
-            vectors[i] = np.frombuffer(blob, dtype=np.float32)
-            access[i] = -1 if label is None else access_codes.setdefault(label, len(access_codes))
-            kinds[i] = kind_codes.setdefault(kind, len(kind_codes))
-            starts[i] = day_number(start, _NO_START)
-            ends[i] = day_number(end, _NO_END)
+        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
+        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+        vectors = vectors.reshape(n, dimension).copy()
+        access = np.fromiter(
+            (-1 if r[2] is None else access_codes.setdefault(r[2], len(access_codes))
+             for r in rows), dtype=np.int32, count=n)
+        kinds = np.fromiter((kind_codes.setdefault(r[3], len(kind_codes)) for r in rows),
+                            dtype=np.int32, count=n)
+        starts = np.fromiter((day_number(r[4], _NO_START) for r in rows), np.int32, count=n)
+        ends = np.fromiter((day_number(r[5], _NO_END) for r in rows), np.int32, count=n)
         return cls(rowids, vectors, access, access_codes, kinds, kind_codes, starts, ends)
+
+    def __len__(self) -> int:
+        return len(self.rowids)
+
+    def prepare_ann(self, location: str | None, model: str, generation: str | None) -> None:
+        """Load or build the approximate index when the matrix is large enough, and put the
+        rows in its order. Call before computing masks: it permutes the rows. The index is
+        cached as a file beside `location` (the SQLite file) per model and generation."""
+        if self.ann is not None or len(self) < max(1, ivf.threshold()) or len(self) < 2:
+            return
+        index, order = ivf.load_or_build(self.vectors, self.rowids, location, model,
+                                         generation)
+        self._reorder(order)
+        self.ann = index
+
+    def _reorder(self, order: np.ndarray) -> None:
+        for name in ("rowids", "vectors", "access", "kinds", "starts", "ends"):
+            setattr(self, name, getattr(self, name)[order])
+        positions = np.argsort(self.rowids, kind="stable")
+        self._sorted = (self.rowids[positions], positions)
 
     def mask(self, filters: Filters, allowed_rowids: np.ndarray | None = None) -> np.ndarray | None:
         """Boolean mask of rows the filters allow (None: all rows). `allowed_rowids`
@@ -70,11 +97,37 @@ class VectorMatrix:
             codes = [self.kind_codes[x] for x in filters.kinds if x in self.kind_codes]
             keep = both(np.isin(self.kinds, codes))
         if allowed_rowids is not None:
-            keep = both(np.isin(self.rowids, allowed_rowids, assume_unique=True))
+            keep = both(self._rows_in(np.asarray(allowed_rowids, dtype=np.int64)))
         return keep
 
-    def top_k(self, query: np.ndarray, k: int, keep: np.ndarray | None) -> list[tuple[int, float]]:
-        """(rowid, cosine) of the k best allowed rows, best first."""
+    def _rows_in(self, allowed: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows whose rowid is in `allowed` (binary search, O(m log n))."""
+        out = np.zeros(len(self), dtype=bool)
+        if allowed.size == 0 or len(self) == 0:
+            return out
+        if self._sorted is None:  # rows in rowid order
+            ordered, positions = self.rowids, None
+        else:
+            ordered, positions = self._sorted
+        at = np.searchsorted(ordered, allowed)
+        valid = at < len(ordered)
+        at = at[valid]
+        at = at[ordered[at] == allowed[valid]]
+        out[at if positions is None else positions[at]] = True
+        return out
+
+    def top_k(self, query: np.ndarray, k: int, keep: np.ndarray | None, *,
+              exact: bool = False) -> list[tuple[int, float]]:
+        """(rowid, cosine) of the k best allowed rows, best first. Approximate when an
+        index is prepared (unless `exact`), still never fewer than k allowed rows."""
+        if k <= 0 or len(self) == 0:
+            return []
+        if self.ann is not None and self.use_ann and not exact:
+            found = self.ann.search(self.vectors, query, k, keep)
+            if found is not None:
+                positions, scores = found
+                return [(int(self.rowids[p]), float(s))
+                        for p, s in zip(positions, scores, strict=True)]
         if keep is None:
             candidates = None
             scores = self.vectors @ query

@@ -248,7 +248,11 @@ class SQLiteStore:
                 "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to "
                 "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
                 "ORDER BY c.id", (model,)).fetchall()
-            self._matrix = (key, VectorMatrix.build(rows, dimension))
+            matrix = VectorMatrix.build(rows, dimension)
+            del rows
+            # large matrices get an approximate index, cached beside this file
+            matrix.prepare_ann(self.location, model, key[1])
+            self._matrix = (key, matrix)
         return self._matrix[1]
 
     def _vectors_count(self, model: str) -> int:
