@@ -412,7 +412,8 @@ def _read_questions():
 
 
 @cli.command()
-@click.argument("reference", type=click.Path(exists=True, dir_okay=False))
+@click.argument("reference", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default=None)
 @click.option("-k", "k", default=5, show_default=True)
 @_index_option
@@ -420,7 +421,7 @@ def _read_questions():
 @_json_option
 @_errors
 def calibrate(reference, method, k, index_path, embedder, as_json):
-    """Choose the evidence threshold under which `ask` refuses, from a REFERENCE file whose
+    """Choose the evidence threshold under which `ask` refuses, from REFERENCE files whose
     unanswerable questions are marked `refuse: true`; stored in the index."""
     from preuve.evaluate.answers import calibrate as run
 

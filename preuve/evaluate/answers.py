@@ -82,12 +82,14 @@ def evaluate_answers(index: Index, path: str | Path, *, method: str | None = Non
     return AnswerReport(len(rows), metrics, rows)
 
 
-def calibrate(index: Index, path: str | Path, *, method: str | None = None,
+def calibrate(index: Index, paths: str | Path | list, *, method: str | None = None,
               k: int = 5) -> dict:
     """Choose and store the threshold that best separates answerable questions from those
-    marked `refuse: true` (balanced accuracy; ties go to the lower threshold, i.e.
-    answering)."""
-    questions: list[RefQuestion] = load_reference(path)
+    marked `refuse: true` in one or more reference files (balanced accuracy; ties go to
+    the lower threshold, i.e. answering)."""
+    paths = [paths] if isinstance(paths, str | Path) else list(paths)
+    questions: list[RefQuestion] = [q for p in paths for q in load_reference(p)]
+    path = ", ".join(str(p) for p in paths)
     points = []
     for q in questions:
         hits = index.search(q.question, method=method, k=k, as_of=q.as_of or "today",
@@ -114,7 +116,7 @@ def calibrate(index: Index, path: str | Path, *, method: str | None = None,
         "value": round(threshold, 4), "measure": measure, "method": method or
         index.default_method(), "balanced_accuracy": round(balanced, 3),
         "answerable_kept": f"{tp}/{positives}", "refusals_caught": f"{tn}/{negatives}",
-        "n": len(points), "source": str(path),
+        "n": len(points), "source": path,
         "misjudged": sorted(qid for e, ok, qid in points if (e >= threshold) != ok),
     }
     index.store.set_meta("refusal_threshold", json.dumps(result))
