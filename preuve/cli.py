@@ -9,6 +9,8 @@ import textwrap
 
 import click
 
+from preuve.answer.generators import GeneratorError
+from preuve.embed import EmbedderError
 from preuve.index import Index
 from preuve.models import Hit
 from preuve.retrieve import METHODS
@@ -59,7 +61,7 @@ def _errors(f):
     def wrapper(*args, **kwargs):
         try:
             return f(*args, **kwargs)
-        except (ValueError, KeyError, FileNotFoundError) as exc:
+        except (ValueError, KeyError, FileNotFoundError, GeneratorError, EmbedderError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise click.ClickException(str(message)) from None
     return wrapper

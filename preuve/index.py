@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from preuve import retrieve
 from preuve.answer.conversation import carry_over, rewrite_with_model
-from preuve.answer.pipeline import Answer, answer_from_hits
+from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
@@ -65,6 +65,10 @@ class Index:
         asked = self._embedder_choice
         if asked is None or isinstance(asked, str):
             name = (asked or recorded_name or DEFAULT_EMBEDDER).lower()
+            if recorded_name == NO_EMBEDDER and name != NO_EMBEDDER and not for_ingest:
+                raise ValueError(
+                    f"{self.store.location} has no vectors (built with --embedder none): "
+                    f"use --method bm25, or ingest again with --embedder {name} to add them")
             if recorded_name and recorded_name != NO_EMBEDDER and name != recorded_name:
                 raise ValueError(
                     f"{self.store.location} was built with embedder {recorded_name!r} "
@@ -157,14 +161,26 @@ class Index:
                               options=options)
 
     # -- answers --------------------------------------------------------------------------
-    def refusal_threshold(self) -> float | None:
-        """The calibrated evidence threshold, if `calibrate` stored one for this embedder."""
+    def calibration(self) -> dict[str, dict]:
+        """What `calibrate` stored: evidence measure ("dense", "bm25") -> its result."""
         raw = self.store.get_meta("refusal_threshold")
-        if not raw:
-            return None
-        data = json.loads(raw)
-        measure = "bm25" if self.embedder_name == NO_EMBEDDER else "dense"
-        return float(data["value"]) if data.get("measure") == measure else None
+        data = json.loads(raw) if raw else {}
+        return data if all(isinstance(v, dict) for v in data.values()) else {}
+
+    def evidence(self, question: str, hits: list[Hit], **filters) -> tuple[str | None,
+                                                                         float | None]:
+        """(measure, value) of how well the index can answer `question`: with vectors, the
+        best cosine among the chunks the filters allow, whatever method ranked `hits`
+        (so one calibrated threshold serves every method); else the best BM25 score."""
+        measure, value = evidence_score(hits)
+        if measure == "dense" or self.embedder_name == NO_EMBEDDER:
+            return measure, value
+        best = self.search(question, method="dense", k=1, **filters)
+        return ("dense", best[0].score) if best else (None, None)
+
+    def refusal_thresholds(self) -> dict[str, float]:
+        """Calibrated evidence thresholds, by the measure they were calibrated on."""
+        return {measure: float(r["value"]) for measure, r in self.calibration().items()}
 
     def ask(self, question: str, *, method: str | None = None, k: int = 5,
             as_of: str | dt.date | None = "today", audience: str | None = None,
@@ -177,22 +193,24 @@ class Index:
         started = time.perf_counter()
         hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
                            audience=audience, paths=paths)
+        evidence = self.evidence(retrieval_question or question, hits, as_of=as_of,
+                                 audience=audience, paths=paths)
         timings = {"retrieve": time.perf_counter() - started}
         embedder = None if self.embedder_name == NO_EMBEDDER else self.embedder()
         counter = getattr(embedder, "count_tokens", None)
         return answer_from_hits(question, hits, generator=generator, embedder=embedder,
-                                threshold=self.refusal_threshold(), link_base=link_base,
+                                thresholds=self.refusal_thresholds(), link_base=link_base,
                                 count_tokens=counter, history=history, on_token=on_token,
-                                timings=timings)
+                                timings=timings, evidence=evidence)
 
     def chat(self, question: str, *, conversation: str | None = None,
              audience: str | None = None, generator=None, **ask_options) -> tuple[str, Answer]:
         """One turn of a conversation (created when `conversation` is None); returns its id
         and the answer. A conversation keeps the audience it was opened with: another
         audience gets the same error as for an id that does not exist."""
-        if conversation is None:
+        new = conversation is None
+        if new:
             conversation = uuid.uuid4().hex[:12]
-            self.store.create_conversation(conversation, audience)
             history: list[dict] = []
         else:
             exists, owner = self.store.conversation_audience(conversation)
@@ -212,6 +230,8 @@ class Index:
         answer.standalone_question = standalone
         if rewrite_usage:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
+        if new:  # only once the first answer exists: a failed turn leaves nothing behind
+            self.store.create_conversation(conversation, audience)
         self.store.add_message(conversation, "user", question, standalone)
         self.store.add_message(conversation, "assistant", answer.answer,
                                data={"refused": answer.refused, "reason": answer.reason,
@@ -229,8 +249,7 @@ class Index:
         stats = self.store.stats()
         stats["embedder"] = self.store.get_meta("embedder_model") or self.store.get_meta(
             "embedder")
-        threshold = self.store.get_meta("refusal_threshold")
-        stats["refusal_threshold"] = json.loads(threshold) if threshold else None
+        stats["refusal_threshold"] = self.calibration() or None
         return stats
 
     def documents(self) -> list[Document]:

@@ -115,3 +115,53 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | str | None = None,
         [sys.executable, "-m", "preuve", *args], capture_output=True, text=True,
         env=full_env, cwd=cwd, timeout=timeout,
     )
+
+
+# ------------------------------------------------------------------ e5 (dense) fixtures
+# Retrieval with vectors, answers and conversations use the real bundled embedder. The
+# sample corpus is embedded ONCE per session (~30 s on two cores); tests that write to an
+# index (calibrate, chat, re-ingest) work on a copy made with `copy_index`.
+
+E5 = "e5"
+
+
+def copy_index(source: Path | str, dest: Path | str) -> Path:
+    """A consistent copy of an index file (SQLite backup API: WAL content included)."""
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    src_db, dst_db = sqlite3.connect(source), sqlite3.connect(dest)
+    try:
+        src_db.backup(dst_db)
+    finally:
+        dst_db.close()
+        src_db.close()
+    return dest
+
+
+@pytest.fixture(scope="session")
+def e5_build(corpus, tmp_path_factory):
+    """(index path, ingest report) of the sample corpus embedded with e5, built once."""
+    path = tmp_path_factory.mktemp("e5index") / "index.sqlite"
+    with Index(path, embedder=E5) as index:
+        report = index.ingest([corpus])
+    assert report.ok, report.failed
+    return path, report
+
+
+@pytest.fixture(scope="session")
+def e5_index_path(e5_build) -> Path:
+    """The session e5 index file; tests must not modify it (copy it with `copy_index`)."""
+    return e5_build[0]
+
+
+@pytest.fixture(scope="session")
+def e5_index(e5_index_path):
+    """The session e5 index, opened once (read only by convention)."""
+    idx = Index(e5_index_path, embedder=E5)
+    yield idx
+    idx.close()
+
+
+def run_cli_e5(*args: str, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
+    """`python -m preuve ARGS` against an index built with e5."""
+    return run_cli(*args, env={"PREUVE_EMBEDDER": E5, **(env or {})}, **kwargs)

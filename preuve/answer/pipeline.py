@@ -41,22 +41,24 @@ class Answer:
         }
 
 
-def evidence_score(hits: list[Hit]) -> float | None:
-    """How strongly the retrieved passages match: the best dense cosine when there are
-    vectors (comparable across questions), else the best BM25 score."""
-    dense = [h.scores["dense"]["score"] for h in hits
-             if isinstance(h.scores.get("dense"), dict) and h.scores["dense"].get("score")]
-    if dense:
-        return float(max(dense))
-    bm25 = [h.scores["bm25"]["score"] for h in hits
-            if isinstance(h.scores.get("bm25"), dict) and h.scores["bm25"].get("score")]
-    return float(max(bm25)) if bm25 else None
+def evidence_score(hits: list[Hit]) -> tuple[str | None, float | None]:
+    """(measure, value): how strongly the retrieved passages match. The best dense cosine
+    when the method used vectors (comparable across questions), else the best BM25 score;
+    a threshold is only ever compared with the measure it was calibrated on."""
+    for measure in ("dense", "bm25"):
+        values = [h.scores[measure]["score"] for h in hits
+                  if isinstance(h.scores.get(measure), dict)
+                  and h.scores[measure].get("score") is not None]
+        if values:
+            return measure, float(max(values))
+    return None, None
 
 
 def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder=None,
-                     threshold: float | None = None, link_base: str | None = None,
+                     thresholds: dict[str, float] | None = None, link_base: str | None = None,
                      budget: int = 3000, count_tokens=None, history: list[dict] | None = None,
-                     on_token=None, timings: dict | None = None) -> Answer:
+                     on_token=None, timings: dict | None = None,
+                     evidence: tuple[str | None, float | None] | None = None) -> Answer:
     """Everything after retrieval. `generator` None means extractive."""
     language = question_language(question)
     refuse = refusal(language)
@@ -69,12 +71,13 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         return Answer(question, text, refused, reason, list(citations), hits, usage, language,
                       rejected, evidence=evidence)
 
-    evidence = evidence_score(hits)
+    measure, evidence = evidence or evidence_score(hits)
     if not hits:
         return done(refuse, True, "no passage retrieved")
+    threshold = (thresholds or {}).get(measure or "")
     if threshold is not None and evidence is not None and evidence < threshold:
-        return done(refuse, True, f"best evidence {evidence:.3f} is below the calibrated "
-                                  f"threshold {threshold:.3f}")
+        return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
+                                  f"calibrated threshold {threshold:.3f}")
     started = time.perf_counter()
     if generator is None:
         text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)

@@ -12,9 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from preuve.answer.citations import verify
-from preuve.answer.pipeline import evidence_score
 from preuve.evaluate.reference import RefQuestion, Relevant, load_reference
-from preuve.index import NO_EMBEDDER, Index
+from preuve.index import Index
 
 
 @dataclass
@@ -90,11 +89,14 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     paths = [paths] if isinstance(paths, str | Path) else list(paths)
     questions: list[RefQuestion] = [q for p in paths for q in load_reference(p)]
     path = ", ".join(str(p) for p in paths)
-    points = []
+    points, measures = [], set()
     for q in questions:
         hits = index.search(q.question, method=method, k=k, as_of=q.as_of or "today",
                             audience=q.audience)
-        points.append((evidence_score(hits) or 0.0, not q.refuse, q.id))
+        measure, value = index.evidence(q.question, hits, as_of=q.as_of or "today",
+                                        audience=q.audience)
+        measures.add(measure)
+        points.append((value or 0.0, not q.refuse, q.id))
     positives = sum(1 for _, answerable, _ in points if answerable)
     negatives = len(points) - positives
     if not positives or not negatives:
@@ -111,7 +113,10 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
         if best is None or balanced > best[0] + 1e-12:
             best = (balanced, t, tp, tn)
     balanced, threshold, tp, tn = best
-    measure = "bm25" if index.embedder_name == NO_EMBEDDER else "dense"
+    measures.discard(None)
+    if len(measures) != 1:
+        raise ValueError(f"retrieval gave no comparable evidence score ({measures or 'none'})")
+    measure = measures.pop()
     result = {
         "value": round(threshold, 4), "measure": measure, "method": method or
         index.default_method(), "balanced_accuracy": round(balanced, 3),
@@ -119,5 +124,7 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
         "n": len(points), "source": path,
         "misjudged": sorted(qid for e, ok, qid in points if (e >= threshold) != ok),
     }
-    index.store.set_meta("refusal_threshold", json.dumps(result))
+    stored = index.calibration()
+    stored[measure] = result
+    index.store.set_meta("refusal_threshold", json.dumps(stored))
     return result

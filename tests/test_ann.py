@@ -1,0 +1,182 @@
+"""The approximate dense index (preuve.store.ann) against exact search, on a real store with
+the size threshold forced low: recall, filters before the top k, the on-disk cache."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import numpy as np
+import pytest
+
+from preuve.models import Chunk, Document, Filters
+from preuve.store import Changes, ann
+from preuve.store.matrix import VectorMatrix
+from preuve.store.sqlite import SQLiteStore
+
+MODEL = "test-model@1"
+DIM = 128
+DOCS, PER_DOC = 400, 10  # 4,000 chunks
+
+
+def unit(a: np.ndarray) -> np.ndarray:
+    return (a / np.linalg.norm(a, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def corpus(seed: int = 0, docs: int = DOCS, first: int = 0):
+    """Documents about 100 topics (their chunks near their topic), half public, half staff,
+    in 100 folders; and one normalised vector per chunk."""
+    rng = np.random.default_rng(seed)
+    topics = unit(rng.standard_normal((100, DIM)))
+    upserts, vectors = [], []
+    for i in range(first, first + docs):
+        doc = Document(doc_id=f"d{i}", path=f"{i % 100:02d}/doc{i}.txt", root="/t",
+                       kind="text", title=f"Doc {i}", language="en", content_hash=f"h{i}",
+                       access="public" if (i // 100) % 2 == 0 else "staff")
+        centre = unit(topics[rng.integers(100)] + 0.6 * unit(rng.standard_normal(DIM)))
+        chunks = []
+        for j in range(PER_DOC):
+            h = f"t{i}-{j}"
+            chunks.append(Chunk(text=f"chunk {i} {j}", ordinal=j, chunk_id=f"d{i}:{j}",
+                                doc_id=doc.doc_id, tokens=["chunk", f"w{i}"], text_hash=h,
+                                start_line=1, end_line=1))
+            vectors.append((h, unit(centre + 0.4 * unit(rng.standard_normal(DIM)))))
+        upserts.append((doc, chunks))
+    return upserts, vectors, topics
+
+
+@pytest.fixture
+def forced(monkeypatch):
+    """ANN from 1,000 rows on, and used even for few allowed rows."""
+    monkeypatch.setenv("PREUVE_ANN_THRESHOLD", "1000")
+    monkeypatch.setattr(ann, "EXACT_BELOW_ROWS", 0)
+
+
+@pytest.fixture
+def store(tmp_path, forced):
+    upserts, vectors, topics = corpus()
+    s = SQLiteStore(str(tmp_path / "index.sqlite"))
+    s.apply(Changes(upserts=upserts))
+    s.put_vectors(MODEL, vectors)
+    s.topics = topics  # for queries near the data
+    yield s
+    s.close()
+
+
+def queries(topics: np.ndarray, n: int, seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    picks = topics[rng.integers(len(topics), size=n)]
+    return unit(unit(picks + 0.6 * unit(rng.standard_normal((n, DIM))))
+                + 0.4 * unit(rng.standard_normal((n, DIM))))
+
+
+def matrix_of(store: SQLiteStore) -> VectorMatrix:
+    return store._vector_matrix(MODEL, DIM)
+
+
+def exact_ids(store: SQLiteStore, q: np.ndarray, filters: Filters, k: int) -> list[str]:
+    matrix = matrix_of(store)
+    matrix.use_ann = False
+    try:
+        return [h.chunk_id for h in store.search_dense(q, MODEL, filters, k)]
+    finally:
+        matrix.use_ann = True
+
+
+def test_recall_at_10_against_exact(store, monkeypatch):
+    used = []
+    search = ann.IVFIndex.search
+
+    def spy(self, *args):
+        found = search(self, *args)
+        used.append(found is not None)
+        return found
+
+    monkeypatch.setattr(ann.IVFIndex, "search", spy)
+    matrix = matrix_of(store)
+    assert matrix.ann is not None and 2 * matrix.ann.nprobe < matrix.ann.nlist
+    recalls = []
+    for filters in (Filters(), Filters(audience="public")):
+        for q in queries(store.topics, 60):
+            got = [h.chunk_id for h in store.search_dense(q, MODEL, filters, 10)]
+            truth = exact_ids(store, q, filters, 10)
+            assert len(got) == 10
+            recalls.append(len(set(got) & set(truth)) / 10)
+    assert np.mean(recalls) >= 0.98
+    assert sum(used) >= 100  # the approximate path answered, not the exact fallback
+
+
+def test_restrictive_filter_still_gives_k_allowed_hits(store):
+    matrix_of(store)
+    # folder 07 holds 4 documents (1 % of the chunks), 2 of them public: 20 chunks
+    tight = Filters(audience="public", path_prefixes=("07/",))
+    for q in queries(store.topics, 20, seed=2):
+        hits = store.search_dense(q, MODEL, tight, 10)
+        assert len(hits) == 10
+        assert all(h.path.startswith("07/") and h.access == "public" for h in hits)
+        assert [h.chunk_id for h in hits] == exact_ids(store, q, tight, 10)
+    # asking for more than exist: every allowed chunk, no more
+    hits = store.search_dense(queries(store.topics, 1)[0], MODEL, tight, 50)
+    assert len(hits) == 20
+
+
+def test_ann_search_falls_back_when_lists_hold_too_few_allowed_rows(store):
+    matrix = matrix_of(store)
+    keep = np.zeros(len(matrix), dtype=bool)
+    keep[np.flatnonzero(matrix.rowids % 97 == 0)[:12]] = True  # 12 scattered rows
+    q = queries(store.topics, 1)[0]
+    got = matrix.top_k(q, 10, keep)
+    assert len(got) == 10
+    assert got == matrix.top_k(q, 10, keep, exact=True)
+
+
+def test_cache_file_is_reused_then_replaced_after_a_change(store, tmp_path):
+    location = store.location
+    matrix_of(store)
+    files = glob.glob(location + ".ann-*.npz")
+    assert len(files) == 1 and not matrix_of(store).ann.loaded
+    mtime = os.path.getmtime(files[0])
+    q = queries(store.topics, 1)[0]
+    first = [h.chunk_id for h in store.search_dense(q, MODEL, Filters(), 10)]
+
+    again = SQLiteStore(location)
+    try:
+        assert [h.chunk_id for h in again.search_dense(q, MODEL, Filters(), 10)] == first
+        assert matrix_of(again).ann.loaded
+        assert glob.glob(location + ".ann-*.npz") == files
+        assert os.path.getmtime(files[0]) == mtime
+
+        upserts, vectors, _ = corpus(seed=3, docs=5, first=DOCS)  # generation bumps
+        again.apply(Changes(upserts=upserts))
+        again.put_vectors(MODEL, vectors)
+        again.search_dense(q, MODEL, Filters(), 10)
+        assert not matrix_of(again).ann.loaded
+        now = glob.glob(location + ".ann-*.npz")
+        assert len(now) == 1 and now != files  # the stale file is gone
+    finally:
+        again.close()
+
+
+def test_below_the_threshold_search_stays_exact(tmp_path, monkeypatch):
+    monkeypatch.delenv("PREUVE_ANN_THRESHOLD", raising=False)
+    upserts, vectors, topics = corpus(docs=50)
+    s = SQLiteStore(str(tmp_path / "small.sqlite"))
+    try:
+        s.apply(Changes(upserts=upserts))
+        s.put_vectors(MODEL, vectors)
+        assert len(s.search_dense(queries(topics, 1)[0], MODEL, Filters(), 10)) == 10
+        assert matrix_of(s).ann is None
+        assert not glob.glob(s.location + ".ann-*")
+    finally:
+        s.close()
+
+
+def test_calibrated_nprobe_reaches_its_recall_on_clustered_vectors():
+    rng = np.random.default_rng(5)
+    centres = unit(rng.standard_normal((30, DIM)))
+    vectors = unit(centres[rng.integers(30, size=3000)] + 0.6 * unit(
+        rng.standard_normal((3000, DIM))))
+    centroids, lists, nprobe, recall = ann.train(vectors)
+    assert recall >= ann.CALIBRATION_RECALL
+    assert ann.MIN_NPROBE <= nprobe <= len(centroids)
+    assert lists.shape == (3000,) and lists.max() < len(centroids)

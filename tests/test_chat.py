@@ -1,0 +1,186 @@
+"""Conversations (issue 4, `chat`): turns stored in the index's SQLite file and resumed by id
+from another `Index` object or process; follow-ups made standalone before retrieval (by
+carrying the previous question's key words over, or by the model when one is configured —
+a scripted OpenAI-compatible server on 127.0.0.1); a conversation keeps its audience."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import copy_index, rows, run_cli
+from llm_server import ScriptedServer, chat_reply
+
+from preuve import Index
+from preuve.answer.generators import OpenAIGenerator
+
+ALLOWANCE = "Quel est le montant de l'indemnité de télétravail ?"
+CHAIR = "Et pour une chaise ?"
+CHAIR_STANDALONE = "Et pour une chaise ? (montant indemnité télétravail)"
+TELEWORK = "Combien de jours de télétravail par semaine ?"
+PAGE_3 = "handbook/teletravail.pdf p. 3"
+PAGE_5 = "handbook/teletravail.pdf p. 5"
+
+
+@pytest.fixture
+def chat_index_path(e5_index_path, tmp_path):
+    """A private copy of the e5 index (conversations write to it)."""
+    return copy_index(e5_index_path, tmp_path / "chat.sqlite")
+
+
+def labels(hits, n=5) -> list[str]:
+    return [h.label for h in hits[:n]]
+
+
+def test_follow_up_is_made_standalone_and_the_conversation_resumes_from_another_index(
+        chat_index_path):
+    with Index(chat_index_path, embedder="e5") as first:
+        conversation, opening = first.chat(ALLOWANCE, audience="public")
+        assert not opening.refused and "2,60 €" in opening.answer
+        assert opening.standalone_question == ALLOWANCE
+        # on its own, the follow-up retrieves nothing about telework
+        alone = first.search(CHAIR, audience="public", k=5)
+        assert not [h for h in alone if h.path == "handbook/teletravail.pdf"], labels(alone)
+    (stored,) = rows(chat_index_path, "SELECT * FROM conversations WHERE id = ?",
+                     (conversation,))
+    assert stored["audience"] == "public"
+
+    with Index(chat_index_path) as second:  # a new object on the same file
+        resumed, follow_up = second.chat(CHAIR, conversation=conversation, audience="public")
+        assert resumed == conversation
+        assert follow_up.standalone_question == CHAIR_STANDALONE
+        assert follow_up.hits[0].label == PAGE_3, labels(follow_up.hits)
+        assert not follow_up.refused and "150 €" in follow_up.answer
+        assert PAGE_3 in {c["label"] for c in follow_up.citations}
+        assert {c["path"] for c in follow_up.citations} == {"handbook/teletravail.pdf"}
+        history = second.history(conversation, audience="public")
+    assert [(m["role"], m["content"]) for m in history] == [
+        ("user", ALLOWANCE), ("assistant", opening.answer),
+        ("user", CHAIR), ("assistant", follow_up.answer)]
+    assert [m["standalone"] for m in history if m["role"] == "user"] == [
+        ALLOWANCE, CHAIR_STANDALONE]
+    assert history[3]["data"]["refused"] is False
+    assert history[3]["data"]["citations"][0]["label"] == PAGE_3
+
+
+def test_abroad_follow_up_after_a_telework_question(chat_index_path):
+    with Index(chat_index_path, embedder="e5") as index:
+        conversation, _ = index.chat(TELEWORK, audience="public")
+        _, answer = index.chat("et à l'étranger ?", conversation=conversation,
+                               audience="public")
+    assert answer.standalone_question.startswith("et à l'étranger ? (")
+    assert "télétravail" in answer.standalone_question
+    assert PAGE_5 in labels(answer.hits, 3), labels(answer.hits)
+    assert not answer.refused and "10 jours" in answer.answer
+    assert PAGE_5 in {c["label"] for c in answer.citations}
+
+
+def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
+        chat_index_path, corpus):
+    rewritten = ("L'entreprise me rembourse-t-elle une chaise de bureau pour travailler "
+                 "à la maison ?")
+    reply = "Oui, jusqu'à 150 € [handbook/teletravail.pdf p. 3]."
+    usage = {"prompt_tokens": 900, "completion_tokens": 15, "total_tokens": 915}
+    with Index(chat_index_path, embedder="e5") as index:
+        conversation, opening = index.chat(ALLOWANCE, audience="public")  # extractive
+        script = [chat_reply(rewritten + "\n", usage={"prompt_tokens": 120,
+                                                      "completion_tokens": 20,
+                                                      "total_tokens": 140}),
+                  chat_reply(reply, usage=usage)]
+        with ScriptedServer(script) as server:
+            generator = OpenAIGenerator(server.base_url, "test-model", timeout=10,
+                                        max_retries=0)
+            _, answer = index.chat(CHAIR, conversation=conversation, audience="public",
+                                   generator=generator)
+        history = index.history(conversation, audience="public")
+    rewrite_request, answer_request = server.requests
+    # the rewrite call saw the whole history and the follow-up
+    rewrite_prompt = rewrite_request.body["messages"][-1]["content"]
+    assert f"user: {ALLOWANCE}" in rewrite_prompt
+    assert f"assistant: {opening.answer}" in rewrite_prompt
+    assert rewrite_prompt.rstrip().endswith(f"user: {CHAIR}")
+    assert "Rewrite" in rewrite_request.body["messages"][0]["content"]
+    # retrieval used the model's standalone question
+    assert answer.standalone_question == rewritten
+    assert answer.hits[0].label == PAGE_3, labels(answer.hits)
+    # the answer call got the earlier turns as chat history, then the passages
+    messages = answer_request.body["messages"]
+    assert [(m["role"], m["content"]) for m in messages[1:3]] == [
+        ("user", ALLOWANCE), ("assistant", opening.answer)]
+    assert f"--- {PAGE_3}" in messages[-1]["content"]
+    assert messages[-1]["content"].rstrip().endswith(f"Question: {CHAIR}")
+    # shown with its link; both calls accounted for
+    link = (corpus / "handbook" / "teletravail.pdf").as_uri() + "#page=3"
+    assert not answer.refused and answer.answer == f"Oui, jusqu'à 150 € [{PAGE_3}]({link})."
+    stages = answer.usage["calls"]
+    assert stages[0]["stage"] == "rewrite" and stages[0]["prompt_tokens"] == 120
+    assert len(stages) == 2 and answer.usage["tokens_in"] == 900
+    assert history[2]["standalone"] == rewritten
+
+
+# ------------------------------------------------------------------------------ audience
+
+
+def test_a_staff_conversation_cannot_be_resumed_or_read_by_another_audience(
+        chat_index_path):
+    with Index(chat_index_path, embedder="e5") as index:
+        conversation, opening = index.chat(
+            "Jusqu'à quel montant un conseiller peut-il rembourser sans validation ?",
+            audience="staff")
+        assert opening.hits[0].access == "staff" and "300 €" in opening.answer
+        missing = "0123456789ab"
+        assert len(missing) == len(conversation)
+        with pytest.raises(KeyError) as unknown:
+            index.history(missing, audience="staff")
+        expected = str(unknown.value).replace(missing, "ID")
+        for audience in ("public", None, "all", "rh"):
+            with pytest.raises(KeyError) as refused:
+                index.chat("Et au-delà ?", conversation=conversation, audience=audience)
+            assert str(refused.value).replace(conversation, "ID") == expected, audience
+            with pytest.raises(KeyError) as hidden:
+                index.history(conversation, audience=audience)
+            assert str(hidden.value).replace(conversation, "ID") == expected, audience
+            assert opening.answer not in str(hidden.value)
+        # nothing was written by the refused attempts; staff still resumes it
+        assert len(index.history(conversation, audience="staff")) == 2
+        _, follow_up = index.chat("Et au-delà de 1 500 € ?", conversation=conversation,
+                                  audience="staff")
+        assert len(index.history(conversation, audience="staff")) == 4
+    assert follow_up.standalone_question != "Et au-delà de 1 500 € ?"
+
+
+# ---------------------------------------------------------------------------------- CLI
+
+
+def test_cli_chat_json_then_follow_up_in_another_process(index_path, tmp_path):
+    """Two `preuve chat` processes on one index file (keyword-only: fast, no model)."""
+    path = copy_index(index_path, tmp_path / "chat.sqlite")
+    first = run_cli("chat", ALLOWANCE, "--json", "--audience", "public", "--index", str(path))
+    assert first.returncode == 0, first.stderr
+    opening = json.loads(first.stdout)
+    conversation = opening["conversation"]
+    assert opening["question"] == ALLOWANCE and not opening["refused"]
+    assert {"answer", "reason", "citations", "hits", "usage", "standalone_question"} <= set(
+        opening)
+    second = run_cli("chat", CHAIR, "--conversation", conversation, "--json", "--audience",
+                     "public", "--index", str(path))
+    assert second.returncode == 0, second.stderr
+    follow_up = json.loads(second.stdout)
+    assert follow_up["conversation"] == conversation
+    assert follow_up["standalone_question"] == CHAIR_STANDALONE
+    assert follow_up["hits"][0]["label"] == PAGE_3
+    assert not follow_up["refused"]
+    assert PAGE_3 in {c["label"] for c in follow_up["citations"]}
+    stored = rows(path, "SELECT role, content, standalone FROM messages "
+                        "WHERE conversation_id = ? ORDER BY id", (conversation,))
+    assert [(m["role"], m["standalone"]) for m in stored] == [
+        ("user", ALLOWANCE), ("assistant", None), ("user", CHAIR_STANDALONE),
+        ("assistant", None)]
+    # the conversation was opened as public: the operator cannot resume it, and the error
+    # is the one for an id that does not exist
+    for conv in (conversation, "ffffffffffff"):
+        denied = run_cli("chat", CHAIR, "--conversation", conv, "--json", "--index", str(path))
+        assert denied.returncode != 0 and denied.stdout == ""
+        assert denied.stderr.strip() == f"Error: no conversation '{conv}'"
+    assert len(rows(path, "SELECT id FROM messages WHERE conversation_id = ?",
+                    (conversation,))) == 4
