@@ -20,6 +20,8 @@ _BOUNDARY = re.compile(
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
+# "Frais et indemnités .... 2": a table-of-contents entry, no statement to quote
+_TOC_LINE = re.compile(r"^[^.!?]*[^\d.!?]\s+\.*\s*\d{1,3}$")
 # kinds whose chunk text has one line per source line, so a sentence can cite its own lines
 LINE_KINDS = ("markdown", "text", "code")
 
@@ -58,7 +60,8 @@ def split_sentences(hit: Hit) -> list[Sentence]:
         lead = len(raw) - len(raw.lstrip())
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
         cleaned = " ".join(cleaned.split())
-        if len(cleaned.split()) >= 4 and not raw.lstrip().startswith("#"):
+        if (len(cleaned.split()) >= 4 and not raw.lstrip().startswith("#")
+                and not (len(cleaned.split()) <= 5 and _TOC_LINE.search(cleaned))):
             sentence = Sentence(cleaned, hit)
             if by_lines:
                 first = _line_of(line_starts, start + lead)
