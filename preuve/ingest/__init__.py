@@ -149,6 +149,12 @@ def ingest(
         if location not in seen and any(_inside(location, root) for root in roots):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
+    return _commit(store, changes, report, embedder, embedder_name, progress)
+
+
+def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
+            embedder_name: str | None, progress: bool) -> IngestReport:
+    """Embed what lacks a vector, then apply every change in one transaction."""
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
     if embedder is not None:
         report.embedded = _embed(store, changes, embedder, embedder_name, progress)
@@ -295,12 +301,7 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
         if path not in seen:
             changes.removals.append(doc.doc_id)
             report.removed.append(path)
-    changes.unchanged, changes.failed = report.unchanged, len(report.failed)
-    if embedder is not None:
-        report.embedded = _embed(store, changes, embedder, embedder_name, progress)
-    if changes.upserts or changes.removals:
-        store.apply(changes)
-    return report
+    return _commit(store, changes, report, embedder, embedder_name, progress)
 
 
 def _progress(items: list, enabled: bool):

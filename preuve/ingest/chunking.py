@@ -113,3 +113,29 @@ def chunks_from_units(
         Chunk(text="\n".join(pieces[a:b + 1]), **fields)
         for a, b in windows([word_count(p) for p in pieces], max_words, overlap_words)
     ]
+
+
+def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: int,
+                       overlap_words: int) -> list[Chunk]:
+    """Chunks of (heading path, text, first line, last line) blocks: one section per run
+    of blocks under the same heading, cut to size; positions span the blocks kept. A
+    section that is only its own heading (followed at once by a sub-heading) is dropped:
+    there is nothing in it to cite."""
+    chunks: list[Chunk] = []
+    i = 0
+    while i < len(blocks):
+        j = i
+        while j + 1 < len(blocks) and blocks[j + 1][0] == blocks[i][0]:
+            j += 1
+        section = blocks[i:j + 1]
+        i = j + 1
+        if len(section) == 1 and section[0][0].endswith(section[0][1]):
+            continue
+        for a, b in windows([word_count(t) for _, t, _, _ in section], max_words,
+                            overlap_words):
+            part = section[a:b + 1]
+            chunks.append(Chunk(
+                text="\n".join(t for _, t, _, _ in part), heading=section[0][0],
+                start_line=min(s for _, _, s, _ in part), end_line=max(e for _, _, _, e in part),
+            ))
+    return chunks

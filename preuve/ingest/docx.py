@@ -9,8 +9,7 @@ import io
 import zipfile
 
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
-from preuve.ingest.chunking import windows, word_count
-from preuve.models import Chunk
+from preuve.ingest.chunking import chunks_from_blocks
 
 
 def _blocks(document) -> list[tuple[str, str]]:
@@ -43,7 +42,7 @@ def parse_docx(data: bytes, settings: ChunkSettings) -> Parsed:
         raise ParseError(f"corrupt or unreadable DOCX: {exc}") from None
     title = (document.core_properties.title or "").strip()
     path: list[tuple[int, str]] = []
-    units: list[tuple[str, str, int]] = []  # heading path, text, paragraph number
+    units: list[tuple[str, str, int, int]] = []  # heading path, text, paragraph number x2
     for number, (style, text) in enumerate(_blocks(document), 1):
         text = " ".join(text.split())
         if not text:
@@ -55,24 +54,9 @@ def parse_docx(data: bytes, settings: ChunkSettings) -> Parsed:
         if level:
             path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, text)]
             title = title or (text if level == 1 else "")
-        units.append((" > ".join(t for _, t in path), text, number))
-    chunks: list[Chunk] = []
-    i = 0
-    while i < len(units):
-        j = i
-        while j + 1 < len(units) and units[j + 1][0] == units[i][0]:
-            j += 1
-        section = units[i:j + 1]
-        if len(section) == 1 and section[0][0].endswith(section[0][1]):
-            i = j + 1  # a heading directly followed by a sub-heading: nothing to cite
-            continue
-        for a, b in windows([word_count(t) for _, t, _ in section],
-                            settings.max_words, settings.overlap_words):
-            part = section[a:b + 1]
-            chunks.append(Chunk(text="\n".join(t for _, t, _ in part), heading=units[i][0],
-                                start_line=part[0][2], end_line=part[-1][2]))
-        i = j + 1
-    return Parsed(title=title, chunks=chunks, language_sample=" ".join(t for _, t, _ in units))
+        units.append((" > ".join(t for _, t in path), text, number, number))
+    chunks = chunks_from_blocks(units, settings.max_words, settings.overlap_words)
+    return Parsed(title=title, chunks=chunks, language_sample=" ".join(u[1] for u in units))
 
 
 def _heading_level(style: str) -> int:

@@ -10,8 +10,7 @@ import re
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import windows, word_count
-from preuve.models import Chunk
+from preuve.ingest.chunking import chunks_from_blocks
 
 _SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside",
          "form", "button", "svg", "iframe"}
@@ -127,24 +126,7 @@ def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
     parser.feed(text)
     parser.close()
     parser._flush()
-    chunks: list[Chunk] = []
     blocks = parser.blocks
-    i = 0
-    while i < len(blocks):
-        j = i
-        while j + 1 < len(blocks) and blocks[j + 1][0] == blocks[i][0]:
-            j += 1
-        section = blocks[i:j + 1]
-        if len(section) == 1 and section[0][0].endswith(section[0][1]):
-            i = j + 1  # a heading directly followed by a sub-heading: nothing to cite
-            continue
-        for a, b in windows([word_count(t) for _, t, _, _ in section],
-                            settings.max_words, settings.overlap_words):
-            part = section[a:b + 1]
-            chunks.append(Chunk(
-                text="\n".join(t for _, t, _, _ in part), heading=blocks[i][0],
-                start_line=min(s for _, _, s, _ in part), end_line=max(e for _, _, _, e in part),
-            ))
-        i = j + 1
+    chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words)
     sample = " ".join(t for _, t, _, _ in blocks)
     return Parsed(title=parser.title, chunks=chunks, language_sample=sample)
