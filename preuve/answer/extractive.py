@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from preuve import text as tokens
 from preuve.models import Hit
+from preuve.retrieve.dense import query_vector
 
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence
@@ -96,6 +98,22 @@ def _code_sentence(hit: Hit) -> Sentence:
     return Sentence(" — ".join(parts), hit, hit.start_line, hit.end_line)
 
 
+_SENTENCE_CACHE: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+_SENTENCE_CACHE_SIZE = 20_000
+
+
+def _sentence_vectors(embedder, sentences: list[str]) -> np.ndarray:
+    """Sentence embeddings, remembered: the same passages come back question after
+    question, and embedding their sentences is most of an extractive answer's cost."""
+    missing = [t for t in dict.fromkeys(sentences) if (id(embedder), t) not in _SENTENCE_CACHE]
+    if missing:
+        for sentence, vector in zip(missing, embedder.embed_passages(missing), strict=True):
+            _SENTENCE_CACHE[(id(embedder), sentence)] = vector
+        while len(_SENTENCE_CACHE) > _SENTENCE_CACHE_SIZE:
+            _SENTENCE_CACHE.popitem(last=False)
+    return np.stack([_SENTENCE_CACHE[(id(embedder), t)] for t in sentences])
+
+
 class ExtractiveAnswerer:
     """Scores sentences by the question's terms they hold and, with an embedder, by
     meaning; keeps the best one and up to two more that score nearly as well."""
@@ -117,8 +135,8 @@ class ExtractiveAnswerer:
         terms = {lang: set(tokens.tokens(question, lang)) for lang in tokens.LANGUAGES}
         cosines = np.zeros(len(sentences), dtype=np.float32)
         if self.embedder is not None:
-            query = self.embedder.embed_queries([question])[0]
-            cosines = self.embedder.embed_passages([s.text for s in sentences]) @ query
+            query = query_vector(self.embedder, question)
+            cosines = _sentence_vectors(self.embedder, [s.text for s in sentences]) @ query
         for sentence, cosine in zip(sentences, cosines, strict=True):
             overlap = 0.0
             for lang, wanted in terms.items():
