@@ -29,6 +29,7 @@ demo: $(STAMP)
 	$(BIN)/preuve ask "Quel est le salaire de la directrice ?" --index $(DEMO_INDEX) --audience public
 
 test: $(STAMP)
+	scripts/setup-system.sh
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -457,3 +457,50 @@ def _eval_answers(target, method, index_path, embedder, as_json):
     wrong = [r["id"] for r in report.per_question if r["refused"] != r["refuse"]]
     if wrong:
         click.echo(f"misjudged ({len(wrong)}): {', '.join(wrong)}")
+
+
+@cli.command()
+@click.option("--audience", envvar="PREUVE_MCP_AUDIENCE", default="public", show_default=True,
+              metavar="LABEL",
+              help="What the agent may read: public plus this label (all = everything). Fixed "
+                   "for the server's life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
+@click.option("--link-base", envvar="PREUVE_LINK_BASE", default=None, metavar="URL",
+              help="Base of citation links in `ask` answers (default: the local folder).")
+@_index_option
+@_embedder_option
+@_errors
+def mcp(audience, link_base, index_path, embedder):
+    """MCP server on stdio for coding agents: tools search, where and ask.
+
+    stdout carries the protocol only; logs go to stderr. The index is opened on the first
+    tool call. Example client configuration: {"command": "preuve", "args": ["mcp",
+    "--index", "/abs/path/index.sqlite"]}."""
+    from preuve.server.mcp import serve_stdio
+
+    serve_stdio(index_path, audience=audience, embedder=embedder, link_base=link_base)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--config", "config_file", envvar="PREUVE_SERVER_CONFIG", default=None,
+              type=click.Path(exists=True, dir_okay=False),
+              help="YAML settings: api_keys (key: audience|admin), anonymous, max_upload_mb, "
+                   "upload_dir, upload_access, generator. PREUVE_API_KEYS=key:audience,... "
+                   "adds keys.")
+@_index_option
+@_errors
+def serve(host, port, config_file, index_path):
+    """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
+    import uvicorn
+
+    from preuve.server.app import create_app
+    from preuve.store import DEFAULT_INDEX
+
+    app = create_app(index_path or DEFAULT_INDEX, config_file)
+    settings = app.state.config
+    if not settings.api_keys and not settings.anonymous:
+        click.echo("warning: no API keys configured and anonymous access off: every request "
+                   "will get 401 (set PREUVE_API_KEYS or --config)", err=True)
+    click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,1 @@
+"""preuve servers: the HTTP API and web page (app), and the MCP server for agents (mcp)."""

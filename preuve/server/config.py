@@ -1,0 +1,129 @@
+"""Server configuration: API keys and the audience each one reads as, uploads, limits.
+
+YAML file (`preuve serve --config FILE`)::
+
+    api_keys:            # key -> audience label, or `admin` (reads everything, may
+      k-pub-123: public  #   upload and delete documents)
+      k-staff-456: staff
+      k-admin-789: admin
+    anonymous: public    # optional: requests without a key read as this audience
+    max_upload_mb: 20    # uploads larger than this are refused (413)
+    upload_dir: uploads  # where uploaded files are kept (default: beside the index)
+    upload_access: null  # access label of uploads that declare none (null: operator only)
+    generator: extractive  # or `openai` (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, ...)
+
+Environment (added to the file's settings): ``PREUVE_API_KEYS="key1:public,key2:staff,
+key3:admin"``, ``PREUVE_ANONYMOUS=public``. The audience of a request is decided here, from
+its key, never from the request body.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ADMIN = "admin"
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: the audience their reads are filtered with (None: everything)."""
+
+    audience: str | None
+    admin: bool = False
+    name: str = ""  # the audience label as configured (for logs and /me), never the key
+
+
+@dataclass
+class ServerConfig:
+    api_keys: dict[str, str] = field(default_factory=dict)
+    anonymous: str | None = None
+    max_upload_mb: float = 20.0
+    upload_dir: str | None = None
+    upload_access: str | None = None
+    generator: str = "extractive"
+
+    def __post_init__(self):
+        for key, label in self.api_keys.items():
+            if not key or not str(label or "").strip():
+                raise ConfigError("api_keys: every key needs a non-empty audience label")
+        if self.anonymous == ADMIN:
+            raise ConfigError("anonymous: cannot be admin (anonymous callers never write)")
+        if self.generator not in ("extractive", "openai"):
+            raise ConfigError(f"generator: {self.generator!r} (extractive or openai)")
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return int(self.max_upload_mb * 1024 * 1024)
+
+    def caller(self, key: str | None) -> Caller | None:
+        """The caller a key stands for; None when the key is missing or unknown (and no
+        anonymous access is configured)."""
+        if key:
+            found = None
+            for known, label in self.api_keys.items():  # compare every key, constant time
+                if hmac.compare_digest(known.encode(), key.encode()):
+                    found = label
+            if found is None:
+                return None
+            if found == ADMIN:
+                return Caller(None, True, ADMIN)
+            return Caller(found, False, found)
+        if self.anonymous:
+            return Caller(self.anonymous, False, self.anonymous)
+        return None
+
+
+def parse_keys(text: str) -> dict[str, str]:
+    """`key1:public,key2:staff` -> {key1: public, key2: staff}."""
+    keys = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, sep, label = item.rpartition(":")
+        if not sep or not key.strip() or not label.strip():
+            raise ConfigError(f"PREUVE_API_KEYS: {item.split(':')[0][:4]}…: expected KEY:AUDIENCE")
+        keys[key.strip()] = label.strip()
+    return keys
+
+
+def load_config(source: str | os.PathLike | dict | ServerConfig | None = None,
+                env: dict | None = None) -> ServerConfig:
+    """Settings from a YAML file (or a dict), then PREUVE_API_KEYS / PREUVE_ANONYMOUS."""
+    if isinstance(source, ServerConfig):
+        return source
+    env = os.environ if env is None else env
+    data: dict = {}
+    if isinstance(source, dict):
+        data = dict(source)
+    elif source is not None:
+        path = Path(source)
+        try:
+            data = yaml.safe_load(path.read_text("utf-8")) or {}
+        except OSError as exc:
+            raise ConfigError(f"{path}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML ({exc})") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a mapping of settings")
+        if data.get("upload_dir") and not os.path.isabs(str(data["upload_dir"])):
+            data["upload_dir"] = str(path.parent / str(data["upload_dir"]))
+    known = set(ServerConfig.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"unknown setting(s): {', '.join(unknown)} "
+                          f"(known: {', '.join(sorted(known))})")
+    keys = {str(k): str(v) for k, v in (data.pop("api_keys", None) or {}).items()}
+    keys.update(parse_keys(env.get("PREUVE_API_KEYS", "")))
+    if env.get("PREUVE_ANONYMOUS"):
+        data["anonymous"] = env["PREUVE_ANONYMOUS"]
+    return ServerConfig(api_keys=keys, **data)

@@ -1,0 +1,245 @@
+"""`preuve mcp`: the index as an MCP server over stdio, for coding agents.
+
+Three tools, the same engine as the CLI and the HTTP API:
+
+- `search(query, method?, k?, as_of?)`: passages, best first, each with its citation label;
+- `where(subject, k?)`: code locations (`path:line`, symbol), keyword search, no model;
+- `ask(question, k?)`: an extractive answer whose citations were all verified.
+
+Each returns one text block holding JSON.
+
+The audience is part of the server's configuration (`--audience`, else
+`$PREUVE_MCP_AUDIENCE`, else `public`), never a tool argument: whatever an agent sends, it
+reads `public` plus that one label. The default is `public` because an agent's context
+tends to travel (prompts, logs, pull requests); `--audience all` gives the operator's full
+view and must be asked for explicitly. The general `$PREUVE_AUDIENCE` is deliberately not
+read here.
+
+stdout carries the protocol and nothing else: logs go to stderr, and while serving, the
+SDK points file descriptor 1 at stderr, so stray prints of a model loader cannot corrupt
+the stream. The index is opened on the first tool call (the handshake never waits for it)
+and the embedder, when a method needs it, is loaded then too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import threading
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from preuve.index import Index
+from preuve.models import ALL_AUDIENCE, PUBLIC, Hit
+from preuve.store import DEFAULT_INDEX
+
+ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
+DEFAULT_AUDIENCE = PUBLIC
+MAX_K = 50
+SERVER_NAME = "preuve"
+
+log = logging.getLogger("preuve.mcp")
+
+# Failures that say what is wrong in terms the agent can act on (an unknown method, a bad
+# date, an index without vectors); anything else is reported as a generic tool error.
+_EXPECTED = (ValueError, KeyError, FileNotFoundError)
+
+
+class Tools:
+    """What the MCP tools do, without the protocol: usable (and testable) on its own.
+
+    One `Index`, opened on first use and shared by the tools behind a lock (the SDK runs
+    synchronous tools in worker threads; the SQLite connection is used by one at a time)."""
+
+    def __init__(self, index_path: str | os.PathLike | None = None, *,
+                 audience: str = DEFAULT_AUDIENCE, embedder: str | None = None,
+                 link_base: str | None = None):
+        audience = (audience or "").strip()
+        if not audience:
+            raise ValueError("the MCP audience cannot be empty (use public, staff, … or all)")
+        self.location = os.fspath(index_path or os.environ.get("PREUVE_INDEX")
+                                  or DEFAULT_INDEX)
+        self.audience = audience
+        self.embedder = embedder
+        self.link_base = link_base
+        self._index: Index | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def _filter_audience(self) -> str | None:
+        return None if self.audience == ALL_AUDIENCE else self.audience
+
+    def _open(self) -> Index:
+        if self._index is None:
+            if not os.path.exists(self.location):
+                raise FileNotFoundError(
+                    f"no index at {self.location}: build one with `preuve ingest PATH "
+                    f"--index {self.location}`")
+            self._index = Index(self.location, embedder=self.embedder)
+        return self._index
+
+    def _run(self, fn):
+        """Call fn(index) under the lock, with anything printed sent to stderr."""
+        with self._lock, contextlib.redirect_stdout(sys.stderr):
+            return fn(self._open())
+
+    # -- tools ----------------------------------------------------------------------------
+    def search(self, query: str, method: str | None = None, k: int = 5,
+               as_of: str | None = "today") -> dict[str, Any]:
+        def run(index: Index):
+            chosen = method or index.default_method()
+            hits = index.search(query, method=chosen, k=k, as_of=_as_of(as_of),
+                                audience=self._filter_audience)
+            return {"query": query, "method": chosen, "audience": self.audience,
+                    "hits": [_hit(h) for h in hits]}
+        return self._run(run)
+
+    def where(self, subject: str, k: int = 10) -> dict[str, Any]:
+        def run(index: Index):
+            hits = index.where(subject, k=k, audience=self._filter_audience)
+            return {"subject": subject, "audience": self.audience,
+                    "locations": [_location(h) for h in hits]}
+        return self._run(run)
+
+    def ask(self, question: str, k: int = 5) -> dict[str, Any]:
+        def run(index: Index):
+            answer = index.ask(question, k=k, audience=self._filter_audience,
+                               link_base=self.link_base)
+            return {
+                "question": question, "audience": self.audience,
+                "answer": answer.answer, "refused": answer.refused, "reason": answer.reason,
+                "citations": [_citation(c) for c in answer.citations],
+                "sources": [_hit(h, text_limit=600) for h in answer.hits],
+                "language": answer.language,
+            }
+        return self._run(run)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+
+
+def _as_of(value: str | None) -> str | None:
+    if value is None or value.strip().lower() in ("", "none", "any"):
+        return None
+    return value.strip()
+
+
+def _hit(hit: Hit, text_limit: int | None = None) -> dict[str, Any]:
+    """A passage as an agent needs it: where it is (the citation label and its parts) and
+    what it says. No absolute paths of the server's disk."""
+    text = hit.text
+    if text_limit is not None and len(text) > text_limit:
+        text = text[:text_limit].rstrip() + " …"
+    data = {"rank": hit.rank, "label": hit.label, "score": round(float(hit.score), 4),
+            "path": hit.path, "kind": hit.kind, "title": hit.title, "heading": hit.heading,
+            "page": hit.page, "start_line": hit.start_line, "end_line": hit.end_line,
+            "symbol": hit.symbol, "symbol_kind": hit.symbol_kind, "text": text}
+    return {key: value for key, value in data.items() if value not in (None, "")}
+
+
+def _location(hit: Hit) -> dict[str, Any]:
+    data = {"rank": hit.rank, "label": hit.label, "path": hit.path, "line": hit.start_line,
+            "end_line": hit.end_line, "symbol": hit.symbol, "symbol_kind": hit.symbol_kind,
+            "score": round(float(hit.score), 4)}
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def _citation(entry: dict) -> dict[str, Any]:
+    keys = ("label", "path", "page", "start_line", "end_line", "valid", "link")
+    return {key: entry[key] for key in keys if entry.get(key) is not None}
+
+
+# -- protocol ------------------------------------------------------------------------------
+def _json(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def build_server(tools: Tools):
+    """The MCP server (official SDK) exposing `tools` as search, where and ask."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from preuve.answer.generators import GeneratorError
+    from preuve.embed import EmbedderError
+
+    expected = (*_EXPECTED, GeneratorError, EmbedderError)
+
+    def call(fn, *args, **kwargs) -> str:
+        try:
+            return _json(fn(*args, **kwargs))
+        except expected as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise ToolError(str(message)) from exc
+
+    server = MCPServer(
+        SERVER_NAME,
+        instructions=(
+            "Search a document and code index; every passage comes with a citation label "
+            "(`file.pdf p. N` or `path:start-end`). Use `where` to find where something is "
+            "handled in code, `search` for passages, `ask` for a short answer whose "
+            f"citations were verified. Results are limited to the audience {tools.audience!r}, "
+            "set by the server's configuration."),
+        log_level="WARNING",
+    )
+
+    @server.tool(structured_output=False)
+    def search(
+        query: Annotated[str, Field(min_length=1, description="What to look for.")],
+        method: Annotated[Literal["bm25", "dense", "hybrid"] | None, Field(
+            description="Retrieval method; default hybrid when the index has vectors, "
+                        "else bm25.")] = None,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Number of passages.")] = 5,
+        as_of: Annotated[str | None, Field(
+            description="Only versions in force that day: YYYY-MM-DD, 'today' (default) "
+                        "or 'none' for every version.")] = "today",
+    ) -> str:
+        """Passages for a query, best first: each with its citation label, location and
+        text, as JSON."""
+        return call(tools.search, query, method=method, k=k, as_of=as_of)
+
+    @server.tool(structured_output=False)
+    def where(
+        subject: Annotated[str, Field(min_length=1, description=(
+            "What the code does, in words: 'where is invoice numbering handled'."))],
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Number of locations.")] = 10,
+    ) -> str:
+        """Code locations for a subject, best first: path, line, symbol, as JSON."""
+        return call(tools.where, subject, k=k)
+
+    @server.tool(structured_output=False)
+    def ask(
+        question: Annotated[str, Field(min_length=1, description="A question in French "
+                                                                 "or English.")],
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Passages retrieved.")] = 5,
+    ) -> str:
+        """An answer drawn from the index, every citation checked against the passage it
+        cites; a refusal (refused: true) when the index does not hold the answer. JSON."""
+        return call(tools.ask, question, k=k)
+
+    return server
+
+
+def serve_stdio(index_path: str | None = None, *, audience: str = DEFAULT_AUDIENCE,
+                embedder: str | None = None, link_base: str | None = None) -> None:
+    """Run the MCP server on stdin/stdout until the client closes the stream."""
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="preuve mcp: %(message)s")
+    tools = Tools(index_path, audience=audience, embedder=embedder, link_base=link_base)
+    if not os.path.exists(tools.location):
+        log.warning("no index at %s yet: tools will fail until one is built", tools.location)
+    if tools.audience == ALL_AUDIENCE:
+        log.warning("audience 'all': agents see every document, whatever its access label")
+    log.info("index %s, audience %s", tools.location, tools.audience)
+    server = build_server(tools)
+    try:
+        server.run("stdio")
+    finally:
+        tools.close()

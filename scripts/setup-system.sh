@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Debian packages the test suite needs beyond Python: Chromium and its driver for the
+# browser test (the Debian builds: nothing is downloaded by a test tool). Idempotent;
+# needs root (as on this project's machines and CI); without root it says what to run.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "missing Debian packages: ${need[*]} (run: sudo apt-get install -y ${need[*]})" >&2
+    exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

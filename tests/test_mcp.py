@@ -1,0 +1,171 @@
+"""`preuve mcp`: the real server as a subprocess, spoken to through the MCP SDK's stdio
+client: tools listed with their input schemas, `where` and `ask` answered with citations,
+and the audience fixed by the server (a public agent never sees a staff passage)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import KEYWORD_ONLY, REPO, copy_corpus
+
+from preuve import Index
+from preuve.server.mcp import Tools
+
+mcp = pytest.importorskip("mcp")
+from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
+
+STAFF_QUERY = "astreinte prime hebdomadaire"
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def mcp_index(tmp_path_factory) -> tuple[Path, set[str]]:
+    """A keyword-only index of the sample corpus; files with no access label (the facturo
+    code) are made public so that a public agent can look up code. Also returns the paths
+    of the staff-only documents."""
+    root = tmp_path_factory.mktemp("mcp")
+    corpus = copy_corpus(root / "examples")
+    path = root / "index.sqlite"
+    with Index(path, embedder=KEYWORD_ONLY) as index:
+        report = index.ingest([corpus], access="public")
+        assert report.ok, report.failed
+        staff = {d.path for d in index.documents() if d.access == "staff"}
+    assert "handbook/on-call.md" in staff
+    return path, staff
+
+
+def _server(index: Path, *extra: str, env: dict | None = None) -> StdioServerParameters:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    environment.update(env or {})
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "preuve", "mcp", "--index", str(index), *extra],
+                                 env=environment, cwd=str(REPO))
+
+
+def _session(params: StdioServerParameters, steps):
+    """Start the server, initialize a session, run `await steps(session)`, stop it."""
+    async def main():
+        with anyio.fail_after(TIMEOUT):
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await steps(session)
+    return anyio.run(main)
+
+
+def _payload(result) -> dict:
+    assert not result.is_error, result.content
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    return json.loads(result.content[0].text)
+
+
+@pytest.fixture(scope="module")
+def public_run(mcp_index) -> dict:
+    """One session with `--audience public`: everything the public tests look at."""
+    index, _ = mcp_index
+
+    async def steps(session):
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        calls = {
+            "where": ("where", {"subject": "où est gérée la numérotation des factures"}),
+            "ask": ("ask", {"question": "Combien de jours de télétravail par semaine ?"}),
+            "leak_search": ("search", {"query": STAFF_QUERY, "k": 20, "as_of": "none"}),
+            "leak_ask": ("ask", {"question": STAFF_QUERY, "k": 10}),
+            "leak_where": ("where", {"subject": STAFF_QUERY, "k": 20}),
+        }
+        results = {key: _payload(await session.call_tool(name, args))
+                   for key, (name, args) in calls.items()}
+        return {"tools": tools, **results}
+
+    return _session(_server(index, "--audience", "public"), steps)
+
+
+def test_lists_tools_with_input_schemas(public_run):
+    tools = public_run["tools"]
+    assert {"search", "where", "ask"} <= set(tools)
+    for name, required in {"search": "query", "where": "subject", "ask": "question"}.items():
+        schema = tools[name].input_schema
+        assert schema["type"] == "object"
+        assert required in schema["properties"] and required in schema["required"]
+        assert "audience" not in schema["properties"]  # fixed by the server, not the caller
+        assert tools[name].description
+    assert {"query", "method", "k", "as_of"} <= set(tools["search"].input_schema["properties"])
+
+
+def test_where_finds_the_code_location(public_run):
+    where = public_run["where"]
+    assert where["audience"] == "public"
+    first = where["locations"][0]
+    assert first["path"] == "facturo/numerotation.py"
+    assert first["label"].startswith("facturo/numerotation.py:") and first["line"] >= 1
+
+
+def test_ask_answers_with_verified_citations(public_run):
+    ask = public_run["ask"]
+    assert not ask["refused"], ask
+    assert "2 jours" in ask["answer"]
+    labels = [c["label"] for c in ask["citations"]]
+    assert any(c["path"] == "handbook/teletravail.pdf" and c.get("page") == 2
+               for c in ask["citations"]), labels
+    assert all(c["valid"] for c in ask["citations"])
+    assert ask["sources"] and all("label" in s for s in ask["sources"])
+
+
+def test_public_agent_never_sees_staff_passages(mcp_index, public_run):
+    index, staff = mcp_index
+    with Index(index, embedder=KEYWORD_ONLY) as operator:  # the leak check means something:
+        best = operator.search(STAFF_QUERY, k=1)           # the best passage is staff-only
+    assert best and best[0].path in staff
+
+    search = public_run["leak_search"]
+    assert search["audience"] == "public" and search["hits"]
+    seen = json.dumps([public_run[k] for k in ("leak_search", "leak_ask", "leak_where")],
+                      ensure_ascii=False)
+    for path in staff:
+        assert path not in seen
+    assert "on-call" not in seen and "Swapping a shift" not in seen
+
+
+def test_default_audience_is_public_and_bad_arguments_are_tool_errors(mcp_index):
+    index, staff = mcp_index
+
+    async def steps(session):
+        default = _payload(await session.call_tool("search", {"query": STAFF_QUERY, "k": 20}))
+        bad = [await session.call_tool(name, args) for name, args in [
+            ("search", {"query": "x", "method": "magic"}),
+            ("where", {"subject": "x", "k": 10_000}),
+            ("search", {"query": "x", "method": "dense"}),
+            ("search", {"query": "x", "as_of": "yesterday?"}),
+        ]]
+        return default, bad
+
+    default, bad = _session(_server(index), steps)  # no option, no variable
+    assert default["audience"] == "public"
+    assert not {h["path"] for h in default["hits"]} & staff
+    assert all(r.is_error for r in bad)
+    assert "no vectors" in bad[2].content[0].text
+
+
+def test_audience_from_the_environment(mcp_index):
+    index, staff = mcp_index
+
+    async def steps(session):
+        return _payload(await session.call_tool("search", {"query": STAFF_QUERY, "k": 5}))
+
+    as_staff = _session(_server(index, env={"PREUVE_MCP_AUDIENCE": "staff"}), steps)
+    assert as_staff["audience"] == "staff"
+    assert as_staff["hits"][0]["path"] in staff
+
+
+def test_missing_index_is_an_error_and_creates_nothing(tmp_path):
+    tools = Tools(tmp_path / "absent.sqlite", audience="public")
+    with pytest.raises(FileNotFoundError, match="no index at"):
+        tools.where("factures")
+    assert not (tmp_path / "absent.sqlite").exists()
+    with pytest.raises(ValueError, match="audience"):
+        Tools(tmp_path / "absent.sqlite", audience=" ")
