@@ -180,3 +180,19 @@ def test_calibrated_nprobe_reaches_its_recall_on_clustered_vectors():
     assert recall >= ann.CALIBRATION_RECALL
     assert ann.MIN_NPROBE <= nprobe <= len(centroids)
     assert lists.shape == (3000,) and lists.max() < len(centroids)
+
+
+def test_vectors_without_structure_get_exact_answers(forced):
+    """Uniform random directions: no list holds a query's neighbours, the calibration sees
+    it and the search stays exact rather than returning poor neighbours."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    matrix = VectorMatrix(
+        rowids=np.arange(1, n + 1, dtype=np.int64), vectors=unit(rng.standard_normal((n, DIM))),
+        access=np.zeros(n, dtype=np.int32), access_codes={"public": 0},
+        kinds=np.zeros(n, dtype=np.int32), kind_codes={"text": 0},
+        starts=np.zeros(n, dtype=np.int32), ends=np.full(n, 99_999_999, dtype=np.int32))
+    matrix.prepare_ann(None, MODEL, "1")  # no location: nothing cached
+    assert matrix.ann is not None and 2 * matrix.ann.nprobe >= matrix.ann.nlist
+    for q in unit(rng.standard_normal((5, DIM))):
+        assert matrix.top_k(q, 10, None) == matrix.top_k(q, 10, None, exact=True)

@@ -177,6 +177,8 @@ class IVFIndex:
             return None
         closeness = self.centroids @ query
         if keep is None:
+            if 2 * self.nprobe >= self.nlist:  # data without structure: exact is as cheap
+                return None
             lists = np.argpartition(-closeness, self.nprobe - 1)[:self.nprobe]
         else:
             lists = self._filtered_probe(closeness, keep, allowed / n)

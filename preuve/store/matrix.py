@@ -47,8 +47,9 @@ class VectorMatrix:
         kind_codes: dict[str, int] = {}
         n = len(rows)
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
+        # read-only view of one joined buffer: no second copy of 1.5 GB at 1M rows
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-        vectors = vectors.reshape(n, dimension).copy()
+        vectors = vectors.reshape(n, dimension)
         access = np.fromiter(
             (-1 if r[2] is None else access_codes.setdefault(r[2], len(access_codes))
              for r in rows), dtype=np.int32, count=n)

@@ -89,6 +89,7 @@ class SQLiteStore:
         self.db.execute("PRAGMA busy_timeout=30000")
         self._migrate()
         self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
+        self._matrix_stamp: tuple | None = None
 
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -242,6 +243,14 @@ class SQLiteStore:
         return self._hits_by_rowid(best)
 
     def _vector_matrix(self, model: str, dimension: int) -> VectorMatrix:
+        # nothing written since the last look (by another connection: data_version; by this
+        # one: total_changes): the matrix is current, skip the COUNT(*) (a scan of the
+        # vector blobs, ~2 s at 1M chunks)
+        stamp = (model, self.db.execute("PRAGMA data_version").fetchone()[0],
+                 self.db.total_changes)
+        if self._matrix is not None and self._matrix_stamp == stamp:
+            return self._matrix[1]
+        self._matrix_stamp = stamp
         key = (model, self.get_meta("generation"), self._vectors_count(model))
         if self._matrix is None or self._matrix[0] != key:
             rows = self.db.execute(
