@@ -87,6 +87,8 @@ class SQLiteStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
+        self.db.execute("PRAGMA cache_size=-65536")  # 64 MB page cache per connection
+        self.db.execute("PRAGMA mmap_size=1073741824")  # read pages through the OS cache
         self._migrate()
         self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
         self._matrix_stamp: tuple | None = None
@@ -186,16 +188,22 @@ class SQLiteStore:
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
+        """Ranks row ids first and reads the k winners' columns after: scoring touches every
+        matching row, so the ranking query must not drag wide chunk rows along."""
         if not terms or k <= 0:
             return []
-        where, params = filter_sql(filters)
-        rows = self.db.execute(
-            f"SELECT {_HIT_COLUMNS}, bm25(chunks_fts) AS s FROM chunks_fts "
-            "JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
-            [fts_query(terms), *params, k],
-        ).fetchall()
-        return [_hit(row, rank, -row["s"]) for rank, row in enumerate(rows, 1)]
+        if filters == Filters():
+            rows = self.db.execute(
+                "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
+                "ORDER BY s, rowid LIMIT ?", [fts_query(terms), k]).fetchall()
+        else:
+            where, params = filter_sql(filters)
+            rows = self.db.execute(
+                "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
+                "JOIN chunks c ON c.id = chunks_fts.rowid "
+                f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
+                [fts_query(terms), *params, k]).fetchall()
+        return self._hits_by_rowid([(row[0], -row[1]) for row in rows])
 
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
