@@ -12,7 +12,7 @@ import pytest
 from preuve.models import Chunk, Document, Filters
 from preuve.store import Changes, ann
 from preuve.store.matrix import VectorMatrix
-from preuve.store.sqlite import SQLiteStore
+from preuve.store.sqlite import SQLiteStore, filter_sql
 
 MODEL = "test-model@1"
 DIM = 128
@@ -130,31 +130,58 @@ def test_ann_search_falls_back_when_lists_hold_too_few_allowed_rows(store):
     assert got == matrix.top_k(q, 10, keep, exact=True)
 
 
-def test_cache_file_is_reused_then_replaced_after_a_change(store, tmp_path):
+def test_cache_files_are_reused_then_replaced_after_a_change(store, monkeypatch):
     location = store.location
-    matrix_of(store)
-    files = glob.glob(location + ".ann-*.npz")
-    assert len(files) == 1 and not matrix_of(store).ann.loaded
-    mtime = os.path.getmtime(files[0])
+    matrix = matrix_of(store)
+    assert matrix.ann is not None and not matrix.ann.loaded and not matrix.from_cache
+    files = sorted(glob.glob(location + ".ann-*"))
+    # the index (centroids, lists), the matrix's columns, its vectors (memory-mapped later)
+    assert len(files) == 3
+    assert {f.endswith(".vectors.npy") for f in files} == {True, False}
+    assert sum(f.endswith(".matrix.npz") for f in files) == 1
+    assert sum(f.endswith("-g1.npz") for f in files) == 1
+    mtimes = [os.path.getmtime(f) for f in files]
     q = queries(store.topics, 1)[0]
+    tight = Filters(audience="public", path_prefixes=("08/",))
     first = [h.chunk_id for h in store.search_dense(q, MODEL, Filters(), 10)]
+    first_tight = [h.chunk_id for h in store.search_dense(q, MODEL, tight, 10)]
 
     again = SQLiteStore(location)
     try:
-        assert [h.chunk_id for h in again.search_dense(q, MODEL, Filters(), 10)] == first
-        assert matrix_of(again).ann.loaded
-        assert glob.glob(location + ".ann-*.npz") == files
-        assert os.path.getmtime(files[0]) == mtime
+        def no_sql_build(*args, **kwargs):
+            raise AssertionError("the matrix was rebuilt from SQL")
+
+        with monkeypatch.context() as m:
+            m.setattr(VectorMatrix, "build", no_sql_build)
+            assert [h.chunk_id for h in again.search_dense(q, MODEL, Filters(), 10)] == first
+            assert [h.chunk_id for h in again.search_dense(q, MODEL, tight, 10)] == first_tight
+        reopened = matrix_of(again)
+        assert reopened.from_cache and reopened.ann.loaded
+        assert isinstance(reopened.vectors, np.memmap)
+        assert sorted(glob.glob(location + ".ann-*")) == files
+        assert [os.path.getmtime(f) for f in files] == mtimes
 
         upserts, vectors, _ = corpus(seed=3, docs=5, first=DOCS)  # generation bumps
         again.apply(Changes(upserts=upserts))
         again.put_vectors(MODEL, vectors)
         again.search_dense(q, MODEL, Filters(), 10)
-        assert not matrix_of(again).ann.loaded
-        now = glob.glob(location + ".ann-*.npz")
-        assert len(now) == 1 and now != files  # the stale file is gone
+        assert not matrix_of(again).from_cache and not matrix_of(again).ann.loaded
+        now = sorted(glob.glob(location + ".ann-*"))
+        assert len(now) == 3 and not set(now) & set(files)  # the stale files are gone
     finally:
         again.close()
+
+
+def test_path_prefixes_are_matched_in_memory_like_the_store_does(store):
+    matrix = matrix_of(store)
+    assert matrix.has_paths
+    for prefixes in (("08/",), ("0",), ("./1", "99/doc99"), ("zz/",), ("",)):
+        filters = Filters(path_prefixes=prefixes)
+        where, params = filter_sql(filters)
+        expected = {r[0] for r in store.db.execute(
+            f"SELECT c.id FROM chunks c WHERE {where}", params)}
+        keep = matrix.mask(filters)
+        assert set(matrix.rowids[keep].tolist()) == expected
 
 
 def test_below_the_threshold_search_stays_exact(tmp_path, monkeypatch):

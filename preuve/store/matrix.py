@@ -8,6 +8,7 @@ exact search whenever that is as cheap or would return fewer than k rows."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,7 +27,7 @@ def day_number(day: str | None, default: int) -> int:
 
 @dataclass
 class VectorMatrix:
-    rowids: np.ndarray  # int64, ascending: chunks.id
+    rowids: np.ndarray  # int64 chunks.id (ascending unless an ANN index reordered the rows)
     vectors: np.ndarray  # float32 (n, dim), L2-normalised
     access: np.ndarray  # int32 code per row, -1 = unlabelled
     access_codes: dict[str, int]
@@ -34,15 +35,18 @@ class VectorMatrix:
     kind_codes: dict[str, int]
     starts: np.ndarray  # int32 yyyymmdd
     ends: np.ndarray  # int32 yyyymmdd
+    paths: list[str] | None = None  # sorted distinct paths, when the rows came with them
+    path_ids: np.ndarray | None = None  # int32 index into `paths` per row
     ann: ivf.IVFIndex | None = None  # set by prepare_ann on large matrices
     use_ann: bool = True  # False: always exact (benchmarks compare both)
+    from_cache: bool = False  # True when loaded from the snapshot file, not from SQL
     # when the rows are permuted: (sorted rowids, their positions), for rowid lookups
     _sorted: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, rows: Sequence[tuple], dimension: int) -> VectorMatrix:
-        """From (rowid, vector bytes, access, kind, effective_from, effective_to) rows,
-        in ascending rowid order."""
+        """From (rowid, vector bytes, access, kind, effective_from, effective_to[, path])
+        rows, in ascending rowid order. With the path, prefix filters need no SQL."""
         access_codes: dict[str, int] = {}
         kind_codes: dict[str, int] = {}
         n = len(rows)
@@ -57,31 +61,77 @@ class VectorMatrix:
                             dtype=np.int32, count=n)
         starts = np.fromiter((day_number(r[4], _NO_START) for r in rows), np.int32, count=n)
         ends = np.fromiter((day_number(r[5], _NO_END) for r in rows), np.int32, count=n)
-        return cls(rowids, vectors, access, access_codes, kinds, kind_codes, starts, ends)
+        paths = path_ids = None
+        if n and len(rows[0]) > 6:
+            seen: dict[str, int] = {}
+            first = np.fromiter((seen.setdefault(r[6], len(seen)) for r in rows), np.int32,
+                                count=n)
+            paths = sorted(seen)
+            rank = np.empty(len(seen), dtype=np.int32)
+            rank[[seen[x] for x in paths]] = np.arange(len(paths), dtype=np.int32)
+            path_ids = rank[first]
+        return cls(rowids, vectors, access, access_codes, kinds, kind_codes, starts, ends,
+                   paths, path_ids)
 
     def __len__(self) -> int:
         return len(self.rowids)
 
-    def prepare_ann(self, location: str | None, model: str, generation: str | None) -> None:
+    @property
+    def has_paths(self) -> bool:
+        return self.path_ids is not None
+
+    def prepare_ann(self, location: str | None, model: str, generation: str | None,
+                    vectors_count: int | None = None) -> None:
         """Load or build the approximate index when the matrix is large enough, and put the
         rows in its order. Call before computing masks: it permutes the rows. The index is
-        cached as a file beside `location` (the SQLite file) per model and generation."""
-        if self.ann is not None or len(self) < max(1, ivf.threshold()) or len(self) < 2:
+        cached as a file beside `location` (the SQLite file) per model and generation; with
+        `vectors_count` (the store's key for this matrix), so is the whole matrix, which
+        `cached` then returns to later processes without reading the vectors from SQL."""
+        if self.ann is not None or len(self) < max(2, ivf.threshold()):
             return
         index, order = ivf.load_or_build(self.vectors, self.rowids, location, model,
                                          generation)
         self._reorder(order)
         self.ann = index
+        if vectors_count is not None and location:
+            ivf.save_snapshot(location, model, generation, vectors_count, self._columns(),
+                              self.vectors, index)
+
+    @classmethod
+    def cached(cls, location: str | None, model: str, generation: str | None,
+               vectors_count: int, dimension: int) -> VectorMatrix | None:
+        """The matrix saved by `prepare_ann` for this model, generation and vector count
+        (vectors memory-mapped), or None."""
+        if vectors_count < max(2, ivf.threshold()) or not location:
+            return None
+        found = ivf.load_snapshot(location, model, generation, vectors_count, dimension)
+        if found is None:
+            return None
+        columns, vectors, index = found
+        matrix = cls(columns["rowids"], vectors, columns["access"], columns["access_codes"],
+                     columns["kinds"], columns["kind_codes"], columns["starts"],
+                     columns["ends"], columns["paths"], columns["path_ids"], ann=index,
+                     from_cache=True)
+        positions = np.argsort(matrix.rowids, kind="stable")
+        matrix._sorted = (matrix.rowids[positions], positions)
+        return matrix
+
+    def _columns(self) -> dict:
+        return {"rowids": self.rowids, "access": self.access, "access_codes": self.access_codes,
+                "kinds": self.kinds, "kind_codes": self.kind_codes, "starts": self.starts,
+                "ends": self.ends, "paths": self.paths, "path_ids": self.path_ids}
 
     def _reorder(self, order: np.ndarray) -> None:
-        for name in ("rowids", "vectors", "access", "kinds", "starts", "ends"):
-            setattr(self, name, getattr(self, name)[order])
+        for name in ("rowids", "vectors", "access", "kinds", "starts", "ends", "path_ids"):
+            if getattr(self, name) is not None:
+                setattr(self, name, getattr(self, name)[order])
         positions = np.argsort(self.rowids, kind="stable")
         self._sorted = (self.rowids[positions], positions)
 
     def mask(self, filters: Filters, allowed_rowids: np.ndarray | None = None) -> np.ndarray | None:
-        """Boolean mask of rows the filters allow (None: all rows). `allowed_rowids`
-        (sorted) is the path-prefix filter, resolved by the store's path index."""
+        """Boolean mask of rows the filters allow (None: all rows). Path prefixes are
+        matched here when the rows came with their paths; otherwise `allowed_rowids`
+        (the store's answer for the prefixes) stands for them."""
         keep = None
 
         def both(m):
@@ -97,9 +147,23 @@ class VectorMatrix:
         if filters.kinds:
             codes = [self.kind_codes[x] for x in filters.kinds if x in self.kind_codes]
             keep = both(np.isin(self.kinds, codes))
-        if allowed_rowids is not None:
+        if filters.path_prefixes and self.has_paths and allowed_rowids is None:
+            keep = both(self._under(filters.path_prefixes))
+        elif allowed_rowids is not None:
             keep = both(self._rows_in(np.asarray(allowed_rowids, dtype=np.int64)))
         return keep
+
+    def _under(self, prefixes: Sequence[str]) -> np.ndarray:
+        """Rows whose path starts with one of `prefixes` (the store's [prefix, prefix +
+        U+10FFFF) range: the distinct paths are sorted, so each prefix is a range of ids)."""
+        out = np.zeros(len(self), dtype=bool)
+        for prefix in prefixes:
+            prefix = prefix.removeprefix("./")
+            low = bisect.bisect_left(self.paths, prefix)
+            high = bisect.bisect_left(self.paths, prefix + "\U0010ffff")
+            if high > low:
+                out |= (self.path_ids >= low) & (self.path_ids < high)
+        return out
 
     def _rows_in(self, allowed: np.ndarray) -> np.ndarray:
         """Boolean mask of the rows whose rowid is in `allowed` (binary search, O(m log n))."""

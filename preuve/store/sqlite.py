@@ -243,7 +243,7 @@ class SQLiteStore:
         """Exact cosine top k among the chunks the filters allow."""
         matrix = self._vector_matrix(model, query.shape[-1])
         allowed = None
-        if filters.path_prefixes:
+        if filters.path_prefixes and not matrix.has_paths:
             where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes))
             allowed = np.fromiter((r[0] for r in self.db.execute(
                 f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.id", params)), np.int64)
@@ -261,14 +261,19 @@ class SQLiteStore:
         self._matrix_stamp = stamp
         key = (model, self.get_meta("generation"), self._vectors_count(model))
         if self._matrix is None or self._matrix[0] != key:
-            rows = self.db.execute(
-                "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to "
-                "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
-                "ORDER BY c.id", (model,)).fetchall()
-            matrix = VectorMatrix.build(rows, dimension)
-            del rows
-            # large matrices get an approximate index, cached beside this file
-            matrix.prepare_ann(self.location, model, key[1])
+            self._matrix = None  # free the old matrix before reading the new one
+            # large matrices (see preuve.store.ann) are cached beside this file with their
+            # approximate index: a new process maps them instead of reading every vector
+            matrix = VectorMatrix.cached(self.location, model, key[1], key[2], dimension)
+            if matrix is None:
+                rows = self.db.execute(
+                    "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, "
+                    "c.effective_to, c.path FROM chunks c JOIN vectors v "
+                    "ON v.model = ? AND v.text_hash = c.text_hash ORDER BY c.id",
+                    (model,)).fetchall()
+                matrix = VectorMatrix.build(rows, dimension)
+                del rows
+                matrix.prepare_ann(self.location, model, key[1], key[2])
             self._matrix = (key, matrix)
         return self._matrix[1]
 
