@@ -81,6 +81,17 @@ def chunks_of(db_path: Path | str, path: str) -> list[dict]:
     return rows(db_path, "SELECT * FROM chunks WHERE path = ? ORDER BY ordinal", (path,))
 
 
+def integrity_ok(db: Path | str) -> None:
+    """SQLite and the FTS index both pass their own integrity checks."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # the FTS index agrees with the chunks table (raises if not)
+        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')")
+    finally:
+        conn.close()
+
+
 def state_digest(db_path: Path | str) -> str:
     """A digest of what the index holds: documents (path, hash) and chunks (id, text)."""
     db = sqlite3.connect(db_path)

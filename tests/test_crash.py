@@ -12,13 +12,12 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from conftest import KEYWORD_ONLY, open_index, state_digest
+from conftest import KEYWORD_ONLY, integrity_ok, open_index, state_digest
 
 N_FILES = 50
 WORDS = ("facture remboursement congé télétravail salarié équipe retour délai politique "
@@ -81,15 +80,6 @@ def run_ingest(corpus: Path, db: Path, *, kill_after: float | None = None,
     return info
 
 
-def check_integrity(db: Path) -> None:
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')")
-    finally:
-        conn.close()
-
-
 def test_sigkill_during_ingest_leaves_before_or_after(tmp_path):
     corpus = tmp_path / "corpus"
     write_corpus(corpus, "A", range(N_FILES), seed=1)
@@ -110,7 +100,7 @@ def test_sigkill_during_ingest_leaves_before_or_after(tmp_path):
     assert ref["returncode"] == 0
     after = state_digest(reference)
     assert after != before
-    check_integrity(reference)
+    integrity_ok(reference)
     assert ref["max_wal"] > 1_000_000, "the transaction should spill into the WAL"
 
     rng = random.Random(20261105)
@@ -122,7 +112,7 @@ def test_sigkill_during_ingest_leaves_before_or_after(tmp_path):
         db = tmp_path / f"trial{number}.sqlite"
         shutil.copy(before_db, db)
         info = run_ingest(corpus, db, **trial)
-        check_integrity(db)
+        integrity_ok(db)
         state = state_digest(db)
         assert state in (before, after), (trial, info)
         outcomes.append((trial, info, "before" if state == before else "after"))
@@ -137,4 +127,4 @@ def test_sigkill_during_ingest_leaves_before_or_after(tmp_path):
     with open_index(last) as index:
         assert index.ingest([corpus]).ok
     assert state_digest(last) == after
-    check_integrity(last)
+    integrity_ok(last)

@@ -12,7 +12,15 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from conftest import chunks_of, copy_corpus, count, open_index, rows, state_digest
+from conftest import (
+    chunks_of,
+    copy_corpus,
+    count,
+    integrity_ok,
+    open_index,
+    rows,
+    state_digest,
+)
 
 from preuve.models import Chunk, Document
 from preuve.store import Changes, open_store
@@ -41,16 +49,6 @@ def chunk_rows_by_path(db: Path) -> dict[str, list[tuple]]:
     for r in rows(db, "SELECT id, path, chunk_id, text FROM chunks ORDER BY path, ordinal"):
         out.setdefault(r["path"], []).append((r["id"], r["chunk_id"], r["text"]))
     return out
-
-
-def integrity_ok(db: Path) -> None:
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        # the FTS index agrees with the chunks table (raises if not)
-        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')")
-    finally:
-        conn.close()
 
 
 @pytest.fixture
