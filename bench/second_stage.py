@@ -20,6 +20,7 @@ their `eval/` folder); a missing one is ingested here.
 
 from __future__ import annotations
 
+import abc
 import argparse
 import hashlib
 import random
@@ -42,7 +43,7 @@ K = 10
 
 
 # ------------------------------------------------------------------------------ rerankers
-class _Cached:
+class _Cached(abc.ABC):
     """Per-passage features computed once per text (the scores do not depend on the cache)."""
 
     def __init__(self, cache: bool = True):
@@ -56,8 +57,9 @@ class _Cached:
             self.cache.update(zip(todo, self._encode(todo), strict=True))
         return [self.cache[t] for t in texts]
 
+    @abc.abstractmethod
     def _encode(self, texts: list[str]) -> list[object]:
-        raise NotImplementedError
+        """The features of each text (a vector, a sparse map...)."""
 
 
 class E5Fp32Reranker(_Cached):
