@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from preuve.answer.citations import refusal, verify
-from preuve.answer.context import build_context
+from preuve.answer.citations import is_refusal, refusal, verify
+from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
 from preuve.answer.links import linkify
 from preuve.answer.prompt import build_messages
@@ -84,8 +84,7 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         passages = hits
         usage["calls"].append({"generator": "extractive", **info})
     else:
-        context = build_context(hits, budget, count_tokens) if count_tokens else \
-            build_context(hits, budget)
+        context = build_context(hits, budget, count_tokens or fallback_count)
         passages = context.passages
         messages = build_messages(question, context.text, language, history)
         generation = generator.generate(messages, stream=on_token is not None, on_token=on_token)
@@ -98,10 +97,9 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         usage["model"] = generation.model
     timings["generate"] = time.perf_counter() - started
     started = time.perf_counter()
-    if not text.strip() or text.strip() in (refusal("fr"), refusal("en")):
+    if not text.strip() or is_refusal(text):
         timings["verify"] = time.perf_counter() - started
-        return done(refuse, True, "the generator found no answer in the passages",
-                    rejected=None if not text.strip() else None)
+        return done(refuse, True, "the generator found no answer in the passages")
     verification = verify(text, passages)
     timings["verify"] = time.perf_counter() - started
     if not verification.ok:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-# The exact refusal per language (SPEC: Answer). Other languages fall back to English.
-REFUSALS: dict[str, str] = {"fr": "Je ne sais pas.", "en": "I don't know."}
+from preuve.answer.citations import REFUSAL
+
+# The exact refusal per language (SPEC: Answer), defined once in citations.py.
+REFUSALS: dict[str, str] = REFUSAL
 
 _LANGUAGE_NAMES: dict[str, str] = {
     "fr": "French", "en": "English", "de": "German", "es": "Spanish", "it": "Italian",
