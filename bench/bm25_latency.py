@@ -32,7 +32,8 @@ from common import OUT, machine_note, percentile, pin_threads, table
 
 from preuve.models import Chunk, Document, Filters
 from preuve.store import Changes
-from preuve.store.sqlite import SQLiteStore, filter_sql, fts_query, migrations
+from preuve.store.sql import filter_sql, fts_query, migrations
+from preuve.store.sqlite import SQLiteStore
 
 SEED = 20251129
 VOCABULARY = 100_000
@@ -115,7 +116,7 @@ def build_index(n_chunks: int, vocab: list[str]) -> Built:
     """The cached synthetic index of `n_chunks` chunks, built if missing or incomplete."""
     path = str(OUT / f"bm25-{n_chunks}.sqlite")
     params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "zipf": ZIPF_S,
-              "schema": migrations()[-1][0]}  # a new migration means a rebuild
+              "schema": migrations("sqlite")[-1][0]}  # a new migration means a rebuild
     if os.path.exists(path):
         store = SQLiteStore(path)
         info = json.loads(store.get_meta(CACHE_KEY) or "{}")

@@ -12,7 +12,8 @@ import pytest
 from preuve.models import Chunk, Document, Filters
 from preuve.store import Changes, ann
 from preuve.store.matrix import VectorMatrix
-from preuve.store.sqlite import SQLiteStore, filter_sql
+from preuve.store.sql import filter_sql
+from preuve.store.sqlite import SQLiteStore
 
 MODEL = "test-model@1"
 DIM = 128

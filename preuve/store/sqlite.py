@@ -12,66 +12,13 @@ import json
 import os
 import sqlite3
 from collections.abc import Sequence
-from importlib import resources
 
 import numpy as np
 
 from preuve.models import Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
-
-_HIT_COLUMNS = (
-    "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
-    "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
-)
-
-
-def migrations() -> list[tuple[int, str]]:
-    """(number, sql) of the bundled migrations, in order: `001_init.sql` is number 1."""
-    folder = resources.files("preuve.store") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
-    return sorted(found)
-
-
-def filter_sql(filters: Filters, alias: str = "c") -> tuple[str, list]:
-    """SQL conditions (joined with AND, never empty) and parameters for `filters`."""
-    clauses, params = ["1=1"], []
-    labels = filters.readable_labels()
-    if labels is not None:
-        clauses.append(f"{alias}.access IN ({','.join('?' * len(labels))})")
-        params.extend(labels)
-    if filters.as_of is not None:
-        day = filters.as_of.isoformat()
-        clauses.append(
-            f"({alias}.effective_from IS NULL OR {alias}.effective_from <= ?) AND "
-            f"({alias}.effective_to IS NULL OR {alias}.effective_to >= ?)"
-        )
-        params.extend([day, day])
-    if filters.path_prefixes:
-        # a range, not LIKE, so the path index serves it
-        ranges = " OR ".join(f"({alias}.path >= ? AND {alias}.path < ?)"
-                             for _ in filters.path_prefixes)
-        clauses.append(f"({ranges})")
-        for prefix in filters.path_prefixes:
-            params.extend(prefix_range(prefix))
-    if filters.kinds:
-        clauses.append(f"{alias}.kind IN ({','.join('?' * len(filters.kinds))})")
-        params.extend(filters.kinds)
-    return " AND ".join(clauses), params
-
-
-def prefix_range(prefix: str) -> tuple[str, str]:
-    """[low, high) bounds of the paths that start with `prefix`."""
-    prefix = prefix.removeprefix("./")
-    return prefix, prefix + "\U0010ffff"
-
-
-def fts_query(terms: Sequence[str]) -> str:
-    """An FTS5 OR query of quoted terms (quotes inside a term are doubled)."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+from preuve.store.sql import HIT_COLUMNS, filter_sql, fts_query, migrations
 
 
 class SQLiteStore:
@@ -96,7 +43,7 @@ class SQLiteStore:
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
         current = self.db.execute("PRAGMA user_version").fetchone()[0]
-        pending = [(n, sql) for n, sql in migrations() if n > current]
+        pending = [(n, sql) for n, sql in migrations("sqlite") if n > current]
         if not pending:
             return
         self.db.execute("BEGIN IMMEDIATE")
@@ -286,7 +233,7 @@ class SQLiteStore:
             return []
         ids = [rowid for rowid, _ in scored]
         rows = self.db.execute(
-            f"SELECT c.id, {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            f"SELECT c.id, {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
             f"WHERE c.id IN ({','.join('?' * len(ids))})", ids).fetchall()
         by_id = {row["id"]: row for row in rows}
         return [_hit(by_id[rowid], rank, score)
@@ -296,7 +243,7 @@ class SQLiteStore:
         if not chunk_ids:
             return []
         rows = self.db.execute(
-            f"SELECT {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
             f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))})",
             list(chunk_ids),
         ).fetchall()

@@ -1,0 +1,73 @@
+"""SQL both stores share: filter conditions, the columns a hit is read from, migrations.
+
+The filters are the security boundary (audience) as well as the as-of / path / kind
+choices, so they are written once and placed in the `WHERE` of every retriever's query,
+in SQLite and in PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+
+from preuve.models import Filters
+
+HIT_COLUMNS = (
+    "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
+    "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
+)
+
+
+def migrations(engine: str) -> list[tuple[int, str]]:
+    """(number, sql) of `engine`'s bundled migrations in order: `001_init.sql` is number 1."""
+    folder = resources.files("preuve.store") / "migrations" / engine
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
+    return sorted(found)
+
+
+def filter_sql(filters: Filters, alias: str = "c", mark: str = "?") -> tuple[str, list]:
+    """SQL conditions (joined with AND, never empty) and parameters for `filters`.
+
+    `mark` is the driver's placeholder: `?` for sqlite3, `%s` for psycopg.
+    """
+    clauses, params = ["1=1"], []
+
+    def marks(n: int) -> str:
+        return ",".join([mark] * n)
+
+    labels = filters.readable_labels()
+    if labels is not None:
+        clauses.append(f"{alias}.access IN ({marks(len(labels))})")
+        params.extend(labels)
+    if filters.as_of is not None:
+        day = filters.as_of.isoformat()
+        clauses.append(
+            f"({alias}.effective_from IS NULL OR {alias}.effective_from <= {mark}) AND "
+            f"({alias}.effective_to IS NULL OR {alias}.effective_to >= {mark})"
+        )
+        params.extend([day, day])
+    if filters.path_prefixes:
+        # a range, not LIKE, so the path index serves it
+        ranges = " OR ".join(f"({alias}.path >= {mark} AND {alias}.path < {mark})"
+                             for _ in filters.path_prefixes)
+        clauses.append(f"({ranges})")
+        for prefix in filters.path_prefixes:
+            params.extend(prefix_range(prefix))
+    if filters.kinds:
+        clauses.append(f"{alias}.kind IN ({marks(len(filters.kinds))})")
+        params.extend(filters.kinds)
+    return " AND ".join(clauses), params
+
+
+def prefix_range(prefix: str) -> tuple[str, str]:
+    """[low, high) bounds of the paths that start with `prefix` (in binary order)."""
+    prefix = prefix.removeprefix("./")
+    return prefix, prefix + "\U0010ffff"
+
+
+def fts_query(terms: Sequence[str]) -> str:
+    """An FTS5 OR query of quoted terms (quotes inside a term are doubled)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
