@@ -85,7 +85,8 @@ def test_new_index_has_latest_schema_in_wal_mode(tmp_path):
 def test_old_index_is_migrated_and_keeps_its_data(tmp_path):
     """An index written by schema 1 opens with the current code, data intact."""
     db = tmp_path / "old.sqlite"
-    first = (resources.files("preuve.store") / "migrations" / "sqlite" / "001_init.sql").read_text("utf-8")
+    folder = resources.files("preuve.store") / "migrations" / "sqlite"
+    first = (folder / "001_init.sql").read_text("utf-8")
     conn = sqlite3.connect(db)
     conn.executescript(first)
     conn.execute("PRAGMA user_version = 1")

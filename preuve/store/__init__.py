@@ -8,7 +8,7 @@ above it, so a server engine only has to implement this Protocol.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -90,12 +90,42 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
+    @property
+    def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        ...
+
+    # -- copying an index from one store to another (`preuve migrate`) --
+    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+        """Every document with its chunks (tokens and text hashes included), in batches."""
+        ...
+
+    def export_vectors(self, batch: int = 5000
+                       ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
+        """(model, [(text_hash, vector), ...]) batches of the whole vector cache."""
+        ...
+
+    def export_rows(self, table: str) -> list[tuple]:
+        """The rows of a plain table (meta, ingests, conversations, messages)."""
+        ...
+
+    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
+        """Add rows exported by `export_rows` (meta keys are replaced)."""
+        ...
+
+
+def is_postgres(location: str) -> bool:
+    """Whether `location` names a PostgreSQL database rather than a SQLite file."""
+    return location.startswith(("postgres://", "postgresql://"))
+
 
 def open_store(location: str | os.PathLike | None = None) -> Store:
     """Open (creating if needed) the index at `location`, `$PREUVE_INDEX` or the default."""
     location = os.fspath(location or os.environ.get("PREUVE_INDEX") or DEFAULT_INDEX)
-    if location.startswith(("postgres://", "postgresql://")):
-        raise ValueError(f"{location}: PostgreSQL indexes are not available in this version")
+    if is_postgres(location):
+        from preuve.store.postgres import PostgresStore
+
+        return PostgresStore(location)
     from preuve.store.sqlite import SQLiteStore
 
     return SQLiteStore(location)

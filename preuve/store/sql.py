@@ -17,6 +17,17 @@ HIT_COLUMNS = (
     "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
 )
 
+# Tables `preuve migrate` copies row by row, with the column that orders them (documents,
+# chunks and vectors go through `Store.apply` and `put_vectors` instead).
+PLAIN_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
+    "meta": (("key", "value"), "key"),
+    "ingests": (("started_at", "finished_at", "added", "updated", "removed", "unchanged",
+                 "failed"), "id"),
+    "conversations": (("id", "audience", "created_at"), "id"),
+    "messages": (("conversation_id", "role", "content", "standalone", "data", "created_at"),
+                 "id"),
+}
+
 
 def migrations(engine: str) -> list[tuple[int, str]]:
     """(number, sql) of `engine`'s bundled migrations in order: `001_init.sql` is number 1."""

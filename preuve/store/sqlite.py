@@ -11,14 +11,14 @@ import datetime as dt
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from preuve.models import Document, Filters, Hit
+from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
-from preuve.store.sql import HIT_COLUMNS, filter_sql, fts_query, migrations
+from preuve.store.sql import HIT_COLUMNS, PLAIN_TABLES, filter_sql, fts_query, migrations
 
 
 class SQLiteStore:
@@ -249,6 +249,57 @@ class SQLiteStore:
         ).fetchall()
         by_id = {row["chunk_id"]: row for row in rows}
         return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    # -- copying an index (preuve migrate) ----------------------------------------------
+    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+        docs = self.documents()
+        for i in range(0, len(docs), batch):
+            part = docs[i:i + batch]
+            by_doc: dict[str, list[Chunk]] = {}
+            rows = self.db.execute(
+                "SELECT doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
+                "end_line, symbol, symbol_kind, text, tokens, text_hash FROM chunks WHERE doc_id "
+                f"IN ({','.join('?' * len(part))}) ORDER BY doc_id, ordinal",
+                [d.doc_id for d in part])
+            for row in rows:
+                by_doc.setdefault(row[0], []).append(Chunk(
+                    doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3],
+                    page=row[4], page_label=row[5], start_line=row[6], end_line=row[7],
+                    symbol=row[8], symbol_kind=row[9], text=row[10], tokens=row[11].split(),
+                    text_hash=row[12] or ""))
+            yield [(d, by_doc.get(d.doc_id, [])) for d in part]
+
+    def export_vectors(self, batch: int = 5000
+                       ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
+        last = 0
+        while True:
+            rows = self.db.execute("SELECT id, model, text_hash, vector FROM vectors "
+                                   "WHERE id > ? ORDER BY id LIMIT ?", (last, batch)).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            by_model: dict[str, list] = {}
+            for _, model, text_hash, blob in rows:
+                by_model.setdefault(model, []).append(
+                    (text_hash, np.frombuffer(blob, dtype=np.float32)))
+            yield from by_model.items()
+
+    def export_rows(self, table: str) -> list[tuple]:
+        columns, order = PLAIN_TABLES[table]
+        return [tuple(row) for row in self.db.execute(
+            f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")]
+
+    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
+        columns = PLAIN_TABLES[table][0]
+        verb = "INSERT OR REPLACE" if table == "meta" else "INSERT"
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(f"{verb} INTO {table} ({', '.join(columns)}) VALUES "
+                                f"({','.join('?' * len(columns))})", rows)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     # -- conversations ------------------------------------------------------------------
     def create_conversation(self, conversation_id: str, audience: str | None) -> None:

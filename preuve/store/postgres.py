@@ -1,0 +1,610 @@
+"""The server index: PostgreSQL + pgvector, for many readers, replicas and managed backups.
+
+Same guarantees as the SQLite store: one transaction per ingest (a killed ingest leaves the
+previous state), the filters in the `WHERE` of every retriever's query, numbered
+migrations. Retrieval runs inside the database:
+
+- BM25: each chunk stores its BM25 document-side term weights as a `sparsevec`
+  (tf·(k1+1) / (tf + k1·(1−b+b·len/avgdl))) and the ids of its terms as an `int[]` under a
+  GIN index. A query is an IDF-weighted sparse vector built from the `terms` table, whose
+  document frequencies move with every insert and delete in the ingest's transaction;
+  `terms && query ids` finds the matching chunks and the inner product is their BM25 score
+  (k1=1.2, b=0.75 and the IDF of SQLite FTS5, so both stores rank alike). The average
+  length the weights use is rewritten when the collection's average drifts by more than
+  `AVGDL_DRIFT`.
+- Dense: the chunk row holds its vector in half precision (`halfvec`: half the memory for
+  the HNSW graph, cosines within ~1e-3; the cache keeps full precision). Below
+  `hnsw_threshold` chunks the search is exact, above it an HNSW index (inner product on
+  normalised vectors = cosine) with `hnsw.iterative_scan = relaxed_order`, so a filtered
+  query keeps scanning until it has k rows, and an exact query as a last resort when it
+  still has fewer.
+
+Connections come from a pool (`PREUVE_PG_POOL`, default 8), each method borrows one for one
+transaction, so the store can be shared by the threads of `preuve serve`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from preuve.models import Chunk, Document, Filters, Hit
+from preuve.store import Changes
+from preuve.store.sql import HIT_COLUMNS, PLAIN_TABLES, filter_sql, migrations
+
+K1, B = 1.2, 0.75
+AVGDL_DRIFT = 0.05  # rewrite stored BM25 weights when the mean length moves more than 5 %
+SPARSE_DIM = 1_000_000_000  # pgvector's largest sparsevec dimension: one per term id
+HNSW_INDEX = "chunks_embedding_hnsw"
+_WRITE_LOCK = 0x70726575  # advisory lock: one writer at a time per database ("preu")
+_MIGRATE_LOCK = _WRITE_LOCK + 1
+
+_DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
+                "effective_from, effective_to, size, pages, meta, indexed_at")
+_CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
+                  "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
+                  "tokens, text_hash, length, terms, bm25")
+
+
+# -- BM25 as pure functions ---------------------------------------------------------------
+def bm25_idf(n_chunks: int, df: int) -> float:
+    """FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), floored at 1e-6 for very common terms."""
+    idf = math.log((n_chunks - df + 0.5) / (df + 0.5)) if n_chunks else 0.0
+    return idf if idf > 0 else 1e-6
+
+
+def bm25_weight(tf: int, length: int, avgdl: float) -> float:
+    """The document side of BM25 for one term: what the query's IDF multiplies."""
+    norm = K1 * (1 - B + B * length / avgdl) if avgdl > 0 else K1
+    return tf * (K1 + 1) / (tf + norm)
+
+
+def sparse_literal(weights: dict[int, float]) -> str:
+    """A pgvector `sparsevec` literal (1-based ids, ascending)."""
+    body = ",".join(f"{i}:{weights[i]:.7g}" for i in sorted(weights))
+    return f"{{{body}}}/{SPARSE_DIM}"
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    return json.dumps(np.asarray(vector, dtype=np.float32).tolist())
+
+
+def redact(url: str) -> str:
+    """The URL without its password: what messages and `status` may show."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class PostgresStore:
+    """`Store` over a PostgreSQL database (its schema: the first of the URL's search_path)."""
+
+    def __init__(self, location: str, pool_size: int | None = None,
+                 hnsw_threshold: int | None = None):
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self._psycopg = psycopg
+        self.location = redact(location)
+        self.hnsw_threshold = hnsw_threshold or int(
+            os.environ.get("PREUVE_HNSW_THRESHOLD", "50000"))
+        self.ef_search = int(os.environ.get("PREUVE_HNSW_EF_SEARCH", "100"))
+        try:
+            setup = psycopg.connect(location, autocommit=True, connect_timeout=10)
+        except psycopg.OperationalError as exc:
+            raise ValueError(f"{self.location}: cannot connect to PostgreSQL "
+                             f"({str(exc).strip().splitlines()[0]})") from None
+        with setup:
+            self.schema, self._search_path = self._prepare(setup)
+        self._url = location
+        self.pool = ConnectionPool(
+            location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "8")),
+            configure=self._configure, open=True, timeout=60, name="preuve")
+        self._migrate()
+
+    # -- connections and schema ---------------------------------------------------------
+    def _prepare(self, conn) -> tuple[str, str]:
+        """Create our schema (first of the search_path) and pgvector if they are missing."""
+        path = conn.execute("SHOW search_path").fetchone()[0]
+        names = [p.strip().strip('"') for p in path.split(",") if p.strip()]
+        names = [n for n in names if n != "$user"] or ["public"]
+        schema = names[0]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", schema):
+            raise ValueError(f"{self.location}: schema name {schema!r} is not a plain name")
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+        row = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
+                           "WHERE extname = 'vector'").fetchone()
+        if row is None:
+            try:
+                conn.execute(f'CREATE EXTENSION IF NOT EXISTS vector SCHEMA "{schema}"')
+            except self._psycopg.Error as exc:
+                raise ValueError(f"{self.location}: the pgvector extension is not installed "
+                                 f"and cannot be created here ({exc}); ask the operator to "
+                                 "run CREATE EXTENSION vector") from None
+            ext_schema = schema
+        else:
+            ext_schema = row[0].strip('"')
+        search_path = f'"{schema}"' + (f', "{ext_schema}"' if ext_schema != schema else "")
+        return schema, search_path
+
+    def _configure(self, conn) -> None:
+        conn.execute(f"SET search_path TO {self._search_path}")
+        conn.execute(f"SET hnsw.ef_search = {self.ef_search}")
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        conn.commit()
+
+    def _migrate(self) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATE_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                         "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            current = conn.execute(
+                "SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
+            for number, sql in migrations("postgres"):
+                if number > current:
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)",
+                                 (number, _now()))
+
+    @property
+    def schema_version(self) -> int:
+        with self.pool.connection() as conn:
+            return conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+
+    # -- documents ----------------------------------------------------------------------
+    def documents(self, filters: Filters | None = None) -> list[Document]:
+        sql, params = f"SELECT {_DOC_COLUMNS} FROM documents d", []
+        if filters is not None:
+            where, params = filter_sql(filters, "d", "%s")
+            sql += " WHERE " + where
+        with self._cursor() as cur:
+            cur.execute(sql + " ORDER BY d.path", params)
+            return [_document(row) for row in cur.fetchall()]
+
+    def apply(self, changes: Changes) -> None:
+        now = _now()
+        with self.pool.connection() as conn, conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
+            upserted = {doc.doc_id for doc, _ in changes.upserts}
+            dropped = [d for d in changes.removals if d not in upserted]
+            replaced: list[str] = []
+            added = updated = 0
+            for doc, _ in changes.upserts:
+                cur.execute("SELECT doc_id FROM documents WHERE doc_id = %s "
+                            "OR (root = %s AND path = %s)", (doc.doc_id, doc.root, doc.path))
+                found = [row[0] for row in cur.fetchall()]
+                replaced.extend(found)
+                updated += bool(found)
+                added += not found
+            gone = list(dict.fromkeys(dropped + replaced))
+            # the lexicon loses the terms of every chunk that goes
+            delta: Counter[str] = Counter()
+            n_chunks = n_tokens = 0
+            if gone:
+                cur.execute("SELECT tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
+                for (tokens,) in cur:
+                    words = tokens.split()
+                    delta.subtract(set(words))
+                    n_chunks -= 1
+                    n_tokens -= len(words)
+                cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s)", (gone,))
+                cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s) RETURNING doc_id",
+                            (dropped,))
+                removed = len(cur.fetchall())
+                cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s)", (replaced,))
+            else:
+                removed = 0
+            new_chunks = [(doc, c) for doc, chunks in changes.upserts for c in chunks]
+            for _, chunk in new_chunks:
+                delta.update(set(chunk.tokens))
+                n_chunks += 1
+                n_tokens += len(chunk.tokens)
+            ids = self._update_lexicon(cur, delta, {t for _, c in new_chunks for t in c.tokens})
+            cur.execute("UPDATE lexicon_stats SET chunks = chunks + %s, tokens = tokens + %s "
+                        "RETURNING chunks, tokens, avgdl_used", (n_chunks, n_tokens))
+            total_chunks, total_tokens, avgdl = cur.fetchone()
+            mean = total_tokens / total_chunks if total_chunks else 0.0
+            reweigh = mean > 0 and (avgdl <= 0 or abs(mean / avgdl - 1) > AVGDL_DRIFT)
+            if reweigh:
+                avgdl = mean
+                cur.execute("UPDATE lexicon_stats SET avgdl_used = %s", (avgdl,))
+            if changes.upserts:
+                cur.executemany(
+                    f"INSERT INTO documents ({_DOC_COLUMNS}) VALUES ({','.join(['%s'] * 15)})",
+                    [(doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
+                      doc.content_hash, doc.access, doc.version, doc.effective_from,
+                      doc.effective_to, doc.size, doc.pages,
+                      json.dumps(doc.meta, ensure_ascii=False, default=str), now)
+                     for doc, _ in changes.upserts])
+            if new_chunks:
+                self._insert_chunks(cur, new_chunks, ids, avgdl)
+            if reweigh:
+                self._reweigh(cur, avgdl, skip=list(upserted))
+            cur.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT "
+                        "(key) DO UPDATE SET value = (meta.value::bigint + 1)::text")
+            cur.execute(
+                "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
+                "unchanged, failed) VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                (changes.started_at or now, now, added, updated, removed, changes.unchanged,
+                 changes.failed))
+        self._maybe_build_hnsw()
+
+    def _update_lexicon(self, cur, delta: Counter, needed: set[str]) -> dict[str, int]:
+        """Apply document-frequency changes; return the ids of the `needed` terms."""
+        ids: dict[str, int] = {}
+        words = sorted(needed | {t for t, n in delta.items() if n})
+        for i in range(0, len(words), 20000):
+            part = words[i:i + 20000]
+            cur.execute(
+                "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::int[]) "
+                "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df "
+                "RETURNING term, id", (part, [delta.get(t, 0) for t in part]))
+            ids.update(cur.fetchall())
+        return ids
+
+    def _insert_chunks(self, cur, new_chunks: list[tuple[Document, Chunk]],
+                       ids: dict[str, int], avgdl: float) -> None:
+        """COPY into a staging table, then one INSERT that joins the cached vectors."""
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS chunks_in (LIKE chunks INCLUDING DEFAULTS) "
+                    "ON COMMIT DELETE ROWS")
+        with cur.copy(f"COPY chunks_in ({_CHUNK_COLUMNS}) FROM STDIN") as copy:
+            for doc, c in new_chunks:
+                tf = Counter(c.tokens)
+                weights = {ids[t]: bm25_weight(n, len(c.tokens), avgdl) for t, n in tf.items()}
+                copy.write_row((
+                    c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
+                    doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
+                    c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
+                    " ".join(c.tokens), c.text_hash or None, len(c.tokens),
+                    "{" + ",".join(str(i) for i in sorted(weights)) + "}",
+                    sparse_literal(weights)))
+        model = self.get_meta("dense_model", cur)
+        cur.execute(
+            f"INSERT INTO chunks ({_CHUNK_COLUMNS}, embedding) "
+            f"SELECT {', '.join('s.' + c.strip() for c in _CHUNK_COLUMNS.split(','))}, "
+            "v.vector::halfvec "
+            "FROM chunks_in s LEFT JOIN vectors v ON v.model = %s AND v.text_hash = s.text_hash "
+            "ORDER BY s.doc_id, s.ordinal", (model,))
+        cur.execute("TRUNCATE chunks_in")
+
+    def _reweigh(self, cur, avgdl: float, skip: list[str]) -> None:
+        """Rewrite every stored BM25 weight for a new average length (rare: on drift)."""
+        cur.execute("SELECT term, id FROM terms")
+        ids = dict(cur.fetchall())
+        cur.execute("SELECT id, tokens, length FROM chunks WHERE doc_id <> ALL(%s)", (skip,))
+        rows = cur.fetchall()
+        for i in range(0, len(rows), 5000):
+            batch = []
+            for chunk_id, tokens, length in rows[i:i + 5000]:
+                tf = Counter(tokens.split())
+                batch.append((sparse_literal({ids[t]: bm25_weight(n, length, avgdl)
+                                              for t, n in tf.items()}), chunk_id))
+            cur.executemany("UPDATE chunks SET bm25 = %s::sparsevec WHERE id = %s", batch)
+
+    # -- retrieval ----------------------------------------------------------------------
+    def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
+        if not terms or k <= 0:
+            return []
+        with self._cursor() as cur:
+            cur.execute("SELECT chunks FROM lexicon_stats")
+            n_chunks = cur.fetchone()[0]
+            cur.execute("SELECT term, id, df FROM terms WHERE term = ANY(%s) AND df > 0",
+                        (list(set(terms)),))
+            known = {term: (term_id, df) for term, term_id, df in cur.fetchall()}
+            query: dict[int, float] = {}
+            for term in terms:  # a repeated query term counts again, as in FTS5
+                if term in known:
+                    term_id, df = known[term]
+                    query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
+            if not query:
+                return []
+            where, params = filter_sql(filters, "c", "%s")
+            vec = sparse_literal(query)
+            cur.execute(
+                "WITH top AS MATERIALIZED (SELECT c.id, c.bm25 <#> %s::sparsevec AS s "
+                f"FROM chunks c WHERE c.terms && %s::int[] AND {where} ORDER BY s, c.id "
+                f"LIMIT %s) SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
+                "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
+                [vec, list(query), *params, k])
+            return [_hit(row[1:], rank, -row[0]) for rank, row in enumerate(cur.fetchall(), 1)]
+
+    def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
+        if k <= 0:
+            return []
+        with self._cursor() as cur:
+            stored = self.get_meta("dense_model", cur)
+            if stored is None:
+                return []
+            if stored != model:
+                raise ValueError(f"{self.location} holds vectors of {stored}, not of {model}")
+            dim = int(self.get_meta("dense_dimension", cur))
+            if query.shape[-1] != dim:
+                raise ValueError(f"{self.location}: query vector has {query.shape[-1]} "
+                                 f"dimensions, the index {dim}")
+            where, params = filter_sql(filters, "c", "%s")
+            vec = vector_literal(query)
+
+            def run(order: str) -> list[tuple]:
+                cur.execute(
+                    f"WITH top AS MATERIALIZED (SELECT c.id, {order} AS s FROM chunks c "
+                    f"WHERE c.embedding IS NOT NULL AND {where} ORDER BY s LIMIT %s) "
+                    f"SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
+                    "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
+                    [vec, *params, k])
+                return cur.fetchall()
+
+            # the expression the HNSW index is built on (same cast, same operator)
+            rows = run(f"(c.embedding::halfvec({dim})) <#> %s::halfvec({dim})")
+            if len(rows) < k and self._hnsw_ready(cur):
+                # the graph walk gave up before k rows passed the filters: exact scan
+                rows = run(f"((c.embedding::halfvec({dim})) <#> %s::halfvec({dim})) + 0")
+            return [_hit(row[1:], rank, -row[0]) for rank, row in enumerate(rows, 1)]
+
+    def _hnsw_ready(self, cur) -> bool:
+        cur.execute("SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = "
+                    "to_regclass(%s)", (f'"{self.schema}".{HNSW_INDEX}',))
+        row = cur.fetchone()
+        return bool(row and row[0])
+
+    def _maybe_build_hnsw(self) -> None:
+        """Build the HNSW index once the table is large enough (CONCURRENTLY: readers and
+        writers go on during the build; an interrupted build is dropped and redone)."""
+        with self._cursor() as cur:
+            dim = self.get_meta("dense_dimension", cur)
+            if dim is None or self._hnsw_ready(cur):
+                return
+            cur.execute("SELECT chunks FROM lexicon_stats")
+            if cur.fetchone()[0] < self.hnsw_threshold:
+                return
+            invalid = cur.execute("SELECT to_regclass(%s) IS NOT NULL",
+                                  (f'"{self.schema}".{HNSW_INDEX}',)).fetchone()[0]
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                if invalid:
+                    conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {HNSW_INDEX}")
+                conn.execute(f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {HNSW_INDEX} ON chunks "
+                             f"USING hnsw ((embedding::halfvec({int(dim)})) halfvec_ip_ops) "
+                             "WITH (m = 16, ef_construction = 64)")
+                conn.execute("ANALYZE chunks")
+            finally:
+                conn.autocommit = False
+
+    def hnsw_ready(self) -> bool:
+        """Whether dense search goes through the HNSW index (else it is exact)."""
+        with self._cursor() as cur:
+            return self._hnsw_ready(cur)
+
+    # -- vectors ------------------------------------------------------------------------
+    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
+        unique = list(dict.fromkeys(text_hashes))
+        with self._cursor() as cur:
+            cur.execute("SELECT text_hash FROM vectors WHERE model = %s AND "
+                        "text_hash = ANY(%s)", (model, unique))
+            return set(unique) - {row[0] for row in cur.fetchall()}
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Cache vectors by text hash, and give them to the chunks with that text (the
+        first model stored becomes the one dense search uses)."""
+        if not items:
+            return
+        with self.pool.connection() as conn, conn.cursor() as cur:
+            cur.execute("CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash TEXT, "
+                        "vector vector) ON COMMIT DELETE ROWS")
+            with cur.copy("COPY vectors_in (text_hash, vector) FROM STDIN") as copy:
+                for text_hash, vector in items:
+                    copy.write_row((text_hash, vector_literal(vector)))
+            cur.execute(
+                "INSERT INTO vectors (model, text_hash, vector) SELECT DISTINCT ON (text_hash) "
+                "%s, text_hash, vector FROM vectors_in ON CONFLICT (model, text_hash) "
+                "DO UPDATE SET vector = excluded.vector", (model,))
+            stored = self.get_meta("dense_model", cur)
+            if stored is None:
+                stored = model
+                self.set_meta("dense_model", model, cur)
+                self.set_meta("dense_dimension", str(len(items[0][1])), cur)
+            if stored == model:
+                cur.execute("UPDATE chunks c SET embedding = s.vector::halfvec FROM vectors_in s "
+                            "WHERE c.text_hash = s.text_hash AND c.embedding IS NULL")
+            cur.execute("TRUNCATE vectors_in")
+        self._maybe_build_hnsw()
+
+    def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
+        with self._cursor() as cur:
+            cur.execute(
+                "SELECT DISTINCT ON (c.text_hash) c.text_hash, c.path, d.title, c.heading, "
+                "c.symbol, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                "WHERE c.text_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM vectors v "
+                "WHERE v.model = %s AND v.text_hash = c.text_hash) ORDER BY c.text_hash",
+                (model,))
+            return [tuple(row) for row in cur.fetchall()]
+
+    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
+        if not chunk_ids:
+            return []
+        with self._cursor() as cur:
+            cur.execute(f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d "
+                        "ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),))
+            by_id = {row[0]: row for row in cur.fetchall()}
+        return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    # -- copying an index (preuve migrate) ----------------------------------------------
+    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+        """Documents with their chunks (tokens and text hashes included), in batches."""
+        docs = self.documents()
+        for i in range(0, len(docs), batch):
+            part = docs[i:i + batch]
+            with self._cursor() as cur:
+                cur.execute(
+                    "SELECT doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
+                    "end_line, symbol, symbol_kind, text, tokens, text_hash FROM chunks "
+                    "WHERE doc_id = ANY(%s) ORDER BY doc_id, ordinal",
+                    ([d.doc_id for d in part],))
+                by_doc: dict[str, list[Chunk]] = {}
+                for row in cur.fetchall():
+                    by_doc.setdefault(row[0], []).append(_chunk(row))
+            yield [(d, by_doc.get(d.doc_id, [])) for d in part]
+
+    def export_vectors(self, batch: int = 5000
+                       ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
+        with self.pool.connection() as conn, conn.cursor(name="vectors_out") as cur:
+            cur.itersize = batch
+            cur.execute("SELECT model, text_hash, vector::text FROM vectors ORDER BY model")
+            while rows := cur.fetchmany(batch):
+                by_model: dict[str, list] = {}
+                for model, text_hash, vector in rows:
+                    by_model.setdefault(model, []).append(
+                        (text_hash, np.array(json.loads(vector), dtype=np.float32)))
+                yield from by_model.items()
+
+    def export_rows(self, table: str) -> list[tuple]:
+        with self._cursor() as cur:
+            columns, order = PLAIN_TABLES[table]
+            cur.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
+            return cur.fetchall()
+
+    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
+        columns = PLAIN_TABLES[table][0]
+        with self._cursor() as cur:
+            if table == "meta":
+                cur.executemany("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT "
+                                "(key) DO UPDATE SET value = excluded.value", rows)
+            else:
+                cur.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                                f"({','.join(['%s'] * len(columns))})", rows)
+
+    # -- conversations ------------------------------------------------------------------
+    def create_conversation(self, conversation_id: str, audience: str | None) -> None:
+        with self._cursor() as cur:
+            cur.execute("INSERT INTO conversations (id, audience, created_at) VALUES (%s,%s,%s)",
+                        (conversation_id, audience, _now()))
+
+    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
+        with self._cursor() as cur:
+            cur.execute("SELECT audience FROM conversations WHERE id = %s", (conversation_id,))
+            row = cur.fetchone()
+        return (row is not None, row[0] if row else None)
+
+    def add_message(self, conversation_id: str, role: str, content: str,
+                    standalone: str | None = None, data: dict | None = None) -> None:
+        with self._cursor() as cur:
+            cur.execute(
+                "INSERT INTO messages (conversation_id, role, content, standalone, data, "
+                "created_at) VALUES (%s,%s,%s,%s,%s,%s)",
+                (conversation_id, role, content, standalone,
+                 json.dumps(data or {}, ensure_ascii=False, default=str), _now()))
+
+    def messages(self, conversation_id: str) -> list[dict]:
+        with self._cursor() as cur:
+            cur.execute("SELECT role, content, standalone, data, created_at FROM messages "
+                        "WHERE conversation_id = %s ORDER BY id", (conversation_id,))
+            rows = cur.fetchall()
+        return [{"role": r[0], "content": r[1], "standalone": r[2], "data": json.loads(r[3]),
+                 "created_at": r[4]} for r in rows]
+
+    # -- bookkeeping --------------------------------------------------------------------
+    def stats(self) -> dict:
+        with self._cursor() as cur:
+            cur.execute("SELECT kind, COUNT(DISTINCT doc_id), COUNT(*) FROM chunks "
+                        "GROUP BY kind ORDER BY kind")
+            kinds = {kind: {"documents": docs, "chunks": n} for kind, docs, n in cur.fetchall()}
+            cur.execute("SELECT started_at, finished_at, added, updated, removed, unchanged, "
+                        "failed FROM ingests ORDER BY id DESC LIMIT 1")
+            last = cur.fetchone()
+            cur.execute("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                        "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                        "WHERE n.nspname = %s AND c.relkind = 'r'", (self.schema,))
+            size = int(cur.fetchone()[0])
+            documents = cur.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+            chunks = cur.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+            version = cur.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+            keys = ("started_at", "finished_at", "added", "updated", "removed", "unchanged",
+                    "failed")
+            return {
+                "index": self.location,
+                "schema_version": version,
+                "documents": documents,
+                "chunks": chunks,
+                "by_kind": kinds,
+                "size_bytes": size,
+                "last_ingest": dict(zip(keys, last, strict=True)) if last else None,
+                "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
+            }
+
+    def get_meta(self, key: str, cur=None) -> str | None:
+        if cur is None:
+            with self._cursor() as own:
+                return self.get_meta(key, own)
+        cur.execute("SELECT value FROM meta WHERE key = %s", (key,))
+        row = cur.fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str, cur=None) -> None:
+        if cur is None:
+            with self._cursor() as own:
+                return self.set_meta(key, value, own)
+        cur.execute("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) "
+                    "DO UPDATE SET value = excluded.value", (key, value))
+
+    def close(self) -> None:
+        self.pool.close()
+
+    # -- helpers ------------------------------------------------------------------------
+    def _cursor(self):
+        """A cursor in its own transaction (committed when the block ends without error)."""
+        return _PooledCursor(self.pool)
+
+
+class _PooledCursor:
+    def __init__(self, pool):
+        self._pool = pool
+
+    def __enter__(self):
+        self._conn_cm = self._pool.connection()
+        conn = self._conn_cm.__enter__()
+        self._cur = conn.cursor()
+        return self._cur
+
+    def __exit__(self, *exc):
+        self._cur.close()
+        return self._conn_cm.__exit__(*exc)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _document(row: tuple) -> Document:
+    return Document(
+        doc_id=row[0], path=row[1], root=row[2], kind=row[3], title=row[4], language=row[5],
+        content_hash=row[6], access=row[7], version=row[8], effective_from=row[9],
+        effective_to=row[10], size=row[11], pages=row[12], meta=json.loads(row[13]),
+    )
+
+
+def _chunk(row: tuple) -> Chunk:
+    return Chunk(
+        doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3], page=row[4],
+        page_label=row[5], start_line=row[6], end_line=row[7], symbol=row[8],
+        symbol_kind=row[9], text=row[10], tokens=row[11].split(), text_hash=row[12] or "",
+    )
+
+
+def _hit(row: tuple, rank: int, score: float) -> Hit:
+    """A hit from the HIT_COLUMNS values, in that order."""
+    return Hit(
+        rank=rank, score=score, chunk_id=row[0], doc_id=row[1], path=row[2], kind=row[3],
+        title=row[4], heading=row[5], page=row[6], page_label=row[7], start_line=row[8],
+        end_line=row[9], symbol=row[10], symbol_kind=row[11], text=row[12], language=row[13],
+        access=row[14], root=row[15],
+    )
