@@ -20,7 +20,8 @@ from preuve.retrieve.rerank import load_reranker
 def _index_option(f):
     return click.option(
         "--index", "index_path", envvar="PREUVE_INDEX", default=None, metavar="PATH",
-        help="Index file (default ./.preuve/index.sqlite, or $PREUVE_INDEX).",
+        help="Index: a SQLite file (default ./.preuve/index.sqlite) or a PostgreSQL URL "
+             "postgresql://user@host:port/db (or $PREUVE_INDEX).",
     )(f)
 
 
@@ -109,6 +110,7 @@ def ingest(paths, access, max_mb, index_path, embedder, as_json):
 @cli.command()
 @_index_option
 @_json_option
+@_errors
 def status(index_path, as_json):
     """What the index holds: documents, chunks by kind, size, last ingest."""
     with Index(index_path) as index:
@@ -119,6 +121,8 @@ def status(index_path, as_json):
     click.echo(f"index      {stats['index']} (schema {stats['schema_version']}, "
                f"{stats['size_bytes'] / 1e6:.1f} MB)")
     click.echo(f"documents  {stats['documents']}")
+    for model, n in stats.get("vectors", {}).items():
+        click.echo(f"vectors    {n} ({model})")
     click.echo(f"chunks     {stats['chunks']}")
     for kind, counts in stats["by_kind"].items():
         click.echo(f"  {kind:<9}{counts['documents']} documents, {counts['chunks']} chunks")
@@ -230,6 +234,31 @@ def forget(targets, index_path, as_json):
     else:
         for doc in removed:
             click.echo(f"removed {doc.path} ({doc.doc_id})")
+
+
+@cli.command()
+@click.option("--from", "source", required=True, metavar="INDEX",
+              help="The index to copy: a SQLite file or a PostgreSQL URL.")
+@click.option("--to", "target", required=True, metavar="INDEX",
+              help="An empty index to copy into: a PostgreSQL URL or a SQLite file.")
+@_json_option
+@_errors
+def migrate(source, target, as_json):
+    """Copy a whole index to another store (vectors included, nothing re-embedded), then
+    check that both hold the same counts."""
+    from tqdm import tqdm
+
+    from preuve.store.copy import copy_index
+
+    with tqdm(unit=" chunks", disable=as_json or not sys.stderr.isatty(), file=sys.stderr) as bar:
+        report = copy_index(source, target, progress=bar.update)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    vectors = ", ".join(f"{n} {model}" for model, n in report.vectors.items()) or "none"
+    click.echo(f"copied {report.documents} documents, {report.chunks} chunks, vectors: "
+               f"{vectors}; {report.rows.get('messages', 0)} messages")
+    click.echo(f"{report.source} -> {report.target}: counts match")
 
 
 @cli.command(name="eval")

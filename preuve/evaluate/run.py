@@ -15,6 +15,8 @@ from preuve.evaluate.datasets import EvalSet, load
 from preuve.evaluate.metrics import Report, evaluate_run
 from preuve.evaluate.reference import load_reference
 from preuve.index import Index
+from preuve.store import is_postgres
+from preuve.store.postgres import with_schema
 
 REFERENCE_SUFFIXES = (".yaml", ".yml", ".jsonl", ".ndjson")
 
@@ -45,10 +47,14 @@ def evaluate_reference(index: Index, path: str | Path, method: str, k: int = 10)
 
 
 def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str) -> str:
-    """A collection's own index: `<main index folder>/eval/<name>-<embedder>-<hash>.sqlite`."""
-    folder = os.path.dirname(os.path.abspath(main_index or os.path.join(".preuve", "x")))
+    """A collection's own index: `<main index folder>/eval/<name>-<embedder>-<hash>.sqlite`,
+    or, beside a PostgreSQL index, the schema `eval_<name>_<embedder>_<hash>` of its database."""
     digest = hashlib.sha1(evalset.name.encode()).hexdigest()[:8]
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in evalset.name)[:40]
+    if main_index and is_postgres(main_index):
+        schema = f"eval_{safe}_{embedder}_{digest}".replace("-", "_").lower()
+        return with_schema(main_index, schema)
+    folder = os.path.dirname(os.path.abspath(main_index or os.path.join(".preuve", "x")))
     return os.path.join(folder, "eval", f"{safe}-{embedder}-{digest}.sqlite")
 
 

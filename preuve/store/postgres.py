@@ -32,7 +32,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
@@ -84,6 +84,14 @@ def redact(url: str) -> str:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def with_schema(url: str, schema: str) -> str:
+    """`url` with its search_path set to `schema` (libpq `options`): one index per schema."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "options"]
+    query.append(("options", f"-csearch_path={schema}"))
+    return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 class PostgresStore:
@@ -408,11 +416,14 @@ class PostgresStore:
                 "INSERT INTO vectors (model, text_hash, vector) SELECT DISTINCT ON (text_hash) "
                 "%s, text_hash, vector FROM vectors_in ON CONFLICT (model, text_hash) "
                 "DO UPDATE SET vector = excluded.vector", (model,))
-            stored = self.get_meta("dense_model", cur)
+            # dense search uses one model: the one the index records, else the first stored
+            stored = self.get_meta("dense_model", cur) or self.get_meta("embedder_model", cur)
+            if stored == model and self.get_meta("dense_dimension", cur) is None:
+                self.set_meta("dense_dimension", str(len(items[0][1])), cur)
             if stored is None:
                 stored = model
-                self.set_meta("dense_model", model, cur)
                 self.set_meta("dense_dimension", str(len(items[0][1])), cur)
+            self.set_meta("dense_model", stored, cur)
             if stored == model:
                 cur.execute("UPDATE chunks c SET embedding = s.vector::halfvec FROM vectors_in s "
                             "WHERE c.text_hash = s.text_hash AND c.embedding IS NULL")
@@ -528,6 +539,8 @@ class PostgresStore:
             documents = cur.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
             chunks = cur.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
             version = cur.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+            vectors = dict(cur.execute("SELECT model, COUNT(*) FROM vectors GROUP BY model "
+                                       "ORDER BY model").fetchall())
             keys = ("started_at", "finished_at", "added", "updated", "removed", "unchanged",
                     "failed")
             return {
@@ -537,6 +550,7 @@ class PostgresStore:
                 "chunks": chunks,
                 "by_kind": kinds,
                 "size_bytes": size,
+                "vectors": vectors,
                 "last_ingest": dict(zip(keys, last, strict=True)) if last else None,
                 "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
             }

@@ -352,6 +352,8 @@ class SQLiteStore:
             "chunks": db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
             "by_kind": kinds,
             "size_bytes": size,
+            "vectors": {row[0]: row[1] for row in db.execute(
+                "SELECT model, COUNT(*) FROM vectors GROUP BY model ORDER BY model")},
             "last_ingest": dict(last) if last else None,
         }
 
