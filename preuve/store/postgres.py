@@ -185,15 +185,18 @@ class PostgresStore:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             upserted = {doc.doc_id for doc, _ in changes.upserts}
             dropped = [d for d in changes.removals if d not in upserted]
-            replaced: list[str] = []
-            added = updated = 0
-            for doc, _ in changes.upserts:
-                cur.execute("SELECT doc_id FROM documents WHERE doc_id = %s "
-                            "OR (root = %s AND path = %s)", (doc.doc_id, doc.root, doc.path))
-                found = [row[0] for row in cur.fetchall()]
-                replaced.extend(found)
-                updated += bool(found)
-                added += not found
+            # what each upserted document replaces: the same id, or the same file
+            docs = [doc for doc, _ in changes.upserts]
+            cur.execute(
+                "SELECT u.i, d.doc_id FROM unnest(%s::text[]) WITH ORDINALITY u(doc_id, i) "
+                "JOIN documents d ON d.doc_id = u.doc_id UNION "
+                "SELECT u.i, d.doc_id FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY "
+                "u(root, path, i) JOIN documents d ON d.root = u.root AND d.path = u.path",
+                ([d.doc_id for d in docs], [d.root for d in docs], [d.path for d in docs]))
+            found = cur.fetchall()
+            replaced = [doc_id for _, doc_id in found]
+            updated = len({i for i, _ in found})
+            added = len(docs) - updated
             gone = list(dict.fromkeys(dropped + replaced))
             # the lexicon loses the terms of every chunk that goes
             delta: Counter[str] = Counter()
@@ -289,15 +292,17 @@ class PostgresStore:
         """Rewrite every stored BM25 weight for a new average length (rare: on drift)."""
         cur.execute("SELECT term, id FROM terms")
         ids = dict(cur.fetchall())
-        cur.execute("SELECT id, tokens, length FROM chunks WHERE doc_id <> ALL(%s)", (skip,))
-        rows = cur.fetchall()
-        for i in range(0, len(rows), 5000):
-            batch = []
-            for chunk_id, tokens, length in rows[i:i + 5000]:
-                tf = Counter(tokens.split())
-                batch.append((sparse_literal({ids[t]: bm25_weight(n, length, avgdl)
-                                              for t, n in tf.items()}), chunk_id))
-            cur.executemany("UPDATE chunks SET bm25 = %s::sparsevec WHERE id = %s", batch)
+        # a server-side cursor streams the rows; the updates run beside it, same transaction
+        with cur.connection.cursor(name="reweigh") as rows:
+            rows.execute("SELECT id, tokens, length FROM chunks WHERE doc_id <> ALL(%s)",
+                         (skip,))
+            while part := rows.fetchmany(5000):
+                batch = []
+                for chunk_id, tokens, length in part:
+                    tf = Counter(tokens.split())
+                    batch.append((sparse_literal({ids[t]: bm25_weight(n, length, avgdl)
+                                                  for t, n in tf.items()}), chunk_id))
+                cur.executemany("UPDATE chunks SET bm25 = %s::sparsevec WHERE id = %s", batch)
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
