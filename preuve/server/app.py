@@ -40,7 +40,7 @@ from preuve.ingest.walk import KIND_BY_SUFFIX, kind_of
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import METHODS
 from preuve.server.config import Caller, ServerConfig, load_config
-from preuve.store import Changes
+from preuve.store import Changes, is_postgres, shown
 
 HERE = Path(__file__).parent
 KEY_COOKIE = "preuve_key"
@@ -268,8 +268,8 @@ def _document_dict(doc: Document) -> dict:
 
 
 def _clean_error(message: str, index_path: str) -> str:
-    """An engine error without the server's own paths."""
-    return message.replace(index_path, "the index")
+    """An engine error without the server's own paths (or database URL)."""
+    return message.replace(index_path, "the index").replace(shown(index_path), "the index")
 
 
 def _sse(event: str, data) -> bytes:
@@ -301,10 +301,15 @@ def create_app(index_path: str | os.PathLike, config=None, *,
     """The FastAPI app over the index at `index_path`; `config` is a ServerConfig, a dict
     of settings, a YAML file path, or None (environment only)."""
     settings: ServerConfig = load_config(config)
-    index_path = str(Path(index_path).absolute())
-    if not os.path.exists(index_path):
-        raise FileNotFoundError(f"{index_path}: no index there (run `preuve ingest` first)")
-    upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
+    if is_postgres(str(index_path)):
+        # a database: uploads go where the config says, else under ./.preuve
+        index_path = str(index_path)
+        upload_dir = Path(settings.upload_dir or Path(".preuve") / "uploads").absolute()
+    else:
+        index_path = str(Path(index_path).absolute())
+        if not os.path.exists(index_path):
+            raise FileNotFoundError(f"{index_path}: no index there (run `preuve ingest` first)")
+        upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
     pool = IndexPool(index_path, pool_size)
     metrics = Metrics()
     generator = None

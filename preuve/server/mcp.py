@@ -34,7 +34,7 @@ from pydantic import Field
 
 from preuve.index import Index
 from preuve.models import ALL_AUDIENCE, PUBLIC, Hit
-from preuve.store import DEFAULT_INDEX
+from preuve.store import DEFAULT_INDEX, index_exists, shown
 
 ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
 DEFAULT_AUDIENCE = PUBLIC
@@ -74,7 +74,7 @@ class Tools:
 
     def _open(self) -> Index:
         if self._index is None:
-            if not os.path.exists(self.location):
+            if not index_exists(self.location):
                 raise FileNotFoundError(
                     f"no index at {self.location}: build one with `preuve ingest PATH "
                     f"--index {self.location}`")
@@ -233,11 +233,11 @@ def serve_stdio(index_path: str | None = None, *, audience: str = DEFAULT_AUDIEN
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="preuve mcp: %(message)s")
     tools = Tools(index_path, audience=audience, embedder=embedder, link_base=link_base)
-    if not os.path.exists(tools.location):
+    if not index_exists(tools.location):
         log.warning("no index at %s yet: tools will fail until one is built", tools.location)
     if tools.audience == ALL_AUDIENCE:
         log.warning("audience 'all': agents see every document, whatever its access label")
-    log.info("index %s, audience %s", tools.location, tools.audience)
+    log.info("index %s, audience %s", shown(tools.location), tools.audience)
     server = build_server(tools)
     try:
         server.run("stdio")

@@ -19,8 +19,8 @@ migrations. Retrieval runs inside the database:
   query keeps scanning until it has k rows, and an exact query as a last resort when it
   still has fewer.
 
-Connections come from a pool (`PREUVE_PG_POOL`, default 8), each method borrows one for one
-transaction, so the store can be shared by the threads of `preuve serve`.
+Connections come from a pool (`PREUVE_PG_POOL`, default 4 per store), each method borrows one
+for one transaction, so a store can be shared by threads.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ class PostgresStore:
             self.schema, self._search_path = self._prepare(setup)
         self._url = location
         self.pool = ConnectionPool(
-            location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "8")),
+            location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "4")),
             configure=self._configure, open=True, timeout=60, name="preuve")
         self._migrate()
 
