@@ -9,6 +9,7 @@ end and any difference is an error.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,12 +67,15 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
     for model, items in src.export_vectors():
         dst.put_vectors(model, items)
         report.vectors[model] = report.vectors.get(model, 0) + len(items)
-    for part in src.export_documents(batch):
-        dst.apply(Changes(upserts=part))
-        report.documents += len(part)
-        report.chunks += sum(len(chunks) for _, chunks in part)
-        if progress:
-            progress(sum(len(chunks) for _, chunks in part))
+    # a store with an approximate index builds it once, after the last batch
+    bulk = getattr(dst, "deferred_index", contextlib.nullcontext)
+    with bulk():
+        for part in src.export_documents(batch):
+            dst.apply(Changes(upserts=part))
+            report.documents += len(part)
+            report.chunks += sum(len(chunks) for _, chunks in part)
+            if progress:
+                progress(sum(len(chunks) for _, chunks in part))
     for table in PLAIN_TABLES:
         if table != "meta":
             rows = src.export_rows(table)

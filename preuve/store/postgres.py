@@ -25,6 +25,7 @@ for one transaction, so a store can be shared by threads.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import math
@@ -114,7 +115,7 @@ class PostgresStore:
                              f"({str(exc).strip().splitlines()[0]})") from None
         with setup:
             self.schema, self._search_path = self._prepare(setup)
-        self._url = location
+        self._defer_index = False
         self.pool = ConnectionPool(
             location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "4")),
             configure=self._configure, open=True, timeout=60, name="preuve")
@@ -369,9 +370,22 @@ class PostgresStore:
         row = cur.fetchone()
         return bool(row and row[0])
 
+    @contextlib.contextmanager
+    def deferred_index(self) -> Iterator[None]:
+        """Bulk loading (`preuve migrate`, benchmarks): build the HNSW index once at the end
+        instead of inserting every vector into a graph that grows batch after batch."""
+        self._defer_index = True
+        try:
+            yield
+        finally:
+            self._defer_index = False
+        self._maybe_build_hnsw()
+
     def _maybe_build_hnsw(self) -> None:
         """Build the HNSW index once the table is large enough (CONCURRENTLY: readers and
         writers go on during the build; an interrupted build is dropped and redone)."""
+        if self._defer_index:
+            return
         with self._cursor() as cur:
             dim = self.get_meta("dense_dimension", cur)
             if dim is None or self._hnsw_ready(cur):
