@@ -6,7 +6,9 @@
 Each collection (Python FAQ, PIAF, Cranfield) is indexed with e5 into its SQLite eval index
 (bench/out/eval/, built by `preuve eval` and reused: embedding is the slow part), then copied
 into its own PostgreSQL schema by `preuve.store.copy.copy_index` (vectors copied, never
-recomputed), and every question is asked of both. Differences can only come from the stores:
+recomputed), and every question is asked of both; on PostgreSQL twice, dense search exact
+(these collections are under the HNSW threshold) and then through an HNSW index built for
+the purpose. Differences can only come from the stores:
 BM25 (FTS5 vs sparse vectors with the same formula), dense (float32 exact vs halfvec, HNSW
 above the threshold) and ties.
 """
@@ -25,6 +27,7 @@ from preuve.evaluate.run import eval_index_path, evaluate_collection
 from preuve.index import Index
 from preuve.store import pgserver
 from preuve.store.copy import copy_index
+from preuve.store.postgres import PostgresStore
 
 DATA = ROOT.parent / "shared" / "eval-data"
 COLLECTIONS = {
@@ -52,22 +55,29 @@ def run(pg_base: str, names: list[str]) -> None:
             copy_index(sqlite_path, pg_url)
             notes.append(f"{name}: copied to PostgreSQL in {time.perf_counter() - started:.1f} s")
         scores = {}
-        for label, location in (("sqlite", sqlite_path), ("postgres", pg_url)):
+        with PostgresStore(pg_url) as store:  # dense exact first: no HNSW index yet
+            store.drop_hnsw()
+        for label, location in (("sqlite", sqlite_path), ("postgres", pg_url), ("hnsw", pg_url)):
+            if label == "hnsw":
+                with PostgresStore(pg_url, hnsw_threshold=1) as store:
+                    store.build_hnsw()
             with Index(location, embedder="e5") as index:
                 report = index.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                                               language=evalset.language)
                 assert not report.added and not report.updated, f"{label}: index not current"
-                for method in METHODS:
+                for method in METHODS if label != "hnsw" else METHODS[1:]:
                     result = evaluate_collection(index, evalset, method, k=10)
                     scores[label, method] = result.metrics["ndcg@10"]
         for method in METHODS:
             a, b = scores["sqlite", method], scores["postgres", method]
+            c = scores.get(("hnsw", method))
             rows.append([name, method, len(evalset.queries), f"{a:.3f}", f"{b:.3f}",
-                         f"{b - a:+.3f}"])
+                         f"{b - a:+.3f}", "—" if c is None else f"{c:.3f}",
+                         "—" if c is None else f"{c - a:+.3f}"])
     # latency is bench/stores.py's subject: here the query embeddings are cached after the
     # first store, so timings would favour the second
-    print(table(["collection", "method", "queries", "nDCG@10 SQLite", "nDCG@10 PostgreSQL",
-                 "difference"], rows))
+    print(table(["collection", "method", "queries", "SQLite", "PostgreSQL (exact dense)",
+                 "difference", "PostgreSQL (HNSW)", "difference"], rows))
     for note in notes:
         print(f"- {note}")
     print(machine_note())

@@ -382,17 +382,22 @@ class PostgresStore:
         self._maybe_build_hnsw()
 
     def _maybe_build_hnsw(self) -> None:
-        """Build the HNSW index once the table is large enough (CONCURRENTLY: readers and
-        writers go on during the build; an interrupted build is dropped and redone)."""
+        """Build the HNSW index once the table is large enough."""
         if self._defer_index:
             return
         with self._cursor() as cur:
-            dim = self.get_meta("dense_dimension", cur)
-            if dim is None or self._hnsw_ready(cur):
-                return
             cur.execute("SELECT chunks FROM lexicon_stats")
             if cur.fetchone()[0] < self.hnsw_threshold:
                 return
+        self.build_hnsw()
+
+    def build_hnsw(self) -> bool:
+        """Build the HNSW index if the index has vectors and none is ready (CONCURRENTLY:
+        readers and writers go on during the build; an interrupted build is redone)."""
+        with self._cursor() as cur:
+            dim = self.get_meta("dense_dimension", cur)
+            if dim is None or self._hnsw_ready(cur):
+                return False
             invalid = cur.execute("SELECT to_regclass(%s) IS NOT NULL",
                                   (f'"{self.schema}".{HNSW_INDEX}',)).fetchone()[0]
         with self.pool.connection() as conn:
@@ -404,6 +409,16 @@ class PostgresStore:
                              f"USING hnsw ((embedding::halfvec({int(dim)})) halfvec_ip_ops) "
                              "WITH (m = 16, ef_construction = 64)")
                 conn.execute("ANALYZE chunks")
+            finally:
+                conn.autocommit = False
+        return True
+
+    def drop_hnsw(self) -> None:
+        """Back to exact dense search (until the next ingest over the threshold)."""
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {HNSW_INDEX}")
             finally:
                 conn.autocommit = False
 
@@ -591,6 +606,12 @@ class PostgresStore:
 
     def close(self) -> None:
         self.pool.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # -- helpers ------------------------------------------------------------------------
     def _cursor(self):
