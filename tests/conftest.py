@@ -1,5 +1,12 @@
 """Shared fixtures: the sample corpus copied into a temporary folder, a ready index over
-it, and small helpers to read an index straight from SQL and to run the real CLI."""
+it, and small helpers to read an index straight from SQL and to run the real CLI.
+
+The behavioural tests run on both stores: fixtures that give an index (`index_path`,
+`index`, `e5_index_path`, `e5_index`, `fresh_index`) are parametrized by `store_kind`
+("sqlite", "postgres"). The PostgreSQL server is the one at `$PREUVE_TEST_PG_URL` (the base
+URL of a database, as `.ci/run` exports it) or one started for the session with
+`preuve.store.pgserver`; each index lives in its own schema. When that server cannot be
+reached or started the PostgreSQL tests FAIL: both stores must run."""
 
 from __future__ import annotations
 
@@ -9,11 +16,13 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 
 from preuve import Index
+from preuve.store import is_postgres
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -48,14 +57,132 @@ def corpus(tmp_path_factory) -> Path:
     return copy_corpus(tmp_path_factory.mktemp("corpus") / "examples")
 
 
+# ----------------------------------------------------------------------- the two stores
+STORES = ["sqlite", "postgres"]
+_PG: dict = {"base": None, "schemas": []}
+
+
 @pytest.fixture(scope="session")
-def index_path(corpus, tmp_path_factory) -> Path:
-    """An index over `corpus`, built once per session; tests must not modify it."""
+def pg_base(tmp_path_factory):
+    """Base URL of the test PostgreSQL database: `$PREUVE_TEST_PG_URL`, or a local server
+    started for the session (fsync off) and stopped at its end. Never skipped: a server
+    that cannot start fails the tests that need it."""
+    from preuve.store import pgserver
+
+    given = os.environ.get("PREUVE_TEST_PG_URL")
+    data = None
+    if given:
+        base = given
+        _reachable(base)
+    else:
+        data = tmp_path_factory.mktemp("pgdata")
+        try:
+            base = pgserver.start(data, durable=False)
+        except Exception as exc:  # noqa: BLE001 - any cause: the message says what failed
+            detail = getattr(exc, "stderr", b"") or b""
+            if isinstance(detail, bytes):
+                detail = detail.decode(errors="replace")
+            pytest.fail(f"cannot start the test PostgreSQL server in {data}: {exc} "
+                        f"{detail.strip()} (set PREUVE_TEST_PG_URL to use a running one)",
+                        pytrace=False)
+    _PG["base"] = base
+    yield base
+    _PG["base"] = None
+    if data is None:
+        _drop_schemas(base)  # a server of our own goes away with its data folder
+    else:
+        pgserver.stop(data)
+
+
+def _reachable(base: str) -> None:
+    import psycopg
+
+    from preuve.store.postgres import redact
+
+    try:
+        psycopg.connect(base, connect_timeout=10).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"PREUVE_TEST_PG_URL={redact(base)}: cannot connect "
+                    f"({str(exc).strip().splitlines()[0]})", pytrace=False)
+
+
+def _drop_schemas(base: str) -> None:
+    """Best effort: leave an outside server as we found it."""
+    import psycopg
+
+    try:
+        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+            conn.execute("SET lock_timeout = '5s'")
+            for schema in _PG["schemas"]:
+                try:
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+                except psycopg.Error:
+                    pass
+    except psycopg.Error:
+        pass
+    _PG["schemas"].clear()
+
+
+def pg_location(base: str | None = None) -> str:
+    """A new, empty PostgreSQL index: its own schema on the test server."""
+    from preuve.store.postgres import with_schema
+
+    base = base or _PG["base"]
+    assert base, "the pg_base fixture must be set up first"
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    _PG["schemas"].append(schema)
+    return with_schema(base, schema)
+
+
+@pytest.fixture(scope="session", params=STORES, ids=STORES)
+def store_kind(request) -> str:
+    """Which store the behavioural tests run on."""
+    if request.param == "postgres":
+        request.getfixturevalue("pg_base")
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def new_location(tmp_path_factory, request):
+    """`new_location(kind)`: a fresh, empty index location of that store kind."""
+    def make(kind: str, name: str = "index"):
+        if kind == "postgres":
+            return pg_location(request.getfixturevalue("pg_base"))
+        return tmp_path_factory.mktemp(name) / "index.sqlite"
+    return make
+
+
+@pytest.fixture
+def fresh_index(store_kind, new_location):
+    """A fresh, empty index location (SQLite file or PostgreSQL schema) for this test."""
+    return new_location(store_kind)
+
+
+def kind_of(location) -> str:
+    return "postgres" if is_postgres(os.fspath(location)) else "sqlite"
+
+
+@pytest.fixture(scope="session")
+def sqlite_index_path(corpus, tmp_path_factory) -> Path:
+    """The SQLite index over `corpus`, built once per session; tests must not modify it."""
     path = tmp_path_factory.mktemp("index") / "index.sqlite"
     with open_index(path) as index:
         report = index.ingest([corpus])
     assert report.ok, report.failed
     return path
+
+
+@pytest.fixture(scope="session")
+def index_path(store_kind, corpus, request, new_location):
+    """An index over `corpus` on each store, built once per session by a real ingest;
+    tests must not modify it."""
+    if store_kind == "sqlite":
+        return request.getfixturevalue("sqlite_index_path")
+    location = new_location("postgres")
+    with open_index(location) as index:
+        report = index.ingest([corpus])
+    assert report.ok, report.failed
+    return location
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +194,10 @@ def index(index_path):
 
 
 def rows(db_path: Path | str, sql: str, params=()) -> list[dict]:
-    """Query an index file directly, read-only, rows as dicts."""
+    """Query an index directly, read-only, rows as dicts: SQLite file or PostgreSQL URL
+    (the same SQL: `?` placeholders; write it in the dialect both understand)."""
+    if kind_of(db_path) == "postgres":
+        return _pg_rows(os.fspath(db_path), sql, params)
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     db.row_factory = sqlite3.Row
     try:
@@ -76,13 +206,27 @@ def rows(db_path: Path | str, sql: str, params=()) -> list[dict]:
         db.close()
 
 
+def _pg_rows(url: str, sql: str, params=()) -> list[dict]:
+    import psycopg
+    from psycopg.rows import dict_row
+
+    query = sql.replace("%", "%%").replace("?", "%s")
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        conn.read_only = True
+        return [dict(r) for r in conn.execute(query, tuple(params))]
+
+
 def chunks_of(db_path: Path | str, path: str) -> list[dict]:
     """Chunks of the document stored at `path`, in reading order."""
     return rows(db_path, "SELECT * FROM chunks WHERE path = ? ORDER BY ordinal", (path,))
 
 
 def integrity_ok(db: Path | str) -> None:
-    """SQLite and the FTS index both pass their own integrity checks."""
+    """SQLite and the FTS index both pass their own integrity checks; on PostgreSQL the
+    lexicon (document frequencies, chunk and token counts) agrees with the chunks."""
+    if kind_of(db) == "postgres":
+        lexicon_ok(db)
+        return
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -92,24 +236,40 @@ def integrity_ok(db: Path | str) -> None:
         conn.close()
 
 
+def lexicon_ok(url: str) -> None:
+    """PostgreSQL: `terms.df` is the number of chunks holding each term, recounted from the
+    chunks' tokens, and `lexicon_stats` holds the chunk count and total length."""
+    from collections import Counter
+
+    recount: Counter[str] = Counter()
+    total = 0
+    chunks = rows(url, "SELECT tokens, length FROM chunks")
+    for chunk in chunks:
+        words = chunk["tokens"].split()
+        assert len(words) == chunk["length"]
+        recount.update(set(words))
+        total += len(words)
+    stored = {r["term"]: r["df"] for r in rows(url, "SELECT term, df FROM terms WHERE df <> 0")}
+    assert stored == dict(recount), {t: (stored.get(t), recount.get(t))
+                                     for t in set(stored) ^ set(recount) or stored
+                                     if stored.get(t) != recount.get(t)}
+    (stats,) = rows(url, "SELECT chunks, tokens FROM lexicon_stats")
+    assert (stats["chunks"], stats["tokens"]) == (len(chunks), total)
+
+
 def state_digest(db_path: Path | str) -> str:
-    """A digest of what the index holds: documents (path, hash) and chunks (id, text)."""
-    db = sqlite3.connect(db_path)
-    try:
-        digest = hashlib.sha256()
-        for row in db.execute(
-            "SELECT d.path, d.content_hash, c.chunk_id, c.text FROM documents d "
-            "LEFT JOIN chunks c ON c.doc_id = d.doc_id ORDER BY d.path, c.ordinal"
-        ):
-            digest.update(repr(tuple(row)).encode())
-        # chunks whose document is gone would be an inconsistency of their own
-        for row in db.execute(
-            "SELECT chunk_id FROM chunks WHERE doc_id NOT IN (SELECT doc_id FROM documents)"
-        ):
-            digest.update(b"orphan" + row[0].encode())
-        return digest.hexdigest()
-    finally:
-        db.close()
+    """A digest of what the index holds: documents (path, hash) and chunks (id, text).
+    The same on both stores for the same content."""
+    digest = hashlib.sha256()
+    for row in rows(db_path,
+                    "SELECT d.path, d.content_hash, c.chunk_id, c.text FROM documents d "
+                    "LEFT JOIN chunks c ON c.doc_id = d.doc_id ORDER BY d.path, c.ordinal"):
+        digest.update(repr(tuple(row.values())).encode())
+    # chunks whose document is gone would be an inconsistency of their own
+    for row in rows(db_path, "SELECT chunk_id FROM chunks "
+                             "WHERE doc_id NOT IN (SELECT doc_id FROM documents)"):
+        digest.update(b"orphan" + row["chunk_id"].encode())
+    return digest.hexdigest()
 
 
 def count(db_path: Path | str, table: str) -> int:
@@ -136,16 +296,28 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | str | None = None,
 E5 = "e5"
 
 
-def copy_index(source: Path | str, dest: Path | str) -> Path:
-    """A consistent copy of an index file (SQLite backup API: WAL content included)."""
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    src_db, dst_db = sqlite3.connect(source), sqlite3.connect(dest)
-    try:
-        src_db.backup(dst_db)
-    finally:
-        dst_db.close()
-        src_db.close()
+def copy_index(source: Path | str, dest: Path | str) -> Path | str:
+    """A consistent copy of an index, returned as the copy's location.
+
+    SQLite to a SQLite path: the backup API (WAL content included). A PostgreSQL source is
+    copied into a new schema of the test server when `dest` is a file path (the copy stays
+    on the source's store); any other pair goes through `preuve.store.copy.copy_index`
+    (`preuve migrate`: vectors copied, nothing re-embedded)."""
+    if kind_of(source) == "postgres" and kind_of(dest) == "sqlite":
+        dest = pg_location()
+    if kind_of(source) == kind_of(dest) == "sqlite":
+        dest = Path(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        src_db, dst_db = sqlite3.connect(source), sqlite3.connect(dest)
+        try:
+            src_db.backup(dst_db)
+        finally:
+            dst_db.close()
+            src_db.close()
+        return dest
+    from preuve.store.copy import copy_index as migrate
+
+    migrate(os.fspath(source), os.fspath(dest))
     return dest
 
 
@@ -160,9 +332,13 @@ def e5_build(corpus, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def e5_index_path(e5_build) -> Path:
-    """The session e5 index file; tests must not modify it (copy it with `copy_index`)."""
-    return e5_build[0]
+def e5_index_path(store_kind, e5_build, new_location):
+    """The session e5 index on each store (PostgreSQL: a copy of the SQLite one, vectors
+    included, nothing embedded twice); tests must not modify it (copy it with
+    `copy_index`)."""
+    if store_kind == "sqlite":
+        return e5_build[0]
+    return copy_index(e5_build[0], new_location("postgres"))
 
 
 @pytest.fixture(scope="session")

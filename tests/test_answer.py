@@ -312,7 +312,8 @@ OPERATOR_STAFF_FIRST = [
 @pytest.fixture(scope="module")
 def not_public(e5_index_path):
     """Paths and sentences of every passage the public may not read."""
-    chunks = rows(e5_index_path, "SELECT path, text FROM chunks WHERE access IS NOT 'public'")
+    chunks = rows(e5_index_path,
+                  "SELECT path, text FROM chunks WHERE access IS DISTINCT FROM 'public'")
     sentences = {squash(s) for c in chunks for s in re.split(r"(?<=[.;:!?])\s+|\n", c["text"])
                  if len(squash(s)) >= 30}
     return {c["path"] for c in chunks}, sentences

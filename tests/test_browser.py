@@ -36,8 +36,9 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def site(index_path, tmp_path_factory):
-    path = copy_index(index_path, tmp_path_factory.mktemp("browser") / "index.sqlite")
+def site(sqlite_index_path, tmp_path_factory):
+    # the web page over the HTTP API: the stores behind it are tested by test_server.py
+    path = copy_index(sqlite_index_path, tmp_path_factory.mktemp("browser") / "index.sqlite")
     app = create_app(path, {"api_keys": {KEY: "public"}})
     with ServerThread(app) as url:
         yield url

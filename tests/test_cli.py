@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +16,7 @@ from conftest import (
     KEYWORD_ONLY,
     chunks_of,
     copy_corpus,
+    copy_index,
     count,
     rows,
     run_cli,
@@ -43,10 +43,8 @@ def invoke_json(*args: str, **kwargs):
 
 @pytest.fixture
 def own_index(index_path, tmp_path):
-    """A private copy of the session index, for commands that modify it."""
-    path = tmp_path / "copy.sqlite"
-    shutil.copy(index_path, path)
-    return path
+    """A private copy of the session index (same store), for commands that modify it."""
+    return copy_index(index_path, tmp_path / "copy.sqlite")
 
 
 # ---------------------------------------------------------------------------- process
@@ -59,12 +57,12 @@ def test_python_m_preuve_help():
         assert re.search(rf"^\s+{verb}\b", result.stdout, re.M), verb
 
 
-def test_ingest_exit_code_and_per_file_errors(tmp_path):
+def test_ingest_exit_code_and_per_file_errors(tmp_path, fresh_index):
     corpus = copy_corpus(tmp_path / "examples")
     pdf = (corpus / "handbook" / "teletravail.pdf").read_bytes()
     (corpus / "handbook" / "broken.pdf").write_bytes(pdf[:4000])
     (corpus / "handbook" / "notes.txt").write_bytes(bytes(range(256)) * 8)
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     result = run_cli("ingest", str(corpus), "--index", str(db))
     assert result.returncode == 1, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
@@ -211,12 +209,12 @@ def test_status_json(index_path):
     assert f"documents  {stats['documents']}" in text
 
 
-def test_ingest_json_is_quiet_and_parseable(tmp_path):
+def test_ingest_json_is_quiet_and_parseable(tmp_path, fresh_index):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.md").write_text("# A\n\nTexte.\n", encoding="utf-8")
     (folder / "b.bin").write_bytes(b"\x00\x01")
-    result = invoke("ingest", str(folder), "--index", str(tmp_path / "i.sqlite"), "--json")
+    result = invoke("ingest", str(folder), "--index", str(fresh_index), "--json")
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report["added"] == ["a.md"] and report["ok"] is True

@@ -240,8 +240,8 @@ def test_dense_scores_are_cosines_in_order(e5_index):
 # ----------------------------------------------------------------- the embedder, recorded
 
 
-def test_index_records_the_embedder_and_every_chunk_has_a_vector(e5_build):
-    path, report = e5_build
+def test_index_records_the_embedder_and_every_chunk_has_a_vector(e5_build, e5_index_path):
+    path, report = e5_index_path, e5_build[1]  # PostgreSQL: the copy holds the same vectors
     meta = {r["key"]: r["value"] for r in rows(path, "SELECT key, value FROM meta")}
     assert meta["embedder"] == "e5"
     assert meta["embedder_model"].startswith("intfloat/multilingual-e5-small@")
@@ -253,7 +253,9 @@ def test_index_records_the_embedder_and_every_chunk_has_a_vector(e5_build):
     distinct = rows(path, "SELECT COUNT(DISTINCT text_hash) AS n FROM chunks")[0]["n"]
     assert report.embedded == distinct == count(path, "vectors")
     blob = rows(path, "SELECT vector FROM vectors LIMIT 1")[0]["vector"]
-    vector = np.frombuffer(blob, dtype=np.float32)
+    # SQLite: float32 bytes; PostgreSQL: pgvector's text form (never computed on in SQL)
+    vector = (np.array(json.loads(blob), dtype=np.float32) if isinstance(blob, str)
+              else np.frombuffer(blob, dtype=np.float32))
     assert vector.shape == (384,) and np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-3)
     with Index(path) as index:  # no embedder asked: the recorded one is used
         assert index.embedder_name == "e5" and index.default_method() == "hybrid"
@@ -321,14 +323,14 @@ def chunk_hashes(path, doc_path) -> list[str]:
         path, "SELECT text_hash FROM chunks WHERE path = ? ORDER BY ordinal", (doc_path,))]
 
 
-def test_vectors_back_filled_then_only_changed_chunks_embedded(tmp_path):
+def test_vectors_back_filled_then_only_changed_chunks_embedded(tmp_path, fresh_index):
     """An index built without vectors gets them on the next ingest with e5; after that a
     re-ingest embeds nothing, and editing one line embeds only the chunk it changed."""
     folder = tmp_path / "docs"
     (folder / "handbook").mkdir(parents=True)
     for name in ("conges.md", "mobilite.md"):
         shutil.copy(HANDBOOK / name, folder / "handbook" / name)
-    path = tmp_path / "index.sqlite"
+    path = fresh_index
 
     with Index(path, embedder="none") as index:
         first = index.ingest([folder])

@@ -1,6 +1,7 @@
 """Parsing and chunking of each format, metadata, and which files a walk picks up.
 
-Every check reads the index the real ingest wrote (SQL on the SQLite file) and compares
+Every check reads the index the real ingest wrote (SQL on the SQLite file or the PostgreSQL
+schema: every test runs on both stores) and compares
 positions with the source files themselves: lines for Markdown/HTML/text/code, pages and
 printed labels for PDF, the syntax tree for Python.
 """
@@ -26,9 +27,9 @@ def source_lines(corpus: Path, path: str) -> list[str]:
     return (corpus / path).read_text("utf-8").split("\n")
 
 
-def ingest_folder(tmp_path: Path, folder: Path, **kwargs):
-    """Ingest `folder` into a fresh index in tmp_path; returns (report, index file)."""
-    db = tmp_path / "index.sqlite"
+def ingest_folder(db, folder: Path, **kwargs):
+    """Ingest `folder` into the fresh index `db` (a `fresh_index` location, of either
+    store); returns (report, index location)."""
     with open_index(db) as index:
         report = index.ingest([folder], **kwargs)
     return report, db
@@ -107,7 +108,7 @@ def test_markdown_heading_of_a_known_passage(index_path):
                                 "LB-1 weighted desk base")
 
 
-def test_markdown_written_file(tmp_path):
+def test_markdown_written_file(fresh_index, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "guide.md").write_text(
@@ -133,7 +134,7 @@ def test_markdown_written_file(tmp_path):
         "Run it.\n",              # 20
         encoding="utf-8",
     )
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok and report.added == ["guide.md"]
     got = [(c["heading"], c["start_line"], c["end_line"]) for c in chunks_of(db, "guide.md")]
     assert got == [
@@ -146,13 +147,13 @@ def test_markdown_written_file(tmp_path):
     assert "# not a heading" in install["text"]
 
 
-def test_markdown_heading_ending_with_hash(tmp_path):
+def test_markdown_heading_ending_with_hash(fresh_index, tmp_path):
     """Regression: a closing run of # is only stripped after a space ('C#' stays)."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "lang.md").write_text("# Using C#\n\nIt compiles.\n\n## F# ##\n\nFunctional.\n",
                                     encoding="utf-8")
-    _, db = ingest_folder(tmp_path, folder)
+    _, db = ingest_folder(fresh_index, folder)
     assert [c["heading"] for c in chunks_of(db, "lang.md")] == ["Using C#", "Using C# > F#"]
 
 
@@ -166,7 +167,7 @@ def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
     assert chunks[-1]["end_line"] == max(n for n, line in enumerate(lines, 1) if line.strip())
 
 
-def test_line_endings_and_encodings(tmp_path):
+def test_line_endings_and_encodings(fresh_index, tmp_path):
     """CRLF files cite the same lines; UTF-16 (with BOM) and UTF-8 with BOM are read."""
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -174,7 +175,7 @@ def test_line_endings_and_encodings(tmp_path):
     (folder / "crlf.md").write_bytes(body.replace("\n", "\r\n").encode("utf-8"))
     (folder / "utf16.txt").write_bytes("Texte encodé en UTF-16.\n".encode("utf-16"))
     (folder / "bom.md").write_bytes(b"\xef\xbb\xbf---\naccess: public\n---\n# Bom\n\nOk.\n")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok, report.failed
     crlf = chunks_of(db, "crlf.md")
     assert [(c["heading"], c["start_line"], c["end_line"]) for c in crlf] == [
@@ -228,7 +229,7 @@ def test_html_heading_path_and_lines(corpus, index_path):
     assert usb["heading"] == "IT security guide > Laptops and phones > USB drives"
 
 
-def test_html_without_main_drops_scripts_nav_and_footer(tmp_path):
+def test_html_without_main_drops_scripts_nav_and_footer(fresh_index, tmp_path):
     folder = tmp_path / "site"
     folder.mkdir()
     (folder / "page.html").write_text(
@@ -244,7 +245,7 @@ def test_html_without_main_drops_scripts_nav_and_footer(tmp_path):
         "</body></html>\n",
         encoding="utf-8",
     )
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok
     chunks = chunks_of(db, "page.html")
     text = "\n".join(c["text"] for c in chunks)
@@ -256,7 +257,7 @@ def test_html_without_main_drops_scripts_nav_and_footer(tmp_path):
     ]
 
 
-def test_html_article_header_keeps_its_title(tmp_path):
+def test_html_article_header_keeps_its_title(fresh_index, tmp_path):
     """Regression: an article's own <header> holds its <h1>; only site chrome is skipped."""
     folder = tmp_path / "site"
     folder.mkdir()
@@ -271,7 +272,7 @@ def test_html_article_header_keeps_its_title(tmp_path):
         "</body></html>\n",
         encoding="utf-8",
     )
-    _, db = ingest_folder(tmp_path, folder)
+    _, db = ingest_folder(fresh_index, folder)
     chunks = chunks_of(db, "atelier.html")
     assert "Site banner" not in " ".join(c["text"] for c in chunks)
     (tool,) = [c for c in chunks if "tournevis" in c["text"]]
@@ -348,7 +349,7 @@ def test_docx_heading_path(index_path):
     assert checked >= 10
 
 
-def test_docx_written_file(tmp_path):
+def test_docx_written_file(fresh_index, tmp_path):
     docx = pytest.importorskip("docx")
     folder = tmp_path / "word"
     folder.mkdir()
@@ -364,7 +365,7 @@ def test_docx_written_file(tmp_path):
     document.add_heading("Accueil", level=1)
     document.add_paragraph("Badge remis le premier jour.")
     document.save(folder / "manuel.docx")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok, report.failed
     chunks = chunks_of(db, "manuel.docx")
     (goggles,) = [c for c in chunks if "lunettes" in c["text"]]
@@ -500,11 +501,11 @@ if __name__ == "__main__":
 '''
 
 
-def test_python_written_file_exact_lines(tmp_path):
+def test_python_written_file_exact_lines(fresh_index, tmp_path):
     folder = tmp_path / "src"
     folder.mkdir()
     (folder / "sample.py").write_text(PYTHON_SAMPLE, encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok
     chunks = chunks_of(db, "sample.py")
     check_python_chunks(PYTHON_SAMPLE, chunks)
@@ -520,7 +521,7 @@ def test_python_written_file_exact_lines(tmp_path):
     assert tail and tail[0]["start_line"] == 45
 
 
-def test_python_class_attribute_after_methods_is_indexed(tmp_path):
+def test_python_class_attribute_after_methods_is_indexed(fresh_index, tmp_path):
     """Regression: class statements after the first method used to be in no chunk."""
     folder = tmp_path / "src"
     folder.mkdir()
@@ -532,18 +533,18 @@ def test_python_class_attribute_after_methods_is_indexed(tmp_path):
         "    RETRY_DELAY_SECONDS = 17\n",
         encoding="utf-8",
     )
-    _, db = ingest_folder(tmp_path, folder)
+    _, db = ingest_folder(fresh_index, folder)
     assert any("RETRY_DELAY_SECONDS" in c["text"] for c in chunks_of(db, "late.py"))
 
 
-def test_python_with_syntax_error_and_other_languages_use_line_windows(tmp_path):
+def test_python_with_syntax_error_and_other_languages_use_line_windows(fresh_index, tmp_path):
     folder = tmp_path / "src"
     folder.mkdir()
     broken = "def broken(:\n    pass\n" + "".join(f"x_{i} = {i}\n" for i in range(60))
     (folder / "broken.py").write_text(broken, encoding="utf-8")
     js = "".join(f"const value{i} = compute({i});\n" for i in range(1, 101))
     (folder / "app.js").write_text(js, encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok, report.failed
     for path, text in (("broken.py", broken), ("app.js", js)):
         lines = text.split("\n")
@@ -594,21 +595,21 @@ def test_metadata_from_sidecar(index_path, path, doc_id, title, language, versio
                                        effective_from)
 
 
-def test_sidecar_wins_over_front_matter(tmp_path):
+def test_sidecar_wins_over_front_matter(fresh_index, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "note.md").write_text("---\naccess: staff\nversion: '1'\n---\n# Note\n\nTexte.\n",
                                     encoding="utf-8")
     (folder / "note.md.meta.yaml").write_text("access: public\neffective_from: 2026-01-01\n",
                                               encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok and report.added == ["note.md"]  # the sidecar is no document itself
     (doc,) = rows(db, "SELECT * FROM documents")
     assert (doc["access"], doc["version"], doc["effective_from"]) == ("public", "1",
                                                                       "2026-01-01")
 
 
-def test_document_without_access_label_gets_none(index_path, tmp_path):
+def test_document_without_access_label_gets_none(fresh_index, index_path, tmp_path):
     (draft,) = rows(index_path,
                     "SELECT * FROM documents WHERE path = 'handbook/brouillon-stationnement.md'")
     assert draft["access"] is None
@@ -616,13 +617,13 @@ def test_document_without_access_label_gets_none(index_path, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "plain.txt").write_text("Un texte sans métadonnées.\n", encoding="utf-8")
-    _, db = ingest_folder(tmp_path, folder)
+    _, db = ingest_folder(fresh_index, folder)
     (doc,) = rows(db, "SELECT * FROM documents")
     assert doc["access"] is None
     assert all(c["access"] is None for c in chunks_of(db, "plain.txt"))
 
 
-def test_bad_metadata_is_a_per_file_error(tmp_path):
+def test_bad_metadata_is_a_per_file_error(fresh_index, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "bad-date.md").write_text("---\neffective_from: soon\n---\n# A\n\nText.\n",
@@ -633,7 +634,7 @@ def test_bad_metadata_is_a_per_file_error(tmp_path):
     (folder / "bad-yaml.md").write_text("---\ntitle: [unclosed\n---\n# C\n\nText.\n",
                                         encoding="utf-8")
     (folder / "good.md").write_text("# Good\n\nFine text.\n", encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     failed = {p.path: p.reason for p in report.failed}
     assert set(failed) == {"bad-date.md", "bad-order.md", "bad-yaml.md"}
     assert "soon" in failed["bad-date.md"]
@@ -642,14 +643,14 @@ def test_bad_metadata_is_a_per_file_error(tmp_path):
     assert [d["path"] for d in rows(db, "SELECT path FROM documents")] == ["good.md"]
 
 
-def test_impossible_calendar_date_is_a_per_file_error(tmp_path):
+def test_impossible_calendar_date_is_a_per_file_error(fresh_index, tmp_path):
     """Regression: PyYAML raises ValueError for 2026-02-30, which used to abort the run."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "typo.md").write_text("---\neffective_from: 2026-02-30\n---\n# A\n\nText.\n",
                                     encoding="utf-8")
     (folder / "good.md").write_text("# Good\n\nFine text.\n", encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert [p.path for p in report.failed] == ["typo.md"]
     assert report.added == ["good.md"]
 
@@ -657,7 +658,7 @@ def test_impossible_calendar_date_is_a_per_file_error(tmp_path):
 # -------------------------------------------------------------------------------- walk
 
 
-def test_walk_skips_hidden_ignored_and_vendored_files(tmp_path):
+def test_walk_skips_hidden_ignored_and_vendored_files(fresh_index, tmp_path):
     root = tmp_path / "project"
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "guide.md").write_text("# Guide\n\nVisible.\n", encoding="utf-8")
@@ -683,20 +684,20 @@ def test_walk_skips_hidden_ignored_and_vendored_files(tmp_path):
     (root / "docs" / "private.txt").write_text("Not ignored: the rule was anchored.\n")
     (root / ".preuveignore").write_text("answers.yaml\n", encoding="utf-8")
     (root / "answers.yaml").write_text("secret: answers\n", encoding="utf-8")
-    report, db = ingest_folder(tmp_path, root)
+    report, db = ingest_folder(fresh_index, root)
     assert report.ok, report.failed
     indexed = sorted(d["path"] for d in rows(db, "SELECT path FROM documents"))
     assert indexed == ["docs/guide.md", "docs/private.txt", "notes.txt"]
     assert report.skipped == []
 
 
-def test_unsupported_types_are_reported_as_skipped(tmp_path):
+def test_unsupported_types_are_reported_as_skipped(fresh_index, tmp_path):
     folder = tmp_path / "mixed"
     folder.mkdir()
     (folder / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     (folder / "archive.zip").write_bytes(b"PK\x03\x04" + bytes(64))
     (folder / "readme.md").write_text("# Read me\n\nText.\n", encoding="utf-8")
-    report, db = ingest_folder(tmp_path, folder)
+    report, db = ingest_folder(fresh_index, folder)
     assert report.ok  # a format preuve does not read is no failure
     assert sorted(p.path for p in report.skipped) == ["archive.zip", "photo.png"]
     assert all(p.reason for p in report.skipped)

