@@ -4,7 +4,8 @@ Same guarantees as the SQLite store: one transaction per ingest (a killed ingest
 previous state), the filters in the `WHERE` of every retriever's query, numbered
 migrations. Retrieval runs inside the database:
 
-- BM25: each chunk stores its BM25 document-side term weights as a `sparsevec`
+- BM25: each chunk stores (in the narrow `lexical` table, beside copies of the filter
+  columns) its BM25 document-side term weights as a `sparsevec`
   (tf·(k1+1) / (tf + k1·(1−b+b·len/avgdl))) and the ids of its terms as an `int[]` under a
   GIN index. A query is an IDF-weighted sparse vector built from the `terms` table, whose
   document frequencies move with every insert and delete in the ingest's transaction;
@@ -52,7 +53,7 @@ _DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access
                 "effective_from, effective_to, size, pages, meta, indexed_at")
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
                   "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
-                  "tokens, text_hash, length, terms, bm25")
+                  "tokens, text_hash, length")
 
 
 # -- BM25 as pure functions ---------------------------------------------------------------
@@ -267,9 +268,9 @@ class PostgresStore:
     def _insert_chunks(self, cur, new_chunks: list[tuple[Document, Chunk]],
                        ids: dict[str, int], avgdl: float) -> None:
         """COPY into a staging table, then one INSERT that joins the cached vectors."""
-        cur.execute("CREATE TEMP TABLE IF NOT EXISTS chunks_in (LIKE chunks INCLUDING DEFAULTS) "
-                    "ON COMMIT DELETE ROWS")
-        with cur.copy(f"COPY chunks_in ({_CHUNK_COLUMNS}) FROM STDIN") as copy:
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS chunks_in (LIKE chunks INCLUDING DEFAULTS, "
+                    "terms int[], bm25 sparsevec) ON COMMIT DELETE ROWS")
+        with cur.copy(f"COPY chunks_in ({_CHUNK_COLUMNS}, terms, bm25) FROM STDIN") as copy:
             for doc, c in new_chunks:
                 tf = Counter(c.tokens)
                 weights = {ids[t]: bm25_weight(n, len(c.tokens), avgdl) for t, n in tf.items()}
@@ -287,6 +288,11 @@ class PostgresStore:
             "v.vector::halfvec "
             "FROM chunks_in s LEFT JOIN vectors v ON v.model = %s AND v.text_hash = s.text_hash "
             "ORDER BY s.doc_id, s.ordinal", (model,))
+        cur.execute(
+            "INSERT INTO lexical (id, path, kind, access, effective_from, effective_to, terms, "
+            "bm25) SELECT c.id, c.path, c.kind, c.access, c.effective_from, c.effective_to, "
+            "s.terms, s.bm25 FROM chunks_in s JOIN chunks c ON c.chunk_id = s.chunk_id "
+            "ORDER BY c.id")
         cur.execute("TRUNCATE chunks_in")
 
     def _reweigh(self, cur, avgdl: float, skip: list[str]) -> None:
@@ -303,7 +309,7 @@ class PostgresStore:
                     tf = Counter(tokens.split())
                     batch.append((sparse_literal({ids[t]: bm25_weight(n, length, avgdl)
                                                   for t, n in tf.items()}), chunk_id))
-                cur.executemany("UPDATE chunks SET bm25 = %s::sparsevec WHERE id = %s", batch)
+                cur.executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", batch)
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
@@ -322,11 +328,11 @@ class PostgresStore:
                     query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
             if not query:
                 return []
-            where, params = filter_sql(filters, "c", "%s")
+            where, params = filter_sql(filters, "l", "%s")
             vec = sparse_literal(query)
             cur.execute(
-                "WITH top AS MATERIALIZED (SELECT c.id, c.bm25 <#> %s::sparsevec AS s "
-                f"FROM chunks c WHERE c.terms && %s::int[] AND {where} ORDER BY s, c.id "
+                "WITH top AS MATERIALIZED (SELECT l.id, l.bm25 <#> %s::sparsevec AS s "
+                f"FROM lexical l WHERE l.terms && %s::int[] AND {where} ORDER BY s, l.id "
                 f"LIMIT %s) SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
                 "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
                 [vec, list(query), *params, k])
