@@ -108,7 +108,7 @@ class PostgresStore:
         self.location = redact(location)
         self.hnsw_threshold = (hnsw_threshold if hnsw_threshold is not None
                                else int(os.environ.get("PREUVE_HNSW_THRESHOLD", "50000")))
-        self.ef_search = int(os.environ.get("PREUVE_HNSW_EF_SEARCH", "100"))
+        self.ef_search = int(os.environ.get("PREUVE_HNSW_EF_SEARCH", "200"))
         try:
             setup = psycopg.connect(location, autocommit=True, connect_timeout=10)
         except psycopg.OperationalError as exc:
