@@ -13,9 +13,9 @@ cached there, one schema per size (`stores_N`; dropped and rebuilt when the buil
 change: drop the folder to force it). It is built through `PostgresStore.put_vectors` +
 `apply` with the same batches (vectors first, as `preuve ingest` does, so each chunk row is
 written once with its vector) inside `store.deferred_index()`: the HNSW index is built once
-at the end by the store itself (CREATE INDEX CONCURRENTLY), timed apart. Whether pgvector can
-build an index on this CPU at all is probed first on a throwaway server; when it cannot,
-PostgreSQL dense search stays exact and the output says so.
+at the end by the store itself (CREATE INDEX CONCURRENTLY), timed apart (`--no-hnsw` keeps
+PostgreSQL dense search exact). A cached schema whose rows still match is reused whatever
+its schema version (the store migrates it); a missing HNSW index is built then and timed.
 
 Measured, PostgreSQL against SQLite in the same run:
 
@@ -45,10 +45,8 @@ import multiprocessing as mp
 import os
 import shutil
 import statistics
-import subprocess
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from bm25_latency import (
@@ -142,43 +140,6 @@ def pg_url(base: str, n_chunks: int) -> str:
     return f"{base}?options=-csearch_path%3Dstores_{n_chunks}"
 
 
-def hnsw_works() -> tuple[bool, str]:
-    """Whether this server's pgvector can build an HNSW index at all, tried on a throwaway
-    server (a pgvector built for a CPU this one is not kills the backend with SIGILL, and the
-    postmaster then resets every connection)."""
-    import tempfile
-
-    import psycopg
-
-    from preuve.store import pgserver
-
-    folder = tempfile.mkdtemp(prefix="stores-probe-", dir=OUT)
-    try:
-        url = pgserver.start(folder, durable=False)
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE TABLE probe (e halfvec(3))")
-            conn.execute("INSERT INTO probe SELECT ARRAY[random(), random(), random()]::halfvec "
-                         "FROM generate_series(1, 100)")
-        conn = psycopg.connect(url, autocommit=True)
-        try:
-            conn.execute("CREATE INDEX ON probe USING hnsw (e halfvec_ip_ops)")
-            return True, "built"
-        except psycopg.Error as exc:
-            reason = str(exc).strip().splitlines()[0]
-            time.sleep(1)  # the postmaster logs the signal after the client sees the loss
-            if "signal 4" in (Path(folder) / "log").read_text(errors="replace"):
-                reason = "fails: the backend dies of SIGILL (illegal instruction)"
-            return False, reason
-        finally:
-            conn.close()
-    finally:
-        # immediate: a fast shutdown asked during crash recovery can hang (seen here)
-        subprocess.run(pgserver._as_owner([str(pgserver.bin_dir() / "pg_ctl"), "-D", folder,
-                                           "-m", "immediate", "-w", "stop"],
-                                          pgserver._system_user()), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt:
     url = pg_url(base, n_chunks)
     threshold = min(DEFAULT_HNSW, n_chunks) if use_hnsw else NO_HNSW
@@ -198,7 +159,9 @@ def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt
             info["hnsw_seconds"] = time.perf_counter() - started
         elif not use_hnsw and store.hnsw_ready():
             store.drop_hnsw()
-        info.update(params=params, size_bytes=store.stats()["size_bytes"])
+        stats = store.stats()
+        info.update(params=params, size_bytes=stats["size_bytes"],
+                    hnsw_bytes=stats["dense_index_bytes"])
         store.set_meta(CACHE_KEY, json.dumps(info))
         store.close()
         return PgBuilt(url, info, cached=True)
@@ -239,7 +202,8 @@ def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt
     load, put, app = done["load"], done["put"], done["apply"]
     info = {"params": params, "load_seconds": load, "put_vectors_seconds": put,
             "apply_seconds": app, "hnsw_seconds": hnsw,
-            "size_bytes": store.stats()["size_bytes"]}
+            "size_bytes": store.stats()["size_bytes"],
+            "hnsw_bytes": store.stats()["dense_index_bytes"]}
     store.set_meta(CACHE_KEY, json.dumps(info))
     store.close()
     return PgBuilt(url, info, cached=False)
@@ -468,8 +432,7 @@ def main() -> None:
 
     from preuve.store import pgserver
 
-    use_hnsw, why = (False, "--no-hnsw") if args.no_hnsw else hnsw_works()
-    print(f"<!-- HNSW on this server: {use_hnsw} ({why}) -->", flush=True)
+    use_hnsw = not args.no_hnsw
     if args.build_only:
         for n in sizes:
             print(json.dumps(build_pg(args.build_only, n, vocab, topics, use_hnsw).info))
@@ -486,13 +449,14 @@ def main() -> None:
             pg_built = build_pg(base, n, vocab, topics, use_hnsw)
             i = pg_built.info
             build_rows.append([f"{n:,}", "SQLite", sq_built.seconds, float("nan"), float("nan"),
-                               float("nan"), float("nan"),
+                               float("nan"), float("nan"), float("nan"),
                                f"{os.path.getsize(sq_built.path) / 1e9:.2f} GB",
                                "cached" if sq_built.cached else "built now"])
             build_rows.append([f"{n:,}", "PostgreSQL", i["load_seconds"],
                                i["put_vectors_seconds"], i["apply_seconds"],
                                n / (i["put_vectors_seconds"] + i["apply_seconds"]),
-                               i["hnsw_seconds"], f"{i['size_bytes'] / 1e9:.2f} GB",
+                               i["hnsw_seconds"], f"{i.get('hnsw_bytes', 0) / 1e9:.2f} GB",
+                               f"{i['size_bytes'] / 1e9:.2f} GB",
                                "cached" if pg_built.cached else "built now"])
             print(f"<!-- built {json.dumps(build_rows[-2:])} -->", flush=True)
 
@@ -521,14 +485,12 @@ def main() -> None:
         pgserver.stop(PG_DIR)
 
     if not use_hnsw:
-        print(f"**No HNSW on this machine: building an index {why}** (pgvector here is built "
-              "for AVX-512; any pgvector index build or insert dies, halfvec included). "
-              "PostgreSQL dense search is exact throughout (threshold set out of reach), so "
-              "every `HNSW` column below is empty and `PG` dense is a sequential scan.\n")
+        print("**--no-hnsw**: PostgreSQL dense search is exact throughout (threshold set out "
+              "of reach), so every `HNSW` column below is empty.\n")
     print("### Building the index (same batches of 1,000 documents; PostgreSQL: put_vectors "
           "then apply, HNSW built at the end)\n")
     print(table(["chunks", "store", "build s (all)", "put_vectors s", "apply s",
-                 "chunks/s (put+apply)", "HNSW build s", "size", ""], build_rows))
+                 "chunks/s (put+apply)", "HNSW build s", "HNSW size", "size", ""], build_rows))
     print("\nSQLite's build time is dense_latency.py's (apply then put_vectors, text generation "
           "included). PostgreSQL's HNSW index is held back while loading and built once at "
           "the end by the store (CREATE INDEX CONCURRENTLY, m=16, ef_construction=64); size = "

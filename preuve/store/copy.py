@@ -81,17 +81,17 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
             rows = src.export_rows(table)
             dst.import_rows(table, rows)
             report.rows[table] = len(rows)
-    _check(src, dst)
+    _check(src, dst, report)
     return report
 
 
-def _check(src: Store, dst: Store) -> None:
+def _check(src: Store, dst: Store, report: CopyReport) -> None:
     """Both sides hold the same numbers of documents, chunks, vectors and messages."""
     a, b = src.stats(), dst.stats()
     wrong = [f"{key}: {a.get(key)} in the source, {b.get(key)} in the target"
              for key in ("documents", "chunks", "vectors") if a.get(key) != b.get(key)]
     for table in ("conversations", "messages"):
-        n, m = len(src.export_rows(table)), len(dst.export_rows(table))
+        n, m = report.rows[table], len(dst.export_rows(table))
         if n != m:
             wrong.append(f"{table}: {n} in the source, {m} in the target")
     if wrong:

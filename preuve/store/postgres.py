@@ -40,7 +40,17 @@ import numpy as np
 
 from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
-from preuve.store.sql import HIT_COLUMNS, PLAIN_TABLES, filter_sql, migrations
+from preuve.store.sql import (
+    DOC_COLUMNS,
+    EXPORT_CHUNK_COLUMNS,
+    HIT_COLUMNS,
+    PLAIN_TABLES,
+    chunk_from_row,
+    document_from_row,
+    filter_sql,
+    hit_from_row,
+    migrations,
+)
 
 K1, B = 1.2, 0.75
 AVGDL_DRIFT = 0.05  # rewrite stored BM25 weights when the mean length moves more than 5 %
@@ -49,8 +59,6 @@ HNSW_INDEX = "chunks_embedding_hnsw"
 _WRITE_LOCK = 0x70726575  # advisory lock: one writer at a time per database ("preu")
 _MIGRATE_LOCK = _WRITE_LOCK + 1
 
-_DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
-                "effective_from, effective_to, size, pages, meta, indexed_at")
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
                   "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
                   "tokens, text_hash, length")
@@ -101,10 +109,9 @@ class PostgresStore:
 
     def __init__(self, location: str, pool_size: int | None = None,
                  hnsw_threshold: int | None = None):
-        import psycopg
+        import psycopg  # imported here: SQLite users never load the driver
         from psycopg_pool import ConnectionPool
 
-        self._psycopg = psycopg
         self.location = redact(location)
         self.hnsw_threshold = (hnsw_threshold if hnsw_threshold is not None
                                else int(os.environ.get("PREUVE_HNSW_THRESHOLD", "50000")))
@@ -117,6 +124,7 @@ class PostgresStore:
         with setup:
             self.schema, self._search_path = self._prepare(setup)
         self._defer_index = False
+        self._dense: tuple[str, int] | None = None  # (model, dimension), fixed once set
         self.pool = ConnectionPool(
             location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "4")),
             configure=self._configure, open=True, timeout=60, name="preuve")
@@ -125,6 +133,8 @@ class PostgresStore:
     # -- connections and schema ---------------------------------------------------------
     def _prepare(self, conn) -> tuple[str, str]:
         """Create our schema (first of the search_path) and pgvector if they are missing."""
+        import psycopg
+
         path = conn.execute("SHOW search_path").fetchone()[0]
         names = [p.strip().strip('"') for p in path.split(",") if p.strip()]
         names = [n for n in names if n != "$user"] or ["public"]
@@ -137,7 +147,7 @@ class PostgresStore:
         if row is None:
             try:
                 conn.execute(f'CREATE EXTENSION IF NOT EXISTS vector SCHEMA "{schema}"')
-            except self._psycopg.Error as exc:
+            except psycopg.Error as exc:
                 raise ValueError(f"{self.location}: the pgvector extension is not installed "
                                  f"and cannot be created here ({exc}); ask the operator to "
                                  "run CREATE EXTENSION vector") from None
@@ -173,13 +183,13 @@ class PostgresStore:
 
     # -- documents ----------------------------------------------------------------------
     def documents(self, filters: Filters | None = None) -> list[Document]:
-        sql, params = f"SELECT {_DOC_COLUMNS} FROM documents d", []
+        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
         if filters is not None:
             where, params = filter_sql(filters, "d", "%s")
             sql += " WHERE " + where
         with self._cursor() as cur:
             cur.execute(sql + " ORDER BY d.path", params)
-            return [_document(row) for row in cur.fetchall()]
+            return [document_from_row(row) for row in cur.fetchall()]
 
     def apply(self, changes: Changes) -> None:
         now = _now()
@@ -233,7 +243,7 @@ class PostgresStore:
                 cur.execute("UPDATE lexicon_stats SET avgdl_used = %s", (avgdl,))
             if changes.upserts:
                 cur.executemany(
-                    f"INSERT INTO documents ({_DOC_COLUMNS}) VALUES ({','.join(['%s'] * 15)})",
+                    f"INSERT INTO documents ({DOC_COLUMNS}) VALUES ({','.join(['%s'] * 15)})",
                     [(doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
                       doc.content_hash, doc.access, doc.version, doc.effective_from,
                       doc.effective_to, doc.size, doc.pages,
@@ -316,15 +326,13 @@ class PostgresStore:
         if not terms or k <= 0:
             return []
         with self._cursor() as cur:
-            cur.execute("SELECT chunks FROM lexicon_stats")
-            n_chunks = cur.fetchone()[0]
-            cur.execute("SELECT term, id, df FROM terms WHERE term = ANY(%s) AND df > 0",
-                        (list(set(terms)),))
-            known = {term: (term_id, df) for term, term_id, df in cur.fetchall()}
+            cur.execute("SELECT t.term, t.id, t.df, s.chunks FROM terms t, lexicon_stats s "
+                        "WHERE t.term = ANY(%s) AND t.df > 0", (list(set(terms)),))
+            known = {term: (term_id, df, n) for term, term_id, df, n in cur.fetchall()}
             query: dict[int, float] = {}
             for term in terms:  # a repeated query term counts again, as in FTS5
                 if term in known:
-                    term_id, df = known[term]
+                    term_id, df, n_chunks = known[term]
                     query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
             if not query:
                 return []
@@ -336,18 +344,19 @@ class PostgresStore:
                 f"LIMIT %s) SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
                 "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
                 [vec, list(query), *params, k])
-            return [_hit(row[1:], rank, -row[0]) for rank, row in enumerate(cur.fetchall(), 1)]
+            return [hit_from_row(row[1:], rank, -row[0])
+                    for rank, row in enumerate(cur.fetchall(), 1)]
 
     def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
         if k <= 0:
             return []
         with self._cursor() as cur:
-            stored = self.get_meta("dense_model", cur)
-            if stored is None:
+            space = self._dense_space(cur)
+            if space is None:
                 return []
+            stored, dim = space
             if stored != model:
                 raise ValueError(f"{self.location} holds vectors of {stored}, not of {model}")
-            dim = int(self.get_meta("dense_dimension", cur))
             if query.shape[-1] != dim:
                 raise ValueError(f"{self.location}: query vector has {query.shape[-1]} "
                                  f"dimensions, the index {dim}")
@@ -368,7 +377,16 @@ class PostgresStore:
             if len(rows) < k and self._hnsw_ready(cur):
                 # the graph walk gave up before k rows passed the filters: exact scan
                 rows = run(f"((c.embedding::halfvec({dim})) <#> %s::halfvec({dim})) + 0")
-            return [_hit(row[1:], rank, -row[0]) for rank, row in enumerate(rows, 1)]
+            return [hit_from_row(row[1:], rank, -row[0]) for rank, row in enumerate(rows, 1)]
+
+    def _dense_space(self, cur) -> tuple[str, int] | None:
+        """(model, dimension) of the vectors dense search reads; read once, as neither
+        changes after the first vector is stored."""
+        if self._dense is None:
+            model, dim = self.get_meta("dense_model", cur), self.get_meta("dense_dimension", cur)
+            if model and dim:
+                self._dense = (model, int(dim))
+        return self._dense
 
     def _hnsw_ready(self, cur) -> bool:
         cur.execute("SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = "
@@ -457,13 +475,11 @@ class PostgresStore:
                 "%s, text_hash, vector FROM vectors_in ON CONFLICT (model, text_hash) "
                 "DO UPDATE SET vector = excluded.vector", (model,))
             # dense search uses one model: the one the index records, else the first stored
-            stored = self.get_meta("dense_model", cur) or self.get_meta("embedder_model", cur)
+            stored = (self.get_meta("dense_model", cur) or self.get_meta("embedder_model", cur)
+                      or model)
+            self.set_meta("dense_model", stored, cur)
             if stored == model and self.get_meta("dense_dimension", cur) is None:
                 self.set_meta("dense_dimension", str(len(items[0][1])), cur)
-            if stored is None:
-                stored = model
-                self.set_meta("dense_dimension", str(len(items[0][1])), cur)
-            self.set_meta("dense_model", stored, cur)
             if stored == model:
                 cur.execute("UPDATE chunks c SET embedding = s.vector::halfvec FROM vectors_in s "
                             "WHERE c.text_hash = s.text_hash AND c.embedding IS NULL")
@@ -487,7 +503,7 @@ class PostgresStore:
             cur.execute(f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d "
                         "ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),))
             by_id = {row[0]: row for row in cur.fetchall()}
-        return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+        return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
 
     # -- copying an index (preuve migrate) ----------------------------------------------
     def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
@@ -497,13 +513,12 @@ class PostgresStore:
             part = docs[i:i + batch]
             with self._cursor() as cur:
                 cur.execute(
-                    "SELECT doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
-                    "end_line, symbol, symbol_kind, text, tokens, text_hash FROM chunks "
+                    f"SELECT {EXPORT_CHUNK_COLUMNS} FROM chunks "
                     "WHERE doc_id = ANY(%s) ORDER BY doc_id, ordinal",
                     ([d.doc_id for d in part],))
                 by_doc: dict[str, list[Chunk]] = {}
                 for row in cur.fetchall():
-                    by_doc.setdefault(row[0], []).append(_chunk(row))
+                    by_doc.setdefault(row[0], []).append(chunk_from_row(row))
             yield [(d, by_doc.get(d.doc_id, [])) for d in part]
 
     def export_vectors(self, batch: int = 5000
@@ -593,6 +608,9 @@ class PostgresStore:
                 "vectors": vectors,
                 "last_ingest": dict(zip(keys, last, strict=True)) if last else None,
                 "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
+                "dense_index_bytes": cur.execute(
+                    "SELECT coalesce(pg_relation_size(to_regclass(%s)), 0)",
+                    (f'"{self.schema}".{HNSW_INDEX}',)).fetchone()[0],
             }
 
     def get_meta(self, key: str, cur=None) -> str | None:
@@ -619,52 +637,13 @@ class PostgresStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # -- helpers ------------------------------------------------------------------------
-    def _cursor(self):
+    # -- helpers ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _cursor(self) -> Iterator:
         """A cursor in its own transaction (committed when the block ends without error)."""
-        return _PooledCursor(self.pool)
-
-
-class _PooledCursor:
-    def __init__(self, pool):
-        self._pool = pool
-
-    def __enter__(self):
-        self._conn_cm = self._pool.connection()
-        conn = self._conn_cm.__enter__()
-        self._cur = conn.cursor()
-        return self._cur
-
-    def __exit__(self, *exc):
-        self._cur.close()
-        return self._conn_cm.__exit__(*exc)
+        with self.pool.connection() as conn, conn.cursor() as cur:
+            yield cur
 
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def _document(row: tuple) -> Document:
-    return Document(
-        doc_id=row[0], path=row[1], root=row[2], kind=row[3], title=row[4], language=row[5],
-        content_hash=row[6], access=row[7], version=row[8], effective_from=row[9],
-        effective_to=row[10], size=row[11], pages=row[12], meta=json.loads(row[13]),
-    )
-
-
-def _chunk(row: tuple) -> Chunk:
-    return Chunk(
-        doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3], page=row[4],
-        page_label=row[5], start_line=row[6], end_line=row[7], symbol=row[8],
-        symbol_kind=row[9], text=row[10], tokens=row[11].split(), text_hash=row[12] or "",
-    )
-
-
-def _hit(row: tuple, rank: int, score: float) -> Hit:
-    """A hit from the HIT_COLUMNS values, in that order."""
-    return Hit(
-        rank=rank, score=score, chunk_id=row[0], doc_id=row[1], path=row[2], kind=row[3],
-        title=row[4], heading=row[5], page=row[6], page_label=row[7], start_line=row[8],
-        end_line=row[9], symbol=row[10], symbol_kind=row[11], text=row[12], language=row[13],
-        access=row[14], root=row[15],
-    )

@@ -7,15 +7,50 @@ in SQLite and in PostgreSQL alike.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from importlib import resources
 
-from preuve.models import Filters
+from preuve.models import Chunk, Document, Filters, Hit
 
+# Column lists and the records built from rows in that order (sqlite3.Row and psycopg
+# tuples both index by position), so the two stores read rows the same way.
 HIT_COLUMNS = (
     "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
     "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
 )
+DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
+               "effective_from, effective_to, size, pages, meta, indexed_at")
+EXPORT_CHUNK_COLUMNS = ("doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
+                        "end_line, symbol, symbol_kind, text, tokens, text_hash")
+
+
+def document_from_row(row) -> Document:
+    """A Document from a row of DOC_COLUMNS."""
+    return Document(
+        doc_id=row[0], path=row[1], root=row[2], kind=row[3], title=row[4], language=row[5],
+        content_hash=row[6], access=row[7], version=row[8], effective_from=row[9],
+        effective_to=row[10], size=row[11], pages=row[12], meta=json.loads(row[13]),
+    )
+
+
+def chunk_from_row(row) -> Chunk:
+    """A Chunk (tokens and text hash included) from a row of EXPORT_CHUNK_COLUMNS."""
+    return Chunk(
+        doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3], page=row[4],
+        page_label=row[5], start_line=row[6], end_line=row[7], symbol=row[8],
+        symbol_kind=row[9], text=row[10], tokens=row[11].split(), text_hash=row[12] or "",
+    )
+
+
+def hit_from_row(row, rank: int, score: float) -> Hit:
+    """A Hit from a row of HIT_COLUMNS."""
+    return Hit(
+        rank=rank, score=score, chunk_id=row[0], doc_id=row[1], path=row[2], kind=row[3],
+        title=row[4], heading=row[5], page=row[6], page_label=row[7], start_line=row[8],
+        end_line=row[9], symbol=row[10], symbol_kind=row[11], text=row[12], language=row[13],
+        access=row[14], root=row[15],
+    )
 
 # Tables `preuve migrate` copies row by row, with the column that orders them (documents,
 # chunks and vectors go through `Store.apply` and `put_vectors` instead).

@@ -18,7 +18,18 @@ import numpy as np
 from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
-from preuve.store.sql import HIT_COLUMNS, PLAIN_TABLES, filter_sql, fts_query, migrations
+from preuve.store.sql import (
+    DOC_COLUMNS,
+    EXPORT_CHUNK_COLUMNS,
+    HIT_COLUMNS,
+    PLAIN_TABLES,
+    chunk_from_row,
+    document_from_row,
+    filter_sql,
+    fts_query,
+    hit_from_row,
+    migrations,
+)
 
 
 class SQLiteStore:
@@ -67,12 +78,12 @@ class SQLiteStore:
 
     # -- documents ----------------------------------------------------------------------
     def documents(self, filters: Filters | None = None) -> list[Document]:
-        sql, params = "SELECT * FROM documents d", []
+        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
         if filters is not None:
             where, params = filter_sql(filters, "d")
             sql += " WHERE " + where
         rows = self.db.execute(sql + " ORDER BY d.path", params).fetchall()
-        return [_document(row) for row in rows]
+        return [document_from_row(row) for row in rows]
 
     def apply(self, changes: Changes) -> None:
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
@@ -233,10 +244,10 @@ class SQLiteStore:
             return []
         ids = [rowid for rowid, _ in scored]
         rows = self.db.execute(
-            f"SELECT c.id, {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
             f"WHERE c.id IN ({','.join('?' * len(ids))})", ids).fetchall()
         by_id = {row["id"]: row for row in rows}
-        return [_hit(by_id[rowid], rank, score)
+        return [hit_from_row(by_id[rowid], rank, score)
                 for rank, (rowid, score) in enumerate(scored, 1) if rowid in by_id]
 
     def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
@@ -248,7 +259,7 @@ class SQLiteStore:
             list(chunk_ids),
         ).fetchall()
         by_id = {row["chunk_id"]: row for row in rows}
-        return [_hit(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+        return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
 
     # -- copying an index (preuve migrate) ----------------------------------------------
     def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
@@ -257,16 +268,11 @@ class SQLiteStore:
             part = docs[i:i + batch]
             by_doc: dict[str, list[Chunk]] = {}
             rows = self.db.execute(
-                "SELECT doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
-                "end_line, symbol, symbol_kind, text, tokens, text_hash FROM chunks WHERE doc_id "
+                f"SELECT {EXPORT_CHUNK_COLUMNS} FROM chunks WHERE doc_id "
                 f"IN ({','.join('?' * len(part))}) ORDER BY doc_id, ordinal",
                 [d.doc_id for d in part])
             for row in rows:
-                by_doc.setdefault(row[0], []).append(Chunk(
-                    doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3],
-                    page=row[4], page_label=row[5], start_line=row[6], end_line=row[7],
-                    symbol=row[8], symbol_kind=row[9], text=row[10], tokens=row[11].split(),
-                    text_hash=row[12] or ""))
+                by_doc.setdefault(row[0], []).append(chunk_from_row(row))
             yield [(d, by_doc.get(d.doc_id, [])) for d in part]
 
     def export_vectors(self, batch: int = 5000
@@ -383,23 +389,3 @@ def _statements(script: str) -> list[str]:
     if buf.strip() and not buf.strip().startswith("--"):
         out.append(buf.strip())
     return [s for s in out if s]
-
-
-def _document(row: sqlite3.Row) -> Document:
-    return Document(
-        doc_id=row["doc_id"], path=row["path"], root=row["root"], kind=row["kind"],
-        title=row["title"], language=row["language"], content_hash=row["content_hash"],
-        access=row["access"], version=row["version"], effective_from=row["effective_from"],
-        effective_to=row["effective_to"], size=row["size"], pages=row["pages"],
-        meta=json.loads(row["meta"]),
-    )
-
-
-def _hit(row: sqlite3.Row, rank: int, score: float) -> Hit:
-    return Hit(
-        rank=rank, score=score, chunk_id=row["chunk_id"], doc_id=row["doc_id"],
-        path=row["path"], kind=row["kind"], title=row["title"], heading=row["heading"],
-        page=row["page"], page_label=row["page_label"], start_line=row["start_line"],
-        end_line=row["end_line"], symbol=row["symbol"], symbol_kind=row["symbol_kind"],
-        text=row["text"], language=row["language"], access=row["access"], root=row["root"],
-    )
