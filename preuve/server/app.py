@@ -699,7 +699,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         passage = None
         if doc.kind in ("pdf", "docx"):
             if chunk:
-                found = engine(lambda ix: ix.store.chunks([chunk]))
+                found = engine(lambda ix: ix.store.chunks([chunk], filters_for(who)))
                 if not found or found[0].doc_id != doc.doc_id:
                     raise ApiError(404, "no such passage in this document")
                 passage = found[0].text
@@ -708,7 +708,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
                 raise ApiError(413, "file too large to display")
             text = full.read_text("utf-8", errors="replace")
             if chunk and start is None:
-                found = engine(lambda ix: ix.store.chunks([chunk]))
+                found = engine(lambda ix: ix.store.chunks([chunk], filters_for(who)))
                 if found and found[0].doc_id == doc.doc_id:
                     start, end = found[0].start_line, found[0].end_line
             last = end if end is not None else start

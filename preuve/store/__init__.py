@@ -63,8 +63,8 @@ class Store(Protocol):
         """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...
 
-    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
-        """Chunks by id, in the order asked (rank 0, score 0)."""
+    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
+        """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
         ...
 
     def create_conversation(self, conversation_id: str, audience: str | None) -> None: ...

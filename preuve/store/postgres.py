@@ -496,12 +496,14 @@ class PostgresStore:
                 (model,))
             return [tuple(row) for row in cur.fetchall()]
 
-    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
+    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         if not chunk_ids:
             return []
+        where, params = filter_sql(filters, "c", "%s")
         with self._cursor() as cur:
             cur.execute(f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d "
-                        "ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s)", (list(chunk_ids),))
+                        f"ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s) AND {where}",
+                        (list(chunk_ids), *params))
             by_id = {row[0]: row for row in cur.fetchall()}
         return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
 

@@ -11,7 +11,9 @@ import datetime as dt
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -47,9 +49,37 @@ class SQLiteStore:
         self.db.execute("PRAGMA busy_timeout=30000")
         self.db.execute("PRAGMA cache_size=-65536")  # 64 MB page cache per connection
         self.db.execute("PRAGMA mmap_size=1073741824")  # read pages through the OS cache
+        self._lock = threading.RLock()  # one transaction at a time on this connection
         self._migrate()
         self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
         self._matrix_stamp: tuple | None = None
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction: every statement inside sees the same committed state, so
+        ids ranked by one statement are read back by the next from that same state (WAL
+        keeps it readable while a writer commits a new one)."""
+        with self._lock:
+            if self.db.in_transaction:  # already inside a snapshot of this connection
+                yield
+                return
+            self.db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self.db.execute("COMMIT")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (all of it or none of it), one at a time per connection."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -87,9 +117,7 @@ class SQLiteStore:
 
     def apply(self, changes: Changes) -> None:
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._write() as db:
             # removals first: a renamed file keeps its explicit id under its new path
             upserted = {doc.doc_id for doc, _ in changes.upserts}
             removed = 0
@@ -139,10 +167,6 @@ class SQLiteStore:
                 (changes.started_at or now, now, added, updated, removed, changes.unchanged,
                  changes.failed),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
@@ -150,18 +174,20 @@ class SQLiteStore:
         matching row, so the ranking query must not drag wide chunk rows along."""
         if not terms or k <= 0:
             return []
-        if filters == Filters():
-            rows = self.db.execute(
-                "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
-                "ORDER BY s, rowid LIMIT ?", [fts_query(terms), k]).fetchall()
-        else:
-            where, params = filter_sql(filters)
-            rows = self.db.execute(
-                "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
-                "JOIN chunks c ON c.id = chunks_fts.rowid "
-                f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
-                [fts_query(terms), *params, k]).fetchall()
-        return self._hits_by_rowid([(row[0], -row[1]) for row in rows])
+        with self._snapshot():
+            if filters == Filters():
+                rows = self.db.execute(
+                    "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts "
+                    "WHERE chunks_fts MATCH ? ORDER BY s, rowid LIMIT ?",
+                    [fts_query(terms), k]).fetchall()
+            else:
+                where, params = filter_sql(filters)
+                rows = self.db.execute(
+                    "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
+                    "JOIN chunks c ON c.id = chunks_fts.rowid "
+                    f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
+                    [fts_query(terms), *params, k]).fetchall()
+            return self._hits_by_rowid([(row[0], -row[1]) for row in rows], filters)
 
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
@@ -178,15 +204,10 @@ class SQLiteStore:
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash. Committed on its own: the cache is not what searches
         see (chunks are), so a killed ingest keeps the work done without changing results."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.executemany(
+        with self._write() as db:
+            db.executemany(
                 "INSERT OR REPLACE INTO vectors (model, text_hash, vector) VALUES (?, ?, ?)",
                 [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items])
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
 
     def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
         """(text_hash, path, title, heading, symbol, text) of indexed chunks with no vector
@@ -199,14 +220,17 @@ class SQLiteStore:
 
     def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
         """Exact cosine top k among the chunks the filters allow."""
-        matrix = self._vector_matrix(model, query.shape[-1])
-        allowed = None
-        if filters.path_prefixes and not matrix.has_paths:
-            where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes))
-            allowed = np.fromiter((r[0] for r in self.db.execute(
-                f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.id", params)), np.int64)
-        best = matrix.top_k(np.asarray(query, dtype=np.float32), k, matrix.mask(filters, allowed))
-        return self._hits_by_rowid(best)
+        with self._snapshot():
+            matrix = self._vector_matrix(model, query.shape[-1])
+            allowed = None
+            if filters.path_prefixes and not matrix.has_paths:
+                where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes))
+                allowed = np.fromiter((r[0] for r in self.db.execute(
+                    f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.id", params)),
+                    np.int64)
+            best = matrix.top_k(np.asarray(query, dtype=np.float32), k,
+                                matrix.mask(filters, allowed))
+            return self._hits_by_rowid(best, filters)
 
     def _vector_matrix(self, model: str, dimension: int) -> VectorMatrix:
         # nothing written since the last look (by another connection: data_version; by this
@@ -239,24 +263,32 @@ class SQLiteStore:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?",
                                (model,)).fetchone()[0]
 
-    def _hits_by_rowid(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
+    def _hits_by_rowid(self, scored: Sequence[tuple[int, float]],
+                       filters: Filters) -> list[Hit]:
+        """The rows of ranked ids, read under the same filters as the ranking: an id that
+        no longer names a row the caller may read is dropped, never shown."""
         if not scored:
             return []
         ids = [rowid for rowid, _ in scored]
+        where, params = filter_sql(filters)
         rows = self.db.execute(
             f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE c.id IN ({','.join('?' * len(ids))})", ids).fetchall()
+            f"WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}", [*ids, *params]).fetchall()
         by_id = {row["id"]: row for row in rows}
-        return [hit_from_row(by_id[rowid], rank, score)
-                for rank, (rowid, score) in enumerate(scored, 1) if rowid in by_id]
+        hits = [hit_from_row(by_id[rowid], 0, score) for rowid, score in scored
+                if rowid in by_id]
+        for rank, hit in enumerate(hits, 1):
+            hit.rank = rank
+        return hits
 
-    def chunks(self, chunk_ids: Sequence[str]) -> list[Hit]:
+    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         if not chunk_ids:
             return []
+        where, params = filter_sql(filters)
         rows = self.db.execute(
             f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))})",
-            list(chunk_ids),
+            f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))}) AND {where}",
+            [*chunk_ids, *params],
         ).fetchall()
         by_id = {row["chunk_id"]: row for row in rows}
         return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
@@ -298,14 +330,9 @@ class SQLiteStore:
     def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
         columns = PLAIN_TABLES[table][0]
         verb = "INSERT OR REPLACE" if table == "meta" else "INSERT"
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.executemany(f"{verb} INTO {table} ({', '.join(columns)}) VALUES "
-                                f"({','.join('?' * len(columns))})", rows)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+        with self._write() as db:
+            db.executemany(f"{verb} INTO {table} ({', '.join(columns)}) VALUES "
+                           f"({','.join('?' * len(columns))})", rows)
 
     # -- conversations ------------------------------------------------------------------
     def create_conversation(self, conversation_id: str, audience: str | None) -> None:
