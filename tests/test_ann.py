@@ -140,7 +140,7 @@ def test_cache_files_are_reused_then_replaced_after_a_change(store, monkeypatch)
     assert len(files) == 3
     assert {f.endswith(".vectors.npy") for f in files} == {True, False}
     assert sum(f.endswith(".matrix.npz") for f in files) == 1
-    assert sum(f.endswith("-g1.npz") for f in files) == 1
+    assert sum(f.endswith(".npz") and "-g1x" in f for f in files) == 2
     mtimes = [os.path.getmtime(f) for f in files]
     q = queries(store.topics, 1)[0]
     tight = Filters(audience="public", path_prefixes=("08/",))
@@ -171,6 +171,36 @@ def test_cache_files_are_reused_then_replaced_after_a_change(store, monkeypatch)
         assert len(now) == 3 and not set(now) & set(files)  # the stale files are gone
     finally:
         again.close()
+
+
+def test_a_replaced_index_file_never_reuses_the_old_files_snapshot(store, tmp_path):
+    """Delete the index file, make another at the same path with the same counts but the
+    public documents now staff: its searches must not use the old snapshot (which says
+    public), and a public caller must not get the now-staff passages."""
+    location = store.location
+    q = queries(store.topics, 1)[0]
+    before = store.search_dense(q, MODEL, Filters(audience="public"), 10)
+    assert before and matrix_of(store).ann is not None
+    assert glob.glob(location + ".ann-*.matrix.npz")
+    store.close()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(location + suffix):
+            os.remove(location + suffix)
+
+    upserts, vectors, _ = corpus()  # same documents, vectors and counts...
+    for doc, _chunks in upserts:
+        doc.access = "staff"  # ...but nothing is public any more
+    replaced = SQLiteStore(location)
+    try:
+        replaced.apply(Changes(upserts=upserts))
+        replaced.put_vectors(MODEL, vectors)
+        assert replaced.search_dense(q, MODEL, Filters(audience="public"), 10) == []
+        matrix = matrix_of(replaced)
+        assert not matrix.from_cache and not matrix.ann.loaded
+        staff = replaced.search_dense(q, MODEL, Filters(audience="staff"), 10)
+        assert len(staff) == 10 and {h.access for h in staff} == {"staff"}
+    finally:
+        replaced.close()
 
 
 def test_path_prefixes_are_matched_in_memory_like_the_store_does(store):

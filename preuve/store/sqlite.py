@@ -12,6 +12,7 @@ import json
 import os
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -51,6 +52,8 @@ class SQLiteStore:
         self.db.execute("PRAGMA mmap_size=1073741824")  # read pages through the OS cache
         self._lock = threading.RLock()  # one transaction at a time on this connection
         self._migrate()
+        if self.get_meta("state") is None:  # an index made before states were recorded
+            self.set_meta("state", _new_state())
         self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
         self._matrix_stamp: tuple | None = None
 
@@ -161,6 +164,8 @@ class SQLiteStore:
                 )
             db.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') "
                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('state', ?)",
+                       (_new_state(),))
             db.execute(
                 "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
                 "unchanged, failed) VALUES (?,?,?,?,?,?,?)",
@@ -241,7 +246,7 @@ class SQLiteStore:
         if self._matrix is not None and self._matrix_stamp == stamp:
             return self._matrix[1]
         self._matrix_stamp = stamp
-        key = (model, self.get_meta("generation"), self._vectors_count(model))
+        key = (model, self.state(), self._vectors_count(model))
         if self._matrix is None or self._matrix[0] != key:
             self._matrix = None  # free the old matrix before reading the new one
             # large matrices (see preuve.store.ann) are cached beside this file with their
@@ -258,6 +263,12 @@ class SQLiteStore:
                 matrix.prepare_ann(self.location, model, key[1], key[2])
             self._matrix = (key, matrix)
         return self._matrix[1]
+
+    def state(self) -> str:
+        """What derived files (vector matrix, ANN index) are keyed on: the generation and a
+        random token drawn by every write. Another index file at this path (deleted and made
+        again, restored from a backup, copied over) never matches a file made for this one."""
+        return f"{self.get_meta('generation') or 0}x{self.get_meta('state')}"
 
     def _vectors_count(self, model: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?",
@@ -403,6 +414,10 @@ class SQLiteStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _new_state() -> str:
+    return uuid.uuid4().hex[:16]
 
 
 def _statements(script: str) -> list[str]:
