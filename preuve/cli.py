@@ -491,14 +491,17 @@ def _eval_answers(target, method, index_path, embedder, as_json):
 @cli.command()
 @click.option("--audience", envvar="PREUVE_MCP_AUDIENCE", default="public", show_default=True,
               metavar="LABEL",
-              help="What the agent may read: public plus this label (all = everything). Fixed "
-                   "for the server's life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
+              help="What the agent may read: public plus this label. Fixed for the server's "
+                   "life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
+@click.option("--operator", is_flag=True,
+              help="Let the agent read every document, unlabelled ones included (instead of "
+                   "--audience).")
 @click.option("--link-base", envvar="PREUVE_LINK_BASE", default=None, metavar="URL",
               help="Base of citation links in `ask` answers (default: the local folder).")
 @_index_option
 @_embedder_option
 @_errors
-def mcp(audience, link_base, index_path, embedder):
+def mcp(audience, operator, link_base, index_path, embedder):
     """MCP server on stdio for coding agents: tools search, where and ask.
 
     stdout carries the protocol only; logs go to stderr. The index is opened on the first
@@ -506,7 +509,8 @@ def mcp(audience, link_base, index_path, embedder):
     "--index", "/abs/path/index.sqlite"]}."""
     from preuve.server.mcp import serve_stdio
 
-    serve_stdio(index_path, audience=audience, embedder=embedder, link_base=link_base)
+    serve_stdio(index_path, audience=None if operator else audience, embedder=embedder,
+                link_base=link_base)
 
 
 @cli.command()

@@ -7,17 +7,37 @@ store, retrievers, answer builders) speaks the same vocabulary.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 # A chunk's `kind` says which parser made it; `--kind` filters on it.
 KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
 
-# Access label a document gets when it has none: no audience but `all` may read it.
+# Access label a document gets when it has none: only the operator (audience None) reads it.
 UNLABELLED = None
-# The audience that reads everything (the local operator; never a server default).
-ALL_AUDIENCE = "all"
 PUBLIC = "public"
+
+# Access labels and audiences share one closed grammar. Words that read as "everything" are
+# reserved: the operator is the absence of an audience, never a label anyone can be given.
+LABEL_GRAMMAR = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+RESERVED_LABELS = frozenset({"all", "any", "everyone", "none", "operator", "*"})
+
+
+def validate_label(value: object, what: str = "access label") -> str:
+    """`value` as a label (trimmed, lower case), or ValueError saying why it is not one.
+
+    Used for documents' `access`, audiences of API keys, MCP servers and searches."""
+    label = value.strip().lower() if isinstance(value, str) else value
+    if not isinstance(label, str) or not label:
+        raise ValueError(f"{what} {value!r}: empty; a label is a word such as public or staff")
+    if label in RESERVED_LABELS:
+        raise ValueError(f"{what} {value!r} is reserved (it would read as every document); "
+                         "the operator reads everything by giving no audience at all")
+    if not LABEL_GRAMMAR.fullmatch(label):
+        raise ValueError(f"{what} {value!r}: a label is 1-64 characters, lower-case letters, "
+                         "digits, '-' and '_', starting with a letter or digit")
+    return label
 
 
 @dataclass
@@ -68,9 +88,10 @@ class Chunk:
 class Filters:
     """Restrictions applied inside every retrieval method, before the top k is cut.
 
-    `audience=None` means the caller is the operator (`all`); any other value restricts to
-    `public` plus chunks labelled exactly with that audience. Unlabelled documents are only
-    visible to `all`.
+    `audience=None` means the caller is the operator; any other value must be a valid label
+    (`validate_label`, checked here so that no Filters reads more than its audience) and
+    restricts to `public` plus chunks labelled exactly with that audience. Unlabelled
+    documents are only visible to the operator.
     """
 
     as_of: dt.date | None = None
@@ -78,9 +99,14 @@ class Filters:
     path_prefixes: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.audience is not None:
+            object.__setattr__(self, "audience", validate_label(self.audience, "audience"))
+
     def readable_labels(self) -> tuple[str, ...] | None:
-        """Access labels this audience may read; None means every chunk (operator)."""
-        if self.audience is None or self.audience == ALL_AUDIENCE:
+        """The boundary: access labels this audience may read; None means every chunk (the
+        operator). Every retriever, lookup and listing filters through this."""
+        if self.audience is None:
             return None
         if self.audience == PUBLIC:
             return (PUBLIC,)

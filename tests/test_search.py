@@ -9,6 +9,8 @@ import re
 import pytest
 from conftest import AFTER_SWITCH, BEFORE_SWITCH, rows
 
+from preuve.models import Filters
+
 # Questions whose best passage, for the operator, is in a staff-only document.
 STAFF_FIRST = [
     "prolongation exceptionnelle du délai de retour grand compte",
@@ -61,8 +63,24 @@ def test_unlabelled_document_is_for_the_operator_only(index):
     for audience in ("public", "staff", "rh"):
         paths = {h.path for h in bm25(index, query, audience=audience, k=100)}
         assert "handbook/brouillon-stationnement.md" not in paths, audience
-    everyone = {h.path for h in bm25(index, query, audience="all", k=100)}
-    assert "handbook/brouillon-stationnement.md" in everyone
+    operator_paths = {h.path for h in bm25(index, query, audience=None, k=100)}
+    assert "handbook/brouillon-stationnement.md" in operator_paths
+
+
+@pytest.mark.parametrize("word", ["all", "ALL", "", " ", "any", "*", "staff;drop", "a b",
+                                  "é" * 3, "x" * 65])
+def test_reserved_and_malformed_audiences_are_refused(index, word):
+    """No word reads as the operator: `all`, the empty string and labels outside the
+    grammar are errors, before any search runs, in the API and on the command line."""
+    with pytest.raises(ValueError, match="audience"):
+        index.search("stationnement", audience=word)
+    with pytest.raises(ValueError):
+        Filters(audience=word)
+
+
+def test_audience_labels_are_case_insensitive(index):
+    assert {h.path for h in bm25(index, "retour remboursement", audience="STAFF", k=50)} == \
+        {h.path for h in bm25(index, "retour remboursement", audience="staff", k=50)}
 
 
 def test_staff_audience_reads_public_and_staff(index):

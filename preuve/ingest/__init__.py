@@ -26,7 +26,7 @@ from preuve.ingest.markdown import parse_markdown, parse_text
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
 from preuve.ingest.pdf import parse_pdf
 from preuve.ingest.walk import Candidate, walk
-from preuve.models import Chunk, Document
+from preuve.models import Chunk, Document, validate_label
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
@@ -87,6 +87,8 @@ def ingest(
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
     worker processes when given); vectors are cached by text hash across ingests."""
     settings = settings or ChunkSettings()
+    if default_access is not None:
+        default_access = validate_label(default_access, "--access")
     report = IngestReport()
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     # a file is known by its absolute location, whatever folder it is ingested through
@@ -272,6 +274,8 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
     Used for reference collections (BEIR, PIAF, Cranfield): each record's path is its id,
     under the pseudo-root `source`; incremental like files, atomic like files."""
     settings = settings or ChunkSettings()
+    if access is not None:
+        access = validate_label(access)
     report = IngestReport()
     known = {doc.path: doc for doc in store.documents() if doc.root == source}
     changes = Changes(started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from preuve.ingest.base import ParseError
+from preuve.models import validate_label
 
 SIDECAR_SUFFIX = ".meta.yaml"
 KNOWN_KEYS = ("id", "title", "language", "access", "version", "effective_from", "effective_to")
@@ -66,9 +67,14 @@ def normalise(meta: dict[str, Any]) -> dict[str, Any]:
                 f"effective_to {out['effective_to']} is before effective_from "
                 f"{out['effective_from']}"
             )
-    for key in ("id", "title", "language", "access", "version"):
+    for key in ("id", "title", "language", "version"):
         if out.get(key) is not None:
             out[key] = str(out[key]).strip()
+    if out.get("access") is not None:
+        try:
+            out["access"] = validate_label(str(out["access"]))
+        except ValueError as exc:
+            raise ParseError(str(exc)) from None
     return out
 
 

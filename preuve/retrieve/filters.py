@@ -35,7 +35,7 @@ def make_filters(
         raise ValueError(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(KINDS)})")
     return Filters(
         as_of=parse_as_of(as_of),
-        audience=audience or None,
+        audience=audience,  # None: the operator; anything else is checked by Filters
         path_prefixes=tuple(p for p in paths if p),
         kinds=kind_list,
     )

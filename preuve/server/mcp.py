@@ -11,8 +11,8 @@ Each returns one text block holding JSON.
 The audience is part of the server's configuration (`--audience`, else
 `$PREUVE_MCP_AUDIENCE`, else `public`), never a tool argument: whatever an agent sends, it
 reads `public` plus that one label. The default is `public` because an agent's context
-tends to travel (prompts, logs, pull requests); `--audience all` gives the operator's full
-view and must be asked for explicitly. The general `$PREUVE_AUDIENCE` is deliberately not
+tends to travel (prompts, logs, pull requests); `--operator` gives the operator's full view
+(unlabelled documents included) and must be asked for explicitly. `all` is not a label. The general `$PREUVE_AUDIENCE` is deliberately not
 read here.
 
 stdout carries the protocol and nothing else: logs go to stderr, and while serving, the
@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from preuve.index import Index
-from preuve.models import ALL_AUDIENCE, PUBLIC, Hit
+from preuve.models import PUBLIC, Hit, validate_label
 from preuve.store import DEFAULT_INDEX, index_exists, shown
 
 ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
@@ -55,11 +55,10 @@ class Tools:
     synchronous tools in worker threads; the SQLite connection is used by one at a time)."""
 
     def __init__(self, index_path: str | os.PathLike | None = None, *,
-                 audience: str = DEFAULT_AUDIENCE, embedder: str | None = None,
+                 audience: str | None = DEFAULT_AUDIENCE, embedder: str | None = None,
                  link_base: str | None = None):
-        audience = (audience or "").strip()
-        if not audience:
-            raise ValueError("the MCP audience cannot be empty (use public, staff, … or all)")
+        # None: the operator (asked for with --operator); else a label, checked here
+        audience = None if audience is None else validate_label(audience, "MCP audience")
         self.location = os.fspath(index_path or os.environ.get("PREUVE_INDEX")
                                   or DEFAULT_INDEX)
         self.audience = audience
@@ -67,10 +66,6 @@ class Tools:
         self.link_base = link_base
         self._index: Index | None = None
         self._lock = threading.Lock()
-
-    @property
-    def _filter_audience(self) -> str | None:
-        return None if self.audience == ALL_AUDIENCE else self.audience
 
     def _open(self) -> Index:
         if self._index is None:
@@ -92,21 +87,21 @@ class Tools:
         def run(index: Index):
             chosen = method or index.default_method()
             hits = index.search(query, method=chosen, k=k, as_of=_as_of(as_of),
-                                audience=self._filter_audience)
+                                audience=self.audience)
             return {"query": query, "method": chosen, "audience": self.audience,
                     "hits": [_hit(h) for h in hits]}
         return self._run(run)
 
     def where(self, subject: str, k: int = 10) -> dict[str, Any]:
         def run(index: Index):
-            hits = index.where(subject, k=k, audience=self._filter_audience)
+            hits = index.where(subject, k=k, audience=self.audience)
             return {"subject": subject, "audience": self.audience,
                     "locations": [_location(h) for h in hits]}
         return self._run(run)
 
     def ask(self, question: str, k: int = 5) -> dict[str, Any]:
         def run(index: Index):
-            answer = index.ask(question, k=k, audience=self._filter_audience,
+            answer = index.ask(question, k=k, audience=self.audience,
                                link_base=self.link_base)
             return {
                 "question": question, "audience": self.audience,
@@ -185,8 +180,8 @@ def build_server(tools: Tools):
             "Search a document and code index; every passage comes with a citation label "
             "(`file.pdf p. N` or `path:start-end`). Use `where` to find where something is "
             "handled in code, `search` for passages, `ask` for a short answer whose "
-            f"citations were verified. Results are limited to the audience {tools.audience!r}, "
-            "set by the server's configuration."),
+            "citations were verified. Results are limited to the audience "
+            f"{tools.audience or 'operator (everything)'!r}, set by the server's configuration."),
         log_level="WARNING",
     )
 
@@ -227,7 +222,7 @@ def build_server(tools: Tools):
     return server
 
 
-def serve_stdio(index_path: str | None = None, *, audience: str = DEFAULT_AUDIENCE,
+def serve_stdio(index_path: str | None = None, *, audience: str | None = DEFAULT_AUDIENCE,
                 embedder: str | None = None, link_base: str | None = None) -> None:
     """Run the MCP server on stdin/stdout until the client closes the stream."""
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
@@ -235,9 +230,9 @@ def serve_stdio(index_path: str | None = None, *, audience: str = DEFAULT_AUDIEN
     tools = Tools(index_path, audience=audience, embedder=embedder, link_base=link_base)
     if not index_exists(tools.location):
         log.warning("no index at %s yet: tools will fail until one is built", tools.location)
-    if tools.audience == ALL_AUDIENCE:
-        log.warning("audience 'all': agents see every document, whatever its access label")
-    log.info("index %s, audience %s", shown(tools.location), tools.audience)
+    if tools.audience is None:
+        log.warning("--operator: agents see every document, whatever its access label")
+    log.info("index %s, audience %s", shown(tools.location), tools.audience or "operator")
     server = build_server(tools)
     try:
         server.run("stdio")
