@@ -33,7 +33,8 @@ WRITER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from preuve import Index
-    folder, location, embedder, stop = Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])
+    folder, location, embedder = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    stop = Path(sys.argv[4])
     count = stop.with_name("flips")
     target = folder / "zorglub.md"
     versions = [

@@ -12,8 +12,8 @@ The audience is part of the server's configuration (`--audience`, else
 `$PREUVE_MCP_AUDIENCE`, else `public`), never a tool argument: whatever an agent sends, it
 reads `public` plus that one label. The default is `public` because an agent's context
 tends to travel (prompts, logs, pull requests); `--operator` gives the operator's full view
-(unlabelled documents included) and must be asked for explicitly. `all` is not a label. The general `$PREUVE_AUDIENCE` is deliberately not
-read here.
+(unlabelled documents included) and must be asked for explicitly. `all` is not a label.
+The general `$PREUVE_AUDIENCE` is deliberately not read here.
 
 stdout carries the protocol and nothing else: logs go to stderr, and while serving, the
 SDK points file descriptor 1 at stderr, so stray prints of a model loader cannot corrupt
