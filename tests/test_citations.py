@@ -4,6 +4,7 @@ verification rules and their reasons, refusal strings, and property tests."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -493,3 +494,25 @@ def test_parse_never_fails_and_spans_hold(text):
     for vc in v.citations:
         s, e = vc.citation.span
         assert text[s:e] == vc.citation.raw
+
+
+@pytest.mark.parametrize("unit", ["a.", "./", "a.a ", "[1] ", "a.pdf p. ", "`a.", "a-"])
+def test_verifying_grows_linearly_with_hostile_passages(unit):
+    """A passage of one repeated unit (`a.a.a.…`, `./././…`) quoted in an answer: 16 times
+    the text costs about 16 times the time, not 256 (at 40 KB the quadratic scan took 2 s,
+    `./` runs 68 s). Compared within this process, so the machine's speed cancels out."""
+    passage = Hit(rank=1, score=1.0, chunk_id="c", doc_id="d", path="doc.md",
+                  kind="markdown", title="", heading="", page=None, page_label=None,
+                  start_line=1, end_line=2, symbol=None, symbol_kind=None, text="x")
+
+    def seconds(n: int) -> float:
+        answer = (unit * (n // len(unit) + 1))[:n] + " [doc.md:1-2]"
+        runs = []
+        for _ in range(5):
+            started = time.perf_counter()
+            verify(answer, [passage])
+            runs.append(time.perf_counter() - started)
+        return min(runs)
+
+    small, large = seconds(2_000), seconds(32_000)
+    assert large < 64 * max(small, 1e-4), (unit, small, large)

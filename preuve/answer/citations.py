@@ -134,10 +134,13 @@ def _label(c: Citation, path: str) -> str:
 
 _PATH_CHAR = r"[\w.\-~+@%]"
 _NOT_PATH_BEFORE = r"(?<![\w.\-~+@%/\\])"
-_SEG = _PATH_CHAR + "+"
-_BARE_PATH = rf"(?:\./)*(?:{_SEG}/)*{_SEG}"
+# Possessive (`++`, `*+`): no location starts with a path character, so giving characters
+# back never finds a match, and backtracking over runs like `./././` or `a.a.a.` was
+# quadratic (a 40 KB passage took seconds to verify).
+_SEG = _PATH_CHAR + "++"
+_BARE_PATH = rf"(?:\./)*+(?:{_SEG}/)*{_SEG}"
 # inside delimiters: words separated by single spaces
-_SPACED_PATH = rf"(?:\./)*(?:{_SEG}(?: {_SEG})*?/)*?{_SEG}(?: {_SEG})*?"
+_SPACED_PATH = rf"(?:\./)*+(?:{_SEG}(?: {_SEG})*?/)*?{_SEG}(?: {_SEG})*?"
 _DASH = r"[ \t]?[-–—][ \t]?"
 _NUM = r"\d{1,7}"
 _ROMAN = (
@@ -165,7 +168,8 @@ _LINK_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\((?P<url>[^\s()]*)\)")
 _BRACKET_RE = re.compile(r"(?<!\\)\[(?P<content>[^\[\]\n]+)\](?!\()")
 _TICKS_RE = re.compile(r"`+")
 _NUMBERS_RE = re.compile(r"\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*")
-_URL_RE = re.compile(r"\b(?:[a-zA-Z][a-zA-Z0-9+.\-]*://|www\.|mailto:)[^\s<>\[\]`]*")
+# a scheme is short: an unbounded one rescanned the rest of a long dotted run at every word
+_URL_RE = re.compile(r"\b(?:[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://|www\.|mailto:)[^\s<>\[\]`]*")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 
 _EXTENSIONLESS = frozenset(
