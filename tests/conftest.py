@@ -288,6 +288,90 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | str | None = None,
     )
 
 
+# --------------------------------------------------------- vectors as another CPU makes them
+# int8 inference gives slightly different vectors on another processor (a dense score seen
+# 0.003 apart). With PREUVE_TEST_VECTOR_NOISE=EPS (`make test` runs the answer and dense
+# tests once more that way), every vector the tests make, queries, sentences and the stored
+# passages of the e5 index, is moved by relative noise EPS and normalised again: a test that
+# passes only on one CPU fails here. In 384 dimensions a random offset is nearly orthogonal
+# to the other vector of a cosine, so EPS = 0.05 (each vector at cosine 0.9988 from where
+# it was) moves a query-passage score by about 0.003, the difference seen across CPUs.
+VECTOR_NOISE = float(os.environ.get("PREUVE_TEST_VECTOR_NOISE") or 0)
+
+
+def perturb(vectors, eps: float, seed: int):
+    """Unit vectors moved by a random offset of relative size `eps`."""
+    import numpy as np
+
+    vectors = np.asarray(vectors, dtype=np.float32)
+    rng = np.random.default_rng(seed)
+    noise = rng.standard_normal(vectors.shape).astype(np.float32)
+    noise /= np.linalg.norm(noise, axis=-1, keepdims=True)
+    moved = vectors + eps * np.linalg.norm(vectors, axis=-1, keepdims=True) * noise
+    return moved / np.linalg.norm(moved, axis=-1, keepdims=True)
+
+
+class NoisyEmbedder:
+    """An embedder whose vectors come out as another CPU's would (see VECTOR_NOISE)."""
+
+    def __init__(self, inner, eps: float):
+        self._inner, self._eps = inner, eps
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def _moved(self, texts, vectors):
+        seed = int(hashlib.sha256("\0".join(texts).encode()).hexdigest()[:8], 16)
+        return perturb(vectors, self._eps, seed)
+
+    def embed_queries(self, texts):
+        return self._moved(list(texts), self._inner.embed_queries(texts))
+
+    def embed_passages(self, texts):
+        return self._moved(list(texts), self._inner.embed_passages(texts))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def vectors_of_another_cpu():
+    """Under PREUVE_TEST_VECTOR_NOISE, the embedders of this process are noisy ones."""
+    if not VECTOR_NOISE:
+        yield
+        return
+    import preuve.embed
+    import preuve.index
+
+    original = preuve.embed.get_embedder
+    made: dict[str, NoisyEmbedder] = {}
+
+    def noisy(name: str = "e5"):
+        if name not in made:
+            made[name] = NoisyEmbedder(original(name), VECTOR_NOISE)
+        return made[name]
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(preuve.embed, "get_embedder", noisy)
+    mp.setattr(preuve.index, "get_embedder", noisy)
+    yield
+    mp.undo()
+
+
+def perturb_stored_vectors(location) -> None:
+    """Move the stored passage vectors of a SQLite index (made by worker processes, which
+    the noisy embedder does not reach) by VECTOR_NOISE."""
+    import numpy as np
+
+    db = sqlite3.connect(location)
+    try:
+        stored = db.execute("SELECT id, vector FROM vectors").fetchall()
+        moved = perturb(np.stack([np.frombuffer(b, dtype=np.float32) for _, b in stored]),
+                        VECTOR_NOISE, seed=7)
+        db.executemany("UPDATE vectors SET vector = ? WHERE id = ?",
+                       [(v.tobytes(), i) for (i, _), v in zip(stored, moved, strict=True)])
+        db.commit()
+    finally:
+        db.close()
+
+
 # ------------------------------------------------------------------ e5 (dense) fixtures
 # Retrieval with vectors, answers and conversations use the real bundled embedder. The
 # sample corpus is embedded ONCE per session (~30 s on two cores); tests that write to an
@@ -328,6 +412,8 @@ def e5_build(corpus, tmp_path_factory):
     with Index(path, embedder=E5) as index:
         report = index.ingest([corpus])
     assert report.ok, report.failed
+    if VECTOR_NOISE:
+        perturb_stored_vectors(path)
     return path, report
 
 
