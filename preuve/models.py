@@ -13,6 +13,10 @@ from typing import Any
 # A chunk's `kind` says which parser made it; `--kind` filters on it.
 KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
 
+# A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
+# links), which retrieval leaves out unless `Filters.navigation` asks for it.
+BODY, NAVIGATION = "body", "navigation"
+
 # Access label a document gets when it has none: no audience but `all` may read it.
 UNLABELLED = None
 # The audience that reads everything (the local operator; never a server default).
@@ -47,6 +51,9 @@ class Chunk:
     Positions are 1-based and inclusive. `start_line`/`end_line` are set for code, text,
     Markdown and HTML; `page` (PDF page index, 1-based) and `page_label` (printed label)
     for PDFs. `symbol` is the qualified code name (`Class.method`) for code chunks.
+    `role` is "body", or "navigation" for a table of contents, an index or a list of
+    links (found by `preuve.ingest.navigation`): kept, but left out of retrieval unless
+    `Filters.navigation` asks for it.
     """
 
     text: str
@@ -62,6 +69,7 @@ class Chunk:
     doc_id: str = ""
     tokens: list[str] = field(default_factory=list)  # BM25 terms, set at ingest
     text_hash: str = ""  # sha256 of what is embedded: the key of the vector cache
+    role: str = "body"  # "body" or "navigation"
 
 
 @dataclass(frozen=True)
@@ -70,13 +78,15 @@ class Filters:
 
     `audience=None` means the caller is the operator (`all`); any other value restricts to
     `public` plus chunks labelled exactly with that audience. Unlabelled documents are only
-    visible to `all`.
+    visible to `all`. Navigation chunks (tables of contents, indexes) are left out
+    unless `navigation` is True.
     """
 
     as_of: dt.date | None = None
     audience: str | None = None
     path_prefixes: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    navigation: bool = False
 
     def readable_labels(self) -> tuple[str, ...] | None:
         """Access labels this audience may read; None means every chunk (operator)."""
@@ -109,6 +119,7 @@ class Hit:
     language: str = ""
     access: str | None = None
     root: str = ""
+    role: str = "body"
     scores: dict[str, Any] = field(default_factory=dict)  # per-method rank/score (--explain)
 
     @property
