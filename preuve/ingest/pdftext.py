@@ -15,12 +15,16 @@ from dataclasses import dataclass
 
 from preuve.ingest.navigation import is_strong_reference, trailing_page
 
-# Ligatures a font may map to one code point; the soft hyphen and pdfium's markers
-# (\x02: a hyphen pdfium judged to be a line-end break; \ufffe: no Unicode known).
+# pdfium writes U+FFFE (or \x02) for a hyphen it judged to break a word at a line end,
+# and joins the two lines; `join_hyphenated` decides whether the hyphen stays.
+BREAK_HYPHEN = "\ufffe"
+# Ligatures a font may map to one code point; the soft hyphen.
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
                             "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st",
-                            "\u00ad": None, "\ufffe": None})
-BREAK_HYPHEN = "\x02"
+                            "\u00ad": None, "\x02": BREAK_HYPHEN})
+_BREAK = re.compile(r"([^\W\d_]+)\ufffe(\S+)")
+_LINE_END_BREAK = re.compile(r"[^\W\d_][-\ufffe]$")
+_BROKEN_TOKENS = re.compile(r"\S*\ufffe\S*|\S+-$", re.MULTILINE)
 
 # A running header or footer lives in the top or bottom EDGE of the page (share of height).
 EDGE = 0.15
@@ -60,7 +64,7 @@ class Line:
 
 def clean(text: str) -> str:
     """NFC text with ligatures spelt out and soft hyphens removed (pdfium's break-hyphen
-    marker is kept: `join_hyphenated` reads it)."""
+    marker is kept as BREAK_HYPHEN: `join_hyphenated` reads it)."""
     return unicodedata.normalize("NFC", text.translate(_LIGATURES))
 
 
@@ -99,22 +103,24 @@ def is_furniture(line: Line, keys: set[str]) -> bool:
 
 # -- words hyphenated at line ends -------------------------------------------------------
 def vocabulary(lines: list[Line]) -> tuple[set[str], set[str]]:
-    """(words, hyphenated compounds) written whole somewhere in the text, lower case."""
-    found = set(_WORDS_AND_COMPOUNDS.findall("\n".join(ln.text for ln in lines).casefold()))
+    """(words, hyphenated compounds) written whole somewhere in the text, lower case; the
+    pieces of words broken at line ends do not count."""
+    text = "\n".join(ln.text for ln in lines).casefold()
+    text = _BROKEN_TOKENS.sub(" ", text)
+    found = set(_WORDS_AND_COMPOUNDS.findall(text))
     return {w for w in found if "-" not in w}, {w for w in found if "-" in w}
 
 
-def mend_break(head: str, tail: str, words: set[str], compounds: set[str],
-               marked: bool) -> str:
-    """The word that `head` (before the line-end hyphen) and `tail` (the next line's
-    first word) make: joined ("configu" + "ration" -> "configuration") unless the
-    hyphen is real: the tail starts with a capital or a digit, the compound is written
-    with its hyphen elsewhere, or both halves are words of the text ("well-known")."""
+def mend_break(head: str, tail: str, words: set[str], compounds: set[str]) -> str:
+    """The word that `head` (before the line-end hyphen) and `tail` (the rest, up to the
+    next space) make: joined ("configu" + "ration" -> "configuration") unless the hyphen
+    is real: the tail starts with a capital or a digit, the compound is written with its
+    hyphen elsewhere, or both halves are words of the text ("well-known")."""
     bare = tail.rstrip(".,;:!?)]»\"'”’")
     joined, hyphened = head + tail, f"{head}-{tail}"
     if not tail[:1].islower():
         return hyphened
-    if (head + bare).casefold() in words or marked:
+    if (head + bare).casefold() in words:
         return joined
     if f"{head}-{bare}".casefold() in compounds:
         return hyphened
@@ -125,29 +131,25 @@ def mend_break(head: str, tail: str, words: set[str], compounds: set[str],
 
 def join_hyphenated(lines: list[Line]) -> list[Line]:
     """Lines with each word broken by a hyphen at a line end made whole again on the
-    first line (so its page is the page where the word starts)."""
-    if not any(ln.text.rstrip().endswith(("-", BREAK_HYPHEN)) for ln in lines):
+    first line (so its page is the page where the word starts). pdfium marks the breaks
+    it recognises itself (and joins those lines); a plain "-" ending a line is one too."""
+    if not any(BREAK_HYPHEN in ln.text or ln.text.rstrip().endswith("-") for ln in lines):
         return lines
     words, compounds = vocabulary(lines)
     out = [Line(ln.text, ln.page, ln.top, ln.size, ln.bold) for ln in lines]
     for i in range(len(out) - 1):
         text = out[i].text.rstrip()
-        marked = text.endswith(BREAK_HYPHEN)
-        if not (marked or text.endswith("-")):
-            continue
-        head_match = re.search(r"([^\W\d_]+)[-\x02]$", text)
         nxt = out[i + 1].text.lstrip()
-        tail = nxt.split(" ", 1)[0] if nxt else ""
-        if head_match is None or not tail[:1].isalpha():
-            if marked:
-                out[i].text = text[:-1] + "-"
-            continue
-        head = head_match.group(1)
-        word = mend_break(head, tail, words, compounds, marked)
-        out[i].text = text[:head_match.start()] + word
-        out[i + 1].text = nxt[len(tail):].lstrip()
+        if _LINE_END_BREAK.search(text) and nxt[:1].isalpha():
+            tail = nxt.split(" ", 1)[0]
+            out[i].text = text[:-1] + BREAK_HYPHEN + tail
+            out[i + 1].text = nxt[len(tail):].lstrip()
+
+    def mend(match: re.Match) -> str:
+        return mend_break(match.group(1), match.group(2), words, compounds)
+
     for line in out:
-        line.text = line.text.replace(BREAK_HYPHEN, "-")
+        line.text = _BREAK.sub(mend, line.text).replace(BREAK_HYPHEN, "-")
     return [ln for ln in out if ln.text.strip()]
 
 
