@@ -28,7 +28,7 @@ _LEADERS = re.compile(r"(\.\s?){4,}|…{2,}|(·\s?){4,}")
 _INDEX_ENTRY = re.compile(r"\S.*?,\s*\d{1,4}([-–]\d{1,4})?(,\s*\d{1,4}([-–]\d{1,4})?)*$")
 # Text ending in one page number ("3.2 Booting 42"), or a page number alone (an entry
 # whose number the layout put on a line of its own).
-_TRAILING_PAGE = re.compile(r"(?:\S.*?\s)?\(?(\d{1,4}|[ivxlcdm]{1,7})\)?$", re.IGNORECASE)
+_PAGE = re.compile(r"\(?(\d{1,4}|[ivxlcdm]{1,7})\)?", re.IGNORECASE)
 
 # Leaders and index entries are strong signs; a trailing number alone is weak (table rows
 # end in numbers too): weak lines count when their numbers mostly go up, like pages.
@@ -44,12 +44,15 @@ def is_navigation_title(line: str) -> bool:
 def is_strong_reference(line: str) -> bool:
     """A table-of-contents line with dot leaders, or an index entry with page numbers."""
     line = line.strip()
-    return _LEADERS.search(line) is not None or _INDEX_ENTRY.fullmatch(line) is not None
+    leaders = ". ." in line or "...." in line or "…" in line or "·" in line
+    return ((leaders and _LEADERS.search(line) is not None)
+            or (line[-1:].isdigit() and "," in line and _INDEX_ENTRY.fullmatch(line) is not None))
 
 
 def trailing_page(line: str) -> str | None:
     """The page reference a line ends with ("12", "iv"), or None."""
-    match = _TRAILING_PAGE.fullmatch(line.strip())
+    words = line.split()
+    match = _PAGE.fullmatch(words[-1]) if words else None
     return match.group(1) if match else None
 
 
@@ -60,10 +63,10 @@ def is_navigation(lines: list[str]) -> bool:
     kept = [line.strip() for line in lines if line.strip()]
     if not kept:
         return False
-    strong = sum(is_strong_reference(line) for line in kept)
-    pages = [trailing_page(line) for line in kept]
-    weak = [p for p, line in zip(pages, kept, strict=True)
-            if p is not None and not is_strong_reference(line)]
+    strong_lines = [is_strong_reference(line) for line in kept]
+    strong = sum(strong_lines)
+    weak = [page for page, is_strong in zip(map(trailing_page, kept), strong_lines, strict=True)
+            if page is not None and not is_strong]
     share = (strong + len(weak)) / len(kept)
     if any(is_navigation_title(line) for line in kept[:3]):
         return len(kept) == 1 or share >= _SHARE_UNDER_TITLE

@@ -7,6 +7,7 @@ label; tables of contents and indexes become chunks of role "navigation"."""
 
 from __future__ import annotations
 
+import ctypes
 import re
 
 import pypdfium2 as pdfium
@@ -43,9 +44,11 @@ def parse_pdf(data: bytes, settings: ChunkSettings) -> Parsed:
         raise ParseError(f"corrupt or unreadable PDF: {exc}") from None
     try:
         title = (document.get_metadata_value("Title") or "").strip()
-        pages = [read_lines(document, index) for index in range(len(document))]
-        labels = [document.get_page_label(index) or None for index in range(len(document))]
         outline = read_outline(document)
+        # fonts only tell headings apart when there is no outline to read them from
+        pages = [read_lines(document, index, fonts=not outline)
+                 for index in range(len(document))]
+        labels = [document.get_page_label(index) or None for index in range(len(document))]
         count = len(document)
     except pdfium.PdfiumError as exc:
         raise ParseError(f"corrupt PDF: {exc}") from None
@@ -84,9 +87,9 @@ def piece_chunks(piece: Piece, label: str | None, settings: ChunkSettings) -> li
                              heading=piece.heading, role=role)
 
 
-def read_lines(document: pdfium.PdfDocument, index: int) -> list[Line]:
-    """The text lines of page `index` in pdfium's reading order, each with its position,
-    and the size and weight of its first character's font."""
+def read_lines(document: pdfium.PdfDocument, index: int, fonts: bool = True) -> list[Line]:
+    """The text lines of page `index` in pdfium's reading order, each with its position
+    and (with `fonts`) the size and weight of its first character's font."""
     page = document[index]
     try:
         height = page.get_height() or 1.0
@@ -95,6 +98,7 @@ def read_lines(document: pdfium.PdfDocument, index: int) -> list[Line]:
             text = textpage.get_text_range()
             # generated line breaks are characters too: text offsets are character indexes
             aligned = len(text) == textpage.count_chars()
+            x, y = ctypes.c_double(), ctypes.c_double()
             lines = []
             for match in _LINE.finditer(text):
                 line = clean(match.group())
@@ -104,10 +108,14 @@ def read_lines(document: pdfium.PdfDocument, index: int) -> list[Line]:
                     lines.append(Line(line, index))
                     continue
                 at = match.start()
-                top = 1.0 - textpage.get_charbox(at)[3] / height
+                pdfium_c.FPDFText_GetCharOrigin(textpage, at, x, y)
+                top = min(max(1.0 - y.value / height, 0.0), 1.0)
+                if not fonts:
+                    lines.append(Line(line, index, top))
+                    continue
                 size = pdfium_c.FPDFText_GetFontSize(textpage, at)
                 bold = pdfium_c.FPDFText_GetFontWeight(textpage, at) >= _BOLD
-                lines.append(Line(line, index, min(max(top, 0.0), 1.0), round(size, 2), bold))
+                lines.append(Line(line, index, top, round(size, 2), bold))
         finally:
             textpage.close()
     finally:

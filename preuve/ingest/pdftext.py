@@ -8,6 +8,7 @@ that each belong to one section and one page.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections import Counter
@@ -24,7 +25,6 @@ _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\uf
                             "\u00ad": None, "\x02": BREAK_HYPHEN})
 _BREAK = re.compile(r"([^\W\d_]+)\ufffe(\S+)")
 _LINE_END_BREAK = re.compile(r"[^\W\d_][-\ufffe]$")
-_BROKEN_TOKENS = re.compile(r"\S*\ufffe\S*|\S+-$", re.MULTILINE)
 
 # A running header or footer lives in the top or bottom EDGE of the page (share of height).
 EDGE = 0.15
@@ -37,8 +37,9 @@ _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(chapter|chapitre|part|partie|appendix|annexe)\s+[\w.]+\s*$",
                     re.IGNORECASE)
 _LABEL_PREFIX = re.compile(r"^\s*(chapter|chapitre|part|partie|appendix|annexe)\s+\w+\b")
+_NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD = re.compile(r"[^\W\d_]+")
-_WORDS_AND_COMPOUNDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_PUNCTUATION = ".,;:!?()[]{}«»\"'“”‘’"
 # A heading is a short line that does not end like a sentence.
 _HEADING_WORDS = 14
 _HEADING_SIZE_RATIO = 1.12  # larger than the body text by this much
@@ -65,7 +66,10 @@ class Line:
 def clean(text: str) -> str:
     """NFC text with ligatures spelt out and soft hyphens removed (pdfium's break-hyphen
     marker is kept as BREAK_HYPHEN: `join_hyphenated` reads it)."""
-    return unicodedata.normalize("NFC", text.translate(_LIGATURES))
+    if text.isascii():
+        return text.replace("\x02", BREAK_HYPHEN) if "\x02" in text else text
+    text = text.translate(_LIGATURES)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 # -- running headers, footers and page numbers -------------------------------------------
@@ -105,10 +109,26 @@ def is_furniture(line: Line, keys: set[str]) -> bool:
 def vocabulary(lines: list[Line]) -> tuple[set[str], set[str]]:
     """(words, hyphenated compounds) written whole somewhere in the text, lower case; the
     pieces of words broken at line ends do not count."""
-    text = "\n".join(ln.text for ln in lines).casefold()
-    text = _BROKEN_TOKENS.sub(" ", text)
-    found = set(_WORDS_AND_COMPOUNDS.findall(text))
-    return {w for w in found if "-" not in w}, {w for w in found if "-" in w}
+    text = "\n".join(_whole_words(ln.text) for ln in lines).casefold()
+    tokens = {token.strip(_PUNCTUATION) for token in set(text.split())}
+    return ({t for t in tokens if t.isalpha()},
+            {t for t in tokens if "-" in t.strip("-") and t.replace("-", "").isalpha()})
+
+
+def _whole_words(line: str) -> str:
+    """The line without the pieces of a word broken at its end or marked by pdfium."""
+    if line.endswith("-"):
+        line = line.rsplit(" ", 1)[0] if " " in line else ""
+    if BREAK_HYPHEN in line:
+        line = " ".join(t for t in line.split() if BREAK_HYPHEN not in t)
+    return line
+
+
+def _breaks_into(line: str, nxt: str) -> bool:
+    """A line ending in a letter and a hyphen, before a line that starts with a letter."""
+    line = line.rstrip()
+    return (line.endswith(("-", BREAK_HYPHEN)) and nxt.lstrip()[:1].isalpha()
+            and _LINE_END_BREAK.search(line) is not None)
 
 
 def mend_break(head: str, tail: str, words: set[str], compounds: set[str]) -> str:
@@ -133,23 +153,29 @@ def join_hyphenated(lines: list[Line]) -> list[Line]:
     """Lines with each word broken by a hyphen at a line end made whole again on the
     first line (so its page is the page where the word starts). pdfium marks the breaks
     it recognises itself (and joins those lines); a plain "-" ending a line is one too."""
-    if not any(BREAK_HYPHEN in ln.text or ln.text.rstrip().endswith("-") for ln in lines):
+    ends = [i for i in range(len(lines) - 1) if _breaks_into(lines[i].text, lines[i + 1].text)]
+    if not ends and not any(BREAK_HYPHEN in ln.text for ln in lines):
         return lines
     words, compounds = vocabulary(lines)
-    out = [Line(ln.text, ln.page, ln.top, ln.size, ln.bold) for ln in lines]
-    for i in range(len(out) - 1):
-        text = out[i].text.rstrip()
-        nxt = out[i + 1].text.lstrip()
-        if _LINE_END_BREAK.search(text) and nxt[:1].isalpha():
-            tail = nxt.split(" ", 1)[0]
-            out[i].text = text[:-1] + BREAK_HYPHEN + tail
-            out[i + 1].text = nxt[len(tail):].lstrip()
+    out = list(lines)
+    touched = {j for i in ends for j in (i, i + 1)}
+    touched |= {i for i, line in enumerate(lines) if BREAK_HYPHEN in line.text}
+    for i in touched:
+        out[i] = dataclasses.replace(out[i])  # the caller's lines stay as they were
+    for i in ends:
+        text, nxt = out[i].text.rstrip(), out[i + 1].text.lstrip()
+        if not _breaks_into(text, nxt):  # the next line was itself mended and moved up
+            continue
+        tail = nxt.split(" ", 1)[0]
+        out[i].text = text[:-1] + BREAK_HYPHEN + tail
+        out[i + 1].text = nxt[len(tail):].lstrip()
 
     def mend(match: re.Match) -> str:
         return mend_break(match.group(1), match.group(2), words, compounds)
 
     for line in out:
-        line.text = _BREAK.sub(mend, line.text).replace(BREAK_HYPHEN, "-")
+        if BREAK_HYPHEN in line.text:
+            line.text = _BREAK.sub(mend, line.text).replace(BREAK_HYPHEN, "-")
     return [ln for ln in out if ln.text.strip()]
 
 
@@ -157,9 +183,8 @@ def join_hyphenated(lines: list[Line]) -> list[Line]:
 def comparable(title: str) -> str:
     """A title reduced for matching an outline entry to a line: lower case, letters and
     digits only, without a leading section number or "Chapter N"."""
-    title = _LABEL_PREFIX.sub("", title.casefold())
-    title = _NUMBERED.sub("", title.strip())
-    return "".join(ch for ch in title if ch.isalnum())
+    title = _NUMBERED.sub("", _LABEL_PREFIX.sub("", title.casefold()).strip())
+    return _NOT_ALNUM.sub("", title)
 
 
 def outline_headings(lines: list[Line], outline: list[Bookmark]) -> dict[int, tuple[int, str]]:
@@ -176,10 +201,13 @@ def outline_headings(lines: list[Line], outline: list[Bookmark]) -> dict[int, tu
         want = comparable(title)
         if not candidates or not want:
             continue
+        longest = 2 * len(title) + 40  # a line much longer than the title is not it
         for i in candidates:
             if i not in reduced:
-                reduced[i] = comparable(lines[i].text[:200])
-        matches = [i for i in candidates if _reads_as(reduced[i], want)]
+                text = lines[i].text
+                reduced[i] = comparable(text) if len(text) <= 200 else ""
+        matches = [i for i in candidates
+                   if len(lines[i].text) <= longest and _reads_as(reduced[i], want)]
         if matches:
             at = min(matches, key=lambda i: abs(lines[i].top - (top if top is not None else 0)))
         else:
