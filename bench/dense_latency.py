@@ -215,7 +215,8 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
     started = time.perf_counter()
     probe = SQLiteStore(built.path)
     rows = probe.db.execute(
-        "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to, c.path "
+        "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to, c.role, "
+        "c.path "
         "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
         "ORDER BY c.id", (MODEL,)).fetchall()
     sql_read = time.perf_counter() - started

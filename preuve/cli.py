@@ -143,21 +143,24 @@ def status(index_path, as_json):
 @click.option("--candidates", type=int, default=None,
               help="Candidates per method before fusion (default 20).")
 @click.option("--explain", is_flag=True, help="Show each hit's rank and score in every method.")
+@click.option("--navigation", is_flag=True,
+              help="Include tables of contents, indexes and link lists (left out by default).")
 @_filter_options
 @_index_option
 @_embedder_option
 @_reranker_option
 @_json_option
 @_errors
-def search(query, method, k, kinds, candidates, explain, as_of, audience, paths, index_path,
-           embedder, reranker, as_json):
+def search(query, method, k, kinds, candidates, explain, navigation, as_of, audience, paths,
+           index_path, embedder, reranker, as_json):
     """Passages for QUERY, best first, each with its citation label."""
     with Index(index_path, embedder=embedder, reranker=load_reranker(reranker)) as index:
         hits = index.search(query, method=method, k=k, as_of=as_of, audience=audience,
-                            paths=paths, kinds=kinds, candidates=candidates)
+                            paths=paths, kinds=kinds, candidates=candidates,
+                            navigation=navigation)
         if explain:
             _explain(index, query, hits, method or index.default_method(), as_of, audience,
-                     paths, kinds)
+                     paths, kinds, navigation)
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return
@@ -167,14 +170,14 @@ def search(query, method, k, kinds, candidates, explain, as_of, audience, paths,
         click.echo(_describe(hit, explain))
 
 
-def _explain(index, query, hits, method, as_of, audience, paths, kinds) -> None:
+def _explain(index, query, hits, method, as_of, audience, paths, kinds, navigation) -> None:
     """Fill each hit's per-method ranks from a deep run of every method (top 100)."""
     others = ["bm25"] if index.default_method() == "bm25" else ["bm25", "dense"]
     for other in others:
         if other == method:
             continue
         ranked = index.search(query, method=other, k=100, as_of=as_of, audience=audience,
-                              paths=paths, kinds=kinds)
+                              paths=paths, kinds=kinds, navigation=navigation)
         positions = {h.chunk_id: h for h in ranked}
         for hit in hits:
             found = positions.get(hit.chunk_id)

@@ -131,14 +131,16 @@ class Index:
     def search(self, query: str, *, method: str | None = None, k: int = 10,
                as_of: str | dt.date | None = "today", audience: str | None = None,
                paths: Sequence[str] = (), kinds: Sequence[str] = (),
-               candidates: int | None = None, weights: dict | None = None) -> list[Hit]:
+               candidates: int | None = None, weights: dict | None = None,
+               navigation: bool = False) -> list[Hit]:
         """Best k passages for `query`; filters apply inside each method. The default
-        method is hybrid when the index has vectors, else bm25."""
+        method is hybrid when the index has vectors, else bm25. Tables of contents and
+        indexes (chunks of role "navigation") are left out unless `navigation`."""
         method = method or self.default_method()
         if method not in retrieve.METHODS:
             raise ValueError(f"unknown method {method!r} (available: "
                              f"{', '.join(retrieve.METHODS)})")
-        filters = make_filters(as_of, audience, paths, kinds)
+        filters = make_filters(as_of, audience, paths, kinds, navigation)
         options = self._options(needs_vectors=method != "bm25", candidates=candidates,
                                 weights=weights)
         return retrieve.search(self.store, query, method=method, k=k, filters=filters,

@@ -14,6 +14,10 @@ from typing import Any
 # A chunk's `kind` says which parser made it; `--kind` filters on it.
 KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
 
+# A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
+# links), which retrieval leaves out unless `Filters.navigation` asks for it.
+BODY, NAVIGATION = "body", "navigation"
+
 # Access label a document gets when it has none: only the operator (audience None) reads it.
 UNLABELLED = None
 PUBLIC = "public"
@@ -67,6 +71,9 @@ class Chunk:
     Positions are 1-based and inclusive. `start_line`/`end_line` are set for code, text,
     Markdown and HTML; `page` (PDF page index, 1-based) and `page_label` (printed label)
     for PDFs. `symbol` is the qualified code name (`Class.method`) for code chunks.
+    `role` is "body", or "navigation" for a table of contents, an index or a list of
+    links (found by `preuve.ingest.navigation`): kept, but left out of retrieval unless
+    `Filters.navigation` asks for it.
     """
 
     text: str
@@ -82,6 +89,7 @@ class Chunk:
     doc_id: str = ""
     tokens: list[str] = field(default_factory=list)  # BM25 terms, set at ingest
     text_hash: str = ""  # sha256 of what is embedded: the key of the vector cache
+    role: str = "body"  # "body" or "navigation"
 
 
 @dataclass(frozen=True)
@@ -91,13 +99,15 @@ class Filters:
     `audience=None` means the caller is the operator; any other value must be a valid label
     (`validate_label`, checked here so that no Filters reads more than its audience) and
     restricts to `public` plus chunks labelled exactly with that audience. Unlabelled
-    documents are only visible to the operator.
+    documents are only visible to the operator. Navigation chunks (tables of contents,
+    indexes) are left out unless `navigation` is True.
     """
 
     as_of: dt.date | None = None
     audience: str | None = None
     path_prefixes: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    navigation: bool = False
 
     def __post_init__(self) -> None:
         if self.audience is not None:
@@ -135,6 +145,7 @@ class Hit:
     language: str = ""
     access: str | None = None
     root: str = ""
+    role: str = "body"
     scores: dict[str, Any] = field(default_factory=dict)  # per-method rank/score (--explain)
 
     @property

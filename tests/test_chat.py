@@ -38,9 +38,11 @@ def test_follow_up_is_made_standalone_and_the_conversation_resumes_from_another_
         conversation, opening = first.chat(ALLOWANCE, audience="public")
         assert not opening.refused and "2,60 €" in opening.answer
         assert opening.standalone_question == ALLOWANCE
-        # on its own, the follow-up retrieves nothing about telework
+        # on its own, the follow-up retrieves nothing about the telework allowance (the
+        # section on equipment, which names a chair, may come up: PDF chunks follow sections)
         alone = first.search(CHAIR, audience="public", k=5)
-        assert not [h for h in alone if h.path == "handbook/teletravail.pdf"], labels(alone)
+        assert not [h for h in alone if "2,60 €" in h.text or "Indemnité" in h.heading], \
+            labels(alone)
     (stored,) = rows(chat_index_path, "SELECT * FROM conversations WHERE id = ?",
                      (conversation,))
     assert stored["audience"] == "public"

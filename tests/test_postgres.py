@@ -296,9 +296,11 @@ DENSE_QUERIES = ["Combien de jours de télétravail par semaine ?", "How do I re
                  "on-call allowance", "indemnité de télétravail"]
 FILTERS = [{"audience": "public"}, {"paths": ["facturo/"]}, {"kinds": ["code"]},
            {"paths": ["handbook/retours"]}, {"kinds": ["pdf"], "audience": "public"}]
-ALLOWED_SQL = {  # how many chunks with a vector each filter allows (k is cut to it)
-    0: "access = 'public'", 1: "path LIKE 'facturo/%'", 2: "kind = 'code'",
-    3: "path LIKE 'handbook/retours%'", 4: "kind = 'pdf' AND access = 'public'"}
+ALLOWED_SQL = {  # how many chunks with a vector each filter allows (k is cut to it);
+    # tables of contents (role navigation) are left out by default
+    number: f"{sql} AND role <> 'navigation'" for number, sql in {
+        0: "access = 'public'", 1: "path LIKE 'facturo/%'", 2: "kind = 'code'",
+        3: "path LIKE 'handbook/retours%'", 4: "kind = 'pdf' AND access = 'public'"}.items()}
 
 
 def assert_filtered_dense_complete(index, location, exact=None) -> None:

@@ -30,7 +30,7 @@ from preuve.models import Chunk, Document, validate_label
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
 PARSERS: dict[str, Callable[..., Parsed]] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from preuve.models import Chunk
+from preuve.models import BODY, Chunk
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
 
@@ -116,18 +116,22 @@ def chunks_from_units(
 
 
 def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: int,
-                       overlap_words: int) -> list[Chunk]:
+                       overlap_words: int, roles: Sequence[str] | None = None) -> list[Chunk]:
     """Chunks of (heading path, text, first line, last line) blocks: one section per run
-    of blocks under the same heading, cut to size; positions span the blocks kept. A
-    section that is only its own heading (followed at once by a sub-heading) is dropped:
-    there is nothing in it to cite."""
+    of blocks under the same heading (and of the same role, when `roles` gives one per
+    block), cut to size; positions span the blocks kept. A section that is only its own
+    heading (followed at once by a sub-heading) is dropped: there is nothing in it to
+    cite."""
+    roles = list(roles) if roles is not None else [BODY] * len(blocks)
     chunks: list[Chunk] = []
     i = 0
     while i < len(blocks):
         j = i
-        while j + 1 < len(blocks) and blocks[j + 1][0] == blocks[i][0]:
+        while (j + 1 < len(blocks) and blocks[j + 1][0] == blocks[i][0]
+               and roles[j + 1] == roles[i]):
             j += 1
         section = blocks[i:j + 1]
+        role = roles[i]
         i = j + 1
         if len(section) == 1 and section[0][0].endswith(section[0][1]):
             continue
@@ -137,5 +141,6 @@ def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: i
             chunks.append(Chunk(
                 text="\n".join(t for _, t, _, _ in part), heading=section[0][0],
                 start_line=min(s for _, _, s, _ in part), end_line=max(e for _, _, _, e in part),
+                role=role,
             ))
     return chunks

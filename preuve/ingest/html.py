@@ -1,5 +1,6 @@
 """HTML: the main content only (no navigation, header, footer, scripts), cut by heading,
-each chunk with its heading path and the source lines its blocks came from.
+each chunk with its heading path and the source lines its blocks came from. A list of only
+links left inside the content (a table of contents) becomes chunks of role "navigation".
 
 Built on the standard library's tolerant parser, which knows each tag's source line.
 """
@@ -11,6 +12,7 @@ from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
 from preuve.ingest.chunking import chunks_from_blocks
+from preuve.ingest.navigation import BODY, NAVIGATION
 
 _SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside",
          "form", "button", "svg", "iframe"}
@@ -18,6 +20,7 @@ _BLOCK = {"p", "div", "li", "ul", "ol", "pre", "blockquote", "table", "tr", "td"
           "section", "article", "main", "dd", "dt", "dl", "br", "hr", "figure", "figcaption",
           "h1", "h2", "h3", "h4", "h5", "h6", "body", "details", "summary"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
 _VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed",
          "source", "track", "wbr"}
 
@@ -36,6 +39,10 @@ class _Extractor(HTMLParser):
         self.heading_text: list[str] = []
         self.path: list[tuple[int, str]] = []
         self.blocks: list[tuple[str, str, int, int]] = []  # heading path, text, first, last
+        self.link_items: list[bool] = []  # per block: a list item whose text is all links
+        self.link_depth = 0
+        self.link_chars = 0  # characters of the buffer read inside <a>
+        self.buf_in_item = False
         self.buf: list[str] = []
         self.buf_start = 0
         self.buf_end = 0
@@ -48,13 +55,18 @@ class _Extractor(HTMLParser):
         if text:
             heading = " > ".join(t for _, t in self.path)
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
+            self.link_items.append(self.buf_in_item
+                                   and self.link_chars >= len(text.replace(" ", "")))
         self.buf = []
+        self.link_chars = 0
 
     def handle_starttag(self, tag, attrs):
         if tag not in _VOID:
             self.stack.append(tag)
         if tag == "title":
             self.in_title = True
+        if tag == "a":
+            self.link_depth += 1
         if tag in _SKIP and tag not in _VOID:
             # an article's own <header>/<footer> is content (its title lives there)
             skip = not (tag in ("header", "footer") and self.main_depth > 0)
@@ -79,6 +91,8 @@ class _Extractor(HTMLParser):
     def _close(self, tag):
         if tag == "title":
             self.in_title = False
+        if tag == "a":
+            self.link_depth = max(0, self.link_depth - 1)
         if tag in _HEADINGS and self.heading_level:
             text = " ".join("".join(self.heading_text).split())
             level = self.heading_level
@@ -90,6 +104,7 @@ class _Extractor(HTMLParser):
                 # the heading itself is the first block of its section
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
+                self.link_items.append(False)
             return
         if tag in _SKIP and self.skipped:
             self.skip_depth -= self.skipped.pop()
@@ -115,8 +130,26 @@ class _Extractor(HTMLParser):
         if not self.buf or not "".join(self.buf).strip():
             leading = data[: len(data) - len(data.lstrip())]
             self.buf_start = line + leading.count("\n")
+            self.buf_in_item = "li" in self.stack
         self.buf_end = line + data.rstrip().count("\n")
         self.buf.append(data)
+        if self.link_depth:
+            self.link_chars += len("".join(data.split()))
+
+
+def link_list_roles(link_items: list[bool]) -> list[str]:
+    """Per block: navigation inside a run of at least `_MIN_LINK_ITEMS` consecutive list
+    items that are only links, else body."""
+    roles = [BODY] * len(link_items)
+    i = 0
+    while i < len(link_items):
+        j = i
+        while j < len(link_items) and link_items[j]:
+            j += 1
+        if j - i >= _MIN_LINK_ITEMS:
+            roles[i:j] = [NAVIGATION] * (j - i)
+        i = max(j, i + 1)
+    return roles
 
 
 def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
@@ -127,6 +160,7 @@ def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
     parser.close()
     parser._flush()
     blocks = parser.blocks
-    chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words)
+    chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
+                                roles=link_list_roles(parser.link_items))
     sample = " ".join(t for _, t, _, _ in blocks)
     return Parsed(title=parser.title, chunks=chunks, language_sample=sample)

@@ -1,14 +1,38 @@
 """PDF: text per page with pdfium (keeps word boundaries where pypdf runs words together),
-the page index and the printed page label, chunks cut by sentences within a page."""
+read as a careful reader would (`preuve.ingest.pdftext`): running headers, footers and
+page numbers left out, ligatures and words hyphenated at line ends mended, headings from
+the outline (else numbered or larger lines). Chunks follow sections and never cross a
+page, so each carries its section's heading path, the page index and the printed page
+label; tables of contents and indexes become chunks of role "navigation"."""
 
 from __future__ import annotations
 
-import unicodedata
+import ctypes
+import re
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_units, sentences
+from preuve.ingest.navigation import BODY, NAVIGATION, is_navigation
+from preuve.ingest.pdftext import (
+    Bookmark,
+    Line,
+    Piece,
+    clean,
+    font_headings,
+    is_furniture,
+    join_hyphenated,
+    outline_headings,
+    pieces,
+    repeated_edge_keys,
+)
+from preuve.models import Chunk
+
+_LINE = re.compile(r"[^\r\n]+")
+_BOLD = 600  # font weight from which a line counts as bold
+_MAX_OUTLINE = 10_000  # bookmarks read at most (a hostile outline can be huge or cyclic)
 
 
 def parse_pdf(data: bytes, settings: ChunkSettings) -> Parsed:
@@ -19,32 +43,103 @@ def parse_pdf(data: bytes, settings: ChunkSettings) -> Parsed:
     except pdfium.PdfiumError as exc:
         raise ParseError(f"corrupt or unreadable PDF: {exc}") from None
     try:
-        chunks, sample = [], []
         title = (document.get_metadata_value("Title") or "").strip()
-        for index in range(len(document)):
-            page = document[index]
-            try:
-                textpage = page.get_textpage()
-                text = textpage.get_text_bounded()
-                textpage.close()
-            finally:
-                page.close()
-            text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
-            text = text.replace("\x02", "").replace("\ufffe", "")
-            if not text.strip():
-                continue
-            label = document.get_page_label(index) or None
-            sample.append(text)
-            title = title or next(ln.strip() for ln in text.split("\n") if ln.strip())[:120]
-            chunks.extend(chunks_from_units(
-                sentences(text), settings.max_words, settings.overlap_words,
-                page=index + 1, page_label=label,
-            ))
-        pages = len(document)
+        outline = read_outline(document)
+        # fonts only tell headings apart when there is no outline to read them from
+        pages = [read_lines(document, index, fonts=not outline)
+                 for index in range(len(document))]
+        labels = [document.get_page_label(index) or None for index in range(len(document))]
+        count = len(document)
     except pdfium.PdfiumError as exc:
         raise ParseError(f"corrupt PDF: {exc}") from None
     finally:
         document.close()
+    first = next((ln.text.strip() for page in pages for ln in page if ln.text.strip()), "")
+    chunks = structured_chunks(pages, outline, labels, settings)
     if not chunks:
         raise ParseError("no extractable text (scanned images? OCR is not supported)")
-    return Parsed(title=title, chunks=chunks, pages=pages, language_sample=" ".join(sample))
+    sample = " ".join(c.text for c in chunks if c.role == BODY)
+    return Parsed(title=title or first[:120], chunks=chunks, pages=count,
+                  language_sample=sample)
+
+
+def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],
+                      labels: list[str | None], settings: ChunkSettings) -> list[Chunk]:
+    """The chunks of a document read as `Line`s per page: furniture out, hyphens mended,
+    cut by section and page, sized by sentences."""
+    keys = repeated_edge_keys(pages)
+    body = join_hyphenated([ln for page in pages for ln in page if not is_furniture(ln, keys)])
+    headings = outline_headings(body, outline) if outline else {}
+    if not headings:
+        headings = font_headings(body)
+    chunks: list[Chunk] = []
+    for piece in pieces(body, headings):
+        if piece.heading_lines == len(piece.lines):
+            continue  # a heading and nothing under it on this page: nothing to cite
+        chunks.extend(piece_chunks(piece, labels[piece.page], settings))
+    return chunks
+
+
+def piece_chunks(piece: Piece, label: str | None, settings: ChunkSettings) -> list[Chunk]:
+    role = NAVIGATION if is_navigation(piece.lines) else BODY
+    return chunks_from_units(sentences("\n".join(piece.lines)), settings.max_words,
+                             settings.overlap_words, page=piece.page + 1, page_label=label,
+                             heading=piece.heading, role=role)
+
+
+def read_lines(document: pdfium.PdfDocument, index: int, fonts: bool = True) -> list[Line]:
+    """The text lines of page `index` in pdfium's reading order, each with its position
+    and (with `fonts`) the size and weight of its first character's font."""
+    page = document[index]
+    try:
+        height = page.get_height() or 1.0
+        textpage = page.get_textpage()
+        try:
+            text = textpage.get_text_range()
+            # generated line breaks are characters too: text offsets are character indexes
+            aligned = len(text) == textpage.count_chars()
+            x, y = ctypes.c_double(), ctypes.c_double()
+            lines = []
+            for match in _LINE.finditer(text):
+                line = clean(match.group())
+                if not line.strip():
+                    continue
+                if not aligned:
+                    lines.append(Line(line, index))
+                    continue
+                at = match.start()
+                pdfium_c.FPDFText_GetCharOrigin(textpage, at, x, y)
+                top = min(max(1.0 - y.value / height, 0.0), 1.0)
+                if not fonts:
+                    lines.append(Line(line, index, top))
+                    continue
+                size = pdfium_c.FPDFText_GetFontSize(textpage, at)
+                bold = pdfium_c.FPDFText_GetFontWeight(textpage, at) >= _BOLD
+                lines.append(Line(line, index, top, round(size, 2), bold))
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+    return lines
+
+
+def read_outline(document: pdfium.PdfDocument) -> list[Bookmark]:
+    """The bookmarks that point at a page, in outline order."""
+    out: list[Bookmark] = []
+    heights: dict[int, float] = {}
+    for number, bookmark in enumerate(document.get_toc(max_depth=8)):
+        if number >= _MAX_OUTLINE:
+            break
+        dest = bookmark.get_dest()
+        page = dest.get_index() if dest is not None else None
+        title = clean(bookmark.get_title() or "").strip()
+        if page is None or not title or not 0 <= page < len(document):
+            continue
+        top = None
+        mode, position = dest.get_view()
+        if mode == pdfium_c.PDFDEST_VIEW_XYZ and len(position) >= 2 and position[1]:
+            if page not in heights:
+                heights[page] = document.get_page_size(page)[1] or 1.0
+            top = min(max(1.0 - position[1] / heights[page], 0.0), 1.0)
+        out.append((bookmark.level + 1, title, page, top))
+    return out

@@ -27,8 +27,10 @@ def make_filters(
     audience: str | None = None,
     paths: Iterable[str] = (),
     kinds: Iterable[str] = (),
+    navigation: bool = False,
 ) -> Filters:
-    """Validated `Filters`; kinds may be given comma-separated."""
+    """Validated `Filters`; kinds may be given comma-separated. `navigation` brings back
+    tables of contents and indexes, which are left out by default."""
     kind_list = tuple(k.strip() for item in kinds for k in item.split(",") if k.strip())
     unknown = [k for k in kind_list if k not in KINDS]
     if unknown:
@@ -38,4 +40,5 @@ def make_filters(
         audience=audience,  # None: the operator; anything else is checked by Filters
         path_prefixes=tuple(p for p in paths if p),
         kinds=kind_list,
+        navigation=navigation,
     )

@@ -338,8 +338,9 @@ def save_snapshot(location: str, model: str, generation: str | None, vectors_cou
     try:
         np.save(vectors_file, np.ascontiguousarray(vectors), allow_pickle=False)
         arrays = {name: columns[name] for name in ("rowids", "access", "kinds", "starts", "ends")}
-        if columns["path_ids"] is not None:
-            arrays["path_ids"] = columns["path_ids"]
+        for optional in ("path_ids", "navigation"):
+            if columns[optional] is not None:
+                arrays[optional] = columns[optional]
         with open(tmp, "wb") as f:
             np.savez(f, centroids=index.centroids, offsets=index.offsets,
                      info=np.array(json.dumps(info)), **arrays)
@@ -367,7 +368,8 @@ def load_snapshot(location: str, model: str, generation: str | None, vectors_cou
                 return None
             columns = {name: data[name] for name in ("rowids", "access", "kinds", "starts",
                                                      "ends")}
-            columns["path_ids"] = data["path_ids"] if "path_ids" in data.files else None
+            for optional in ("path_ids", "navigation"):
+                columns[optional] = data[optional] if optional in data.files else None
             centroids, offsets = data["centroids"], data["offsets"]
         vectors = np.load(os.path.join(os.path.dirname(path), info["vectors_file"]),
                           mmap_mode="r", allow_pickle=False)

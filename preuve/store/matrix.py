@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from preuve.models import Filters
+from preuve.models import NAVIGATION, Filters
 from preuve.store import ann as ivf
 
 _NO_START, _NO_END = 0, 99_999_999
@@ -37,6 +37,8 @@ class VectorMatrix:
     ends: np.ndarray  # int32 yyyymmdd
     paths: list[str] | None = None  # sorted distinct paths, when the rows came with them
     path_ids: np.ndarray | None = None  # int32 index into `paths` per row
+    # bool per row: a navigation chunk (table of contents, index); None: there are none
+    navigation: np.ndarray | None = None
     ann: ivf.IVFIndex | None = None  # set by prepare_ann on large matrices
     use_ann: bool = True  # False: always exact (benchmarks compare both)
     from_cache: bool = False  # True when loaded from the snapshot file, not from SQL
@@ -45,8 +47,8 @@ class VectorMatrix:
 
     @classmethod
     def build(cls, rows: Sequence[tuple], dimension: int) -> VectorMatrix:
-        """From (rowid, vector bytes, access, kind, effective_from, effective_to[, path])
-        rows, in ascending rowid order. With the path, prefix filters need no SQL."""
+        """From (rowid, vector bytes, access, kind, effective_from, effective_to, role[,
+        path]) rows, in ascending rowid order. With the path, prefix filters need no SQL."""
         access_codes: dict[str, int] = {}
         kind_codes: dict[str, int] = {}
         n = len(rows)
@@ -61,17 +63,18 @@ class VectorMatrix:
                             dtype=np.int32, count=n)
         starts = np.fromiter((day_number(r[4], _NO_START) for r in rows), np.int32, count=n)
         ends = np.fromiter((day_number(r[5], _NO_END) for r in rows), np.int32, count=n)
+        navigation = np.fromiter((r[6] == NAVIGATION for r in rows), dtype=bool, count=n)
         paths = path_ids = None
-        if n and len(rows[0]) > 6:
+        if n and len(rows[0]) > 7:
             seen: dict[str, int] = {}
-            first = np.fromiter((seen.setdefault(r[6], len(seen)) for r in rows), np.int32,
+            first = np.fromiter((seen.setdefault(r[7], len(seen)) for r in rows), np.int32,
                                 count=n)
             paths = sorted(seen)
             rank = np.empty(len(seen), dtype=np.int32)
             rank[[seen[x] for x in paths]] = np.arange(len(paths), dtype=np.int32)
             path_ids = rank[first]
         return cls(rowids, vectors, access, access_codes, kinds, kind_codes, starts, ends,
-                   paths, path_ids)
+                   paths, path_ids, navigation=navigation if navigation.any() else None)
 
     def __len__(self) -> int:
         return len(self.rowids)
@@ -110,7 +113,8 @@ class VectorMatrix:
         columns, vectors, index = found
         matrix = cls(columns["rowids"], vectors, columns["access"], columns["access_codes"],
                      columns["kinds"], columns["kind_codes"], columns["starts"],
-                     columns["ends"], columns["paths"], columns["path_ids"], ann=index,
+                     columns["ends"], columns["paths"], columns["path_ids"],
+                     navigation=columns["navigation"], ann=index,
                      from_cache=True)
         positions = np.argsort(matrix.rowids, kind="stable")
         matrix._sorted = (matrix.rowids[positions], positions)
@@ -119,10 +123,12 @@ class VectorMatrix:
     def _columns(self) -> dict:
         return {"rowids": self.rowids, "access": self.access, "access_codes": self.access_codes,
                 "kinds": self.kinds, "kind_codes": self.kind_codes, "starts": self.starts,
-                "ends": self.ends, "paths": self.paths, "path_ids": self.path_ids}
+                "ends": self.ends, "navigation": self.navigation, "paths": self.paths,
+                "path_ids": self.path_ids}
 
     def _reorder(self, order: np.ndarray) -> None:
-        for name in ("rowids", "vectors", "access", "kinds", "starts", "ends", "path_ids"):
+        for name in ("rowids", "vectors", "access", "kinds", "starts", "ends", "navigation",
+                     "path_ids"):
             if getattr(self, name) is not None:
                 setattr(self, name, getattr(self, name)[order])
         positions = np.argsort(self.rowids, kind="stable")
@@ -147,6 +153,8 @@ class VectorMatrix:
         if filters.kinds:
             codes = [self.kind_codes[x] for x in filters.kinds if x in self.kind_codes]
             keep = both(np.isin(self.kinds, codes))
+        if not filters.navigation and self.navigation is not None:
+            keep = both(~self.navigation)
         if filters.path_prefixes and self.has_paths and allowed_rowids is None:
             keep = both(self._under(filters.path_prefixes))
         elif allowed_rowids is not None:

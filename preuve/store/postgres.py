@@ -46,6 +46,7 @@ from preuve.store.sql import (
     HIT_COLUMNS,
     PLAIN_TABLES,
     chunk_from_row,
+    document_filters,
     document_from_row,
     filter_sql,
     hit_from_row,
@@ -61,7 +62,7 @@ _MIGRATE_LOCK = _WRITE_LOCK + 1
 
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
                   "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
-                  "tokens, text_hash, length")
+                  "tokens, text_hash, length, role")
 
 
 # -- BM25 as pure functions ---------------------------------------------------------------
@@ -185,7 +186,7 @@ class PostgresStore:
     def documents(self, filters: Filters | None = None) -> list[Document]:
         sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
         if filters is not None:
-            where, params = filter_sql(filters, "d", "%s")
+            where, params = filter_sql(document_filters(filters), "d", "%s")
             sql += " WHERE " + where
         with self._cursor() as cur:
             cur.execute(sql + " ORDER BY d.path", params)
@@ -288,7 +289,7 @@ class PostgresStore:
                     c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                     doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                     c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
-                    " ".join(c.tokens), c.text_hash or None, len(c.tokens),
+                    " ".join(c.tokens), c.text_hash or None, len(c.tokens), c.role,
                     "{" + ",".join(str(i) for i in sorted(weights)) + "}",
                     sparse_literal(weights)))
         model = self.get_meta("dense_model", cur)
@@ -299,9 +300,10 @@ class PostgresStore:
             "FROM chunks_in s LEFT JOIN vectors v ON v.model = %s AND v.text_hash = s.text_hash "
             "ORDER BY s.doc_id, s.ordinal", (model,))
         cur.execute(
-            "INSERT INTO lexical (id, path, kind, access, effective_from, effective_to, terms, "
-            "bm25) SELECT c.id, c.path, c.kind, c.access, c.effective_from, c.effective_to, "
-            "s.terms, s.bm25 FROM chunks_in s JOIN chunks c ON c.chunk_id = s.chunk_id "
+            "INSERT INTO lexical (id, path, kind, access, effective_from, effective_to, role, "
+            "terms, bm25) SELECT c.id, c.path, c.kind, c.access, c.effective_from, "
+            "c.effective_to, c.role, s.terms, s.bm25 FROM chunks_in s "
+            "JOIN chunks c ON c.chunk_id = s.chunk_id "
             "ORDER BY c.id")
         cur.execute("TRUNCATE chunks_in")
 
@@ -499,7 +501,7 @@ class PostgresStore:
     def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         if not chunk_ids:
             return []
-        where, params = filter_sql(filters, "c", "%s")
+        where, params = filter_sql(document_filters(filters), "c", "%s")  # any role
         with self._cursor() as cur:
             cur.execute(f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d "
                         f"ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s) AND {where}",

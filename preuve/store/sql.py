@@ -7,22 +7,24 @@ in SQLite and in PostgreSQL alike.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from importlib import resources
 
-from preuve.models import Chunk, Document, Filters, Hit
+from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
 
 # Column lists and the records built from rows in that order (sqlite3.Row and psycopg
 # tuples both index by position), so the two stores read rows the same way.
 HIT_COLUMNS = (
     "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
-    "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root"
+    "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root, "
+    "c.role"
 )
 DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
                "effective_from, effective_to, size, pages, meta, indexed_at")
 EXPORT_CHUNK_COLUMNS = ("doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
-                        "end_line, symbol, symbol_kind, text, tokens, text_hash")
+                        "end_line, symbol, symbol_kind, text, tokens, text_hash, role")
 
 
 def document_from_row(row) -> Document:
@@ -40,6 +42,7 @@ def chunk_from_row(row) -> Chunk:
         doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3], page=row[4],
         page_label=row[5], start_line=row[6], end_line=row[7], symbol=row[8],
         symbol_kind=row[9], text=row[10], tokens=row[11].split(), text_hash=row[12] or "",
+        role=row[13],
     )
 
 
@@ -49,7 +52,7 @@ def hit_from_row(row, rank: int, score: float) -> Hit:
         rank=rank, score=score, chunk_id=row[0], doc_id=row[1], path=row[2], kind=row[3],
         title=row[4], heading=row[5], page=row[6], page_label=row[7], start_line=row[8],
         end_line=row[9], symbol=row[10], symbol_kind=row[11], text=row[12], language=row[13],
-        access=row[14], root=row[15],
+        access=row[14], root=row[15], role=row[16],
     )
 
 # Tables `preuve migrate` copies row by row, with the column that orders them (documents,
@@ -75,7 +78,9 @@ def migrations(engine: str) -> list[tuple[int, str]]:
 
 
 def filter_sql(filters: Filters, alias: str = "c", mark: str = "?") -> tuple[str, list]:
-    """SQL conditions (joined with AND, never empty) and parameters for `filters`.
+    """SQL conditions (joined with AND, never empty) and parameters for `filters`, on the
+    rows of a table with the chunk filter columns (chunks, lexical). Documents have no
+    role: filter them with `document_filters(filters)`.
 
     `mark` is the driver's placeholder: `?` for sqlite3, `%s` for psycopg.
     """
@@ -105,7 +110,15 @@ def filter_sql(filters: Filters, alias: str = "c", mark: str = "?") -> tuple[str
     if filters.kinds:
         clauses.append(f"{alias}.kind IN ({marks(len(filters.kinds))})")
         params.extend(filters.kinds)
+    if not filters.navigation:
+        clauses.append(f"{alias}.role <> {mark}")
+        params.append(NAVIGATION)
     return " AND ".join(clauses), params
+
+
+def document_filters(filters: Filters) -> Filters:
+    """`filters` for the documents table: roles belong to chunks, not documents."""
+    return dataclasses.replace(filters, navigation=True)
 
 
 def prefix_range(prefix: str) -> tuple[str, str]:

@@ -7,6 +7,7 @@ writer (WAL).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from preuve.models import Chunk, Document, Filters, Hit
+from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
@@ -27,6 +28,7 @@ from preuve.store.sql import (
     HIT_COLUMNS,
     PLAIN_TABLES,
     chunk_from_row,
+    document_filters,
     document_from_row,
     filter_sql,
     fts_query,
@@ -113,7 +115,7 @@ class SQLiteStore:
     def documents(self, filters: Filters | None = None) -> list[Document]:
         sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
         if filters is not None:
-            where, params = filter_sql(filters, "d")
+            where, params = filter_sql(document_filters(filters), "d")
             sql += " WHERE " + where
         rows = self.db.execute(sql + " ORDER BY d.path", params).fetchall()
         return [document_from_row(row) for row in rows]
@@ -155,12 +157,12 @@ class SQLiteStore:
                 db.executemany(
                     "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
                     "effective_from, effective_to, heading, page, page_label, start_line, "
-                    "end_line, symbol, symbol_kind, text, tokens, text_hash) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "end_line, symbol, symbol_kind, text, tokens, text_hash, role) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [(c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                       doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                       c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
-                      " ".join(c.tokens), c.text_hash or None) for c in chunks],
+                      " ".join(c.tokens), c.text_hash or None, c.role) for c in chunks],
                 )
             db.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') "
                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
@@ -176,22 +178,29 @@ class SQLiteStore:
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
         """Ranks row ids first and reads the k winners' columns after: scoring touches every
-        matching row, so the ranking query must not drag wide chunk rows along."""
+        matching row, so the ranking query must not drag wide chunk rows along. With no
+        filter but the default one on roles, the FTS table alone ranks, and the filtered
+        query only runs when a navigation chunk made the top k."""
         if not terms or k <= 0:
             return []
         with self._snapshot():
-            if filters == Filters():
+            if dataclasses.replace(filters, navigation=True) == Filters(navigation=True):
+                # no filter but navigation: rank without the join, filter after (rarely
+                # needed: only when a navigation chunk is among the winners)
                 rows = self.db.execute(
                     "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts "
                     "WHERE chunks_fts MATCH ? ORDER BY s, rowid LIMIT ?",
                     [fts_query(terms), k]).fetchall()
-            else:
-                where, params = filter_sql(filters)
-                rows = self.db.execute(
-                    "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
-                    "JOIN chunks c ON c.id = chunks_fts.rowid "
-                    f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
-                    [fts_query(terms), *params, k]).fetchall()
+                hits = self._hits_by_rowid([(row[0], -row[1]) for row in rows],
+                                           Filters(navigation=True))
+                if filters.navigation or all(hit.role != NAVIGATION for hit in hits):
+                    return hits
+            where, params = filter_sql(filters)
+            rows = self.db.execute(
+                "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
+                "JOIN chunks c ON c.id = chunks_fts.rowid "
+                f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
+                [fts_query(terms), *params, k]).fetchall()
             return self._hits_by_rowid([(row[0], -row[1]) for row in rows], filters)
 
     # -- vectors ------------------------------------------------------------------------
@@ -229,7 +238,8 @@ class SQLiteStore:
             matrix = self._vector_matrix(model, query.shape[-1])
             allowed = None
             if filters.path_prefixes and not matrix.has_paths:
-                where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes))
+                where, params = filter_sql(Filters(path_prefixes=filters.path_prefixes,
+                                                   navigation=True))
                 allowed = np.fromiter((r[0] for r in self.db.execute(
                     f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.id", params)),
                     np.int64)
@@ -255,7 +265,7 @@ class SQLiteStore:
             if matrix is None:
                 rows = self.db.execute(
                     "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, "
-                    "c.effective_to, c.path FROM chunks c JOIN vectors v "
+                    "c.effective_to, c.role, c.path FROM chunks c JOIN vectors v "
                     "ON v.model = ? AND v.text_hash = c.text_hash ORDER BY c.id",
                     (model,)).fetchall()
                 matrix = VectorMatrix.build(rows, dimension)
@@ -295,7 +305,7 @@ class SQLiteStore:
     def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         if not chunk_ids:
             return []
-        where, params = filter_sql(filters)
+        where, params = filter_sql(document_filters(filters))  # a lookup: any role
         rows = self.db.execute(
             f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
             f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))}) AND {where}",
