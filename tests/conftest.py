@@ -331,6 +331,21 @@ class NoisyEmbedder:
         return self._moved(list(texts), self._inner.embed_passages(texts))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "same_vectors_in_subprocess: compares this process's vectors with a CLI "
+                   "subprocess's (skipped under PREUVE_TEST_VECTOR_NOISE: only this process "
+                   "is noisy)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if VECTOR_NOISE:
+        skip = pytest.mark.skip(reason="the CLI subprocess's vectors are not perturbed")
+        for item in items:
+            if "same_vectors_in_subprocess" in item.keywords:
+                item.add_marker(skip)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def vectors_of_another_cpu():
     """Under PREUVE_TEST_VECTOR_NOISE, the embedders of this process are noisy ones."""

@@ -404,6 +404,7 @@ def test_hybrid_scores_are_the_rrf_of_each_methods_own_ranks(e5_index):
         assert hit.score == pytest.approx(expected)
 
 
+@pytest.mark.same_vectors_in_subprocess
 def test_cli_search_explain_shows_every_methods_rank(e5_index, e5_index_path):
     query = "Will the company pay for an ergonomic chair for my home office?"
     result = run_cli_e5("search", query, "--index", str(e5_index_path), "--explain", "--json",
