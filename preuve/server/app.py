@@ -40,10 +40,10 @@ from preuve.ingest.walk import KIND_BY_SUFFIX, kind_of
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import METHODS
 from preuve.server.config import Caller, ServerConfig, load_config
+from preuve.server.guard import Guard, api_key
 from preuve.store import Changes, is_postgres, shown
 
 HERE = Path(__file__).parent
-KEY_COOKIE = "preuve_key"
 MAX_PASSAGE_BYTES = 5 * 1024 * 1024
 _SAFE_NAME = re.compile(r"^[\w][\w .()+\-]{0,200}$")
 
@@ -355,20 +355,14 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         return JSONResponse({"error": f"internal error ({type(exc).__name__})"},
                             status_code=500)
 
+    # limits and the key before any body is read; the security headers (guard.py)
+    app.add_middleware(Guard, settings=settings)
+
     @app.middleware("http")
     async def _measure(request: Request, call_next):
         started = time.perf_counter()
         status = 500
         try:
-            declared = request.headers.get("content-length", "")
-            if (request.method == "POST" and request.url.path == "/documents"
-                    and declared.isdigit()
-                    and int(declared) > settings.max_upload_bytes + 64 * 1024):
-                # refused before the body is read (multipart overhead allowed for)
-                status = 413
-                return JSONResponse({"error": f"upload too large (over the "
-                                              f"{settings.max_upload_mb:g} MB limit)"},
-                                    status_code=413)
             response = await call_next(request)
             status = response.status_code
             return response
@@ -377,15 +371,9 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             name = getattr(route, "path", None) or "(unmatched)"
             metrics.record(f"{request.method} {name}", status, time.perf_counter() - started)
 
-
     # -- auth -------------------------------------------------------------------------
-    def caller(request: Request, cookie: bool = False, admin: bool = False) -> Caller:
-        key = request.headers.get("x-api-key")
-        auth = request.headers.get("authorization", "")
-        if not key and auth.lower().startswith("bearer "):
-            key = auth[7:].strip()
-        if not key and cookie:
-            key = request.cookies.get(KEY_COOKIE)
+    def caller(request: Request, admin: bool = False) -> Caller:
+        key = api_key(request)
         who = settings.caller(key)
         if who is None:
             raise ApiError(401, "invalid API key" if key else
@@ -675,7 +663,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
     @app.get("/files/{doc_id}", tags=["viewer"])
     def get_file(request: Request, doc_id: str):
         """The source file of a document you may read (PDFs open at `#page=N`)."""
-        who = caller(request, cookie=True)
+        who = caller(request)
         doc, full = source_file(who, doc_id)
         media = {"pdf": "application/pdf", "html": "text/plain; charset=utf-8",
                  "docx": "application/vnd.openxmlformats-officedocument."
@@ -691,7 +679,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
                     end: int | None = None, chunk: str | None = None):
         """A document's lines with the cited ones highlighted (code, text, Markdown,
         HTML), or the cited passage's text (DOCX, with `chunk`)."""
-        who = caller(request, cookie=True)
+        who = caller(request)
         doc, full = source_file(who, doc_id)
         if start is not None and (start < 1 or (end is not None and end < start)):
             raise ApiError(400, "start must be >= 1 and end >= start")

@@ -11,6 +11,14 @@ YAML file (`preuve serve --config FILE`)::
     upload_dir: uploads  # where uploaded files are kept (default: beside the index)
     upload_access: null  # access label of uploads that declare none (null: operator only)
     generator: extractive  # or `openai` (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, ...)
+    max_body_kb: 1024    # JSON request bodies larger than this are refused (413)
+    rate_per_key: 20     # requests per second a key may sustain (bursts of 2 s allowed)
+    rate_per_ip: 40      # requests per second one client address may sustain
+    failed_auth_per_ip: 1  # missing or wrong keys per second one address may try (burst 10)
+
+Audience labels follow a closed grammar (`^[a-z][a-z0-9_-]{0,63}$`); `all` is reserved (it
+would read like the operator), so a key or `anonymous` mapped to it, to an empty label or
+to anything outside the grammar is refused at load with the setting named.
 
 Environment (added to the file's settings): ``PREUVE_API_KEYS="key1:public,key2:staff,
 key3:admin"``, ``PREUVE_ANONYMOUS=public``. The audience of a request is decided here, from
@@ -21,12 +29,15 @@ from __future__ import annotations
 
 import hmac
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 ADMIN = "admin"
+RESERVED_LABELS = ("all",)  # reads like the operator: never an audience of a key
+_LABEL = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 
 
 class ConfigError(ValueError):
@@ -50,19 +61,39 @@ class ServerConfig:
     upload_dir: str | None = None
     upload_access: str | None = None
     generator: str = "extractive"
+    max_body_kb: float = 1024.0
+    rate_per_key: float = 20.0
+    rate_per_ip: float = 40.0
+    failed_auth_per_ip: float = 1.0
 
     def __post_init__(self):
         for key, label in self.api_keys.items():
-            if not key or not str(label or "").strip():
-                raise ConfigError("api_keys: every key needs a non-empty audience label")
-        if self.anonymous == ADMIN:
-            raise ConfigError("anonymous: cannot be admin (anonymous callers never write)")
+            if not key:
+                raise ConfigError("api_keys: an empty key is not allowed")
+            where = f"api_keys: the key {_masked(key)}"
+            if label != ADMIN:
+                validate_label(label, where)
+        if self.anonymous is not None:
+            if self.anonymous == ADMIN:
+                raise ConfigError("anonymous: cannot be admin (anonymous callers never write)")
+            validate_label(self.anonymous, "anonymous")
+        if self.upload_access is not None:
+            validate_label(self.upload_access, "upload_access")
+        for name in ("max_upload_mb", "max_body_kb", "rate_per_key", "rate_per_ip",
+                     "failed_auth_per_ip"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"{name}: {value!r} (expected a number above 0)")
         if self.generator not in ("extractive", "openai"):
             raise ConfigError(f"generator: {self.generator!r} (extractive or openai)")
 
     @property
     def max_upload_bytes(self) -> int:
         return int(self.max_upload_mb * 1024 * 1024)
+
+    @property
+    def max_body_bytes(self) -> int:
+        return int(self.max_body_kb * 1024)
 
     def caller(self, key: str | None) -> Caller | None:
         """The caller a key stands for; None when the key is missing or unknown (and no
@@ -80,6 +111,28 @@ class ServerConfig:
         if self.anonymous:
             return Caller(self.anonymous, False, self.anonymous)
         return None
+
+
+def validate_label(label, where: str = "label") -> str:
+    """`label` if it is a usable audience label, else a ConfigError naming `where`.
+
+    The closed grammar `^[a-z][a-z0-9_-]{0,63}$`, and not a reserved word (`all` reads
+    like the operator). The core will own this check (`preuve.models.validate_label`)."""
+    if not isinstance(label, str) or not label.strip():
+        raise ConfigError(f"{where}: the audience label is empty")
+    if label in RESERVED_LABELS:
+        raise ConfigError(f"{where}: {label!r} is reserved (it would read every document, "
+                          "unlabelled ones included); use admin for the operator's view")
+    if not _LABEL.match(label):
+        raise ConfigError(f"{where}: {label[:70]!r} is not a valid audience label "
+                          "(lower-case letters, digits, _ and -, starting with a letter, "
+                          "at most 64 characters)")
+    return label
+
+
+def _masked(key: str) -> str:
+    """A key as it may appear in an error message: its first characters only."""
+    return repr(key[:4] + "…")
 
 
 def parse_keys(text: str) -> dict[str, str]:
