@@ -27,6 +27,7 @@ its key, never from the request body.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import os
 import re
@@ -37,6 +38,7 @@ import yaml
 
 ADMIN = "admin"
 RESERVED_LABELS = ("all",)  # reads like the operator: never an audience of a key
+ANONYMOUS_OWNER = "anonymous"
 _LABEL = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 
 
@@ -51,6 +53,7 @@ class Caller:
     audience: str | None
     admin: bool = False
     name: str = ""  # the audience label as configured (for logs and /me), never the key
+    owner: str = ""  # what owns their conversations: a digest of the key, never the key
 
 
 @dataclass
@@ -106,11 +109,16 @@ class ServerConfig:
             if found is None:
                 return None
             if found == ADMIN:
-                return Caller(None, True, ADMIN)
-            return Caller(found, False, found)
-        if self.anonymous:
-            return Caller(self.anonymous, False, self.anonymous)
+                return Caller(None, True, ADMIN, key_id(key))
+            return Caller(found, False, found, key_id(key))
+        if self.anonymous:  # no identity: anonymous callers share one owner
+            return Caller(self.anonymous, False, self.anonymous, ANONYMOUS_OWNER)
         return None
+
+
+def key_id(key: str) -> str:
+    """The stored identity of an API key (conversation owner): a SHA-256 digest of it."""
+    return "key:" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 def validate_label(label, where: str = "label") -> str:

@@ -36,13 +36,17 @@
       return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
     });
   }
+  // Only links into this server's viewer (/files/…, /passages/…) are followed: never
+  // another host (//host, /\host), never a scheme (javascript:, https:, file:).
+  var VIEWER_LINK = /^\/(files|passages)\/[^\/\\\s][^\\\s]*$/;
+  function isViewerLink(url) { return VIEWER_LINK.test(url); }
   // Markdown links [label](url) become citation links; everything else is text.
   function render(text) {
     var out = "", re = /\[([^\]]+)\]\(([^)\s]*)\)/g, last = 0, m;
     while ((m = re.exec(text)) !== null) {
       out += esc(text.slice(last, m.index));
       var url = m[2];
-      if (url.charAt(0) === "/") {
+      if (isViewerLink(url)) {
         out += '<a class="citation" href="' + esc(url) + '" data-label="' + esc(m[1]) +
                '">' + esc(m[1]) + "</a>";
       } else { out += esc(m[0]); }
@@ -52,6 +56,11 @@
   }
 
   function openPassage(url, label) {
+    if (!isViewerLink(url)) { return; }
+    if (url.indexOf("/files/") === 0) {  // PDFs: browsers refuse their viewer in a sandbox
+      window.open(url, "_blank", "noopener");
+      return;
+    }
     $("panel").hidden = false;
     $("panel-label").textContent = label || "";
     $("passage-frame").src = url;
