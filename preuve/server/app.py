@@ -60,6 +60,13 @@ MAX_SERVED_BYTES = 64 * 1024 * 1024  # the viewer reads (and checks) a file whol
 _SAFE_NAME = re.compile(r"^[\w][\w .()+\-]{0,200}$")
 
 Method = Literal[tuple(METHODS)]  # type: ignore[valid-type]
+# path prefixes and kinds a request may filter on: bounded in number and length (a long
+# list would otherwise become one huge SQL statement)
+PathPrefix = Annotated[str, Field(min_length=1, max_length=500)]
+Paths = Annotated[list[PathPrefix], Field(max_length=50)]
+Kinds = Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=10)]
+AsOf = Annotated[str | None, Field(max_length=20)]
+ADMIN_ROUTES = ("POST /documents", "DELETE /documents/{doc_id}")
 
 
 # ----------------------------------------------------------------------------- requests
@@ -72,25 +79,25 @@ class SearchRequest(_Body):
     query: str = Field(min_length=1, max_length=2000)
     method: Method | None = None
     k: int = Field(10, ge=1, le=100)
-    as_of: str | None = "today"
-    paths: list[str] = []
-    kinds: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
+    kinds: Kinds = []
 
 
 class WhereRequest(_Body):
     subject: str = Field(min_length=1, max_length=2000)
     method: Method = "bm25"
     k: int = Field(10, ge=1, le=100)
-    as_of: str | None = "today"
-    paths: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
 
 
 class AskRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
-    as_of: str | None = "today"
-    paths: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
     stream: bool = False
 
 
@@ -98,14 +105,14 @@ class MessageRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
-    as_of: str | None = "today"
+    as_of: AsOf = "today"
     stream: bool = False
 
 
 class CompareRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(5, ge=1, le=20)
-    as_of: str | None = "today"
+    as_of: AsOf = "today"
 
 
 class ApiError(Exception):
@@ -209,14 +216,18 @@ class Metrics:
         return {"n": len(values), "mean": round(statistics.fmean(values), 5),
                 "p50": pct(0.50), "p95": pct(0.95), "max": round(values[-1], 5)}
 
-    def to_dict(self) -> dict:
+    def to_dict(self, admin: bool = True) -> dict:
+        """Everything for an admin; without the admin routes (uploads, deletes) and the
+        requests no route matched for anyone else."""
         with self._lock:
             return {
                 "uptime_s": round(time.time() - self.started, 1),
                 "routes": {route: {"count": r["count"], "errors": r["errors"],
                                    "by_status": dict(r["by_status"]),
                                    "latency_s": self._summary(r["latencies"])}
-                           for route, r in sorted(self.routes.items())},
+                           for route, r in sorted(self.routes.items())
+                           if admin or (route not in ADMIN_ROUTES
+                                        and not route.endswith("(unmatched)"))},
                 "stages": {stage: self._summary(v) for stage, v in sorted(self.stages.items())},
             }
 
@@ -452,9 +463,10 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @app.get("/metrics", tags=["service"])
     def get_metrics(request: Request):
-        """Request counts and latencies per route; stage latencies of answers."""
-        caller(request)
-        return metrics.to_dict()
+        """Request counts and latencies per route (admin routes: admin keys only); stage
+        latencies of answers."""
+        who = caller(request)
+        return metrics.to_dict(admin=who.admin)
 
     @app.get("/me", tags=["service"])
     def me(request: Request):
