@@ -55,15 +55,19 @@
     return out + esc(text.slice(last));
   }
 
+  // Passages open in a sandboxed frame (no top navigation, forms or popups). A file of
+  // /files/ (a PDF at its page) needs the browser's PDF viewer, which refuses to run in a
+  // sandbox: the frame drops it for those (they are served with their own CSP sandbox
+  // unless they are PDFs, and only ever from this origin, as indexed).
+  var SANDBOX = "allow-same-origin allow-scripts";
   function openPassage(url, label) {
     if (!isViewerLink(url)) { return; }
-    if (url.indexOf("/files/") === 0) {  // PDFs: browsers refuse their viewer in a sandbox
-      window.open(url, "_blank", "noopener");
-      return;
-    }
+    var frame = $("passage-frame");
+    if (url.indexOf("/files/") === 0) { frame.removeAttribute("sandbox"); }
+    else { frame.setAttribute("sandbox", SANDBOX); }
     $("panel").hidden = false;
     $("panel-label").textContent = label || "";
-    $("passage-frame").src = url;
+    frame.src = url;
   }
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest && ev.target.closest("a.citation, a.source-link");
