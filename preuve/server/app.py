@@ -2,9 +2,12 @@
 
 Every read is filtered by the caller's audience, which the server decides from the API key
 (header ``X-API-Key`` or ``Authorization: Bearer``; the page's passage viewer may also send
-it as the ``preuve_key`` cookie on GET). Blocking work runs in the threadpool; each request
-borrows an `Index` (its own SQLite connection) from a small pool, and uploads/deletes are
-serialised by a lock. SQLite's WAL keeps readers going while an ingest writes.
+it as the ``preuve_key`` cookie on GET). Rate limits, the key check before any body is read,
+body caps and security headers sit in front of the routes (`guard.py`); uploads are
+journalled so that a killed server restarts with folder and index agreeing (`uploads.py`).
+Blocking work runs in the threadpool; each request borrows an `Index` (its own SQLite
+connection) from a small pool, and uploads/deletes are serialised by a lock. SQLite's WAL
+keeps readers going while an ingest writes.
 """
 
 from __future__ import annotations
