@@ -206,19 +206,18 @@ class Index:
                                 timings=timings, evidence=evidence)
 
     def chat(self, question: str, *, conversation: str | None = None,
-             audience: str | None = None, generator=None, **ask_options) -> tuple[str, Answer]:
+             audience: str | None = None, owner: str | None = None, generator=None,
+             **ask_options) -> tuple[str, Answer]:
         """One turn of a conversation (created when `conversation` is None); returns its id
-        and the answer. A conversation keeps the audience it was opened with: another
-        audience gets the same error as for an id that does not exist."""
+        and the answer. A conversation keeps the audience and the owner (the server's digest
+        of an API key; None: the operator) it was opened with: another audience or owner
+        gets the same error as for an id that does not exist."""
         new = conversation is None
         if new:
             conversation = uuid.uuid4().hex[:12]
             history: list[dict] = []
         else:
-            exists, owner = self.store.conversation_audience(conversation)
-            if not exists or owner != audience:
-                raise KeyError(f"no conversation {conversation!r}")
-            history = self.store.messages(conversation)
+            history = self.history(conversation, audience=audience, owner=owner)
         previous = next((m.get("standalone") or m["content"] for m in reversed(history)
                          if m["role"] == "user"), "")
         rewrite_usage = None
@@ -233,17 +232,19 @@ class Index:
         if rewrite_usage:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
         if new:  # only once the first answer exists: a failed turn leaves nothing behind
-            self.store.create_conversation(conversation, audience)
+            self.store.create_conversation(conversation, audience, owner)
         self.store.add_message(conversation, "user", question, standalone)
         self.store.add_message(conversation, "assistant", answer.answer,
                                data={"refused": answer.refused, "reason": answer.reason,
                                      "citations": answer.citations})
         return conversation, answer
 
-    def history(self, conversation: str, audience: str | None = None) -> list[dict]:
-        """A conversation's turns, for the audience that opened it only."""
-        exists, owner = self.store.conversation_audience(conversation)
-        if not exists or owner != audience:
+    def history(self, conversation: str, audience: str | None = None,
+                owner: str | None = None) -> list[dict]:
+        """A conversation's turns, for the audience and owner that opened it only."""
+        exists, opened_for = self.store.conversation_audience(conversation)
+        if (not exists or opened_for != audience
+                or self.store.conversation_owner(conversation) != owner):
             raise KeyError(f"no conversation {conversation!r}")
         return self.store.messages(conversation)
 

@@ -54,7 +54,7 @@ class Document:
     kind: str
     title: str
     language: str  # "fr", "en" or "" when unknown
-    content_hash: str  # sha256 of the file bytes
+    content_hash: str  # fingerprint of what was indexed (file bytes, sidecar, settings)
     access: str | None = UNLABELLED
     version: str | None = None
     effective_from: str | None = None  # YYYY-MM-DD, inclusive

@@ -116,6 +116,15 @@ def test_ask_answers_with_verified_citations(public_run):
     assert ask["sources"] and all("label" in s for s in ask["sources"])
 
 
+def test_answers_carry_no_path_of_the_servers_disk(mcp_index, public_run):
+    ask = public_run["ask"]
+    text = json.dumps(ask, ensure_ascii=False)
+    assert "file:" not in text and str(mcp_index[0].parent) not in text
+    links = [c["link"] for c in ask["citations"]]
+    assert links and all(link.startswith("handbook/") for link in links), links
+    assert f"]({links[0]})" in ask["answer"]  # the answer's Markdown links say the same
+
+
 def test_public_agent_never_sees_staff_passages(mcp_index, public_run):
     index, staff = mcp_index
     with Index(index, embedder=KEYWORD_ONLY) as operator:  # the leak check means something:

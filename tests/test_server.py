@@ -18,6 +18,8 @@ from preuve.server.runner import ServerThread
 
 KEYS = {"pub-key-1": "public", "staff-key-2": "staff", "admin-key-3": "admin"}
 PUBLIC, STAFF, ADMIN = ({"X-API-Key": k} for k in KEYS)
+# rate limits out of the way of tests that are not about them (readers in a loop)
+UNLIMITED = {"rate_per_key": 10_000, "rate_per_ip": 10_000, "failed_auth_per_ip": 10_000}
 QUESTION = "Combien de jours de télétravail par semaine ?"
 HIDDEN_PATHS = ("handbook/on-call.md", "handbook/escalade-retours.md",
                 "handbook/brouillon-stationnement.md")
@@ -59,7 +61,7 @@ def hidden(server_index) -> list[str]:
 def server(server_index, tmp_path_factory):
     uploads = tmp_path_factory.mktemp("uploads")
     app = create_app(server_index, {"api_keys": KEYS, "max_upload_mb": 0.05,
-                                    "upload_dir": str(uploads)})
+                                    "upload_dir": str(uploads), **UNLIMITED})
     with ServerThread(app) as url:
         yield url
 

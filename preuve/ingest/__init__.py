@@ -32,6 +32,9 @@ from preuve.store import Changes, Store
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
 PIPELINE_VERSION = "3"
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+# Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
+# while its bytes still have this digest)
+FILE_DIGEST = "file_sha256"
 
 PARSERS: dict[str, Callable[..., Parsed]] = {
     "pdf": parse_pdf,
@@ -213,13 +216,15 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
                  sidecar_bytes, data):
         digest.update(hashlib.sha256(part).digest())
     fingerprint = digest.hexdigest()
-    if previous is not None and previous.content_hash == fingerprint:
+    if (previous is not None and previous.content_hash == fingerprint
+            and FILE_DIGEST in previous.meta):  # indexed before digests: record it now
         return None
     if candidate.kind == "code":
         parsed = parse_code(data, settings, candidate.path.suffix.lower())
     else:
         parsed = PARSERS[candidate.kind](data, settings)
     meta = normalise({**parsed.meta, **sidecar})
+    meta[FILE_DIGEST] = hashlib.sha256(data).hexdigest()  # what viewers check before serving
     if meta.get("access") is None and default_access:
         meta["access"] = default_access
     if previous is not None and not meta.get("id"):

@@ -2,20 +2,24 @@
 
 Every read is filtered by the caller's audience, which the server decides from the API key
 (header ``X-API-Key`` or ``Authorization: Bearer``; the page's passage viewer may also send
-it as the ``preuve_key`` cookie on GET). Blocking work runs in the threadpool; each request
-borrows an `Index` (its own SQLite connection) from a small pool, and uploads/deletes are
-serialised by a lock. SQLite's WAL keeps readers going while an ingest writes.
+it as the ``preuve_key`` cookie on GET). Rate limits, the key check before any body is read,
+body caps and security headers sit in front of the routes (`guard.py`); uploads are
+journalled so that a killed server restarts with folder and index agreeing (`uploads.py`).
+Blocking work runs in the threadpool; each request borrows an `Index` (its own SQLite
+connection) from a small pool, and uploads/deletes are serialised by a lock. SQLite's WAL
+keeps readers going while an ingest writes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import json
+import logging
 import os
 import queue
 import re
-import shutil
 import statistics
 import threading
 import time
@@ -28,7 +32,7 @@ from urllib.parse import quote
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -36,18 +40,36 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from preuve.index import NO_EMBEDDER, Index
+from preuve.ingest import FILE_DIGEST
 from preuve.ingest.walk import KIND_BY_SUFFIX, kind_of
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import METHODS
-from preuve.server.config import Caller, ServerConfig, load_config
+from preuve.server.config import Caller, ConfigError, ServerConfig, load_config, validate_label
+from preuve.server.guard import Guard, api_key
+from preuve.server.links import relink
+from preuve.server.uploads import (
+    UploadFolder,
+    UploadRefused,
+    check_label,
+    check_name,
+    check_unzipped_size,
+)
 from preuve.store import Changes, is_postgres, shown
 
 HERE = Path(__file__).parent
-KEY_COOKIE = "preuve_key"
+log = logging.getLogger("preuve.server")
 MAX_PASSAGE_BYTES = 5 * 1024 * 1024
+MAX_SERVED_BYTES = 64 * 1024 * 1024  # the viewer reads (and checks) a file whole
 _SAFE_NAME = re.compile(r"^[\w][\w .()+\-]{0,200}$")
 
 Method = Literal[tuple(METHODS)]  # type: ignore[valid-type]
+# path prefixes and kinds a request may filter on: bounded in number and length (a long
+# list would otherwise become one huge SQL statement)
+PathPrefix = Annotated[str, Field(min_length=1, max_length=500)]
+Paths = Annotated[list[PathPrefix], Field(max_length=50)]
+Kinds = Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=10)]
+AsOf = Annotated[str | None, Field(max_length=20)]
+ADMIN_ROUTES = ("POST /documents", "DELETE /documents/{doc_id}")
 
 
 # ----------------------------------------------------------------------------- requests
@@ -60,25 +82,25 @@ class SearchRequest(_Body):
     query: str = Field(min_length=1, max_length=2000)
     method: Method | None = None
     k: int = Field(10, ge=1, le=100)
-    as_of: str | None = "today"
-    paths: list[str] = []
-    kinds: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
+    kinds: Kinds = []
 
 
 class WhereRequest(_Body):
     subject: str = Field(min_length=1, max_length=2000)
     method: Method = "bm25"
     k: int = Field(10, ge=1, le=100)
-    as_of: str | None = "today"
-    paths: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
 
 
 class AskRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
-    as_of: str | None = "today"
-    paths: list[str] = []
+    as_of: AsOf = "today"
+    paths: Paths = []
     stream: bool = False
 
 
@@ -86,14 +108,14 @@ class MessageRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
-    as_of: str | None = "today"
+    as_of: AsOf = "today"
     stream: bool = False
 
 
 class CompareRequest(_Body):
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(5, ge=1, le=20)
-    as_of: str | None = "today"
+    as_of: AsOf = "today"
 
 
 class ApiError(Exception):
@@ -197,14 +219,18 @@ class Metrics:
         return {"n": len(values), "mean": round(statistics.fmean(values), 5),
                 "p50": pct(0.50), "p95": pct(0.95), "max": round(values[-1], 5)}
 
-    def to_dict(self) -> dict:
+    def to_dict(self, admin: bool = True) -> dict:
+        """Everything for an admin; without the admin routes (uploads, deletes) and the
+        requests no route matched for anyone else."""
         with self._lock:
             return {
                 "uptime_s": round(time.time() - self.started, 1),
                 "routes": {route: {"count": r["count"], "errors": r["errors"],
                                    "by_status": dict(r["by_status"]),
                                    "latency_s": self._summary(r["latencies"])}
-                           for route, r in sorted(self.routes.items())},
+                           for route, r in sorted(self.routes.items())
+                           if admin or (route not in ADMIN_ROUTES
+                                        and not route.endswith("(unmatched)"))},
                 "stages": {stage: self._summary(v) for stage, v in sorted(self.stages.items())},
             }
 
@@ -240,24 +266,46 @@ def public_answer(answer) -> dict:
     d = answer.to_dict()
     hits = d["hits"]
     by_chunk = {h["chunk_id"]: h for h in hits}
-    text = d["answer"]
-    for c in d["citations"]:
-        old = c.get("link")
+
+    def link_of(c: dict) -> str:
         hit = by_chunk.get(c.get("chunk_id")) or next(
             (h for h in hits if h["path"] == c.get("path")), None)
         if hit is None:
-            new = ""
-        else:
-            new = hit_link(hit, c.get("page"), c.get("start_line"), c.get("end_line"))
-            c["doc_id"] = hit["doc_id"]
-        if old:
-            text = text.replace(f"]({old})", f"]({new})")
-        c["link"] = new
-    d["answer"] = text
+            return ""
+        c["doc_id"] = hit["doc_id"]
+        return hit_link(hit, c.get("page"), c.get("start_line"), c.get("end_line"))
+
+    d["answer"] = relink(d["answer"], d["citations"], link_of)
     for h in hits:
         h.pop("root", None)
         h["link"] = hit_link(h)
     return d
+
+
+def public_message(message: dict) -> dict:
+    """A stored conversation turn with its citation links into this server (the stored
+    ones point at the server's disk)."""
+    data = dict(message.get("data") or {})
+    citations = [dict(c) for c in data.get("citations") or []]
+
+    def link_of(c: dict) -> str:
+        doc_id = (c.get("chunk_id") or "").rpartition(":")[0]
+        if not doc_id:
+            return ""
+        c["doc_id"] = doc_id
+        kind = "pdf" if c.get("page") is not None else ""
+        return hit_link({"doc_id": doc_id, "kind": kind, "chunk_id": c["chunk_id"]},
+                        c.get("page"), c.get("start_line"), c.get("end_line"))
+
+    content = relink(message["content"], citations, link_of)
+    if citations:
+        data["citations"] = citations
+    return {**message, "content": content, "data": data}
+
+
+def uploaded_documents(index: Index, folder: Path) -> dict[str, Document]:
+    """The indexed documents of the upload folder, by file name."""
+    return {d.path: d for d in index.store.documents() if d.root == str(folder)}
 
 
 def _document_dict(doc: Document) -> dict:
@@ -311,6 +359,10 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             raise FileNotFoundError(f"{index_path}: no index there (run `preuve ingest` first)")
         upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
     pool = IndexPool(index_path, pool_size)
+    uploads = UploadFolder(upload_dir)
+    with pool.get() as index:  # before serving: settle what a killed server left
+        for line in uploads.recover(uploaded_documents(index, upload_dir)):
+            log.warning("recovered upload %s", line)
     metrics = Metrics()
     generator = None
     if settings.generator == "openai":
@@ -355,20 +407,14 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         return JSONResponse({"error": f"internal error ({type(exc).__name__})"},
                             status_code=500)
 
+    # limits and the key before any body is read; the security headers (guard.py)
+    app.add_middleware(Guard, settings=settings)
+
     @app.middleware("http")
     async def _measure(request: Request, call_next):
         started = time.perf_counter()
         status = 500
         try:
-            declared = request.headers.get("content-length", "")
-            if (request.method == "POST" and request.url.path == "/documents"
-                    and declared.isdigit()
-                    and int(declared) > settings.max_upload_bytes + 64 * 1024):
-                # refused before the body is read (multipart overhead allowed for)
-                status = 413
-                return JSONResponse({"error": f"upload too large (over the "
-                                              f"{settings.max_upload_mb:g} MB limit)"},
-                                    status_code=413)
             response = await call_next(request)
             status = response.status_code
             return response
@@ -377,15 +423,9 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             name = getattr(route, "path", None) or "(unmatched)"
             metrics.record(f"{request.method} {name}", status, time.perf_counter() - started)
 
-
     # -- auth -------------------------------------------------------------------------
-    def caller(request: Request, cookie: bool = False, admin: bool = False) -> Caller:
-        key = request.headers.get("x-api-key")
-        auth = request.headers.get("authorization", "")
-        if not key and auth.lower().startswith("bearer "):
-            key = auth[7:].strip()
-        if not key and cookie:
-            key = request.cookies.get(KEY_COOKIE)
+    def caller(request: Request, admin: bool = False) -> Caller:
+        key = api_key(request)
         who = settings.caller(key)
         if who is None:
             raise ApiError(401, "invalid API key" if key else
@@ -426,9 +466,10 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @app.get("/metrics", tags=["service"])
     def get_metrics(request: Request):
-        """Request counts and latencies per route; stage latencies of answers."""
-        caller(request)
-        return metrics.to_dict()
+        """Request counts and latencies per route (admin routes: admin keys only); stage
+        latencies of answers."""
+        who = caller(request)
+        return metrics.to_dict(admin=who.admin)
 
     @app.get("/me", tags=["service"])
     def me(request: Request):
@@ -544,10 +585,10 @@ def create_app(index_path: str | os.PathLike, config=None, *,
     # -- conversations ----------------------------------------------------------------
     @app.post("/conversations", status_code=201, tags=["answers"])
     def new_conversation(request: Request):
-        """Open a conversation, bound to your audience."""
+        """Open a conversation, bound to your key (and its audience)."""
         who = caller(request)
         conversation = uuid.uuid4().hex[:12]
-        engine(lambda ix: ix.store.create_conversation(conversation, who.audience))
+        engine(lambda ix: ix.store.create_conversation(conversation, who.audience, who.owner))
         return {"id": conversation}
 
     @app.post("/conversations/{conversation_id}/messages", tags=["answers"])
@@ -560,8 +601,8 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             try:
                 _, answer = engine(lambda ix: ix.chat(
                     body.question, conversation=conversation_id, audience=who.audience,
-                    generator=generator, method=body.method, k=body.k, as_of=body.as_of,
-                    on_token=on_token if generator is not None else None))
+                    owner=who.owner, generator=generator, method=body.method, k=body.k,
+                    as_of=body.as_of, on_token=on_token if generator is not None else None))
             except KeyError:
                 raise ApiError(404, "no such conversation") from None
             return {"conversation": conversation_id, **answered(answer)}
@@ -572,13 +613,14 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @app.get("/conversations/{conversation_id}", tags=["answers"])
     def get_conversation(request: Request, conversation_id: str):
-        """A conversation's turns (only for the audience that opened it)."""
+        """A conversation's turns (only for the key that opened it)."""
         who = caller(request)
         try:
-            messages = engine(lambda ix: ix.history(conversation_id, audience=who.audience))
+            messages = engine(lambda ix: ix.history(conversation_id, audience=who.audience,
+                                                    owner=who.owner))
         except KeyError:
             raise ApiError(404, "no such conversation") from None
-        return {"id": conversation_id, "messages": messages}
+        return {"id": conversation_id, "messages": [public_message(m) for m in messages]}
 
     # -- documents --------------------------------------------------------------------
     @app.get("/documents", tags=["documents"])
@@ -590,65 +632,65 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @app.post("/documents", status_code=201, tags=["documents"])
     def upload_document(request: Request, file: Annotated[UploadFile, File()],
-                        access: Annotated[str | None, Form()] = None):
-        """Upload a file and index it (admin). Refused, with the reason and nothing
-        changed, when too large, of an unsupported type, or unreadable."""
+                        access: Annotated[str | None, Form(max_length=64)] = None):
+        """Upload a file and index it (admin). `access` labels it; a file that declares
+        another label in its front matter is refused (400) rather than either label
+        winning silently. Refused, with the reason and nothing changed, when too large
+        (or unpacking too large), of an unsupported type, or unreadable."""
         caller(request, admin=True)
-        return save_and_ingest(file, access or settings.upload_access)
+        if access is not None:
+            try:
+                validate_label(access, "access")
+            except ConfigError as exc:
+                raise ApiError(400, str(exc)) from None
+        try:
+            return save_and_ingest(file, access)
+        except UploadRefused as exc:
+            raise ApiError(exc.status, exc.message) from None
 
     def save_and_ingest(file: UploadFile, access: str | None) -> dict:
         name = Path((file.filename or "").replace("\\", "/")).name.strip()
         if not name or not _SAFE_NAME.match(name):
             raise ApiError(400, "file name missing or not allowed (letters, digits, "
                                 "spaces, . _ - ( ) +; no folders, not hidden)")
-        if kind_of(Path(name)) is None:
+        check_name(name)
+        kind = kind_of(Path(name))
+        if kind is None:
             supported = ", ".join(sorted(KIND_BY_SUFFIX)) + ", source code"
             raise ApiError(415, f"{name}: unsupported file type (supported: {supported})")
         limit = settings.max_upload_bytes
-        staging = upload_dir / ".staging"
-        staging.mkdir(parents=True, exist_ok=True)
-        staged = staging / f"{uuid.uuid4().hex}-{name}"
-        size = 0
+        staged = uploads.stage()
         try:
-            with open(staged, "wb") as out:
-                while chunk := file.file.read(1024 * 1024):
-                    size += len(chunk)
-                    if size > limit:
-                        raise ApiError(413, f"{name}: too large (over the "
-                                            f"{settings.max_upload_mb:g} MB upload limit)")
-                    out.write(chunk)
-            if size == 0:
-                raise ApiError(400, f"{name}: empty file")
+            copy_capped(file, staged, name, limit)
+            check_unzipped_size(staged, name, kind, limit)
+            check_label(staged, name, kind, access)
             with pool.write_lock:
-                return ingest_staged(staged, name, access, limit)
+                return ingest_upload(staged, name, access or settings.upload_access, limit)
         finally:
             staged.unlink(missing_ok=True)
 
-    def ingest_staged(staged: Path, name: str, access: str | None, limit: int) -> dict:
-        target = upload_dir / name
-        backup = None
-        if target.exists():
-            backup = upload_dir / ".staging" / f"{uuid.uuid4().hex}-previous-{name}"
-            os.replace(target, backup)
-        shutil.copyfile(staged, target)
-        ok = False
-        try:
+    def copy_capped(file: UploadFile, staged: Path, name: str, limit: int) -> None:
+        size = 0
+        with open(staged, "wb") as out:
+            while chunk := file.file.read(1024 * 1024):
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, f"{name}: too large (over the "
+                                        f"{settings.max_upload_mb:g} MB upload limit)")
+                out.write(chunk)
+        if size == 0:
+            raise ApiError(400, f"{name}: empty file")
+
+    def ingest_upload(staged: Path, name: str, access: str | None, limit: int) -> dict:
+        """Put the staged file at uploads/NAME and index it; on any failure the previous
+        file (or none) is put back: nothing stored is lost."""
+        with uploads.replacing(name, staged) as target:
             report = engine(lambda ix: ix.ingest([target], access=access, max_bytes=limit))
             if report.failed:
                 raise ApiError(422, f"{name}: " + "; ".join(p.reason for p in report.failed))
             if report.skipped:
                 raise ApiError(415, f"{name}: " + "; ".join(p.reason for p in report.skipped))
-            ok = True
-        finally:
-            if not ok:  # put back what was there: nothing stored is lost
-                if backup is not None:
-                    os.replace(backup, target)
-                else:
-                    target.unlink(missing_ok=True)
-            elif backup is not None:
-                backup.unlink(missing_ok=True)
-        doc = engine(lambda ix: next(d for d in ix.store.documents()
-                                     if d.root == str(upload_dir) and d.path == name))
+        doc = engine(lambda ix: uploaded_documents(ix, upload_dir)[name])
         status = ("added" if report.added else "updated" if report.updated else "unchanged")
         return {"status": status, "chunks": report.chunks, "document": _document_dict(doc)}
 
@@ -658,45 +700,64 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         who = caller(request, admin=True)
         with pool.write_lock:
             doc = engine(lambda ix: readable_document(ix, who, doc_id))
-            engine(lambda ix: ix.store.apply(Changes(removals=[doc.doc_id])))
             if doc.root == str(upload_dir):
-                (upload_dir / doc.path).unlink(missing_ok=True)
+                with uploads.replacing(doc.path, None):
+                    engine(lambda ix: ix.store.apply(Changes(removals=[doc.doc_id])))
+            else:
+                engine(lambda ix: ix.store.apply(Changes(removals=[doc.doc_id])))
         return {"removed": _document_dict(doc)}
 
     # -- files and passages (the page's viewer) ---------------------------------------
-    def source_file(who: Caller, doc_id: str) -> tuple[Document, Path]:
+    def indexed_file(who: Caller, doc_id: str) -> tuple[Document, bytes]:
+        """A readable document and its file's bytes, only while they are the bytes that
+        were indexed (under the label the caller was allowed by): an edit on disk not yet
+        re-ingested is 409, never served under the old label."""
         doc = engine(lambda ix: readable_document(ix, who, doc_id))
         root = os.path.realpath(doc.root)
         full = os.path.realpath(os.path.join(root, *doc.path.split("/")))
         if not full.startswith(root + os.sep) or not os.path.isfile(full):
             raise ApiError(404, "no such document")
-        return doc, Path(full)
+        with open(full, "rb") as source:
+            data = source.read(MAX_SERVED_BYTES + 1)
+        if len(data) > MAX_SERVED_BYTES:
+            raise ApiError(413, "file too large to display")
+        indexed = doc.meta.get(FILE_DIGEST)
+        if indexed is None:
+            raise ApiError(409, f"{doc.path} was indexed before file digests were recorded: "
+                                "re-ingest it to view it here")
+        if hashlib.sha256(data).hexdigest() != indexed:
+            raise ApiError(409, f"{doc.path} changed on disk since it was indexed: it is "
+                                "shown again once re-ingested")
+        return doc, data
 
     @app.get("/files/{doc_id}", tags=["viewer"])
     def get_file(request: Request, doc_id: str):
-        """The source file of a document you may read (PDFs open at `#page=N`)."""
-        who = caller(request, cookie=True)
-        doc, full = source_file(who, doc_id)
+        """The source file of a document you may read (PDFs open at `#page=N`), as it
+        was indexed."""
+        who = caller(request)
+        doc, data = indexed_file(who, doc_id)
         media = {"pdf": "application/pdf", "html": "text/plain; charset=utf-8",
                  "docx": "application/vnd.openxmlformats-officedocument."
                          "wordprocessingml.document"}.get(doc.kind, "text/plain; charset=utf-8")
-        headers = {"X-Content-Type-Options": "nosniff"}
+        name = quote(doc.path.rsplit("/", 1)[-1])
+        headers = {"Content-Disposition": f"inline; filename*=utf-8''{name}"}
         if doc.kind != "pdf":  # never run a served file's scripts (the PDF viewer needs none)
             headers["Content-Security-Policy"] = "sandbox"
-        return FileResponse(full, media_type=media, content_disposition_type="inline",
-                            filename=full.name, headers=headers)
+        return Response(data, media_type=media, headers=headers)
 
     @app.get("/passages/{doc_id}", response_class=HTMLResponse, tags=["viewer"])
     def get_passage(request: Request, doc_id: str, start: int | None = None,
                     end: int | None = None, chunk: str | None = None):
         """A document's lines with the cited ones highlighted (code, text, Markdown,
         HTML), or the cited passage's text (DOCX, with `chunk`)."""
-        who = caller(request, cookie=True)
-        doc, full = source_file(who, doc_id)
+        who = caller(request)
         if start is not None and (start < 1 or (end is not None and end < start)):
             raise ApiError(400, "start must be >= 1 and end >= start")
         lines: list[tuple[int, str, bool]] = []
         passage = None
+        if chunk and len(chunk) > 300:
+            raise ApiError(400, "chunk: not a passage id")
+        doc, data = indexed_file(who, doc_id)
         if doc.kind in ("pdf", "docx"):
             if chunk:
                 found = engine(lambda ix: ix.store.chunks([chunk], filters_for(who)))
@@ -704,9 +765,9 @@ def create_app(index_path: str | os.PathLike, config=None, *,
                     raise ApiError(404, "no such passage in this document")
                 passage = found[0].text
         else:
-            if full.stat().st_size > MAX_PASSAGE_BYTES:
+            if len(data) > MAX_PASSAGE_BYTES:
                 raise ApiError(413, "file too large to display")
-            text = full.read_text("utf-8", errors="replace")
+            text = data.decode("utf-8", errors="replace")
             if chunk and start is None:
                 found = engine(lambda ix: ix.store.chunks([chunk], filters_for(who)))
                 if found and found[0].doc_id == doc.doc_id:

@@ -11,6 +11,15 @@ YAML file (`preuve serve --config FILE`)::
     upload_dir: uploads  # where uploaded files are kept (default: beside the index)
     upload_access: null  # access label of uploads that declare none (null: operator only)
     generator: extractive  # or `openai` (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, ...)
+    max_body_kb: 1024    # JSON request bodies larger than this are refused (413)
+    rate_per_key: 20     # requests per second a key may sustain (bursts of 2 s allowed)
+    rate_per_ip: 40      # requests per second one client address may sustain
+    failed_auth_per_ip: 1  # missing or wrong keys per second one address may try (burst 10)
+
+Audience labels follow the closed grammar of `preuve.models.validate_label`; `all` and the
+other words that read as "everything" are reserved, so a key or `anonymous` mapped to one,
+to an empty label or to anything outside the grammar is refused at load with the setting
+named.
 
 Environment (added to the file's settings): ``PREUVE_API_KEYS="key1:public,key2:staff,
 key3:admin"``, ``PREUVE_ANONYMOUS=public``. The audience of a request is decided here, from
@@ -19,6 +28,7 @@ its key, never from the request body.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import os
 from dataclasses import dataclass, field
@@ -26,7 +36,10 @@ from pathlib import Path
 
 import yaml
 
+from preuve import models
+
 ADMIN = "admin"
+ANONYMOUS_OWNER = "anonymous"
 
 
 class ConfigError(ValueError):
@@ -40,6 +53,7 @@ class Caller:
     audience: str | None
     admin: bool = False
     name: str = ""  # the audience label as configured (for logs and /me), never the key
+    owner: str = ""  # what owns their conversations: a digest of the key, never the key
 
 
 @dataclass
@@ -50,19 +64,38 @@ class ServerConfig:
     upload_dir: str | None = None
     upload_access: str | None = None
     generator: str = "extractive"
+    max_body_kb: float = 1024.0
+    rate_per_key: float = 20.0
+    rate_per_ip: float = 40.0
+    failed_auth_per_ip: float = 1.0
 
     def __post_init__(self):
         for key, label in self.api_keys.items():
-            if not key or not str(label or "").strip():
-                raise ConfigError("api_keys: every key needs a non-empty audience label")
-        if self.anonymous == ADMIN:
-            raise ConfigError("anonymous: cannot be admin (anonymous callers never write)")
+            if not key:
+                raise ConfigError("api_keys: an empty key is not allowed")
+            if label != ADMIN:
+                self.api_keys[key] = validate_label(label, f"api_keys: the key {_masked(key)}")
+        if self.anonymous is not None:
+            if self.anonymous == ADMIN:
+                raise ConfigError("anonymous: cannot be admin (anonymous callers never write)")
+            self.anonymous = validate_label(self.anonymous, "anonymous")
+        if self.upload_access is not None:
+            self.upload_access = validate_label(self.upload_access, "upload_access")
+        for name in ("max_upload_mb", "max_body_kb", "rate_per_key", "rate_per_ip",
+                     "failed_auth_per_ip"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"{name}: {value!r} (expected a number above 0)")
         if self.generator not in ("extractive", "openai"):
             raise ConfigError(f"generator: {self.generator!r} (extractive or openai)")
 
     @property
     def max_upload_bytes(self) -> int:
         return int(self.max_upload_mb * 1024 * 1024)
+
+    @property
+    def max_body_bytes(self) -> int:
+        return int(self.max_body_kb * 1024)
 
     def caller(self, key: str | None) -> Caller | None:
         """The caller a key stands for; None when the key is missing or unknown (and no
@@ -75,11 +108,30 @@ class ServerConfig:
             if found is None:
                 return None
             if found == ADMIN:
-                return Caller(None, True, ADMIN)
-            return Caller(found, False, found)
-        if self.anonymous:
-            return Caller(self.anonymous, False, self.anonymous)
+                return Caller(None, True, ADMIN, key_id(key))
+            return Caller(found, False, found, key_id(key))
+        if self.anonymous:  # no identity: anonymous callers share one owner
+            return Caller(self.anonymous, False, self.anonymous, ANONYMOUS_OWNER)
         return None
+
+
+def key_id(key: str) -> str:
+    """The stored identity of an API key (conversation owner): a SHA-256 digest of it."""
+    return "key:" + hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def validate_label(label, where: str = "label") -> str:
+    """`label` as a usable audience label (`preuve.models.validate_label`: one grammar for
+    documents, keys and searches), else a ConfigError naming `where`."""
+    try:
+        return models.validate_label(label, f"{where}:")
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _masked(key: str) -> str:
+    """A key as it may appear in an error message: its first characters only."""
+    return repr(key[:4] + "…")
 
 
 def parse_keys(text: str) -> dict[str, str]:

@@ -34,6 +34,7 @@ from pydantic import Field
 
 from preuve.index import Index
 from preuve.models import PUBLIC, Hit, validate_label
+from preuve.server.links import relative_link, relink
 from preuve.store import DEFAULT_INDEX, index_exists, shown
 
 ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
@@ -103,10 +104,13 @@ class Tools:
         def run(index: Index):
             answer = index.ask(question, k=k, audience=self.audience,
                                link_base=self.link_base)
+            citations = [dict(c) for c in answer.citations]
+            # links to the server's disk (no --link-base) become the relative paths
+            text = relink(answer.answer, citations, relative_link)
             return {
                 "question": question, "audience": self.audience,
-                "answer": answer.answer, "refused": answer.refused, "reason": answer.reason,
-                "citations": [_citation(c) for c in answer.citations],
+                "answer": text, "refused": answer.refused, "reason": answer.reason,
+                "citations": [_citation(c) for c in citations],
                 "sources": [_hit(h, text_limit=600) for h in answer.hits],
                 "language": answer.language,
             }

@@ -67,10 +67,15 @@ class Store(Protocol):
         """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
         ...
 
-    def create_conversation(self, conversation_id: str, audience: str | None) -> None: ...
+    def create_conversation(self, conversation_id: str, audience: str | None,
+                            owner: str | None = None) -> None: ...
 
     def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
         """(exists, audience it was opened with)."""
+        ...
+
+    def conversation_owner(self, conversation_id: str) -> str | None:
+        """Who opened a conversation: a digest of the server key, None for the operator."""
         ...
 
     def add_message(self, conversation_id: str, role: str, content: str,

@@ -554,16 +554,24 @@ class PostgresStore:
                                 f"({','.join(['%s'] * len(columns))})", rows)
 
     # -- conversations ------------------------------------------------------------------
-    def create_conversation(self, conversation_id: str, audience: str | None) -> None:
+    def create_conversation(self, conversation_id: str, audience: str | None,
+                            owner: str | None = None) -> None:
         with self._cursor() as cur:
-            cur.execute("INSERT INTO conversations (id, audience, created_at) VALUES (%s,%s,%s)",
-                        (conversation_id, audience, _now()))
+            cur.execute("INSERT INTO conversations (id, audience, owner, created_at) "
+                        "VALUES (%s,%s,%s,%s)", (conversation_id, audience, owner, _now()))
 
     def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
         with self._cursor() as cur:
             cur.execute("SELECT audience FROM conversations WHERE id = %s", (conversation_id,))
             row = cur.fetchone()
         return (row is not None, row[0] if row else None)
+
+    def conversation_owner(self, conversation_id: str) -> str | None:
+        """Who opened a conversation (None: the operator, or no such conversation)."""
+        with self._cursor() as cur:
+            cur.execute("SELECT owner FROM conversations WHERE id = %s", (conversation_id,))
+            row = cur.fetchone()
+        return row[0] if row else None
 
     def add_message(self, conversation_id: str, role: str, content: str,
                     standalone: str | None = None, data: dict | None = None) -> None:

@@ -61,7 +61,7 @@ PLAIN_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
     "meta": (("key", "value"), "key"),
     "ingests": (("started_at", "finished_at", "added", "updated", "removed", "unchanged",
                  "failed"), "id"),
-    "conversations": (("id", "audience", "created_at"), "id"),
+    "conversations": (("id", "audience", "owner", "created_at"), "id"),
     "messages": (("conversation_id", "role", "content", "standalone", "data", "created_at"),
                  "id"),
 }

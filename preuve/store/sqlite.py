@@ -356,16 +356,23 @@ class SQLiteStore:
                            f"({','.join('?' * len(columns))})", rows)
 
     # -- conversations ------------------------------------------------------------------
-    def create_conversation(self, conversation_id: str, audience: str | None) -> None:
+    def create_conversation(self, conversation_id: str, audience: str | None,
+                            owner: str | None = None) -> None:
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        self.db.execute("INSERT INTO conversations (id, audience, created_at) VALUES (?,?,?)",
-                        (conversation_id, audience, now))
+        self.db.execute("INSERT INTO conversations (id, audience, owner, created_at) "
+                        "VALUES (?,?,?,?)", (conversation_id, audience, owner, now))
 
     def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
         """(exists, audience) of a conversation."""
         row = self.db.execute("SELECT audience FROM conversations WHERE id = ?",
                               (conversation_id,)).fetchone()
         return (row is not None, row["audience"] if row else None)
+
+    def conversation_owner(self, conversation_id: str) -> str | None:
+        """Who opened a conversation (None: the operator, or no such conversation)."""
+        row = self.db.execute("SELECT owner FROM conversations WHERE id = ?",
+                              (conversation_id,)).fetchone()
+        return row["owner"] if row else None
 
     def add_message(self, conversation_id: str, role: str, content: str,
                     standalone: str | None = None, data: dict | None = None) -> None:

@@ -36,13 +36,17 @@
       return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
     });
   }
+  // Only links into this server's viewer (/files/…, /passages/…) are followed: never
+  // another host (//host, /\host), never a scheme (javascript:, https:, file:).
+  var VIEWER_LINK = /^\/(files|passages)\/[^\/\\\s][^\\\s]*$/;
+  function isViewerLink(url) { return VIEWER_LINK.test(url); }
   // Markdown links [label](url) become citation links; everything else is text.
   function render(text) {
     var out = "", re = /\[([^\]]+)\]\(([^)\s]*)\)/g, last = 0, m;
     while ((m = re.exec(text)) !== null) {
       out += esc(text.slice(last, m.index));
       var url = m[2];
-      if (url.charAt(0) === "/") {
+      if (isViewerLink(url)) {
         out += '<a class="citation" href="' + esc(url) + '" data-label="' + esc(m[1]) +
                '">' + esc(m[1]) + "</a>";
       } else { out += esc(m[0]); }
@@ -51,10 +55,19 @@
     return out + esc(text.slice(last));
   }
 
+  // Passages open in a sandboxed frame (no top navigation, forms or popups). A file of
+  // /files/ (a PDF at its page) needs the browser's PDF viewer, which refuses to run in a
+  // sandbox: the frame drops it for those (they are served with their own CSP sandbox
+  // unless they are PDFs, and only ever from this origin, as indexed).
+  var SANDBOX = "allow-same-origin allow-scripts";
   function openPassage(url, label) {
+    if (!isViewerLink(url)) { return; }
+    var frame = $("passage-frame");
+    if (url.indexOf("/files/") === 0) { frame.removeAttribute("sandbox"); }
+    else { frame.setAttribute("sandbox", SANDBOX); }
     $("panel").hidden = false;
     $("panel-label").textContent = label || "";
-    $("passage-frame").src = url;
+    frame.src = url;
   }
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest && ev.target.closest("a.citation, a.source-link");

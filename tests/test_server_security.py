@@ -1,0 +1,230 @@
+"""The audience boundary of the HTTP server against hostile use (issue 10), on both stores,
+through a real uvicorn server on 127.0.0.1: conversations owned by the key that opened them,
+admin-only metrics detail, upload labels, the viewer serving only what was indexed, links
+that stay on this server, bounded request fields, zip bombs, and the recovery of uploads a
+killed server left half done."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import copy_index, rows
+
+from preuve.server.app import create_app
+from preuve.server.runner import ServerThread
+
+KEYS = {"pub-key-1": "public", "pub-key-2": "public", "staff-key-3": "staff",
+        "admin-key-4": "admin"}
+PUB1, PUB2, STAFF, ADMIN = ({"X-API-Key": k} for k in KEYS)
+UNLIMITED = {"rate_per_key": 10_000, "rate_per_ip": 10_000, "failed_auth_per_ip": 10_000}
+QUESTION = "Combien de jours de télétravail par semaine ?"
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def site(index_path, tmp_path_factory):
+    """(url, index location, upload folder): a server over a private copy of the index."""
+    path = copy_index(index_path, tmp_path_factory.mktemp("secure") / "index.sqlite")
+    uploads = tmp_path_factory.mktemp("uploads")
+    app = create_app(path, {"api_keys": KEYS, "max_upload_mb": 0.5,
+                            "upload_dir": str(uploads), **UNLIMITED})
+    with ServerThread(app) as url:
+        yield url, path, uploads
+
+
+@pytest.fixture(scope="module")
+def http(site):
+    with httpx.Client(base_url=site[0], timeout=30) as client:
+        yield client
+
+
+def upload(http, name: str, text: str, access: str | None = None) -> httpx.Response:
+    data = {"access": access} if access is not None else None
+    return http.post("/documents", headers=ADMIN, data=data,
+                     files={"file": (name, text.encode(), "text/markdown")})
+
+
+# --------------------------------------------------------------------------- conversations
+def test_a_conversation_belongs_to_the_key_that_opened_it(http, site):
+    cid = http.post("/conversations", headers=PUB1).json()["id"]
+    r = http.post(f"/conversations/{cid}/messages", json={"question": QUESTION},
+                  headers=PUB1)
+    assert r.status_code == 200 and not r.json()["refused"]
+    assert len(http.get(f"/conversations/{cid}", headers=PUB1).json()["messages"]) == 2
+    missing = http.get("/conversations/000000000000", headers=PUB1).json()
+    # the other public key (same audience) gets exactly "no such conversation"
+    for headers in (PUB2, STAFF, ADMIN):
+        r = http.get(f"/conversations/{cid}", headers=headers)
+        assert r.status_code == 404 and r.json() == missing
+        r = http.post(f"/conversations/{cid}/messages", json={"question": "Et ensuite ?"},
+                      headers=headers)
+        assert r.status_code == 404 and r.json() == missing
+    # the store keeps a digest of the key, never the key
+    (row,) = rows(site[1], "SELECT audience, owner FROM conversations WHERE id = ?", (cid,))
+    assert row["audience"] == "public" and row["owner"].startswith("key:")
+    assert "pub-key-1" not in json.dumps(row)
+
+
+def test_histories_link_into_this_server_not_its_disk(http, site):
+    cid = http.post("/conversations", headers=PUB1).json()["id"]
+    answer = http.post(f"/conversations/{cid}/messages", json={"question": QUESTION},
+                       headers=PUB1).json()
+    history = http.get(f"/conversations/{cid}", headers=PUB1)
+    assert history.status_code == 200
+    assert "file:" not in history.text and "/tmp" not in history.text
+    said = history.json()["messages"][1]
+    assert said["content"] == answer["answer"]
+    links = [c["link"] for c in said["data"]["citations"]]
+    assert links and all(link.startswith(("/files/", "/passages/")) for link in links)
+    assert http.get(links[0], headers=PUB1).status_code == 200
+
+
+# ------------------------------------------------------------------------------- metrics
+def test_metrics_detail_of_admin_routes_is_for_admin_keys(http):
+    assert upload(http, "metrics-note.md", "# Note\n\nUn mot: quinconce.\n",
+                  "staff").status_code == 201
+    public = http.get("/metrics", headers=PUB1).json()["routes"]
+    admin = http.get("/metrics", headers=ADMIN).json()["routes"]
+    assert admin["POST /documents"]["count"] >= 1
+    assert "POST /documents" not in public and "DELETE /documents/{doc_id}" not in public
+    assert not any("unmatched" in route for route in public)
+    assert public["POST /conversations"]["count"] >= 1  # the rest is still shown
+
+
+# -------------------------------------------------------------------------- upload labels
+PUBLIC_FRONT = "---\naccess: public\n---\n\n# Avis\n\nLe code du portail est {word}.\n"
+
+
+def test_an_upload_label_that_conflicts_with_the_file_is_refused(http, site):
+    before = rows(site[1], "SELECT COUNT(*) AS n FROM documents")[0]["n"]
+    r = upload(http, "portail.md", PUBLIC_FRONT.format(word="zircophane"), access="staff")
+    assert r.status_code == 400
+    assert "access: 'public'" in r.json()["error"] and "access='staff'" in r.json()["error"]
+    assert rows(site[1], "SELECT COUNT(*) AS n FROM documents")[0]["n"] == before
+    assert not (site[2] / "portail.md").exists()
+    for headers in (PUB1, STAFF):
+        assert not http.post("/search", json={"query": "zircophane"},
+                             headers=headers).json()["hits"]
+    # a file without a label of its own takes the form's; agreeing labels are fine
+    r = upload(http, "portail.md", "# Avis\n\nLe code du portail est zircophane.\n", "staff")
+    assert r.status_code == 201 and r.json()["document"]["access"] == "staff"
+    assert not http.post("/search", json={"query": "zircophane"}, headers=PUB1).json()["hits"]
+    r = upload(http, "portail.md", PUBLIC_FRONT.format(word="zircophane"), "public")
+    assert r.status_code == 201 and r.json()["document"]["access"] == "public"
+    # a reserved or malformed label in the form is a clear 400
+    for bad in ("all", "Staff!", "x" * 65):
+        r = upload(http, "autre.md", "# Autre\n\nTexte.\n", bad)
+        assert r.status_code in (400, 422) and "access" in r.json()["error"]
+
+
+# ---------------------------------------------------------- the viewer serves the index
+def test_an_edit_on_disk_is_not_served_under_the_indexed_label(http, site):
+    text = PUBLIC_FRONT.format(word="ostracode")
+    doc = upload(http, "avis.md", text).json()["document"]
+    assert doc["access"] == "public"
+    assert http.get(f"/files/{doc['doc_id']}", headers=PUB1).text == text
+    # the file now says staff and holds a secret; nobody re-ingested it
+    (site[2] / "avis.md").write_text("---\naccess: staff\n---\n\nSECRET: vanadinite-77\n")
+    for route in (f"/files/{doc['doc_id']}", f"/passages/{doc['doc_id']}?start=1&end=3"):
+        for headers in (PUB1, ADMIN):
+            r = http.get(route, headers=headers)
+            assert r.status_code == 409, (route, r.text)
+            assert "vanadinite" not in r.text and "changed on disk" in r.json()["error"]
+    # the indexed bytes back on disk: served again
+    (site[2] / "avis.md").write_text(text)
+    assert http.get(f"/files/{doc['doc_id']}", headers=PUB1).text == text
+    assert "ostracode" in http.get(f"/passages/{doc['doc_id']}?start=1",
+                                   headers=PUB1).text
+
+
+# -------------------------------------------------------------------- links and framing
+def test_the_page_follows_only_links_into_its_viewer(http):
+    js = http.get("/static/app.js").text
+    pattern = re.search(r"var VIEWER_LINK = (/.*/);", js).group(1)
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is needed to run the page's link check")
+    cases = {"/files/teletravail#page=2": True, "/passages/conges?start=1&end=2": True,
+             "//evil.example/x": False, "/\\evil.example": False, "/files//evil": False,
+             "javascript:alert(1)": False, "https://evil.example": False,
+             "file:///etc/passwd": False, "/passages/\\\\evil": False, "/admin": False}
+    script = f"var re = {pattern}; console.log(JSON.stringify(" \
+             f"{json.dumps(list(cases))}.map(function (u) {{ return re.test(u); }})));"
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30)
+    assert json.loads(out.stdout) == list(cases.values())
+    page = http.get("/").text
+    frame = re.search(r"<iframe[^>]*passage-frame[^>]*>", page).group(0)
+    assert 'sandbox="' in frame and "allow-top-navigation" not in frame
+
+
+# --------------------------------------------------------------------- bounded requests
+def test_long_names_and_long_lists_are_4xx_not_500(http):
+    r = http.post("/documents", headers=ADMIN,
+                  files={"file": ("é" * 150 + ".md", b"# x\n\nwords here\n", "text/markdown")})
+    assert r.status_code == 400 and "too long" in r.json()["error"]
+    for body in ({"query": "congés", "paths": [f"p{i}" for i in range(1000)]},
+                 {"query": "congés", "paths": ["x" * 5000]},
+                 {"query": "congés", "kinds": ["pdf"] * 1000},
+                 {"query": "congés", "as_of": "9" * 5000}):
+        r = http.post("/search", json=body, headers=PUB1)
+        assert r.status_code == 422 and r.json()["error"].startswith("bad request"), r.text
+    r = http.post("/ask", json={"question": QUESTION, "paths": ["p"] * 1000}, headers=PUB1)
+    assert r.status_code == 422
+    r = http.get("/passages/conges?chunk=" + "c" * 5000, headers=PUB1)
+    assert r.status_code == 400
+
+
+def zip_bomb(unpacked_mb: int) -> bytes:
+    """A DOCX-shaped zip whose document.xml unpacks to `unpacked_mb` MB of spaces."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            block = b" " * (1024 * 1024)
+            for _ in range(unpacked_mb):
+                member.write(block)
+    return out.getvalue()
+
+
+def test_a_zip_bomb_docx_is_refused_before_it_is_parsed(http, site):
+    bomb = zip_bomb(300)
+    assert len(bomb) < 0.5 * 1024 * 1024  # under the upload limit: only unpacking is big
+    r = http.post("/documents", headers=ADMIN,
+                  files={"file": ("bombe.docx", bomb, "application/octet-stream")})
+    assert r.status_code == 413 and "unpacks to 315 MB" in r.json()["error"]
+    assert not (site[2] / "bombe.docx").exists()
+    assert not [p for p in (site[2] / ".staging").iterdir()]
+
+
+# ------------------------------------------------------------------ start-up recovery
+def test_start_up_settles_an_upload_a_crash_left_half_done(site, tmp_path):
+    """The state a kill -9 leaves between the rename and the commit: the new bytes at the
+    name, the previous ones in the journal's backup, the index still on the previous."""
+    path = site[1]
+    folder = tmp_path / "up"
+    first = create_app(path, {"api_keys": KEYS, "upload_dir": str(folder), **UNLIMITED})
+    old = PUBLIC_FRONT.format(word="mirabelle")
+    with ServerThread(first) as url, httpx.Client(base_url=url) as client:
+        doc = upload(client, "crash.md", old).json()["document"]
+    secret = "---\naccess: staff\n---\n\nSECRET: ouananiche-19\n"
+    staging = folder / ".staging"
+    (staging / "e1.old").write_text(old)
+    (folder / "crash.md").write_text(secret)
+    (staging / "e1.journal").write_text(json.dumps({"name": "crash.md", "backup": "e1.old"}))
+    (staging / "e2.new").write_text("a stranded upload")
+    (staging / "e3.journal").write_text(json.dumps({"name": "gone.md", "backup": None}))
+    (folder / "gone.md").write_text("an upload whose ingest never committed")
+    second = create_app(path, {"api_keys": KEYS, "upload_dir": str(folder), **UNLIMITED})
+    assert (folder / "crash.md").read_text() == old
+    assert not (folder / "gone.md").exists() and not list(staging.iterdir())
+    with ServerThread(second) as url, httpx.Client(base_url=url) as client:
+        r = client.get(f"/files/{doc['doc_id']}", headers=PUB1)
+        assert r.status_code == 200 and r.text == old
