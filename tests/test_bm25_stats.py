@@ -36,8 +36,8 @@ def base_corpus(folder: Path, only: str | None = None) -> Path:
     """Public notes using the query's words in varied amounts, two staff notes, one of a
     label neither public nor staff reads (every one labelled `only` if given)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for i in range(8):
-        words = " ".join(["zorglub"] * (i % 3) + ["frobnique"] * (i % 2)
+    for i in range(20):  # the query's words in 8 of them: IDFs well above FTS5's floor
+        words = " ".join(["zorglub"] * (i % 3) * (i < 8) + ["frobnique"] * (i % 2) * (i < 8)
                          + [f"mot{j}" for j in range(i * 3)])
         write(folder, f"note{i}.md", only or "public", f"La note {i} parle de {words}.")
     write(folder, "interne.md", only or "staff", "Le zorglub interne et le cantaloup.")
