@@ -215,3 +215,58 @@ def test_an_old_sqlite_index_is_split_into_partitions(tmp_path):
         assert all_scores(index) == want
     integrity_ok(old)
     shutil.rmtree(tmp_path / "docs")
+
+
+def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_location,
+                                                         monkeypatch):
+    """A PostgreSQL index written before per-label statistics (one `terms.df`, one
+    `lexicon_stats`, weights for the global mean length) opens with df, counts and weights
+    per label rebuilt: the same scores as an index made today."""
+    import psycopg
+
+    from preuve.store import postgres
+    from preuve.store.postgres import PostgresStore, bm25_weight, sparse_literal
+
+    corpus = base_corpus(tmp_path / "docs")
+    write(corpus, "brouillon.md", None, "zorglub cantaloup brouillon " * 20)
+    new, old = new_location("postgres"), new_location("postgres")
+    with open_index(new) as index:
+        assert index.ingest([corpus]).ok
+        want = all_scores(index)
+    # the old schema, then the old rows: the new index's documents and chunks, with the
+    # lexicon and weights the old code kept (one collection, its mean length)
+    every = postgres.migrations("postgres")
+    monkeypatch.setattr(postgres, "migrations", lambda engine: [
+        (n, sql) for n, sql in every if n < postgres.PARTITIONS_MIGRATION])
+    PostgresStore(old).close()
+    monkeypatch.undo()
+    chunks = rows(new, "SELECT id, tokens, length FROM chunks")
+    ids = {r["term"]: r["id"] for r in rows(new, "SELECT id, term FROM terms")}
+    df = Counter(t for c in chunks for t in set(c["tokens"].split()))
+    mean = sum(c["length"] for c in chunks) / len(chunks)
+    src = rows(new, "SELECT current_schema() AS s")[0]["s"]
+    with psycopg.connect(old) as conn:
+        (ext,) = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
+                              "WHERE extname = 'vector'").fetchone()
+        conn.execute(f"SELECT set_config('search_path', current_schema() || ', ' || %s, "
+                     "false)", (ext,))
+        for table in ("documents", "chunks", "meta"):
+            conn.execute(f'INSERT INTO {table} SELECT * FROM "{src}".{table}')
+        conn.execute(f'INSERT INTO lexical SELECT id, path, kind, access, effective_from, '
+                     f'effective_to, terms, bm25 FROM "{src}".lexical')
+        conn.cursor().executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", [
+            (sparse_literal({ids[t]: bm25_weight(n, c["length"], mean)
+                             for t, n in Counter(c["tokens"].split()).items()}), c["id"])
+            for c in chunks])
+        conn.cursor().executemany("INSERT INTO terms (id, term, df) VALUES (%s, %s, %s)",
+                                  [(i, t, df[t]) for t, i in ids.items()])
+        conn.execute("UPDATE lexicon_stats SET chunks = %s, tokens = %s, avgdl_used = %s",
+                     (len(chunks), sum(c["length"] for c in chunks), mean))
+    with open_index(old) as index:
+        assert index.store.schema_version >= postgres.PARTITIONS_MIGRATION
+        got = all_scores(index)
+    for name in CALLERS:
+        assert [c for c, _ in got[name]] == [c for c, _ in want[name]], name
+        assert [s for _, s in got[name]] == pytest.approx([s for _, s in want[name]],
+                                                          rel=1e-9), name
+    integrity_ok(old)

@@ -401,18 +401,18 @@ class PostgresStore:
         labels = filters.readable_labels()
         labels = None if labels is None else list(labels)
         readable = "(%s::text[] IS NULL OR p.label = ANY(%s::text[]))"
-        cur.execute(f"SELECT coalesce(sum(p.chunks), 0) FROM lexicon_parts p WHERE {readable}",
-                    (labels, labels))
-        n_chunks = int(cur.fetchone()[0])
-        cur.execute("SELECT t.term, t.id, sum(d.df) FROM terms t JOIN term_df d ON d.term = t.id "
-                    f"JOIN lexicon_parts p ON p.part = d.part WHERE t.term = ANY(%s) "
-                    f"AND {readable} GROUP BY t.term, t.id HAVING sum(d.df) > 0",
-                    (list(set(terms)), labels, labels))
-        known = {term: (term_id, int(df)) for term, term_id, df in cur.fetchall()}
+        # one statement, one snapshot: counts and frequencies of the same committed state
+        cur.execute("WITH n AS (SELECT coalesce(sum(p.chunks), 0)::bigint AS chunks "
+                    f"FROM lexicon_parts p WHERE {readable}) "
+                    "SELECT t.term, t.id, sum(d.df)::bigint, n.chunks FROM n, terms t "
+                    "JOIN term_df d ON d.term = t.id JOIN lexicon_parts p ON p.part = d.part "
+                    f"WHERE t.term = ANY(%s) AND {readable} GROUP BY t.term, t.id, n.chunks",
+                    (labels, labels, list(set(terms)), labels, labels))
+        known = {term: (term_id, df, n) for term, term_id, df, n in cur.fetchall()}
         query: dict[int, float] = {}
         for term in terms:  # a repeated query term counts again, as in FTS5
             if term in known:
-                term_id, df = known[term]
+                term_id, df, n_chunks = known[term]
                 query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
         return query
 

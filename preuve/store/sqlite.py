@@ -15,6 +15,7 @@ writer (WAL).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -197,10 +198,14 @@ class SQLiteStore:
             return []
         with self._snapshot():
             parts = self._readable_parts(filters)
+            # the audience is the choice of partitions (each holds one label's chunks):
+            # ranking joins the chunk rows only for the other filters; the winners' rows
+            # are read back under every filter, the audience included
+            rest = dataclasses.replace(filters, audience=None)
             if len(parts) == 1:
-                ranked = self._rank_part(parts[0][0], fts_query(terms), filters, k)
+                ranked = self._rank_part(parts[0][0], fts_query(terms), rest, k)
             else:
-                ranked = self._rank_parts(parts, terms, filters, k)
+                ranked = self._rank_parts(parts, terms, rest, k)
             return self._hits_by_rowid([(rowid, -score) for score, rowid in ranked], filters)
 
     def _readable_parts(self, filters: Filters) -> list[tuple[int, int]]:
@@ -249,13 +254,16 @@ class SQLiteStore:
                     params += [factor, fts_query([term])]
         if not branches:
             return []
-        where, extra = filter_sql(filters)
-        rows = self.db.execute(
-            # MATERIALIZED: bm25() is only valid in its own FTS5 query, never flattened
-            f"WITH s AS MATERIALIZED ({' UNION ALL '.join(branches)}) "
-            "SELECT sum(s.s) AS score, s.id "
-            f"FROM s JOIN chunks c ON c.id = s.id WHERE {where} GROUP BY s.id "
-            "ORDER BY score, s.id LIMIT ?", [*params, *extra, k])
+        # MATERIALIZED: bm25() is only valid in its own FTS5 query, never flattened
+        sql = f"WITH s AS MATERIALIZED ({' UNION ALL '.join(branches)}) "
+        if filters == Filters():
+            sql += "SELECT sum(s) AS score, id FROM s GROUP BY id"
+        else:
+            where, extra = filter_sql(filters)
+            sql += (f"SELECT sum(s.s) AS score, s.id AS id FROM s JOIN chunks c ON c.id = s.id "
+                    f"WHERE {where} GROUP BY s.id")
+            params += extra
+        rows = self.db.execute(sql + " ORDER BY 1, 2 LIMIT ?", [*params, k])
         return [(row[0], row[1]) for row in rows]
 
     def _hit_count(self, part: int, term: str) -> int:
