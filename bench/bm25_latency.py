@@ -14,7 +14,8 @@ Callers and filters: F0 none (the operator); public and staff (audiences alone: 
 statistics are those of the labels a caller reads, so a public caller ranks one partition
 and a staff caller two, rescaled to their joint IDF); F1 audience public + as-of date
 (keeps ~1/3); F2 F1 + a path prefix (~3 %). Queries: OR of 2-5 terms, one common term
-(Zipf rank 30-300, in 3-30 % of the chunks) and the others spread log-uniformly over the vocabulary (mostly rare).
+(Zipf rank 30-300, in 3-30 % of the chunks) and the others spread log-uniformly over the
+vocabulary (mostly rare).
 """
 
 from __future__ import annotations

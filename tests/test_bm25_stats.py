@@ -248,7 +248,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
     with psycopg.connect(old) as conn:
         (ext,) = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
                               "WHERE extname = 'vector'").fetchone()
-        conn.execute(f"SELECT set_config('search_path', current_schema() || ', ' || %s, "
+        conn.execute("SELECT set_config('search_path', current_schema() || ', ' || %s, "
                      "false)", (ext,))
         for table in ("documents", "chunks", "meta"):
             conn.execute(f'INSERT INTO {table} SELECT * FROM "{src}".{table}')
