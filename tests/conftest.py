@@ -230,31 +230,45 @@ def integrity_ok(db: Path | str) -> None:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        # the FTS index agrees with the chunks table (raises if not)
-        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')")
+        # each BM25 partition's FTS index agrees with the chunks of its label (raises if
+        # not), and every chunk is in the partition of its label
+        parts = conn.execute("SELECT part, label FROM lexicon_parts").fetchall()
+        for part, label in parts:
+            conn.execute(f"INSERT INTO lex_{part}(lex_{part}) VALUES('integrity-check')")
+            held = {r[0] for r in conn.execute(f"SELECT id FROM lex_{part}_docsize")}
+            want = {r[0] for r in conn.execute("SELECT id FROM chunks WHERE access IS ?",
+                                               (label,))}
+            assert held == want, (label, held ^ want)
+        labels = {label for _, label in parts}
+        assert {r[0] for r in conn.execute("SELECT DISTINCT access FROM chunks")} <= labels
     finally:
         conn.close()
 
 
 def lexicon_ok(url: str) -> None:
-    """PostgreSQL: `terms.df` is the number of chunks holding each term, recounted from the
-    chunks' tokens, and `lexicon_stats` holds the chunk count and total length."""
+    """PostgreSQL: for each access label (a BM25 partition), `term_df` holds the number of
+    its chunks holding each term, recounted from the chunks' tokens, and `lexicon_parts`
+    its chunk count and total length."""
     from collections import Counter
 
-    recount: Counter[str] = Counter()
-    total = 0
-    chunks = rows(url, "SELECT tokens, length FROM chunks")
-    for chunk in chunks:
+    recount: dict[str, Counter[str]] = {}
+    sizes: dict[str, list[int]] = {}
+    for chunk in rows(url, "SELECT coalesce(access, '') AS label, tokens, length FROM chunks"):
         words = chunk["tokens"].split()
         assert len(words) == chunk["length"]
-        recount.update(set(words))
-        total += len(words)
-    stored = {r["term"]: r["df"] for r in rows(url, "SELECT term, df FROM terms WHERE df <> 0")}
-    assert stored == dict(recount), {t: (stored.get(t), recount.get(t))
-                                     for t in set(stored) ^ set(recount) or stored
-                                     if stored.get(t) != recount.get(t)}
-    (stats,) = rows(url, "SELECT chunks, tokens FROM lexicon_stats")
-    assert (stats["chunks"], stats["tokens"]) == (len(chunks), total)
+        recount.setdefault(chunk["label"], Counter()).update(set(words))
+        size = sizes.setdefault(chunk["label"], [0, 0])
+        size[0] += 1
+        size[1] += len(words)
+    stored: dict[str, dict[str, int]] = {}
+    for r in rows(url, "SELECT coalesce(p.label, '') AS label, t.term, d.df FROM term_df d "
+                       "JOIN terms t ON t.id = d.term JOIN lexicon_parts p ON p.part = d.part"):
+        assert r["df"] > 0, r  # a term no chunk of the label holds has no row
+        stored.setdefault(r["label"], {})[r["term"]] = r["df"]
+    assert stored == {label: dict(c) for label, c in recount.items()}
+    parts = {r["label"]: [r["chunks"], r["tokens"]] for r in rows(
+        url, "SELECT coalesce(label, '') AS label, chunks, tokens FROM lexicon_parts")}
+    assert {label: size for label, size in parts.items() if size != [0, 0]} == sizes
 
 
 def state_digest(db_path: Path | str) -> str:

@@ -77,7 +77,7 @@ def test_new_index_has_latest_schema_in_wal_mode(tmp_path):
         store.close()
     conn = sqlite3.connect(db)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"documents", "chunks", "chunks_fts", "meta", "ingests"} <= tables
+    assert {"documents", "chunks", "lexicon_parts", "meta", "ingests"} <= tables
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
     # reopening does not migrate again nor lose anything

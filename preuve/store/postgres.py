@@ -7,12 +7,16 @@ migrations. Retrieval runs inside the database:
 - BM25: each chunk stores (in the narrow `lexical` table, beside copies of the filter
   columns) its BM25 document-side term weights as a `sparsevec`
   (tf·(k1+1) / (tf + k1·(1−b+b·len/avgdl))) and the ids of its terms as an `int[]` under a
-  GIN index. A query is an IDF-weighted sparse vector built from the `terms` table, whose
-  document frequencies move with every insert and delete in the ingest's transaction;
+  GIN index. Statistics are kept per access label (a partition, `lexicon_parts`;
+  unlabelled chunks are one too): document frequencies (`term_df`), chunk count, total
+  length, and the average length the weights of that label's chunks use (rewritten when
+  the label's average drifts by more than `AVGDL_DRIFT`), all moved by the ingest's
+  transaction. A query is an IDF-weighted sparse vector whose IDFs come from the chunk
+  counts and document frequencies summed over the partitions the caller may read;
   `terms && query ids` finds the matching chunks and the inner product is their BM25 score
-  (k1=1.2, b=0.75 and the IDF of SQLite FTS5, so both stores rank alike). The average
-  length the weights use is rewritten when the collection's average drifts by more than
-  `AVGDL_DRIFT`.
+  (k1=1.2, b=0.75 and the IDF of SQLite FTS5, which keeps one FTS5 table per label and
+  rescales its IDFs the same way: both stores rank alike). A caller's scores thus never
+  depend on documents it may not read.
 - Dense: the chunk row holds its vector in half precision (`halfvec`: half the memory for
   the HNSW graph, cosines within ~1e-3; the cache keeps full precision). Below
   `hnsw_threshold` chunks the search is exact, above it an HNSW index (inner product on
@@ -29,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import math
 import os
 import re
 from collections import Counter
@@ -45,6 +48,7 @@ from preuve.store.sql import (
     EXPORT_CHUNK_COLUMNS,
     HIT_COLUMNS,
     PLAIN_TABLES,
+    bm25_idf,
     chunk_from_row,
     document_filters,
     document_from_row,
@@ -59,6 +63,7 @@ SPARSE_DIM = 1_000_000_000  # pgvector's largest sparsevec dimension: one per te
 HNSW_INDEX = "chunks_embedding_hnsw"
 _WRITE_LOCK = 0x70726575  # advisory lock: one writer at a time per database ("preu")
 _MIGRATE_LOCK = _WRITE_LOCK + 1
+PARTITIONS_MIGRATION = 6  # the migration that split BM25 statistics per access label
 
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
                   "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
@@ -66,12 +71,6 @@ _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from
 
 
 # -- BM25 as pure functions ---------------------------------------------------------------
-def bm25_idf(n_chunks: int, df: int) -> float:
-    """FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), floored at 1e-6 for very common terms."""
-    idf = math.log((n_chunks - df + 0.5) / (df + 0.5)) if n_chunks else 0.0
-    return idf if idf > 0 else 1e-6
-
-
 def bm25_weight(tf: int, length: int, avgdl: float) -> float:
     """The document side of BM25 for one term: what the query's IDF multiplies."""
     norm = K1 * (1 - B + B * length / avgdl) if avgdl > 0 else K1
@@ -86,6 +85,30 @@ def sparse_literal(weights: dict[int, float]) -> str:
 
 def vector_literal(vector: np.ndarray) -> str:
     return json.dumps(np.asarray(vector, dtype=np.float32).tolist())
+
+
+class _LexiconChange:
+    """What an ingest changes in each label's lexicon: document frequencies, chunk count
+    and total length (None: unlabelled chunks)."""
+
+    def __init__(self) -> None:
+        self.df: dict[str | None, Counter[str]] = {}
+        self.size: dict[str | None, list[int]] = {}
+
+    def add(self, label: str | None, tokens: Sequence[str], sign: int) -> None:
+        """A chunk of `label` comes (sign +1) or goes (-1)."""
+        df = self.df.setdefault(label, Counter())
+        size = self.size.setdefault(label, [0, 0])
+        for term in set(tokens):
+            df[term] += sign
+        size[0] += sign
+        size[1] += sign * len(tokens)
+
+    def labels(self) -> list[str | None]:
+        return sorted(self.df, key=lambda x: (x is not None, x or ""))
+
+    def terms(self) -> set[str]:
+        return {t for df in self.df.values() for t in df}
 
 
 def redact(url: str) -> str:
@@ -174,6 +197,9 @@ class PostgresStore:
             for number, sql in migrations("postgres"):
                 if number > current:
                     conn.execute(sql)
+                    if number == PARTITIONS_MIGRATION:
+                        with conn.cursor() as cur:
+                            self._reweigh_all(cur)
                     conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)",
                                  (number, _now()))
 
@@ -211,16 +237,12 @@ class PostgresStore:
             updated = len({i for i, _ in found})
             added = len(docs) - updated
             gone = list(dict.fromkeys(dropped + replaced))
-            # the lexicon loses the terms of every chunk that goes
-            delta: Counter[str] = Counter()
-            n_chunks = n_tokens = 0
+            # each label's lexicon loses the terms of every chunk that goes
+            lexicon = _LexiconChange()
             if gone:
-                cur.execute("SELECT tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
-                for (tokens,) in cur:
-                    words = tokens.split()
-                    delta.subtract(set(words))
-                    n_chunks -= 1
-                    n_tokens -= len(words)
+                cur.execute("SELECT access, tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
+                for access, tokens in cur:
+                    lexicon.add(access, tokens.split(), -1)
                 cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s)", (gone,))
                 cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s) RETURNING doc_id",
                             (dropped,))
@@ -229,19 +251,14 @@ class PostgresStore:
             else:
                 removed = 0
             new_chunks = [(doc, c) for doc, chunks in changes.upserts for c in chunks]
-            for _, chunk in new_chunks:
-                delta.update(set(chunk.tokens))
-                n_chunks += 1
-                n_tokens += len(chunk.tokens)
-            ids = self._update_lexicon(cur, delta, {t for _, c in new_chunks for t in c.tokens})
-            cur.execute("UPDATE lexicon_stats SET chunks = chunks + %s, tokens = tokens + %s "
-                        "RETURNING chunks, tokens, avgdl_used", (n_chunks, n_tokens))
-            total_chunks, total_tokens, avgdl = cur.fetchone()
-            mean = total_tokens / total_chunks if total_chunks else 0.0
-            reweigh = mean > 0 and (avgdl <= 0 or abs(mean / avgdl - 1) > AVGDL_DRIFT)
-            if reweigh:
-                avgdl = mean
-                cur.execute("UPDATE lexicon_stats SET avgdl_used = %s", (avgdl,))
+            for doc, chunk in new_chunks:
+                lexicon.add(doc.access, chunk.tokens, +1)
+            ids = self._term_ids(cur, lexicon.terms())
+            avgdls, reweigh = {}, []
+            for label in lexicon.labels():
+                avgdls[label], drifted = self._update_partition(cur, label, lexicon, ids)
+                if drifted:
+                    reweigh.append(label)
             if changes.upserts:
                 cur.executemany(
                     f"INSERT INTO documents ({DOC_COLUMNS}) VALUES ({','.join(['%s'] * 15)})",
@@ -251,9 +268,9 @@ class PostgresStore:
                       json.dumps(doc.meta, ensure_ascii=False, default=str), now)
                      for doc, _ in changes.upserts])
             if new_chunks:
-                self._insert_chunks(cur, new_chunks, ids, avgdl)
-            if reweigh:
-                self._reweigh(cur, avgdl, skip=list(upserted))
+                self._insert_chunks(cur, new_chunks, ids, avgdls)
+            for label in reweigh:
+                self._reweigh(cur, label, avgdls[label], skip=list(upserted))
             cur.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT "
                         "(key) DO UPDATE SET value = (meta.value::bigint + 1)::text")
             cur.execute(
@@ -263,27 +280,56 @@ class PostgresStore:
                  changes.failed))
         self._maybe_build_hnsw()
 
-    def _update_lexicon(self, cur, delta: Counter, needed: set[str]) -> dict[str, int]:
-        """Apply document-frequency changes; return the ids of the `needed` terms."""
+    def _term_ids(self, cur, words: set[str]) -> dict[str, int]:
+        """The ids of `words`, new words getting new ids."""
         ids: dict[str, int] = {}
-        words = sorted(needed | {t for t, n in delta.items() if n})
-        for i in range(0, len(words), 20000):
-            part = words[i:i + 20000]
-            cur.execute(
-                "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::int[]) "
-                "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df "
-                "RETURNING term, id", (part, [delta.get(t, 0) for t in part]))
+        ordered = sorted(words)
+        for i in range(0, len(ordered), 20000):
+            part = ordered[i:i + 20000]
+            cur.execute("INSERT INTO terms (term) SELECT * FROM unnest(%s::text[]) "
+                        "ON CONFLICT (term) DO NOTHING", (part,))
+            cur.execute("SELECT term, id FROM terms WHERE term = ANY(%s)", (part,))
             ids.update(cur.fetchall())
         return ids
 
+    def _update_partition(self, cur, label: str | None, lexicon: _LexiconChange,
+                          ids: dict[str, int]) -> tuple[float, bool]:
+        """Apply one label's changes (document frequencies, chunk count, total length);
+        return the average length its weights use from now on and whether it drifted
+        (then every stored weight of the label is to be rewritten)."""
+        cur.execute("INSERT INTO lexicon_parts (label) VALUES (%s) "
+                    "ON CONFLICT ((coalesce(label, ''))) DO NOTHING", (label,))
+        delta = {ids[t]: n for t, n in lexicon.df[label].items() if n}
+        n_chunks, n_tokens = lexicon.size[label]
+        cur.execute("UPDATE lexicon_parts SET chunks = chunks + %s, tokens = tokens + %s "
+                    "WHERE coalesce(label, '') = coalesce(%s, '') "
+                    "RETURNING part, chunks, tokens, avgdl_used", (n_chunks, n_tokens, label))
+        part, chunks, tokens, avgdl = cur.fetchone()
+        if delta:
+            terms = sorted(delta)
+            cur.execute("INSERT INTO term_df (part, term, df) SELECT %s, * FROM "
+                        "unnest(%s::int[], %s::int[]) ON CONFLICT (part, term) "
+                        "DO UPDATE SET df = term_df.df + excluded.df",
+                        (part, terms, [delta[t] for t in terms]))
+            cur.execute("DELETE FROM term_df WHERE part = %s AND term = ANY(%s) AND df = 0",
+                        (part, terms))
+        mean = tokens / chunks if chunks else 0.0
+        drifted = mean > 0 and (avgdl <= 0 or abs(mean / avgdl - 1) > AVGDL_DRIFT)
+        if drifted:
+            avgdl = mean
+            cur.execute("UPDATE lexicon_parts SET avgdl_used = %s WHERE part = %s",
+                        (avgdl, part))
+        return avgdl, drifted
+
     def _insert_chunks(self, cur, new_chunks: list[tuple[Document, Chunk]],
-                       ids: dict[str, int], avgdl: float) -> None:
+                       ids: dict[str, int], avgdls: dict[str | None, float]) -> None:
         """COPY into a staging table, then one INSERT that joins the cached vectors."""
         cur.execute("CREATE TEMP TABLE IF NOT EXISTS chunks_in (LIKE chunks INCLUDING DEFAULTS, "
                     "terms int[], bm25 sparsevec) ON COMMIT DELETE ROWS")
         with cur.copy(f"COPY chunks_in ({_CHUNK_COLUMNS}, terms, bm25) FROM STDIN") as copy:
             for doc, c in new_chunks:
                 tf = Counter(c.tokens)
+                avgdl = avgdls[doc.access]
                 weights = {ids[t]: bm25_weight(n, len(c.tokens), avgdl) for t, n in tf.items()}
                 copy.write_row((
                     c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
@@ -307,14 +353,15 @@ class PostgresStore:
             "ORDER BY c.id")
         cur.execute("TRUNCATE chunks_in")
 
-    def _reweigh(self, cur, avgdl: float, skip: list[str]) -> None:
-        """Rewrite every stored BM25 weight for a new average length (rare: on drift)."""
+    def _reweigh(self, cur, label: str | None, avgdl: float, skip: list[str]) -> None:
+        """Rewrite the stored BM25 weights of one label's chunks for its new average length
+        (rare: on drift)."""
         cur.execute("SELECT term, id FROM terms")
         ids = dict(cur.fetchall())
         # a server-side cursor streams the rows; the updates run beside it, same transaction
         with cur.connection.cursor(name="reweigh") as rows:
-            rows.execute("SELECT id, tokens, length FROM chunks WHERE doc_id <> ALL(%s)",
-                         (skip,))
+            rows.execute("SELECT id, tokens, length FROM chunks WHERE access IS NOT DISTINCT "
+                         "FROM %s::text AND doc_id <> ALL(%s)", (label, skip))
             while part := rows.fetchmany(5000):
                 batch = []
                 for chunk_id, tokens, length in part:
@@ -323,19 +370,20 @@ class PostgresStore:
                                                   for t, n in tf.items()}), chunk_id))
                 cur.executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", batch)
 
+    def _reweigh_all(self, cur) -> None:
+        """Migration 6's data step: every label's weights for its own average length."""
+        cur.execute("SELECT label, tokens::float8 / chunks FROM lexicon_parts WHERE chunks > 0")
+        for label, mean in cur.fetchall():
+            cur.execute("UPDATE lexicon_parts SET avgdl_used = %s "
+                        "WHERE coalesce(label, '') = coalesce(%s, '')", (mean, label))
+            self._reweigh(cur, label, mean, skip=[])
+
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
         if not terms or k <= 0:
             return []
         with self._cursor() as cur:
-            cur.execute("SELECT t.term, t.id, t.df, s.chunks FROM terms t, lexicon_stats s "
-                        "WHERE t.term = ANY(%s) AND t.df > 0", (list(set(terms)),))
-            known = {term: (term_id, df, n) for term, term_id, df, n in cur.fetchall()}
-            query: dict[int, float] = {}
-            for term in terms:  # a repeated query term counts again, as in FTS5
-                if term in known:
-                    term_id, df, n_chunks = known[term]
-                    query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
+            query = self._query_vector(cur, terms, filters)
             if not query:
                 return []
             where, params = filter_sql(filters, "l", "%s")
@@ -348,6 +396,27 @@ class PostgresStore:
                 [vec, list(query), *params, k])
             return [hit_from_row(row[1:], rank, -row[0])
                     for rank, row in enumerate(cur.fetchall(), 1)]
+
+    def _query_vector(self, cur, terms: Sequence[str], filters: Filters) -> dict[int, float]:
+        """term id -> IDF of the query's terms over the partitions the caller may read
+        (chunk counts and document frequencies summed over them, nothing else)."""
+        labels = filters.readable_labels()
+        labels = None if labels is None else list(labels)
+        readable = "(%s::text[] IS NULL OR p.label = ANY(%s::text[]))"
+        # one statement, one snapshot: counts and frequencies of the same committed state
+        cur.execute("WITH n AS (SELECT coalesce(sum(p.chunks), 0)::bigint AS chunks "
+                    f"FROM lexicon_parts p WHERE {readable}) "
+                    "SELECT t.term, t.id, sum(d.df)::bigint, n.chunks FROM n, terms t "
+                    "JOIN term_df d ON d.term = t.id JOIN lexicon_parts p ON p.part = d.part "
+                    f"WHERE t.term = ANY(%s) AND {readable} GROUP BY t.term, t.id, n.chunks",
+                    (labels, labels, list(set(terms)), labels, labels))
+        known = {term: (term_id, df, n) for term, term_id, df, n in cur.fetchall()}
+        query: dict[int, float] = {}
+        for term in terms:  # a repeated query term counts again, as in FTS5
+            if term in known:
+                term_id, df, n_chunks = known[term]
+                query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
+        return query
 
     def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
         if k <= 0:
@@ -412,7 +481,7 @@ class PostgresStore:
         if self._defer_index:
             return
         with self._cursor() as cur:
-            cur.execute("SELECT chunks FROM lexicon_stats")
+            cur.execute("SELECT coalesce(sum(chunks), 0) FROM lexicon_parts")
             if cur.fetchone()[0] < self.hnsw_threshold:
                 return
         self.build_hnsw()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Sequence
 from importlib import resources
 
@@ -125,6 +126,17 @@ def prefix_range(prefix: str) -> tuple[str, str]:
     """[low, high) bounds of the paths that start with `prefix` (in binary order)."""
     prefix = prefix.removeprefix("./")
     return prefix, prefix + "\U0010ffff"
+
+
+def bm25_idf(n_chunks: int, df: int) -> float:
+    """FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), floored at 1e-6 for very common terms."""
+    idf = math.log((n_chunks - df + 0.5) / (df + 0.5)) if n_chunks else 0.0
+    return idf if idf > 0 else 1e-6
+
+
+# FTS5 over our own tokens: the text is already split, stemmed and folded by preuve.text, so
+# the FTS tokenizer only splits on spaces (and keeps - _ . inside codes).
+FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '-_.'"
 
 
 def fts_query(terms: Sequence[str]) -> str:

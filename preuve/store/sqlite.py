@@ -1,5 +1,13 @@
 """The embedded index: one SQLite file, WAL mode, FTS5 for BM25, numbered migrations.
 
+BM25 runs over one FTS5 table per access label (a partition, `lex_<n>`; unlabelled chunks
+are one too), so that a caller's scores come from the statistics of the labels it may read
+and nothing else: the IDF of each term from the chunk counts and document frequencies
+summed over its readable partitions, the length normalisation from each chunk's own
+partition. A caller that reads one partition (public) is ranked by FTS5's bm25() on that
+table as is; one that reads several gets each row's per-term bm25() rescaled from the
+partition's IDF to the readable set's (`_rank_parts`).
+
 Every write of an ingest happens in one transaction, so a crash or a SIGKILL leaves the
 file exactly as it was before the ingest or after it. Readers are never blocked by the
 writer (WAL).
@@ -14,19 +22,22 @@ import os
 import sqlite3
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 
-from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
+from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
     DOC_COLUMNS,
     EXPORT_CHUNK_COLUMNS,
+    FTS_TOKENIZE,
     HIT_COLUMNS,
     PLAIN_TABLES,
+    bm25_idf,
     chunk_from_row,
     document_filters,
     document_from_row,
@@ -101,6 +112,8 @@ class SQLiteStore:
                     continue
                 for statement in _statements(sql):
                     self.db.execute(statement)
+                if number == PARTITIONS_MIGRATION:
+                    _partition_existing(self.db)
                 self.db.execute(f"PRAGMA user_version = {number}")
             self.db.execute("COMMIT")
         except BaseException:
@@ -144,6 +157,8 @@ class SQLiteStore:
                     updated += 1
                 else:
                     added += 1
+            for label in dict.fromkeys(doc.access for doc, _ in changes.upserts):
+                _partition(db, label)  # before its chunks: its triggers route them
             for doc, chunks in changes.upserts:
                 db.execute(
                     "INSERT INTO documents (doc_id, path, root, kind, title, language, "
@@ -177,31 +192,104 @@ class SQLiteStore:
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
-        """Ranks row ids first and reads the k winners' columns after: scoring touches every
-        matching row, so the ranking query must not drag wide chunk rows along. With no
-        filter but the default one on roles, the FTS table alone ranks, and the filtered
-        query only runs when a navigation chunk made the top k."""
+        """Ranks row ids first and reads the k winners' columns after, in the same snapshot
+        and under the same filters: scoring touches every matching row, so the ranking
+        query must not drag wide chunk rows along."""
         if not terms or k <= 0:
             return []
         with self._snapshot():
-            if dataclasses.replace(filters, navigation=True) == Filters(navigation=True):
-                # no filter but navigation: rank without the join, filter after (rarely
-                # needed: only when a navigation chunk is among the winners)
-                rows = self.db.execute(
-                    "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts "
-                    "WHERE chunks_fts MATCH ? ORDER BY s, rowid LIMIT ?",
-                    [fts_query(terms), k]).fetchall()
-                hits = self._hits_by_rowid([(row[0], -row[1]) for row in rows],
-                                           Filters(navigation=True))
-                if filters.navigation or all(hit.role != NAVIGATION for hit in hits):
-                    return hits
-            where, params = filter_sql(filters)
-            rows = self.db.execute(
-                "SELECT c.id, bm25(chunks_fts) AS s FROM chunks_fts "
-                "JOIN chunks c ON c.id = chunks_fts.rowid "
-                f"WHERE chunks_fts MATCH ? AND {where} ORDER BY s, c.id LIMIT ?",
-                [fts_query(terms), *params, k]).fetchall()
-            return self._hits_by_rowid([(row[0], -row[1]) for row in rows], filters)
+            parts = self._readable_parts(filters)
+            # the audience is the choice of partitions (each holds one label's chunks):
+            # ranking joins the chunk rows only for the other filters; the winners' rows
+            # are read back under every filter, the audience included
+            rest = dataclasses.replace(filters, audience=None)
+            # nothing but the default role filter: rank without the join, and rank again
+            # with it only when a navigation chunk was among the winners (rare)
+            quick = dataclasses.replace(rest, navigation=True) == UNFILTERED
+            for ranking in ([UNFILTERED, rest] if quick and not rest.navigation else [rest]):
+                if len(parts) == 1:
+                    ranked = self._rank_part(parts[0][0], fts_query(terms), ranking, k)
+                else:
+                    ranked = self._rank_parts(parts, terms, ranking, k)
+                hits = self._hits_by_rowid([(rowid, -score) for score, rowid in ranked],
+                                           filters)
+                if len(hits) == len(ranked):
+                    break
+            return hits
+
+    def _readable_parts(self, filters: Filters) -> list[tuple[int, int]]:
+        """(partition, chunk count) of the labels `filters` may read (all: the operator)."""
+        labels = filters.readable_labels()
+        if labels is None:
+            return [tuple(row) for row in self.db.execute(
+                "SELECT part, chunks FROM lexicon_parts ORDER BY part")]
+        return [tuple(row) for row in self.db.execute(
+            f"SELECT part, chunks FROM lexicon_parts WHERE label IN "
+            f"({','.join('?' * len(labels))}) ORDER BY part", labels)]
+
+    def _rank_part(self, part: int, match: str, filters: Filters,
+                   k: int) -> list[tuple[float, int]]:
+        """(bm25, row id) of the top k of one partition under the filters, by FTS5."""
+        table = _part_table(part)
+        if filters == UNFILTERED:
+            sql, params = (f"SELECT bm25({table}) AS s, rowid FROM {table} "
+                           f"WHERE {table} MATCH ? ORDER BY s, rowid LIMIT ?"), [match, k]
+        else:
+            where, extra = filter_sql(filters)
+            sql = (f"SELECT bm25({table}) AS s, c.id FROM {table} "
+                   f"JOIN chunks c ON c.id = {table}.rowid "
+                   f"WHERE {table} MATCH ? AND {where} ORDER BY s, c.id LIMIT ?")
+            params = [match, *extra, k]
+        return [(row[0], row[1]) for row in self.db.execute(sql, params)]
+
+    def _rank_parts(self, parts: list[tuple[int, int]], terms: Sequence[str],
+                    filters: Filters, k: int) -> list[tuple[float, int]]:
+        """(bm25, row id) of the top k over several partitions. FTS5's bm25() of a one-term
+        query is IDF_partition(t) × the row's length-normalised tf; rescaled by
+        IDF_readable(t) / IDF_partition(t) and summed over the query's terms, it is BM25
+        with the IDF of the partitions read together (N and df summed)."""
+        counts = Counter(terms)  # a repeated query term counts again, as in FTS5
+        n_total = sum(n for _, n in parts)
+        hits = {(part, term): self._hit_count(part, term) for part, _ in parts for term in counts}
+        branches, params = [], []
+        for term, repeats in counts.items():
+            readable = bm25_idf(n_total, sum(hits[part, term] for part, _ in parts))
+            for part, n_chunks in parts:
+                if hits[part, term]:
+                    table = _part_table(part)
+                    factor = repeats * readable / bm25_idf(n_chunks, hits[part, term])
+                    branches.append(f"SELECT rowid AS id, bm25({table}) * ? AS s FROM {table} "
+                                    f"WHERE {table} MATCH ?")
+                    params += [factor, fts_query([term])]
+        if not branches:
+            return []
+        # MATERIALIZED: bm25() is only valid in its own FTS5 query, never flattened
+        sql = f"WITH s AS MATERIALIZED ({' UNION ALL '.join(branches)}) "
+        if filters == UNFILTERED:
+            sql += "SELECT sum(s) AS score, id FROM s GROUP BY id"
+        else:
+            where, extra = filter_sql(filters)
+            sql += (f"SELECT sum(s.s) AS score, s.id AS id FROM s JOIN chunks c ON c.id = s.id "
+                    f"WHERE {where} GROUP BY s.id")
+            params += extra
+        rows = self.db.execute(sql + " ORDER BY 1, 2 LIMIT ?", [*params, k])
+        return [(row[0], row[1]) for row in rows]
+
+    def _hit_count(self, part: int, term: str) -> int:
+        """Rows of a partition that match `term`: its document frequency, from the FTS5
+        vocabulary (or a count when the term is more than one FTS5 token)."""
+        table = _part_table(part)
+        row = self.db.execute(f"SELECT doc FROM {table}_terms WHERE term = ?",
+                              (term,)).fetchone()
+        if row is not None:
+            return row[0]
+        return self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
+                               (fts_query([term]),)).fetchone()[0]
+
+    def bm25_partitions(self) -> list[tuple[int, str | None, str]]:
+        """(number, access label or None, FTS5 table) of each BM25 partition."""
+        return [(row[0], row[1], _part_table(row[0])) for row in self.db.execute(
+            "SELECT part, label FROM lexicon_parts ORDER BY part")]
 
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
@@ -431,6 +519,63 @@ class SQLiteStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+PARTITIONS_MIGRATION = 7  # the migration that split BM25 into partitions per label
+
+
+def _part_table(part: int) -> str:
+    """The FTS5 table of partition `part` (a number: no label is ever written into SQL)."""
+    return f"lex_{int(part)}"
+
+
+def _partition(db: sqlite3.Connection, label: str | None) -> int:
+    """The partition of `label` (None: unlabelled), made with its FTS5 table and the
+    triggers that keep it in step with the chunks of that label, if it is new."""
+    row = db.execute("SELECT part FROM lexicon_parts WHERE label IS ?", (label,)).fetchone()
+    if row is not None:
+        return row[0]
+    part = db.execute("INSERT INTO lexicon_parts (label) VALUES (?)", (label,)).lastrowid
+    table = _part_table(part)
+    mine = f"(SELECT label FROM lexicon_parts WHERE part = {int(part)})"
+    count = f"UPDATE lexicon_parts SET chunks = chunks + {{}} WHERE part = {int(part)};"
+    add = f"INSERT INTO {table}(rowid, tokens) VALUES (new.id, new.tokens); {count.format(1)}"
+    drop = (f"INSERT INTO {table}({table}, rowid, tokens) VALUES ('delete', old.id, "
+            f"old.tokens); {count.format(-1)}")
+    db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(tokens, content='chunks', "
+               f"content_rowid='id', tokenize=\"{FTS_TOKENIZE}\")")
+    # its vocabulary: the document frequency of each term, read by `_hit_count`
+    db.execute(f"CREATE VIRTUAL TABLE {table}_terms USING fts5vocab({table}, 'row')")
+    db.execute(f"CREATE TRIGGER {table}_ai AFTER INSERT ON chunks "
+               f"WHEN new.access IS {mine} BEGIN {add} END")
+    db.execute(f"CREATE TRIGGER {table}_ad AFTER DELETE ON chunks "
+               f"WHEN old.access IS {mine} BEGIN {drop} END")
+    db.execute(f"CREATE TRIGGER {table}_au AFTER UPDATE OF access, tokens ON chunks BEGIN "
+               f"INSERT INTO {table}({table}, rowid, tokens) SELECT 'delete', old.id, "
+               f"old.tokens WHERE old.access IS {mine}; "
+               f"UPDATE lexicon_parts SET chunks = chunks - 1 WHERE part = {int(part)} "
+               f"AND old.access IS {mine}; INSERT INTO {table}(rowid, tokens) "
+               f"SELECT new.id, new.tokens WHERE new.access IS {mine}; "
+               f"UPDATE lexicon_parts SET chunks = chunks + 1 WHERE part = {int(part)} "
+               f"AND new.access IS {mine}; END")
+    return part
+
+
+def _partition_existing(db: sqlite3.Connection) -> None:
+    """Migration 7's data step: a partition per label of the existing chunks, filled."""
+    labels = [row[0] for row in db.execute("SELECT DISTINCT access FROM chunks")]
+    for label in sorted(labels, key=lambda x: (x is not None, x or "")):
+        part = _partition(db, label)
+        table = _part_table(part)
+        db.execute(f"INSERT INTO {table}(rowid, tokens) SELECT id, tokens FROM chunks "
+                   "WHERE access IS ? ORDER BY id", (label,))
+        db.execute("UPDATE lexicon_parts SET chunks = (SELECT COUNT(*) FROM chunks "
+                   "WHERE access IS ?) WHERE part = ?", (label, part))
+
+
+# what ranking inside one BM25 partition needs no join for: no filter at all (roles
+# included; the caller drops navigation chunks when it reads the winners back)
+UNFILTERED = Filters(navigation=True)
 
 
 def _new_state() -> str:
