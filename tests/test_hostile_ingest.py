@@ -21,7 +21,7 @@ from conftest import KEYWORD_ONLY, chunks_of, open_index, rows
 
 TIME_BOUND_S = 60
 MEMORY_BOUND_MB = 1500
-BOMB_XML_BYTES = 80 * 1024 * 1024  # over preuve.ingest.limits.MAX_UNZIPPED_BYTES (64 MiB)
+BOMB_XML_BYTES = 80 * 1024 * 1024  # over preuve.ingest.limits.MAX_UNZIPPED_BYTES (64 MB)
 
 
 # ------------------------------------------------------------------------ file makers
@@ -173,11 +173,12 @@ def test_links_out_of_the_folder_are_not_followed(fresh_index, tmp_path):
     (outside / "dir").mkdir(parents=True)
     (outside / "secret.md").write_text("# Secret\n\nLe code du coffre est zanzibar.\n")
     (outside / "secret.md.meta.yaml").write_text("access: public\n")
-    (outside / "dir" / "plan.md").write_text("# Plan\n\nLe plan secret vise Ouagadougou.\n")
+    (outside / "dir" / "plan.md").write_text(f"# Plan\n\n{_FR} Le plan vise Ouagadougou.\n")
     (outside / "dir" / "plan.md.meta.yaml").write_text("access: public\n")
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "guide.md").write_text("---\naccess: public\n---\n# Guide\n\nUn guide banal.\n")
+    (folder / "guide.md").write_text(
+        f"---\naccess: public\n---\n# Guide\n\n{_FR} Un guide banal.\n", encoding="utf-8")
     (folder / "leak.md").symlink_to(outside / "secret.md")
     (folder / "leak.md.meta.yaml").symlink_to(outside / "secret.md.meta.yaml")
     (folder / "copy.md").symlink_to(outside / "secret.md")
@@ -185,7 +186,7 @@ def test_links_out_of_the_folder_are_not_followed(fresh_index, tmp_path):
     (folder / "linked").symlink_to(outside / "dir")
     (folder / "alias.md").symlink_to(folder / "guide.md")  # inside: still not followed
     # a file of the folder whose sidecar is a link to an outside, public sidecar
-    (folder / "note.md").write_text("---\naccess: staff\n---\n# Note\n\nLe mot perroquet.\n")
+    (folder / "note.md").write_text(f"---\naccess: staff\n---\n# Note\n\n{_FR} Un perroquet.\n")
     (folder / "note.md.meta.yaml").symlink_to(outside / "secret.md.meta.yaml")
 
     with open_index(fresh_index) as index:
@@ -350,3 +351,20 @@ def test_hostile_corpus(hostile_folder, fresh_index):
     print(f"hostile corpus: {run['seconds']:.1f} s, peak {run['peak_mb']:.0f} MB")
     assert run["seconds"] < TIME_BOUND_S, run["seconds"]
     assert run["peak_mb"] < MEMORY_BOUND_MB, run["peak_mb"]
+
+
+def test_a_file_that_became_a_link_leaves_the_index(fresh_index, tmp_path):
+    """An index built when links were followed loses the linked file at the next ingest."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nLe code du coffre est zanzibar.\n")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "leak.md").write_text("# Secret\n\nLe code du coffre est zanzibar.\n")
+    with open_index(fresh_index) as index:
+        assert index.ingest([folder], access="public").added == ["leak.md"]
+        (folder / "leak.md").unlink()
+        (folder / "leak.md").symlink_to(outside / "secret.md")
+        report = index.ingest([folder], access="public")
+    assert report.removed == ["leak.md"]
+    assert public_paths(fresh_index, "zanzibar") == []

@@ -31,7 +31,7 @@ from preuve.models import Chunk, Document
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 EMPTY_MARKER = "empty package marker"
 # skip reasons too common to list one by one (the CLI counts them); links are listed
 ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER)

@@ -21,7 +21,7 @@ DEFAULT_MAX_PAGES = 5_000
 # DOCX (a zip): the XML is parsed into a tree about ten times its size, so the sum of the
 # members' uncompressed sizes is capped; a member that inflates more than MAX_ZIP_RATIO
 # times is a zip bomb, not a document (Word's own XML compresses 5-20 times).
-MAX_UNZIPPED_BYTES = 64 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 64_000_000
 MAX_ZIP_RATIO = 100
 MAX_ZIP_MEMBERS = 10_000
 _RATIO_FROM = 1024 * 1024  # small members may compress oddly well; only big ones count
