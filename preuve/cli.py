@@ -12,6 +12,9 @@ import click
 from preuve.answer.generators import GeneratorError
 from preuve.embed import EmbedderError
 from preuve.index import Index
+from preuve.ingest import ROUTINE_SKIPS
+from preuve.ingest.limits import DEFAULT_MAX_PAGES
+from preuve.ingest.walk import UNSUPPORTED
 from preuve.models import Hit
 from preuve.retrieve import METHODS
 from preuve.retrieve.rerank import load_reranker
@@ -84,15 +87,18 @@ def cli():
               help="Access label for files that declare none (else: operator only).")
 @click.option("--max-mb", type=float, default=50.0, show_default=True,
               help="Files larger than this are refused.")
+@click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
+              help="PDFs with more pages than this are refused.")
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def ingest(paths, access, max_mb, index_path, embedder, as_json):
+def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
     with Index(index_path, embedder=embedder) as index:
         report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
-                              progress=not as_json)
+                              max_pages=max_pages, progress=not as_json)
+    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -100,8 +106,11 @@ def ingest(paths, access, max_mb, index_path, embedder, as_json):
             f"{len(report.added)} added, {len(report.updated)} updated, "
             f"{len(report.removed)} removed, {report.unchanged} unchanged, "
             f"{report.chunks} chunks written, {report.embedded} passages embedded"
-            + (f", {len(report.skipped)} skipped (unsupported type)" if report.skipped else "")
+            + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
         )
+        for problem in report.skipped:  # e.g. links, which are not followed
+            if problem.reason not in ROUTINE_SKIPS:
+                click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
         for problem in report.failed:
             click.echo(f"error: {problem.path}: {problem.reason}", err=True)
     sys.exit(0 if report.ok else 1)

@@ -109,10 +109,11 @@ class Index:
     # -- verbs ----------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | os.PathLike], *, access: str | None = None,
                settings: ChunkSettings | None = None, max_bytes: int | None = None,
-               progress: bool = False) -> IngestReport:
+               max_pages: int | None = None, progress: bool = False) -> IngestReport:
         """Index new and changed files under `paths`, drop deleted ones (one transaction),
-        embedding the chunks that have no vector yet."""
-        kwargs = {"max_bytes": max_bytes} if max_bytes else {}
+        embedding the chunks that have no vector yet. `max_bytes` and `max_pages` (PDF)
+        override the default caps of `preuve.ingest.limits`."""
+        kwargs = {k: v for k, v in (("max_bytes", max_bytes), ("max_pages", max_pages)) if v}
         embedder = self.embedder(for_ingest=True)
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest(self.store, paths, settings=settings, default_access=access,

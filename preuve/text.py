@@ -97,14 +97,21 @@ def tokens(text: str, language: str = "") -> list[str]:
     """Index tokens of `text`, stemmed in `language` ('fr', 'en' or '' for none)."""
     out: list[str] = []
     for unit in _UNIT.findall(_ELISION.sub(" ", text)):
-        wholes, words = _parts(unit)
-        out.extend(wholes)
-        for word in words:
-            folded = fold(word)
-            if folded in STOPWORDS or (len(folded) < 2 and not folded.isdigit()):
-                continue
-            out.append(stem(word, language))
+        out.extend(_unit_tokens(unit, language))
     return out
+
+
+@lru_cache(maxsize=200_000)
+def _unit_tokens(unit: str, language: str) -> tuple[str, ...]:
+    """The tokens of one unit (cached: text repeats its words, ingest tokenizes millions)."""
+    wholes, words = _parts(unit)
+    out = list(wholes)
+    for word in words:
+        folded = fold(word)
+        if folded in STOPWORDS or (len(folded) < 2 and not folded.isdigit()):
+            continue
+        out.append(stem(word, language))
+    return tuple(out)
 
 
 def query_terms(text: str) -> list[str]:

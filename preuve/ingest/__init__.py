@@ -22,19 +22,22 @@ from preuve.ingest.chunking import chunks_from_units, sentences
 from preuve.ingest.code import parse_code
 from preuve.ingest.docx import parse_docx
 from preuve.ingest.html import parse_html
+from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.markdown import parse_markdown, parse_text
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
 from preuve.ingest.pdf import parse_pdf
-from preuve.ingest.walk import Candidate, walk
+from preuve.ingest.walk import UNSUPPORTED, Candidate, walk
 from preuve.models import Chunk, Document, validate_label
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
 PIPELINE_VERSION = "3"
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
+EMPTY_MARKER = "empty package marker"
+# skip reasons too common to list one by one (the CLI counts them); links are listed
+ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER)
 
 PARSERS: dict[str, Callable[..., Parsed]] = {
     "pdf": parse_pdf,
@@ -81,6 +84,7 @@ def ingest(
     settings: ChunkSettings | None = None,
     default_access: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    max_pages: int = DEFAULT_MAX_PAGES,
     progress: bool = False,
     embedder=None,
     embedder_name: str | None = None,
@@ -88,10 +92,13 @@ def ingest(
     """Bring the index in line with `paths` (folders or files), atomically.
 
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
-    worker processes when given); vectors are cached by text hash across ingests."""
+    worker processes when given); vectors are cached by text hash across ingests.
+    Files over `max_bytes`, PDFs over `max_pages` and zip bombs are refused unparsed
+    (`preuve.ingest.limits`); links inside the folders are not followed (`walk`)."""
     settings = settings or ChunkSettings()
     if default_access is not None:
         default_access = validate_label(default_access, "--access")
+    limits = Limits(max_bytes=max_bytes, max_pages=max_pages)
     report = IngestReport()
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     # a file is known by its absolute location, whatever folder it is ingested through
@@ -115,7 +122,7 @@ def ingest(
     seen: set[str] = set()
     for location, candidate in _progress(list(candidates.items()), progress):
         if candidate.kind is None:
-            report.skipped.append(FileProblem(candidate.relpath, "unsupported file type"))
+            report.skipped.append(FileProblem(candidate.relpath, candidate.reason))
             continue
         seen.add(location)
         previous = known.get(location)
@@ -126,7 +133,7 @@ def ingest(
             else:  # now reached through a wider folder: re-home it, same doc_id
                 previous = _rehomed(previous)
         try:
-            built = _build(candidate, previous, settings, default_access, max_bytes)
+            built = _build(candidate, previous, settings, default_access, limits)
             if built is not None:
                 _check_id(built[0], location, ids_in_use)
         except Skipped as exc:
@@ -200,16 +207,13 @@ def _check_id(document: Document, location: str, ids_in_use: dict[str, str]) -> 
 
 
 def _build(candidate: Candidate, previous: Document | None, settings: ChunkSettings,
-           default_access: str | None, max_bytes: int) -> tuple[Document, list[Chunk]] | None:
+           default_access: str | None, limits: Limits) -> tuple[Document, list[Chunk]] | None:
     """Parse one file into a document and its chunks, or None if it has not changed."""
-    size = candidate.path.stat().st_size
-    if size == 0:
+    data = read_regular(candidate.path, limits.max_bytes)
+    if not data:
         if candidate.path.name == "__init__.py":
-            raise Skipped("empty package marker")
+            raise Skipped(EMPTY_MARKER)
         raise ParseError("empty file")
-    if size > max_bytes:
-        raise ParseError(f"too large ({size / 1e6:.1f} MB > limit {max_bytes / 1e6:.1f} MB)")
-    data = candidate.path.read_bytes()
     sidecar, sidecar_bytes = read_sidecar(candidate.path)
     digest = hashlib.sha256()
     for part in (PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
@@ -219,6 +223,7 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     if (previous is not None and previous.content_hash == fingerprint
             and FILE_DIGEST in previous.meta):  # indexed before digests: record it now
         return None
+    check(candidate.kind, data, limits)
     if candidate.kind == "code":
         parsed = parse_code(data, settings, candidate.path.suffix.lower())
     else:

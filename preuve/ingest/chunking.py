@@ -2,7 +2,8 @@
 
 Sections arrive as a list of units (source lines, sentences or paragraphs), each with the
 position it came from; windows are made of whole units so a chunk's first and last line
-(or paragraph) stay exact. A single unit longer than the limit becomes its own window.
+(or paragraph) stay exact. A single unit longer than the limit (a 5 MB line, a paragraph
+without a break) is cut into word windows that all cite that unit's position.
 """
 
 from __future__ import annotations
@@ -88,12 +89,18 @@ def chunks_from_lines(
     """Chunks of whole source lines; `first_line` is the 1-based number of `lines[0]`.
     Blank lines at a window's edges are trimmed so the cited range is the text shown."""
     out: list[Chunk] = []
-    for a, b in windows([word_count(line) for line in lines], max_words, overlap_words):
+    sizes = [word_count(line) for line in lines]
+    for a, b in windows(sizes, max_words, overlap_words):
         while a <= b and not lines[a].strip():
             a += 1
         while b >= a and not lines[b].strip():
             b -= 1
         if a > b:
+            continue
+        if a == b and sizes[a] > max_words:  # one over-long line: pieces citing that line
+            out.extend(Chunk(text=piece, start_line=first_line + a, end_line=first_line + a,
+                             **fields)
+                       for piece in split_words(lines[a], max_words, overlap_words))
             continue
         text = "\n".join(lines[a:b + 1])
         if out and out[-1].start_line == first_line + a and out[-1].end_line == first_line + b:
@@ -135,9 +142,15 @@ def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: i
         i = j + 1
         if len(section) == 1 and section[0][0].endswith(section[0][1]):
             continue
-        for a, b in windows([word_count(t) for _, t, _, _ in section], max_words,
-                            overlap_words):
+        sizes = [word_count(t) for _, t, _, _ in section]
+        for a, b in windows(sizes, max_words, overlap_words):
             part = section[a:b + 1]
+            if a == b and sizes[a] > max_words:  # one over-long block: pieces citing it
+                _, block, first, last = part[0]
+                chunks.extend(Chunk(text=piece, heading=section[0][0], start_line=first,
+                                    end_line=last)
+                              for piece in split_words(block, max_words, overlap_words))
+                continue
             chunks.append(Chunk(
                 text="\n".join(t for _, t, _, _ in part), heading=section[0][0],
                 start_line=min(s for _, _, s, _ in part), end_line=max(e for _, _, _, e in part),

@@ -28,7 +28,8 @@ def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
     if suffix in (".py", ".pyi"):
         try:
             tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            # MemoryError/RecursionError: CPython's parser on deeply nested expressions
             tree = None  # still searchable, by line windows
         if tree is not None:
             return _parse_python(tree, lines, settings)

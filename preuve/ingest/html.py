@@ -8,6 +8,7 @@ Built on the standard library's tolerant parser, which knows each tag's source l
 from __future__ import annotations
 
 import re
+from collections import Counter
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
@@ -30,6 +31,7 @@ class _Extractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.main_only = main_only
         self.stack: list[str] = []
+        self.open = Counter()  # tags in `stack`: an end tag never searches the stack
         self.skip_depth = 0
         self.skipped: list[bool] = []  # per open _SKIP tag: did it start skipping?
         self.main_depth = 0
@@ -44,6 +46,7 @@ class _Extractor(HTMLParser):
         self.link_chars = 0  # characters of the buffer read inside <a>
         self.buf_in_item = False
         self.buf: list[str] = []
+        self.buf_text = False  # does `buf` hold any non-blank data (kept, not recomputed)
         self.buf_start = 0
         self.buf_end = 0
 
@@ -57,12 +60,13 @@ class _Extractor(HTMLParser):
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
             self.link_items.append(self.buf_in_item
                                    and self.link_chars >= len(text.replace(" ", "")))
-        self.buf = []
+        self.buf, self.buf_text = [], False
         self.link_chars = 0
 
     def handle_starttag(self, tag, attrs):
         if tag not in _VOID:
             self.stack.append(tag)
+            self.open[tag] += 1
         if tag == "title":
             self.in_title = True
         if tag == "a":
@@ -80,10 +84,11 @@ class _Extractor(HTMLParser):
             self.heading_level, self.heading_text = _HEADINGS[tag], []
 
     def handle_endtag(self, tag):
-        if tag in _VOID or tag not in self.stack:
+        if tag in _VOID or not self.open[tag]:
             return
         while self.stack:
             open_tag = self.stack.pop()
+            self.open[open_tag] -= 1
             self._close(open_tag)
             if open_tag == tag:
                 break
@@ -127,12 +132,13 @@ class _Extractor(HTMLParser):
                 self.buf.append(" ")
             return
         line = self.getpos()[0]
-        if not self.buf or not "".join(self.buf).strip():
+        if not self.buf_text:
             leading = data[: len(data) - len(data.lstrip())]
             self.buf_start = line + leading.count("\n")
             self.buf_in_item = "li" in self.stack
         self.buf_end = line + data.rstrip().count("\n")
         self.buf.append(data)
+        self.buf_text = True
         if self.link_depth:
             self.link_chars += len("".join(data.split()))
 

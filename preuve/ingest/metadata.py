@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from preuve.ingest.base import ParseError
+from preuve.ingest.limits import MAX_SIDECAR_BYTES, read_regular
 from preuve.models import validate_label
 
 SIDECAR_SUFFIX = ".meta.yaml"
@@ -39,11 +40,19 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
 
 
 def read_sidecar(path: Path) -> tuple[dict[str, Any], bytes]:
-    """The sidecar's metadata and raw bytes (for the change fingerprint); empty if none."""
+    """The sidecar's metadata and raw bytes (for the change fingerprint); empty if none.
+
+    A sidecar must be a small regular file of its own: one that is a link (it could carry
+    an outside file's labels) fails its document, which keeps its indexed version."""
     sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
-    if not sidecar.is_file():
+    if sidecar.is_symlink():
+        raise ParseError(f"sidecar {sidecar.name} is a symbolic link, not followed")
+    if not sidecar.exists():
         return {}, b""
-    raw = sidecar.read_bytes()
+    try:
+        raw = read_regular(sidecar, MAX_SIDECAR_BYTES)
+    except ParseError as exc:
+        raise ParseError(f"sidecar {sidecar.name}: {exc}") from None
     try:
         data = yaml.safe_load(raw.decode("utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
