@@ -29,6 +29,9 @@ EXAMPLES = REPO / "examples"
 HANDBOOK = EXAMPLES / "handbook"
 FACTURO = EXAMPLES / "facturo"
 
+# Server settings for tests that send many requests: no rate limit gets in their way.
+UNLIMITED = {"rate_per_key": 10_000, "rate_per_ip": 10_000, "failed_auth_per_ip": 10_000}
+
 # Dates on either side of the switch from the 30-day to the 45-day returns policy.
 BEFORE_SWITCH = "2026-10-01"
 AFTER_SWITCH = "2026-11-05"

@@ -13,7 +13,7 @@ import datetime as dt
 import json
 
 import httpx
-from conftest import KEYWORD_ONLY
+from conftest import KEYWORD_ONLY, UNLIMITED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -114,7 +114,8 @@ def test_no_channel_returns_what_the_caller_may_not_read(docs, store_kind, new_l
         assert report.ok, report.failed
         doc_ids = {d.path: d.doc_id for d in index.documents()}
     ids = [doc_ids[d["name"]] for d in made]
-    app = create_app(location, {"api_keys": KEYS, "upload_dir": str(folder.parent / "up")})
+    app = create_app(location, {"api_keys": KEYS, "upload_dir": str(folder.parent / "up"),
+                                **UNLIMITED})
     with ServerThread(app) as url, httpx.Client(base_url=url, timeout=60) as client:
         for audience in AUDIENCES:
             key = next(k for k, v in KEYS.items() if v == audience)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import HANDBOOK, copy_index, rows, state_digest
+from conftest import HANDBOOK, UNLIMITED, copy_index, rows, state_digest
 
 from preuve.server.app import create_app
 from preuve.server.config import ConfigError, load_config, parse_keys
@@ -19,7 +19,6 @@ from preuve.server.runner import ServerThread
 KEYS = {"pub-key-1": "public", "staff-key-2": "staff", "admin-key-3": "admin"}
 PUBLIC, STAFF, ADMIN = ({"X-API-Key": k} for k in KEYS)
 # rate limits out of the way of tests that are not about them (readers in a loop)
-UNLIMITED = {"rate_per_key": 10_000, "rate_per_ip": 10_000, "failed_auth_per_ip": 10_000}
 QUESTION = "Combien de jours de télétravail par semaine ?"
 HIDDEN_PATHS = ("handbook/on-call.md", "handbook/escalade-retours.md",
                 "handbook/brouillon-stationnement.md")

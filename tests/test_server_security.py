@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import copy_index, rows
+from conftest import UNLIMITED, copy_index, rows
 
 from preuve.server.app import create_app
 from preuve.server.runner import ServerThread
@@ -24,7 +24,6 @@ from preuve.server.runner import ServerThread
 KEYS = {"pub-key-1": "public", "pub-key-2": "public", "staff-key-3": "staff",
         "admin-key-4": "admin"}
 PUB1, PUB2, STAFF, ADMIN = ({"X-API-Key": k} for k in KEYS)
-UNLIMITED = {"rate_per_key": 10_000, "rate_per_ip": 10_000, "failed_auth_per_ip": 10_000}
 QUESTION = "Combien de jours de télétravail par semaine ?"
 REPO = Path(__file__).resolve().parents[1]
 
