@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from preuve.answer.answerability import Judgment
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
@@ -30,6 +31,7 @@ class Answer:
     rejected: str | None = None  # the generated text that failed verification
     standalone_question: str | None = None  # the rewritten follow-up, in a conversation
     evidence: float | None = None
+    explain: dict[str, Any] = field(default_factory=dict)  # why: judgment, sentence scores
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +40,7 @@ class Answer:
             "hits": [h.to_dict() for h in self.hits], "usage": self.usage,
             "language": self.language, "rejected": self.rejected,
             "standalone_question": self.standalone_question, "evidence": self.evidence,
+            "explain": self.explain,
         }
 
 
@@ -58,30 +61,46 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
                      thresholds: dict[str, float] | None = None, link_base: str | None = None,
                      budget: int = 3000, count_tokens=None, history: list[dict] | None = None,
                      on_token=None, timings: dict | None = None,
-                     evidence: tuple[str | None, float | None] | None = None) -> Answer:
-    """Everything after retrieval. `generator` None means extractive."""
+                     evidence: tuple[str | None, float | None] | None = None,
+                     judgment: Judgment | None = None) -> Answer:
+    """Everything after retrieval. `generator` None means extractive.
+
+    Before anything is generated the evidence is judged: a threshold `calibrate` stored for
+    the evidence measure decides alone (it was measured on this corpus); without one, the
+    default `judgment` (answerability.judge) does. A refusal calls no generator."""
     language = question_language(question)
     refuse = refusal(language)
     timings = dict(timings or {})
     usage: dict[str, Any] = {"calls": [], "tokens_in": 0, "tokens_out": 0}
 
+    explain: dict[str, Any] = {}
+
     def done(text: str, refused: bool, reason: str | None, citations=(), rejected=None):
         usage["latency_s"] = {k: round(v, 4) for k, v in timings.items()}
         usage["latency_s"]["total"] = round(sum(timings.values()), 4)
         return Answer(question, text, refused, reason, list(citations), hits, usage, language,
-                      rejected, evidence=evidence)
+                      rejected, evidence=evidence, explain=explain)
 
     measure, evidence = evidence or evidence_score(hits)
+    if judgment is not None:
+        explain["judgment"] = judgment.numbers
     if not hits:
         return done(refuse, True, "no passage retrieved")
     threshold = (thresholds or {}).get(measure or "")
-    if threshold is not None and evidence is not None and evidence < threshold:
-        return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
-                                  f"calibrated threshold {threshold:.3f}")
+    if threshold is not None and evidence is not None:
+        explain["decided_by"] = f"calibrated {measure} threshold {threshold:.4f}"
+        if evidence < threshold:
+            return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
+                                      f"calibrated threshold {threshold:.3f}")
+    elif judgment is not None:
+        explain["decided_by"] = "default judgment (no calibration)"
+        if not judgment.answerable:
+            return done(refuse, True, judgment.reason)
     started = time.perf_counter()
     if generator is None:
         text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
         passages = hits
+        explain["sentences"] = info.pop("sentences", [])
         usage["calls"].append({"generator": "extractive", **info})
     else:
         context = build_context(hits, budget, count_tokens or fallback_count)
