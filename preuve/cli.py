@@ -370,15 +370,18 @@ def _print_answer(answer, show_rejected: bool) -> None:
 @click.argument("question")
 @click.option("--show-rejected", is_flag=True,
               help="Also print an answer the citation check rejected, and why.")
-@click.option("--stream/--no-stream", default=True, help="Print tokens as they arrive.")
+@click.option("--stream/--no-stream", default=True,
+              help="Print the verified answer as soon as it is verified.")
+@click.option("--explain", is_flag=True,
+              help="Say why: the refusal judgment's numbers and the sentence scores.")
 @_generator_options
 @_filter_options
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def ask(question, show_rejected, stream, generator_name, model, base_url, gguf, link_base,
-        method, k, as_of, audience, paths, index_path, embedder, as_json):
+def ask(question, show_rejected, stream, explain, generator_name, model, base_url, gguf,
+        link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """Answer QUESTION from the index, every claim cited and checked."""
     generator = _make_generator(generator_name, model, base_url, gguf)
     streamed = []
@@ -397,6 +400,27 @@ def ask(question, show_rejected, stream, generator_name, model, base_url, gguf, 
         _print_json(answer.to_dict())
     else:
         _print_answer(answer, show_rejected)
+        if explain:
+            _print_explain(answer.explain)
+
+
+def _print_explain(explain: dict) -> None:
+    """The judgment's numbers (coverage, dense evidence, agreement, each word's IDF) and
+    the best sentences' scores."""
+    click.echo("\nWhy:")
+    if explain.get("decided_by"):
+        click.echo(f"  decided by: {explain['decided_by']}")
+    judged = explain.get("judgment") or {}
+    if judged:
+        click.echo(f"  coverage {judged['coverage']}  dense {judged['dense']}  "
+                   f"agreement {judged['agreement']}  defaults {judged['defaults']}")
+        click.echo("  words: " + ", ".join(
+            f"{w['word']} (idf {w['idf']}, {'found' if w['found'] else 'missing'})"
+            for w in judged["words"]))
+    for s in explain.get("sentences", []):
+        mark = "*" if s["quoted"] else " "
+        click.echo(f"  {mark} {s['score']:.3f} (lexical {s['lexical']}, cosine {s['cosine']}) "
+                   f"{s['label']}: {s['text']}")
 
 
 @cli.command()

@@ -38,12 +38,15 @@ class Defaults:
     """Decision thresholds for one embedding model.
 
     Refuse when the dense evidence is under `dense_floor`; else answer when the coverage
-    reaches `coverage_min`, or when the dense evidence reaches `dense_sure` and keyword
-    and dense retrieval agree; else refuse."""
+    reaches `coverage_min`, or when the dense evidence reaches `dense_sure`, keyword and
+    dense retrieval agree and the coverage still reaches `coverage_floor` (a question
+    whose weighted words are mostly absent is about something else, however close its
+    meaning); else refuse."""
 
     dense_floor: float
     dense_sure: float
     coverage_min: float
+    coverage_floor: float = 0.33
 
 
 # multilingual-e5-small (int8, bundled). See docs/notes-answers.md for how they were set.
@@ -132,7 +135,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                "agreement": agree, "words": rows,
                "defaults": {"dense_floor": defaults.dense_floor,
                             "dense_sure": defaults.dense_sure,
-                            "coverage_min": defaults.coverage_min}}
+                            "coverage_min": defaults.coverage_min,
+                            "coverage_floor": defaults.coverage_floor}}
     if not hits:
         return Judgment(False, "no passage retrieved", numbers)
     if not words:
@@ -143,7 +147,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                                f"{defaults.dense_floor:.2f}", numbers)
     if share >= defaults.coverage_min:
         return Judgment(True, None, numbers)
-    if dense is not None and dense >= defaults.dense_sure and agree is not False:
+    if dense is not None and dense >= defaults.dense_sure and agree is not False \
+            and share >= defaults.coverage_floor:
         return Judgment(True, None, numbers)
     return Judgment(False, f"the passages hold {share:.0%} of the question's weighted words "
                            f"(under {defaults.coverage_min:.0%}; missing: "

@@ -45,6 +45,7 @@ class Sentence:
     score: float = 0.0
     parts: dict = field(default_factory=dict)
     index: int = 0  # position among the passage's quotable sentences
+    block: int = 0  # sentences not separated by a heading or other unquoted line share it
 
     @property
     def label(self) -> str:
@@ -114,7 +115,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     if not by_lines:
         body = unwrap(body)
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
-    out, start = [], 0
+    out, start, block = [], 0, 0
     for match in [*_BOUNDARY.finditer(body), None]:
         end = match.start() if match else len(body)
         raw = body[start:end]
@@ -123,13 +124,15 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         cleaned = " ".join(cleaned.split())
         heading = raw.lstrip().startswith("#")
         if not heading and is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))):
-            sentence = Sentence(cleaned, hit, index=len(out))
+            sentence = Sentence(cleaned, hit, index=len(out), block=block)
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
                 sentence.start_line = hit.start_line + first
                 sentence.end_line = min(hit.start_line + last, hit.end_line or hit.start_line)
             out.append(sentence)
+        elif cleaned and out:
+            block += 1  # a heading, contents line or fragment ends the run
         start = match.end() if match else len(body)
     return out
 
@@ -192,11 +195,12 @@ def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
 
 
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
-    """Contiguous sentences from `start` while they fit in `words` (the first always)."""
+    """Contiguous sentences from `start` while they fit in `words` (the first always),
+    never across a heading or other unquoted line."""
     out, used = [], 0
     for sentence in sentences[start:]:
         n = len(sentence.text.split())
-        if out and used + n > words:
+        if out and (used + n > words or sentence.block != out[0].block):
             break
         out.append(sentence)
         used += n
@@ -233,14 +237,18 @@ class ExtractiveAnswerer:
     """Scores the sentences of the first passages by the question's terms they hold and,
     with an embedder, by meaning; quotes the best one's passage from that sentence (or
     from its section's start when the heading matches the question) for about `words`
-    words."""
+    words. When the best is a code definition, quotes up to `max_definitions` definitions
+    scoring within `keep_ratio` of it."""
 
     name = "extractive"
 
-    def __init__(self, embedder=None, passages: int = 4, words: int = 80):
+    def __init__(self, embedder=None, passages: int = 4, words: int = 80,
+                 max_definitions: int = 3, keep_ratio: float = 0.9):
         self.embedder = embedder
         self.passages = passages
         self.words = words
+        self.max_definitions = max_definitions
+        self.keep_ratio = keep_ratio
 
     def answer(self, question: str, hits: Sequence[Hit]) -> tuple[str, list[Sentence], dict]:
         started = time.perf_counter()
@@ -267,9 +275,25 @@ class ExtractiveAnswerer:
                 any(s is best for s in window(own, 0, self.words)):
             start = 0
         chosen = window(own, start, self.words)
+        if best.hit.kind == "code":  # definitions are not prose: the best few, any passage
+            chosen = _distinct([best] + [s for s in sorted(sentences, key=lambda s: -s.score)
+                                         if s is not best and s.hit.kind == "code"
+                                         and s.score >= self.keep_ratio * best.score])
+            chosen = chosen[: self.max_definitions]
         scores = [{"text": s.text[:120], "label": s.label, "score": round(s.score, 3),
                    **s.parts, "quoted": any(s is c for c in chosen)}
                   for s in sorted(sentences, key=lambda s: -s.score)[:8]]
         return cite(chosen), chosen, {"latency_s": time.perf_counter() - started,
                                       "sentences_scored": len(sentences),
                                       "sentences": scores}
+
+
+def _distinct(sentences: list[Sentence]) -> list[Sentence]:
+    """Drop repeats (overlapping chunks share sentences)."""
+    seen, out = set(), []
+    for s in sentences:
+        key = " ".join(s.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out

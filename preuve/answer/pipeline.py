@@ -4,11 +4,13 @@ user: the answer becomes the refusal, and the rejected text and reasons are kept
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from preuve.answer.answerability import Judgment
+from preuve.answer.attribution import attribute
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
@@ -67,7 +69,12 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
 
     Before anything is generated the evidence is judged: a threshold `calibrate` stored for
     the evidence measure decides alone (it was measured on this corpus); without one, the
-    default `judgment` (answerability.judge) does. A refusal calls no generator."""
+    default `judgment` (answerability.judge) does. A refusal calls no generator.
+
+    A generated answer's uncited sentences are attributed to the passage that supports
+    them, or dropped (`attribution.attribute`), then every citation is verified. With
+    `on_token`, the model's tokens are kept back: `on_token` gets only the final, verified
+    answer (or the refusal), in word pieces, once verification is done."""
     language = question_language(question)
     refuse = refusal(language)
     timings = dict(timings or {})
@@ -76,6 +83,9 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     explain: dict[str, Any] = {}
 
     def done(text: str, refused: bool, reason: str | None, citations=(), rejected=None):
+        if on_token is not None and generator is not None:  # the verified text only
+            for piece in re.findall(r"\S+\s*|\s+", text):
+                on_token(piece)
         usage["latency_s"] = {k: round(v, 4) for k, v in timings.items()}
         usage["latency_s"]["total"] = round(sum(timings.values()), 4)
         return Answer(question, text, refused, reason, list(citations), hits, usage, language,
@@ -106,7 +116,9 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         context = build_context(hits, budget, count_tokens or fallback_count)
         passages = context.passages
         messages = build_messages(question, context.text, language, history)
-        generation = generator.generate(messages, stream=on_token is not None, on_token=on_token)
+        # streamed tokens stay here: nothing reaches the client before it is verified
+        generation = generator.generate(messages, stream=on_token is not None,
+                                        on_token=(lambda _token: None) if on_token else None)
         text = generation.text
         usage["calls"].extend(generation.calls or [{"model": generation.model,
                                                      **generation.usage}])
@@ -119,18 +131,29 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     if not text.strip() or is_refusal(text):
         timings["verify"] = time.perf_counter() - started
         return done(refuse, True, "the generator found no answer in the passages")
+    note = None
+    if generator is not None:
+        attribution = attribute(text, passages, embedder)
+        explain["attribution"] = {"attributed": attribution.attributed,
+                                  "dropped": attribution.dropped}
+        note = attribution.note
+        if not attribution.text.strip():
+            timings["verify"] = time.perf_counter() - started
+            return done(refuse, True, f"citation check failed: the answer cites nothing and "
+                                      f"no passage supports it ({note})", rejected=text)
+        generated, text = text, attribution.text
     verification = verify(text, passages)
     timings["verify"] = time.perf_counter() - started
     if not verification.ok:
         return done(refuse, True, f"citation check failed: {verification.reason}",
-                    rejected=text)
+                    rejected=generated if generator is not None else text)
     linked = linkify(text, verification, link_base, passages)
     citations = []
     for cited in verification.citations:
         entry = cited.to_dict()
         entry["link"] = _link(cited, link_base)
         citations.append(entry)
-    return done(linked, False, None, citations)
+    return done(linked, False, note, citations)
 
 
 def _link(cited, base: str | None) -> str:
