@@ -270,16 +270,24 @@ def migrate(source, target, as_json):
 @click.option("--show-missed", default=20, show_default=True,
               help="How many missed question ids to print per method.")
 @click.option("--answers", is_flag=True,
-              help="Answer metrics instead (reference file): answered, refusals, citations.")
+              help="Answer metrics instead (reference file): answered, refusals, citations; "
+                   "on a collection: answered, gold span / token F1 (SQuAD), citation on "
+                   "the gold record.")
+@click.option("--limit", default=200, show_default=True,
+              help="--answers on a collection: questions asked (fixed-seed sample; 0 = all).")
+@click.option("--foreign", type=click.Path(exists=True), default=None,
+              help="--answers on a collection: another collection whose questions must be "
+                   "refused.")
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def eval_(target, method, k, show_missed, answers, index_path, embedder, as_json):
+def eval_(target, method, k, show_missed, answers, limit, foreign, index_path, embedder,
+          as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
-    from preuve.evaluate.run import evaluate
+    from preuve.evaluate.run import evaluate, is_reference_file
 
     if method == "all":
         methods = ["bm25", "dense", "hybrid"]
@@ -288,6 +296,8 @@ def eval_(target, method, k, show_missed, answers, index_path, embedder, as_json
     for name in methods:
         if name is not None and name not in METHODS:
             raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
+    if answers and not is_reference_file(target):
+        return _eval_collection_answers(target, foreign, limit or None, index_path, as_json)
     if answers:
         return _eval_answers(target, methods[0], index_path, embedder, as_json)
     reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
@@ -491,6 +501,26 @@ def calibrate(reference, method, k, index_path, embedder, as_json):
                f"{result['balanced_accuracy']}")
     if result["misjudged"]:
         click.echo(f"misjudged: {', '.join(result['misjudged'])}")
+
+
+def _eval_collection_answers(target, foreign, limit, index_path, as_json):
+    from preuve.evaluate.answers import evaluate_collection_answers, squad_answers
+    from preuve.evaluate.datasets import load
+    from preuve.evaluate.run import eval_index_path
+
+    evalset = load(target)
+    spans = squad_answers(target) if str(target).endswith(".json") else None
+    with Index(eval_index_path(index_path, evalset, "e5"), embedder="e5") as own:
+        own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
+                           language=evalset.language, progress=not as_json)
+        report = evaluate_collection_answers(own, evalset, limit=limit, gold_spans=spans,
+                                             foreign=load(foreign) if foreign else None)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    click.echo(f"{target} · {report.n_questions} questions")
+    for name, value in report.metrics.items():
+        click.echo(f"  {name:<18}{value}")
 
 
 def _eval_answers(target, method, index_path, embedder, as_json):
