@@ -81,10 +81,11 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None) -> Attribution:
     result = Attribution("")
     kept: list[str] = []
     pieces = sentences(text)
-    uncited = [p for p in pieces if not parse_citations(p)]
+    labels = [h.path for h in passages]
+    uncited = [p for p in pieces if not parse_citations(p, labels)]
     cosines = _cosines(embedder, uncited, passages)
     for piece in pieces:
-        if not parse_citations(piece):
+        if not parse_citations(piece, labels):
             row = uncited.index(piece)
             scored = [(overlap(piece, h), float(cosines[row, j]) if cosines is not None
                        else None, h) for j, h in enumerate(passages)]
