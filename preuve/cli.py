@@ -278,12 +278,15 @@ def migrate(source, target, as_json):
 @click.option("--foreign", type=click.Path(exists=True), default=None,
               help="--answers on a collection: another collection whose questions must be "
                    "refused.")
+@click.option("--records", default=0, show_default=True,
+              help="--answers on a collection: index only the sampled questions' records, "
+                   "their articles' and fixed-seed others up to this many (0 = all).")
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def eval_(target, method, k, show_missed, answers, limit, foreign, index_path, embedder,
-          as_json):
+def eval_(target, method, k, show_missed, answers, limit, foreign, records, index_path,
+          embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
@@ -297,7 +300,8 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, index_path, e
         if name is not None and name not in METHODS:
             raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
     if answers and not is_reference_file(target):
-        return _eval_collection_answers(target, foreign, limit or None, index_path, as_json)
+        return _eval_collection_answers(target, foreign, limit or None, records, index_path,
+                                        as_json)
     if answers:
         return _eval_answers(target, methods[0], index_path, embedder, as_json)
     reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
@@ -503,12 +507,14 @@ def calibrate(reference, method, k, index_path, embedder, as_json):
         click.echo(f"misjudged: {', '.join(result['misjudged'])}")
 
 
-def _eval_collection_answers(target, foreign, limit, index_path, as_json):
-    from preuve.evaluate.answers import evaluate_collection_answers, squad_answers
+def _eval_collection_answers(target, foreign, limit, records, index_path, as_json):
+    from preuve.evaluate.answers import evaluate_collection_answers, narrow, squad_answers
     from preuve.evaluate.datasets import load
     from preuve.evaluate.run import eval_index_path
 
     evalset = load(target)
+    if records:
+        evalset = narrow(evalset, limit, records)
     spans = squad_answers(target) if str(target).endswith(".json") else None
     with Index(eval_index_path(index_path, evalset, "e5"), embedder="e5") as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",

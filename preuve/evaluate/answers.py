@@ -172,6 +172,27 @@ def sample(queries: list, limit: int | None, seed: int = 13) -> list:
     return chosen[:limit] if limit else chosen
 
 
+def narrow(evalset, limit: int | None, records: int, seed: int = 13):
+    """The collection cut to what `limit` questions need, to keep embedding affordable: the
+    fixed-seed sample of questions (as `evaluate_collection_answers` draws it), their gold
+    records and every record of the same article (same title), then a fixed-seed sample of
+    the other records up to `records` in all (the gold side is never cut)."""
+    import random
+    from dataclasses import replace
+
+    queries = sample(evalset.queries, limit, seed)
+    gold = {doc for q in queries for doc in evalset.qrels.get(q.id, {})}
+    titles = {r.title for r in evalset.corpus if r.id in gold and r.title}
+    kept = [r for r in evalset.corpus if r.id in gold or (r.title and r.title in titles)]
+    ids = {r.id for r in kept}
+    others = [r for r in evalset.corpus if r.id not in ids]
+    random.Random(seed).shuffle(others)
+    kept += others[:max(0, records - len(kept))]
+    ids = {r.id for r in kept}
+    return replace(evalset, corpus=[r for r in evalset.corpus if r.id in ids],
+                   queries=queries, qrels={q.id: evalset.qrels.get(q.id, {}) for q in queries})
+
+
 def evaluate_collection_answers(index: Index, evalset, *, limit: int | None = 200,
                                 gold_spans: dict[str, list[str]] | None = None,
                                 foreign=None, seed: int = 13) -> AnswerReport:
