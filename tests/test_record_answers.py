@@ -51,3 +51,22 @@ def test_eval_answers_on_a_collection_counts_citations_on_the_gold_record(fresh_
             index, EvalSet("toy", RECORDS, QUESTIONS, GOLD), limit=None)
     assert report.metrics["answered"] == 1.0 and report.metrics["cites_gold"] == 1.0
     assert report.metrics["words_in_gold"] > 0.9
+
+
+def test_narrow_keeps_the_sampled_questions_records_and_their_articles():
+    from preuve.evaluate.answers import narrow, sample
+
+    corpus = [Record(f"p{a}-{p}", f"Article {a}", f"text {a} {p}")
+              for a in range(20) for p in range(5)]
+    queries = [Query(f"q{a}", f"question {a}") for a in range(20)]
+    qrels = {f"q{a}": {f"p{a}-2": 1} for a in range(20)}
+    evalset = EvalSet("toy", corpus, queries, qrels)
+    small = narrow(evalset, 3, 30)
+    asked = sample(queries, 3)
+    assert [q.id for q in small.queries] == [q.id for q in asked]
+    ids = {r.id for r in small.corpus}
+    articles = {q.id[1:] for q in asked}
+    assert {f"p{a}-{p}" for a in articles for p in range(5)} <= ids
+    assert len(ids) == 30 and narrow(evalset, 3, 30).corpus == small.corpus
+    assert narrow(evalset, 3, 5).corpus  # never cut below the gold side
+    assert len(narrow(evalset, 3, 5).corpus) == 15
