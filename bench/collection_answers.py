@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 from preuve import Index
@@ -22,6 +23,7 @@ from preuve.evaluate.run import eval_index_path
 HERE = Path(__file__).resolve().parent.parent / "preuve" / "evaluate" / "answers.py"
 spec = importlib.util.spec_from_file_location("branch_answers", HERE)
 harness = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = harness  # dataclasses look their module up there
 spec.loader.exec_module(harness)
 
 
