@@ -216,3 +216,20 @@ def test_navigation_hits_are_never_quoted():
     body = _pdf_hit(3, "Le télétravail est limité à deux jours chaque semaine pour tous.", rank=2)
     _, chosen, _ = ExtractiveAnswerer(None).answer("télétravail deux jours semaine", [nav, body])
     assert chosen and all(s.hit is body for s in chosen)
+
+
+def test_a_bare_number_or_fragment_is_dropped_not_attributed():
+    """What the 135M local model writes ("10. 10", "1."): one number is in many passages,
+    so such a fragment is never attributed to one; a sentence with content still is."""
+    from preuve.answer.attribution import attribute
+
+    passage = Hit(rank=1, score=1.0, chunk_id="r:0", doc_id="r", path="handbook/retours.md",
+                  kind="text", title="", heading="", page=None, page_label=None,
+                  start_line=46, end_line=50, symbol=None, symbol_kind=None,
+                  text="Le client dispose de 10 jours pour retourner un article.",
+                  language="fr")
+    for fragment in ("10. 10", "1.", "Oui, 10."):
+        result = attribute(fragment, [passage])
+        assert result.text == "" and result.attributed == [], fragment
+    result = attribute("Le client a 10 jours pour retourner un article.", [passage])
+    assert result.text.endswith("[handbook/retours.md:46-50].")

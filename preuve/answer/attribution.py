@@ -20,6 +20,9 @@ from preuve.retrieve.dense import query_vector
 MIN_OVERLAP = 0.6
 # ... and, with an embedder, its meaning is this close to the passage's.
 MIN_COSINE = 0.80
+# A shorter sentence ("10.", "Oui, 2.") states nothing a passage can be seen to support:
+# any passage holding its one number would; it is dropped, never attributed.
+MIN_WORDS = 3
 # a sentence ends before an upper-case letter ("p. 2" and "20 %. 3" do not end one)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(]?[A-ZÀ-ÖØ-Þ])|\n+")
 _BRACKETS = re.compile(r"\[[^\[\]\n]*\]")
@@ -93,8 +96,8 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None) -> Attribution:
                                       default=(0.0, None, None))
             info = {"sentence": piece.strip(), "overlap": round(share, 3),
                     "cosine": None if cosine is None else round(cosine, 3)}
-            if best is None or share < MIN_OVERLAP or (cosine is not None
-                                                       and cosine < MIN_COSINE):
+            if (best is None or share < MIN_OVERLAP or len(content_words(piece)) < MIN_WORDS
+                    or (cosine is not None and cosine < MIN_COSINE)):
                 result.dropped.append(info)
                 continue
             body = piece.rstrip()
