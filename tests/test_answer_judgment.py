@@ -233,3 +233,20 @@ def test_a_bare_number_or_fragment_is_dropped_not_attributed():
         assert result.text == "" and result.attributed == [], fragment
     result = attribute("Le client a 10 jours pour retourner un article.", [passage])
     assert result.text.endswith("[handbook/retours.md:46-50].")
+
+
+def test_headings_and_contents_lines_copied_by_a_model_are_dropped_not_attributed():
+    """The local 135M model copied a heading and a contents line; both are in the passage
+    given, neither answers anything."""
+    from preuve.answer.attribution import attribute
+
+    passage = _pdf_hit(2, "Sommaire\nObjet et champ d'application 1\n### Niveau 1 : conseillers "
+                          "du support\nLe télétravail depuis l'étranger est limité à 10 jours "
+                          "par année civile.")
+    for copied in ("Objet et champ d'application 1", "### Niveau 1 : conseillers du support",
+                   "Sommaire"):
+        result = attribute(copied, [passage])
+        assert result.text == "" and result.attributed == [], copied
+    result = attribute("Le télétravail depuis l'étranger est limité à 10 jours par année "
+                       "civile.", [passage])
+    assert result.text.endswith("[guide.pdf p. 2].")

@@ -13,6 +13,7 @@ import numpy as np
 
 from preuve import text as tokens
 from preuve.answer.citations import parse_citations
+from preuve.answer.extractive import is_navigation
 from preuve.models import Hit
 from preuve.retrieve.dense import query_vector
 
@@ -23,6 +24,8 @@ MIN_COSINE = 0.80
 # A shorter sentence ("10.", "Oui, 2.") states nothing a passage can be seen to support:
 # any passage holding its one number would; it is dropped, never attributed.
 MIN_WORDS = 3
+# Headings, contents lines and page numbers copied from a passage are in it, but they
+# answer nothing: dropped too (the extractive answerer never quotes them either).
 # a sentence ends before an upper-case letter ("p. 2" and "20 %. 3" do not end one)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(]?[A-ZÀ-ÖØ-Þ])|\n+")
 _BRACKETS = re.compile(r"\[[^\[\]\n]*\]")
@@ -97,7 +100,7 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None) -> Attribution:
             info = {"sentence": piece.strip(), "overlap": round(share, 3),
                     "cosine": None if cosine is None else round(cosine, 3)}
             if (best is None or share < MIN_OVERLAP or len(content_words(piece)) < MIN_WORDS
-                    or (cosine is not None and cosine < MIN_COSINE)):
+                    or is_navigation(piece) or (cosine is not None and cosine < MIN_COSINE)):
                 result.dropped.append(info)
                 continue
             body = piece.rstrip()

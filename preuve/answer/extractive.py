@@ -56,6 +56,13 @@ class Sentence:
         return self.hit.label
 
 
+def is_navigation(line: str) -> bool:
+    """A heading (Markdown `#`), a contents entry or title, or a page number: text that
+    finds things, says nothing."""
+    return bool(line.lstrip().startswith("#") or _CONTENTS.match(line)
+                or _PAGE_NUMBER.match(line) or _TOC_LINE.search(line.strip()))
+
+
 def is_statement(sentence: str, list_item: bool = False) -> bool:
     """A sentence worth quoting: four words or more, ending like a sentence (a list item
     may end without), and not a contents entry, a page number or a contents title."""
