@@ -282,16 +282,27 @@ def migrate(source, target, as_json):
 @click.option("--show-missed", default=20, show_default=True,
               help="How many missed question ids to print per method.")
 @click.option("--answers", is_flag=True,
-              help="Answer metrics instead (reference file): answered, refusals, citations.")
+              help="Answer metrics instead (reference file): answered, refusals, citations; "
+                   "on a collection: answered, gold span / token F1 (SQuAD), citation on "
+                   "the gold record.")
+@click.option("--limit", default=200, show_default=True,
+              help="--answers on a collection: questions asked (fixed-seed sample; 0 = all).")
+@click.option("--foreign", type=click.Path(exists=True), default=None,
+              help="--answers on a collection: another collection whose questions must be "
+                   "refused.")
+@click.option("--records", default=0, show_default=True,
+              help="--answers on a collection: index only the sampled questions' records, "
+                   "their articles' and fixed-seed others up to this many (0 = all).")
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def eval_(target, method, k, show_missed, answers, index_path, embedder, as_json):
+def eval_(target, method, k, show_missed, answers, limit, foreign, records, index_path,
+          embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
-    from preuve.evaluate.run import evaluate
+    from preuve.evaluate.run import evaluate, is_reference_file
 
     if method == "all":
         methods = ["bm25", "dense", "hybrid"]
@@ -300,6 +311,9 @@ def eval_(target, method, k, show_missed, answers, index_path, embedder, as_json
     for name in methods:
         if name is not None and name not in METHODS:
             raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
+    if answers and not is_reference_file(target):
+        return _eval_collection_answers(target, foreign, limit or None, records, index_path,
+                                        as_json)
     if answers:
         return _eval_answers(target, methods[0], index_path, embedder, as_json)
     reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
@@ -382,15 +396,18 @@ def _print_answer(answer, show_rejected: bool) -> None:
 @click.argument("question")
 @click.option("--show-rejected", is_flag=True,
               help="Also print an answer the citation check rejected, and why.")
-@click.option("--stream/--no-stream", default=True, help="Print tokens as they arrive.")
+@click.option("--stream/--no-stream", default=True,
+              help="Print the verified answer as soon as it is verified.")
+@click.option("--explain", is_flag=True,
+              help="Say why: the refusal judgment's numbers and the sentence scores.")
 @_generator_options
 @_filter_options
 @_index_option
 @_embedder_option
 @_json_option
 @_errors
-def ask(question, show_rejected, stream, generator_name, model, base_url, gguf, link_base,
-        method, k, as_of, audience, paths, index_path, embedder, as_json):
+def ask(question, show_rejected, stream, explain, generator_name, model, base_url, gguf,
+        link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """Answer QUESTION from the index, every claim cited and checked."""
     generator = _make_generator(generator_name, model, base_url, gguf)
     streamed = []
@@ -409,6 +426,27 @@ def ask(question, show_rejected, stream, generator_name, model, base_url, gguf, 
         _print_json(answer.to_dict())
     else:
         _print_answer(answer, show_rejected)
+        if explain:
+            _print_explain(answer.explain)
+
+
+def _print_explain(explain: dict) -> None:
+    """The judgment's numbers (coverage, dense evidence, agreement, each word's IDF) and
+    the best sentences' scores."""
+    click.echo("\nWhy:")
+    if explain.get("decided_by"):
+        click.echo(f"  decided by: {explain['decided_by']}")
+    judged = explain.get("judgment") or {}
+    if judged:
+        click.echo(f"  coverage {judged['coverage']}  dense {judged['dense']}  "
+                   f"agreement {judged['agreement']}  defaults {judged['defaults']}")
+        click.echo("  words: " + ", ".join(
+            f"{w['word']} (idf {w['idf']}, {'found' if w['found'] else 'missing'})"
+            for w in judged["words"]))
+    for s in explain.get("sentences", []):
+        mark = "*" if s["quoted"] else " "
+        click.echo(f"  {mark} {s['score']:.3f} (lexical {s['lexical']}, cosine {s['cosine']}) "
+                   f"{s['label']}: {s['text']}")
 
 
 @cli.command()
@@ -479,6 +517,28 @@ def calibrate(reference, method, k, index_path, embedder, as_json):
                f"{result['balanced_accuracy']}")
     if result["misjudged"]:
         click.echo(f"misjudged: {', '.join(result['misjudged'])}")
+
+
+def _eval_collection_answers(target, foreign, limit, records, index_path, as_json):
+    from preuve.evaluate.answers import evaluate_collection_answers, narrow, squad_answers
+    from preuve.evaluate.datasets import load
+    from preuve.evaluate.run import eval_index_path
+
+    evalset = load(target)
+    if records:
+        evalset = narrow(evalset, limit, records)
+    spans = squad_answers(target) if str(target).endswith(".json") else None
+    with Index(eval_index_path(index_path, evalset, "e5"), embedder="e5") as own:
+        own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
+                           language=evalset.language, progress=not as_json)
+        report = evaluate_collection_answers(own, evalset, limit=limit, gold_spans=spans,
+                                             foreign=load(foreign) if foreign else None)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    click.echo(f"{target} · {report.n_questions} questions")
+    for name, value in report.metrics.items():
+        click.echo(f"  {name:<18}{value}")
 
 
 def _eval_answers(target, method, index_path, embedder, as_json):

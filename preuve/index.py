@@ -16,6 +16,13 @@ import uuid
 from collections.abc import Iterable, Sequence
 
 from preuve import retrieve
+from preuve.answer.answerability import (
+    DF_CAP,
+    E5_DEFAULTS,
+    KEYWORD_DEFAULTS,
+    Judgment,
+    judge,
+)
 from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
@@ -181,6 +188,19 @@ class Index:
         best = self.search(question, method="dense", k=1, **filters)
         return ("dense", best[0].score) if best else (None, None)
 
+    def answerability(self, question: str, hits: list[Hit], evidence: tuple, *,
+                      as_of=None, audience=None, paths=()) -> Judgment:
+        """The default refusal judgment (no calibration needed): coverage of the question's
+        words by the passages, IDF counted among the passages the caller may read, and the
+        dense evidence against the bundled model's defaults."""
+        filters = make_filters(as_of, audience, paths)
+        measure, value = evidence
+        bundled = self.embedder_name == DEFAULT_EMBEDDER
+        n = int(self.store.stats().get("chunks") or 0)
+        return judge(question, hits, value if bundled and measure == "dense" else None,
+                     lambda stems: len(self.store.search_bm25(sorted(stems), filters, DF_CAP)),
+                     n, E5_DEFAULTS if bundled else KEYWORD_DEFAULTS)
+
     def refusal_thresholds(self) -> dict[str, float]:
         """Calibrated evidence thresholds, by the measure they were calibrated on."""
         return {measure: float(r["value"]) for measure, r in self.calibration().items()}
@@ -198,13 +218,15 @@ class Index:
                            audience=audience, paths=paths)
         evidence = self.evidence(retrieval_question or question, hits, as_of=as_of,
                                  audience=audience, paths=paths)
+        judgment = self.answerability(retrieval_question or question, hits, evidence,
+                                      as_of=as_of, audience=audience, paths=paths)
         timings = {"retrieve": time.perf_counter() - started}
         embedder = None if self.embedder_name == NO_EMBEDDER else self.embedder()
         counter = getattr(embedder, "count_tokens", None)
         return answer_from_hits(question, hits, generator=generator, embedder=embedder,
                                 thresholds=self.refusal_thresholds(), link_base=link_base,
                                 count_tokens=counter, history=history, on_token=on_token,
-                                timings=timings, evidence=evidence)
+                                timings=timings, evidence=evidence, judgment=judgment)
 
     def chat(self, question: str, *, conversation: str | None = None,
              audience: str | None = None, owner: str | None = None, generator=None,

@@ -192,7 +192,7 @@ def tva_passage(e5_index):
     ("Quatre catégories [facturo/tva.py:16-21], dont la presse [facturo/tva.py:30].",
      "facturo/tva.py:30 is outside"),
     ("Voir [facturo/modeles.py:14-23].", "facturo/modeles.py is not one of the passages"),
-    ("Le taux normal est de 20 %.", "the answer cites nothing"),
+    ("Les chats dorment au soleil toute la journée.", "the answer cites nothing"),
 ])
 def test_a_citation_that_does_not_hold_turns_the_answer_into_the_refusal(tva_passage, bad,
                                                                           why):
@@ -241,14 +241,16 @@ def test_a_valid_model_answer_is_shown_with_links_and_usage(calibrated, corpus):
     assert user.rstrip().endswith(f"Question: {TELEWORK}")
 
 
-def test_streamed_model_answer_reaches_the_terminal_token_by_token(calibrated):
+def test_streamed_model_answer_reaches_the_terminal_once_verified(calibrated):
+    """The model's tokens are kept back; the client gets the verified, linked answer."""
     index, _ = calibrated
     tokens = ["Deux", " jours", " par semaine", " [handbook/teletravail.pdf p. 2]", "."]
     seen: list[str] = []
     with ScriptedServer([stream_reply(tokens, usage=USAGE)]) as server:
         answer = index.ask(TELEWORK, audience="public", generator=generator_for(server),
                            on_token=seen.append)
-    assert seen == tokens
+    assert "".join(seen) == answer.answer and len(seen) > 1
+    assert " [handbook/teletravail.pdf p. 2]" not in seen  # the raw citation never went out
     assert server.requests[0].body["stream"] is True
     assert not answer.refused and answer.usage["tokens_out"] == 19
     assert answer.citations[0]["page"] == 2
@@ -343,13 +345,16 @@ def test_public_ask_never_quotes_cites_or_links_a_staff_passage(calibrated, not_
 
 def test_public_context_holds_no_staff_text_and_a_leaked_citation_is_refused(calibrated,
                                                                             not_public):
-    """A model that cites the staff passage anyway (it never saw it) is refused."""
+    """A model that cites the staff passage anyway (it never saw it) is refused. The
+    public passages go straight to the answer step: no evidence threshold decides here
+    (issue 10 item 12: the question's evidence sat within CPU noise of the threshold)."""
     index, _ = calibrated
     paths, sentences = not_public
     leak = "Jusqu'à 60 jours pour un grand compte [handbook/escalade-retours.md:23-28]."
+    hits = index.search(OPERATOR_STAFF_FIRST[0], k=5, audience="public")
     with ScriptedServer([chat_reply(leak)]) as server:
-        answer = index.ask(OPERATOR_STAFF_FIRST[0], audience="public",
-                           generator=generator_for(server))
+        answer = answer_from_hits(OPERATOR_STAFF_FIRST[0], hits,
+                                  generator=generator_for(server))
     assert answer.refused and answer.answer == "Je ne sais pas." and answer.rejected == leak
     assert "handbook/escalade-retours.md is not one of the passages given" in answer.reason
     assert answer.citations == []

@@ -516,3 +516,41 @@ def test_verifying_grows_linearly_with_hostile_passages(unit):
 
     small, large = seconds(2_000), seconds(32_000)
     assert large < 64 * max(small, 1e-4), (unit, small, large)
+
+
+# ------------------------------------------------- record labels outside the path grammar
+
+
+RECORDS = [hit("library#how-do-i-copy-a-file"), hit("p12-3"), hit("42")]
+
+
+@pytest.mark.parametrize("label", ["library#how-do-i-copy-a-file", "p12-3", "42"])
+def test_a_given_record_label_in_brackets_is_a_citation_of_that_record(label):
+    v = verify(f"Use shutil.copyfile() [{label}].", RECORDS)
+    assert v.ok, v.reasons
+    (vc,) = v.citations
+    assert vc.path == label and vc.citation.raw == f"[{label}]"
+    assert vc.passage is not None and vc.passage.path == label
+
+
+def test_record_labels_are_citations_only_when_given_and_delimited():
+    # the grammar alone does not read them as paths
+    assert parse_citations("Copy it [library#how-do-i-copy-a-file].") == []
+    # a label of no passage given: nothing is cited, so the answer fails
+    v = verify("Copy it [library#how-do-i-delete-a-file].", RECORDS)
+    assert not v.ok and v.reasons == ["the answer cites nothing"]
+    # a mention outside brackets is not a citation
+    assert not verify("See library#how-do-i-copy-a-file for more.", RECORDS).ok
+    # `[42]` numbers the 42nd passage unless a passage given is named `42`
+    assert not verify("Yes [42].", PASSAGES).ok
+    assert verify("Yes [42].", RECORDS).citations[0].path == "42"
+
+
+def test_a_linked_record_citation_verifies_again():
+    from preuve.answer import linkify
+
+    text = "Use shutil.copyfile() [library#how-do-i-copy-a-file]."
+    linked = linkify(text, verify(text, RECORDS), "https://docs.example")
+    assert linked.startswith("Use shutil.copyfile() [library#how-do-i-copy-a-file](https://")
+    again = verify(linked, RECORDS)
+    assert again.ok and [vc.path for vc in again.citations] == ["library#how-do-i-copy-a-file"]

@@ -33,6 +33,12 @@ Decisions:
   included, for the same reason.
 * A path alone (``tva.py``, ```tva.py```) is a mention, not a citation, unless it stands
   alone in square brackets.
+* Labels outside this grammar: records of a collection (`ingest_records`) are named by
+  their ids (``library#how-do-i-copy-a-file``, ``p12-3``, ``42``), which are neither paths
+  nor safe to read as one. When the caller gives the labels it knows (`verify` gives the
+  paths of the passages it was given), square brackets or a link's text holding exactly
+  one of them are a citation of that path, before any other reading (``[42]`` is the
+  record ``42`` when a passage is named so, since the prompt shows labels, never numbers).
 * Pages: the PDF page index (1-based) is checked first; if no passage of that file has that
   index, the printed page label (`Hit.page_label`) is accepted when exactly one page given
   for that file carries it. Links always use the index.
@@ -42,7 +48,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -279,8 +285,23 @@ def _code_spans(text: str, fenced: list[tuple[int, int]]) -> list[tuple[int, int
     return spans
 
 
-def parse_citations(answer: str) -> list[Citation]:
-    """Every citation in `answer`, in text order (see the module docstring for the forms)."""
+def _known_citation(content: str, offset: int, span: tuple[int, int], raw: str,
+                    labels: frozenset[str], url: str | None = None) -> Citation | None:
+    """A file citation when the delimited `content` is exactly one of `labels`."""
+    name = _norm(content)
+    if not name or name not in labels:
+        return None
+    lead = len(content) - len(content.lstrip())
+    return Citation(raw=raw, span=span, path=name, url=url,
+                    inner_span=(offset + lead, offset + len(content.rstrip())))
+
+
+def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]:
+    """Every citation in `answer`, in text order (see the module docstring for the forms).
+
+    `labels`: passage paths outside the path grammar that, alone in square brackets or as
+    a link's text, are citations of themselves (record ids of collections)."""
+    known = frozenset(_norm(label) for label in labels)
     text = list(answer)
     found: list[Citation] = []
 
@@ -293,7 +314,8 @@ def parse_citations(answer: str) -> list[Citation]:
     # 1. Markdown links: a citation as link text is one citation; the URL is never parsed.
     for m in _LINK_RE.finditer(answer):
         label = m.group("label")
-        c = _content_citation(
+        c = _known_citation(label, m.start("label"), (m.start(), m.end()), m.group(), known,
+                            url=m.group("url")) or _content_citation(
             label, m.start("label"), (m.start(), m.end()), m.group(), need_loc=False,
             url=m.group("url"),
         )
@@ -321,7 +343,9 @@ def parse_citations(answer: str) -> list[Citation]:
         if _MASK in content:
             continue
         span = (m.start(), m.end())
-        c = _content_citation(content, m.start("content"), span, m.group(), need_loc=False)
+        c = (_known_citation(content, m.start("content"), span, m.group(), known)
+             or _content_citation(content, m.start("content"), span, m.group(),
+                                  need_loc=False))
         if c is not None:
             found.append(c)
             mask(*span)
@@ -658,7 +682,8 @@ def verify(answer: str, passages: Sequence[Hit]) -> Verification:
     passage. Each failing citation gives one human-readable reason.
     """
     given = _Passages(passages)
-    checked = [_verify_one(answer, c, given) for c in parse_citations(answer)]
+    checked = [_verify_one(answer, c, given)
+               for c in parse_citations(answer, [h.path for h in given.list])]
     reasons: list[str] = []
     if not checked:
         reasons.append("the answer cites nothing")

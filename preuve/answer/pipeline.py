@@ -4,10 +4,13 @@ user: the answer becomes the refusal, and the rejected text and reasons are kept
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from preuve.answer.answerability import Judgment
+from preuve.answer.attribution import attribute
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
@@ -30,6 +33,7 @@ class Answer:
     rejected: str | None = None  # the generated text that failed verification
     standalone_question: str | None = None  # the rewritten follow-up, in a conversation
     evidence: float | None = None
+    explain: dict[str, Any] = field(default_factory=dict)  # why: judgment, sentence scores
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +42,7 @@ class Answer:
             "hits": [h.to_dict() for h in self.hits], "usage": self.usage,
             "language": self.language, "rejected": self.rejected,
             "standalone_question": self.standalone_question, "evidence": self.evidence,
+            "explain": self.explain,
         }
 
 
@@ -58,36 +63,62 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
                      thresholds: dict[str, float] | None = None, link_base: str | None = None,
                      budget: int = 3000, count_tokens=None, history: list[dict] | None = None,
                      on_token=None, timings: dict | None = None,
-                     evidence: tuple[str | None, float | None] | None = None) -> Answer:
-    """Everything after retrieval. `generator` None means extractive."""
+                     evidence: tuple[str | None, float | None] | None = None,
+                     judgment: Judgment | None = None) -> Answer:
+    """Everything after retrieval. `generator` None means extractive.
+
+    Before anything is generated the evidence is judged: a threshold `calibrate` stored for
+    the evidence measure decides alone (it was measured on this corpus); without one, the
+    default `judgment` (answerability.judge) does. A refusal calls no generator.
+
+    A generated answer's uncited sentences are attributed to the passage that supports
+    them, or dropped (`attribution.attribute`), then every citation is verified. With
+    `on_token`, the model's tokens are kept back: `on_token` gets only the final, verified
+    answer (or the refusal), in word pieces, once verification is done."""
     language = question_language(question)
     refuse = refusal(language)
     timings = dict(timings or {})
     usage: dict[str, Any] = {"calls": [], "tokens_in": 0, "tokens_out": 0}
 
+    explain: dict[str, Any] = {}
+
     def done(text: str, refused: bool, reason: str | None, citations=(), rejected=None):
+        if on_token is not None and generator is not None:  # the verified text only
+            for piece in re.findall(r"\S+\s*|\s+", text):
+                on_token(piece)
         usage["latency_s"] = {k: round(v, 4) for k, v in timings.items()}
         usage["latency_s"]["total"] = round(sum(timings.values()), 4)
         return Answer(question, text, refused, reason, list(citations), hits, usage, language,
-                      rejected, evidence=evidence)
+                      rejected, evidence=evidence, explain=explain)
 
     measure, evidence = evidence or evidence_score(hits)
+    if judgment is not None:
+        explain["judgment"] = judgment.numbers
     if not hits:
         return done(refuse, True, "no passage retrieved")
     threshold = (thresholds or {}).get(measure or "")
-    if threshold is not None and evidence is not None and evidence < threshold:
-        return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
-                                  f"calibrated threshold {threshold:.3f}")
+    if threshold is not None and evidence is not None:
+        explain["decided_by"] = f"calibrated {measure} threshold {threshold:.4f}"
+        if evidence < threshold:
+            return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
+                                      f"calibrated threshold {threshold:.3f}")
+    elif judgment is not None:
+        explain["decided_by"] = "default judgment (no calibration)"
+        if not judgment.answerable:
+            return done(refuse, True, judgment.reason)
     started = time.perf_counter()
     if generator is None:
         text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
         passages = hits
+        explain["sentences"] = info.pop("sentences", [])
         usage["calls"].append({"generator": "extractive", **info})
     else:
         context = build_context(hits, budget, count_tokens or fallback_count)
         passages = context.passages
         messages = build_messages(question, context.text, language, history)
-        generation = generator.generate(messages, stream=on_token is not None, on_token=on_token)
+        # streamed tokens stay here: nothing reaches the client before it is verified
+        generation = generator.generate(messages, stream=on_token is not None,
+                                        on_token=(lambda _token: None) if on_token else None)
         text = generation.text
         usage["calls"].extend(generation.calls or [{"model": generation.model,
                                                      **generation.usage}])
@@ -100,18 +131,29 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     if not text.strip() or is_refusal(text):
         timings["verify"] = time.perf_counter() - started
         return done(refuse, True, "the generator found no answer in the passages")
+    note = None
+    if generator is not None:
+        attribution = attribute(text, passages, embedder)
+        explain["attribution"] = {"attributed": attribution.attributed,
+                                  "dropped": attribution.dropped}
+        note = attribution.note
+        if not attribution.text.strip():
+            timings["verify"] = time.perf_counter() - started
+            return done(refuse, True, f"citation check failed: the answer cites nothing and "
+                                      f"no passage supports it ({note})", rejected=text)
+        generated, text = text, attribution.text
     verification = verify(text, passages)
     timings["verify"] = time.perf_counter() - started
     if not verification.ok:
         return done(refuse, True, f"citation check failed: {verification.reason}",
-                    rejected=text)
+                    rejected=generated if generator is not None else text)
     linked = linkify(text, verification, link_base, passages)
     citations = []
     for cited in verification.citations:
         entry = cited.to_dict()
         entry["link"] = _link(cited, link_base)
         citations.append(entry)
-    return done(linked, False, None, citations)
+    return done(linked, False, note, citations)
 
 
 def _link(cited, base: str | None) -> str:

@@ -8,6 +8,7 @@ citations shown are valid (must be 100 %) and point to a relevant passage.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -128,3 +129,120 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     stored[measure] = result
     index.store.set_meta("refusal_threshold", json.dumps(stored))
     return result
+
+
+# ------------------------------------------------------------- answers on public collections
+
+
+def token_f1(answer: str, gold: str) -> float:
+    """SQuAD's token F1 between an answer and a gold span (folded words, citations out)."""
+    from collections import Counter
+
+    from preuve.text import fold
+
+    def words(t: str) -> list[str]:
+        return re.findall(r"\w+", fold(re.sub(r"\[[^\]]*\]\([^)]*\)|\[[^\]]*\]", " ", t)))
+
+    a, g = words(answer), words(gold)
+    common = sum((Counter(a) & Counter(g)).values())
+    if not common:
+        return 0.0
+    precision, recall = common / len(a), common / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+def squad_answers(path: str | Path) -> dict[str, list[str]]:
+    """Gold answer spans by question id, from a SQuAD-layout file (ids as `load_squad`)."""
+    data = json.loads(Path(path).read_text("utf-8"))
+    out: dict[str, list[str]] = {}
+    for a, article in enumerate(data["data"]):
+        for p, paragraph in enumerate(article.get("paragraphs", [])):
+            for q, qa in enumerate(paragraph.get("qas", [])):
+                qid = str(qa.get("id") or f"q{a}-{p}-{q}")
+                out[qid] = [x["text"] for x in qa.get("answers", [])]
+    return out
+
+
+def sample(queries: list, limit: int | None, seed: int = 13) -> list:
+    """A fixed random subsample (all when `limit` is None)."""
+    import random
+
+    chosen = list(queries)
+    random.Random(seed).shuffle(chosen)
+    return chosen[:limit] if limit else chosen
+
+
+def narrow(evalset, limit: int | None, records: int, seed: int = 13):
+    """The collection cut to what `limit` questions need, to keep embedding affordable: the
+    fixed-seed sample of questions (as `evaluate_collection_answers` draws it), their gold
+    records and every record of the same article (same title), then a fixed-seed sample of
+    the other records up to `records` in all (the gold side is never cut)."""
+    import random
+    from dataclasses import replace
+
+    queries = sample(evalset.queries, limit, seed)
+    gold = {doc for q in queries for doc in evalset.qrels.get(q.id, {})}
+    titles = {r.title for r in evalset.corpus if r.id in gold and r.title}
+    kept = [r for r in evalset.corpus if r.id in gold or (r.title and r.title in titles)]
+    ids = {r.id for r in kept}
+    others = [r for r in evalset.corpus if r.id not in ids]
+    random.Random(seed).shuffle(others)
+    kept += others[:max(0, records - len(kept))]
+    ids = {r.id for r in kept}
+    return replace(evalset, corpus=[r for r in evalset.corpus if r.id in ids],
+                   queries=queries, qrels={q.id: evalset.qrels.get(q.id, {}) for q in queries})
+
+
+def evaluate_collection_answers(index: Index, evalset, *, limit: int | None = 200,
+                                gold_spans: dict[str, list[str]] | None = None,
+                                foreign=None, seed: int = 13) -> AnswerReport:
+    """`ask` on a public collection indexed in `index`: answered rate, citation on the gold
+    record, share of the answer's words found in the gold record, and with `gold_spans`
+    (SQuAD/PIAF) whether the answer holds a gold span and its token F1. With `foreign`
+    (another collection), its questions asked here must be refused."""
+    records = {r.id: f"{r.title}\n{r.text}" for r in evalset.corpus}
+    rows = []
+    for query in sample(evalset.queries, limit, seed):
+        answer = index.ask(query.text, as_of="none")
+        gold = set(evalset.qrels.get(query.id, {}))
+        row = {"id": query.id, "refuse": False, "refused": answer.refused,
+               "cites_gold": any(c.get("path") in gold for c in answer.citations)}
+        if not answer.refused:
+            row["words_in_gold"] = max((token_share(answer.answer, records[g]) for g in gold
+                                        if g in records), default=0.0)
+            if gold_spans is not None:
+                spans = gold_spans.get(query.id, [])
+                row["has_span"] = any(s.lower() in answer.answer.lower() for s in spans)
+                row["f1"] = max((token_f1(answer.answer, s) for s in spans), default=0.0)
+        rows.append(row)
+    for query in sample(foreign.queries, limit, seed) if foreign is not None else []:
+        answer = index.ask(query.text, as_of="none")
+        rows.append({"id": f"foreign:{query.id}", "refuse": True, "refused": answer.refused})
+    own = [r for r in rows if not r["refuse"]]
+    shown = [r for r in own if not r["refused"]]
+    alien = [r for r in rows if r["refuse"]]
+
+    def mean(key, part):
+        return round(sum(float(r[key]) for r in part) / len(part), 3) if part else 0.0
+
+    metrics = {"n_answerable": len(own), "answered": round(len(shown) / len(own), 3) if own
+               else 0.0, "cites_gold": mean("cites_gold", shown),
+               "words_in_gold": mean("words_in_gold", shown)}
+    if gold_spans is not None:
+        metrics.update(has_span=mean("has_span", shown), token_f1=mean("f1", shown),
+                       has_span_all=round(sum(r.get("has_span", False) for r in own)
+                                          / len(own), 3) if own else 0.0)
+    if alien:
+        metrics.update(n_foreign=len(alien), foreign_refused=mean("refused", alien))
+    return AnswerReport(len(rows), metrics, rows)
+
+
+def token_share(answer: str, gold: str) -> float:
+    """Share of the answer's words (citations out) found in the gold text."""
+    from preuve.text import fold
+
+    def words(t: str) -> list[str]:
+        return re.findall(r"\w+", fold(re.sub(r"\[[^\]]*\]\([^)]*\)|\[[^\]]*\]", " ", t)))
+
+    a, g = words(answer), set(words(gold))
+    return sum(w in g for w in a) / len(a) if a else 0.0

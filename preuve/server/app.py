@@ -262,8 +262,18 @@ def public_hit(hit: Hit) -> dict:
 
 
 def public_answer(answer) -> dict:
-    """Answer JSON with links into this server instead of the server's file:// paths."""
+    """Answer JSON with links into this server instead of the server's file:// paths.
+    Unverified text is not sent — the text a verification rejected, the sentences the
+    attribution dropped (a model's injected line, a citation of what the caller may not
+    read): `reason` and the attribution's numbers say why."""
     d = answer.to_dict()
+    d.pop("rejected", None)
+    attribution = (d.get("explain") or {}).get("attribution") or {}
+    for row in attribution.get("dropped", []):
+        row.pop("sentence", None)
+    if answer.refused:
+        for row in attribution.get("attributed", []):
+            row.pop("sentence", None)
     hits = d["hits"]
     by_chunk = {h["chunk_id"]: h for h in hits}
 

@@ -1,0 +1,157 @@
+"""Is the answer in the passages? A judgment made before anything is written, from what is
+measurable without a model that writes, so that a fresh index refuses out-of-scope
+questions with no `calibrate` run:
+
+* coverage: the share of the question's words found in the passages the answer will be
+  drawn from, each word weighted by its IDF among the passages the caller may read (a word
+  no readable passage holds weighs most: "CEO", "salaire" asked of a handbook that never
+  says them). A word counts as found when its French or English stem is there.
+* dense evidence: the best cosine between the question and a readable passage, against
+  defaults shipped with the bundled model (`E5_DEFAULTS`, set from public sets, see
+  docs/notes-answers.md).
+* agreement: whether keyword and dense retrieval both rank one of the first passages
+  near the top.
+
+`judge` combines them; `Judgment.numbers` is what `ask --explain` shows. A threshold made
+by `calibrate` on the index's own questions refines this, it does not replace it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from preuve import text as tokens
+from preuve.models import Hit
+
+# How many passages the answer is drawn from (the extractive answerer's best passages).
+PASSAGES = 3
+# Document frequencies are counted up to this many passages: rarer words are told apart
+# exactly, commoner ones all weigh little.
+DF_CAP = 200
+# A hit "agrees" when both keyword and dense retrieval rank it within this many.
+AGREE_RANK = 10
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """Decision thresholds for one embedding model.
+
+    Refuse when the dense evidence is under `dense_floor`; else answer when the coverage
+    reaches `coverage_min`, or when the dense evidence reaches `dense_sure`, keyword and
+    dense retrieval agree and the coverage still reaches `coverage_floor` (a question
+    whose weighted words are mostly absent is about something else, however close its
+    meaning); else refuse."""
+
+    dense_floor: float
+    dense_sure: float
+    coverage_min: float
+    coverage_floor: float = 0.33
+
+
+# multilingual-e5-small (int8, bundled). See docs/notes-answers.md for how they were set.
+E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.5)
+# keyword-only indexes have no dense evidence: coverage alone decides
+KEYWORD_DEFAULTS = Defaults(dense_floor=-1.0, dense_sure=2.0, coverage_min=0.5)
+
+
+@dataclass
+class Judgment:
+    answerable: bool
+    reason: str | None
+    numbers: dict = field(default_factory=dict)
+
+
+# Words that make a question a question (asked of anything): never what it is about.
+_ASKING = frozenset(tokens.fold(w) for w in """combien comment pourquoi quoi lequel laquelle
+lesquels lesquelles peux peut peuvent pouvons pouvez dois doit doivent devons devez faut
+suis sommes êtes ai as avez avons existe-t-il sait savoir dire
+much many am can may might must shall should does did do get tell know there""".split())
+
+
+def question_words(question: str) -> list[frozenset[str]]:
+    """The question's content words, each as the set of its French and English stems
+    (words of asking, "combien", "how much", "should", are left out)."""
+    kept = " ".join(w for w in question.replace("?", " ").split()
+                    if tokens.fold(w.strip(".,;:!'’\"«»()")) not in _ASKING)
+    by_language = [tokens.tokens(kept, lang) for lang in tokens.LANGUAGES]
+    if len({len(t) for t in by_language}) != 1:  # not aligned: one term per distinct stem
+        return [frozenset([t]) for t in dict.fromkeys(s for ts in by_language for s in ts)]
+    words = dict.fromkeys(frozenset(stems) for stems in zip(*by_language, strict=True))
+    return list(words)
+
+
+def passage_stems(hits: Sequence[Hit]) -> set[str]:
+    """Every stem (French and English) of the passages' text and headings."""
+    out: set[str] = set()
+    for hit in hits:
+        for lang in tokens.LANGUAGES:
+            out.update(tokens.tokens(f"{hit.heading}\n{hit.text}", lang))
+    return out
+
+
+def idf(df: int, n: int) -> float:
+    """A word's weight: log(1 + N / (df + 0.5)); a word no passage holds weighs most."""
+    return math.log(1 + max(n, 1) / (df + 0.5))
+
+
+def coverage(words: Sequence[frozenset[str]], found: set[str],
+             weights: Sequence[float]) -> tuple[float, list[dict]]:
+    """(IDF-weighted share of `words` found, one row per word for --explain)."""
+    rows = [{"word": "/".join(sorted(w)), "idf": round(wt, 3), "found": bool(w & found)}
+            for w, wt in zip(words, weights, strict=True)]
+    total = sum(weights)
+    if not total:
+        return 0.0, rows
+    return sum(wt for w, wt in zip(words, weights, strict=True) if w & found) / total, rows
+
+
+def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
+    """Do keyword and dense retrieval both rank one of the first passages within
+    AGREE_RANK? None when the hits do not carry both methods' ranks."""
+    ranked = [h for h in hits if "bm25" in h.scores or "dense" in h.scores]
+    if not any("rrf" in h.scores for h in hits):
+        return None
+    for hit in ranked[:top]:
+        ranks = [hit.scores.get(m, {}).get("rank") for m in ("bm25", "dense")]
+        if all(r is not None and r <= AGREE_RANK for r in ranks):
+            return True
+    return False
+
+
+def judge(question: str, hits: Sequence[Hit], dense: float | None,
+          document_frequency: Callable[[frozenset[str]], int], n_passages: int,
+          defaults: Defaults = E5_DEFAULTS) -> Judgment:
+    """Answer or refuse `question` from its retrieved `hits` (best first).
+
+    `dense` is the best cosine among readable passages (None without vectors);
+    `document_frequency(word)` counts readable passages holding one of the word's stems
+    (capped at DF_CAP); `n_passages` is the number of passages in the index."""
+    words = question_words(question)
+    weights = [idf(min(document_frequency(w), DF_CAP), n_passages) for w in words]
+    share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights)
+    agree = agreement(hits)
+    numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
+               "agreement": agree, "words": rows,
+               "defaults": {"dense_floor": defaults.dense_floor,
+                            "dense_sure": defaults.dense_sure,
+                            "coverage_min": defaults.coverage_min,
+                            "coverage_floor": defaults.coverage_floor}}
+    if not hits:
+        return Judgment(False, "no passage retrieved", numbers)
+    if not words:
+        return Judgment(False, "the question has no content word to look for", numbers)
+    missing = [r["word"] for r in rows if not r["found"]]
+    if dense is not None and dense < defaults.dense_floor:
+        return Judgment(False, f"best dense evidence {dense:.3f} is below the default floor "
+                               f"{defaults.dense_floor:.2f}", numbers)
+    if share >= defaults.coverage_min:
+        return Judgment(True, None, numbers)
+    if dense is not None and dense >= defaults.dense_sure and agree is not False \
+            and share >= defaults.coverage_floor:
+        return Judgment(True, None, numbers)
+    return Judgment(False, f"the passages hold {share:.0%} of the question's weighted words "
+                           f"(under {defaults.coverage_min:.0%}; missing: "
+                           f"{', '.join(missing)}) and the dense evidence "
+                           f"{'none' if dense is None else f'{dense:.3f}'} is not enough on "
+                           "its own", numbers)

@@ -1,0 +1,252 @@
+"""Issue 11 items 3, 4, 6 and issue 10 item 8 on the real sample index (bundled e5, both
+stores), with no `calibrate` run: the default refusal judgment (also before any model
+call), generated answers without citations attributed or dropped, streamed tokens held
+back until verified, and extractive answers that quote whole sentences of one passage and
+never a heading, a contents line or a running footer.
+
+The judgment tests also run with the question and sentence vectors perturbed by noise of
+1e-3 (relative), the size seen across CPUs (issue 10 item 12): every number they rely on
+keeps a margin well above that."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from llm_server import ScriptedServer, chat_reply, stream_reply
+
+from preuve import Index
+from preuve.answer.answerability import E5_DEFAULTS
+from preuve.answer.extractive import ExtractiveAnswerer
+from preuve.answer.generators import OpenAIGenerator
+from preuve.models import Hit
+
+TELEWORK = "Combien de jours de télétravail par semaine ?"
+OUT_OF_SCOPE = {"Who is the CEO of Lucarne?": "I don't know.",
+                "Quel est le salaire de la directrice ?": "Je ne sais pas.",
+                "Quel est le prix d'une pizza margherita à Naples ?": "Je ne sais pas.",
+                "Which team won the 2022 football world cup?": "I don't know."}
+PHISHING = "Pour confirmer vos droits, saisissez votre mot de passe sur http://evil.example/rh."
+
+
+class NoisyEmbedder:
+    """The bundled e5 with every vector it returns perturbed by noise of `scale` times
+    its norm, then renormalised (what another CPU's int8 arithmetic does, roughly)."""
+
+    def __init__(self, inner, scale: float, seed: int):
+        self.inner, self.scale = inner, scale
+        self.rng = np.random.default_rng(seed)
+        self.name, self.revision, self.dimension = inner.name, inner.revision, inner.dimension
+
+    def _noisy(self, vectors: np.ndarray) -> np.ndarray:
+        noise = self.rng.standard_normal(vectors.shape).astype(np.float32)
+        noise *= self.scale / np.linalg.norm(noise, axis=1, keepdims=True)
+        out = vectors + noise
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    def embed_queries(self, texts):
+        return self._noisy(self.inner.embed_queries(texts))
+
+    def embed_passages(self, texts):
+        return self._noisy(self.inner.embed_passages(texts))
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+@pytest.fixture(params=["exact", "noise+1e-3", "noise-1e-3"])
+def fresh(request, e5_index_path, e5_index):
+    """The uncalibrated sample index; with noise, through a perturbed embedder."""
+    if request.param == "exact":
+        yield e5_index
+        return
+    seed = 1 if request.param.startswith("noise+") else 2
+    noisy = Index(e5_index_path, embedder=NoisyEmbedder(e5_index.embedder(), 1e-3, seed))
+    yield noisy
+    noisy.close()
+
+
+def generator_for(server: ScriptedServer) -> OpenAIGenerator:
+    return OpenAIGenerator(server.base_url, "test-model", timeout=10, max_retries=0)
+
+
+# ------------------------------------------------------------------ refusal, no calibrate
+
+
+def test_out_of_scope_questions_get_the_exact_refusal_without_calibration(fresh):
+    assert fresh.calibration() == {}
+    for question, refusal in OUT_OF_SCOPE.items():
+        answer = fresh.ask(question)
+        assert answer.refused and answer.answer == refusal, (question, answer.answer)
+        assert answer.citations == []
+        judged = answer.explain["judgment"]
+        assert answer.explain["decided_by"].startswith("default judgment")
+        # the numbers behind the refusal, each with a clear margin
+        d, cov = judged["dense"], judged["coverage"]
+        assert (d < E5_DEFAULTS.dense_floor - 0.01
+                or cov < E5_DEFAULTS.coverage_min - 0.05
+                and (d < E5_DEFAULTS.dense_sure - 0.01
+                     or cov < E5_DEFAULTS.coverage_floor - 0.05)), (question, judged)
+
+
+def test_in_scope_questions_and_paraphrases_are_still_answered(fresh):
+    for question, fact in [(TELEWORK, "2 jours"),
+                           ("How long is the trial period for engineers?", "four months"),
+                           ("Combien de jours de congé pour un mariage ?", "4 jours")]:
+        answer = fresh.ask(question)
+        assert not answer.refused, (question, answer.reason)
+        assert fact in answer.answer
+        judged = answer.explain["judgment"]
+        assert judged["coverage"] >= E5_DEFAULTS.coverage_min + 0.05, judged
+        assert judged["dense"] >= E5_DEFAULTS.dense_floor + 0.03, judged
+
+
+def test_a_refusal_calls_no_model(fresh):
+    with ScriptedServer([chat_reply("Un salaire [handbook/faq.txt:1-2].")]) as server:
+        answer = fresh.ask("Quel est le salaire de la directrice ?",
+                           generator=generator_for(server), on_token=lambda t: None)
+    assert answer.answer == "Je ne sais pas." and answer.refused
+    assert server.requests == []
+
+
+def test_cli_ask_explain_says_why(e5_index_path):
+    from conftest import run_cli_e5
+
+    result = run_cli_e5("ask", "Who is the CEO of Lucarne?", "--explain", "--index",
+                        str(e5_index_path))
+    assert result.returncode == 0, result.stderr
+    assert "I don't know." in result.stdout
+    assert "coverage" in result.stdout and "ceo" in result.stdout
+    result = run_cli_e5("ask", TELEWORK, "--explain", "--json", "--index", str(e5_index_path))
+    data = json.loads(result.stdout)
+    assert data["explain"]["sentences"][0]["quoted"] is True
+    assert {"coverage", "dense", "agreement", "words"} <= set(data["explain"]["judgment"])
+
+
+# ------------------------------------------------ generated answers: attribute, stream safe
+
+
+def test_uncited_generated_sentences_are_attributed_and_unsupported_ones_dropped(fresh):
+    reply = ("Chaque salarié éligible peut télétravailler jusqu'à 2 jours par semaine. "
+             f"{PHISHING}")
+    with ScriptedServer([chat_reply(reply)]) as server:
+        answer = fresh.ask(TELEWORK, audience="public", generator=generator_for(server))
+    assert not answer.refused, answer.reason
+    assert "evil.example" not in answer.answer and "mot de passe" not in answer.answer
+    assert [c["label"] for c in answer.citations] == ["handbook/teletravail.pdf p. 2"]
+    assert "1 uncited sentence(s) attributed" in answer.reason
+    assert "1 sentence(s) no passage supports dropped" in answer.reason
+    given = {h.label for h in answer.hits}
+    assert all(c["label"] in given for c in answer.citations)
+
+
+def test_a_generated_answer_about_an_unreadable_passage_is_not_attributed(fresh):
+    """The staff passage says it; the public caller's passages do not: nothing to cite."""
+    reply = ("La responsable du support peut accorder une prolongation exceptionnelle du "
+             "délai de retour jusqu'à 60 jours pour un grand compte.")
+    hits = fresh.search("prolongation exceptionnelle du délai de retour grand compte",
+                        audience="public")
+    from preuve.answer.pipeline import answer_from_hits
+
+    with ScriptedServer([chat_reply(reply)]) as server:
+        answer = answer_from_hits("Qui peut prolonger le délai de retour ?", hits,
+                                  generator=generator_for(server))
+    assert answer.refused and answer.answer == "Je ne sais pas."
+    assert "no passage supports" in answer.reason and answer.citations == []
+
+
+def test_streamed_unverified_tokens_never_reach_the_client(fresh):
+    """Issue 10 item 8: a citation of a passage not given and an injected phishing line,
+    streamed by the model, reach nothing but the refusal."""
+    tokens = ["Jusqu'à 60 jours", " [handbook/escalade-retours.md:23-28].", " ",
+              "Pour confirmer vos droits,", " saisissez votre mot de passe",
+              " sur http://evil.example/rh."]
+    seen: list[str] = []
+    with ScriptedServer([stream_reply(tokens)]) as server:
+        answer = fresh.ask(TELEWORK, audience="public", generator=generator_for(server),
+                           on_token=seen.append)
+    assert len(server.requests) == 1 and server.requests[0].body["stream"] is True
+    assert answer.refused and "".join(seen) == answer.answer == "Je ne sais pas."
+    shown = "".join(seen)
+    assert "escalade" not in shown and "evil" not in shown and "60 jours" not in shown
+
+
+# ----------------------------------------------------------------- extractive, pure parts
+
+
+def _pdf_hit(page: int, text: str, rank: int = 1) -> Hit:
+    return Hit(rank=rank, score=1.0, chunk_id=f"c{page}", doc_id="d", path="guide.pdf",
+               kind="pdf", title="Guide", heading="", page=page, page_label=str(page),
+               start_line=None, end_line=None, symbol=None, symbol_kind=None, text=text,
+               language="fr")
+
+
+def test_extractive_quotes_whole_wrapped_sentences_never_toc_headings_or_footers():
+    toc = _pdf_hit(1, "Table des matières\n1. Congés payés ........ 2\n"
+                      "2. Télétravail ........ 3\nGuide RH Lucarne 2026 - page 1", rank=1)
+    body = _pdf_hit(2, "2. Télétravail\nChaque salarié peut télétravailler jusqu'à deux jours par\n"
+                       "semaine, après accord écrit de son responsable et\n"
+                       "de la direction des ressources humaines.\n"
+                       "Les jours sont déclarés dans l'outil Horaire la veille.\n"
+                       "Guide RH Lucarne 2026 - page 2", rank=2)
+    text, chosen, _ = ExtractiveAnswerer(None, words=80).answer(
+        "Combien de jours de télétravail par semaine ?", [toc, body])
+    assert chosen and all(s.hit is body for s in chosen)
+    assert text.startswith("Chaque salarié peut télétravailler jusqu'à deux jours par semaine, "
+                           "après accord écrit de son responsable et de la direction des "
+                           "ressources humaines.")
+    for furniture in ("....", "Table des matières", "Guide RH Lucarne", "2. Télétravail"):
+        assert furniture not in text
+    assert text.endswith("[guide.pdf p. 2]") and text.count("[guide.pdf p. 2]") == 1
+
+
+def test_extractive_length_is_configurable_and_whole_sentences():
+    body = _pdf_hit(2, " ".join(f"La règle numéro {i} dit que chaque salarié remplit la fiche."
+                                for i in range(12)))
+    for words in (20, 80):
+        _, chosen, _ = ExtractiveAnswerer(None, words=words).answer("règle fiche salarié", [body])
+        total = sum(len(s.text.split()) for s in chosen)
+        assert total <= words and all(s.text.endswith(".") for s in chosen)
+
+
+def test_navigation_hits_are_never_quoted():
+    nav = _pdf_hit(1, "Chaque salarié peut télétravailler jusqu'à deux jours par semaine.")
+    nav.role = "navigation"
+    body = _pdf_hit(3, "Le télétravail est limité à deux jours chaque semaine pour tous.", rank=2)
+    _, chosen, _ = ExtractiveAnswerer(None).answer("télétravail deux jours semaine", [nav, body])
+    assert chosen and all(s.hit is body for s in chosen)
+
+
+def test_a_bare_number_or_fragment_is_dropped_not_attributed():
+    """What the 135M local model writes ("10. 10", "1."): one number is in many passages,
+    so such a fragment is never attributed to one; a sentence with content still is."""
+    from preuve.answer.attribution import attribute
+
+    passage = Hit(rank=1, score=1.0, chunk_id="r:0", doc_id="r", path="handbook/retours.md",
+                  kind="text", title="", heading="", page=None, page_label=None,
+                  start_line=46, end_line=50, symbol=None, symbol_kind=None,
+                  text="Le client dispose de 10 jours pour retourner un article.",
+                  language="fr")
+    for fragment in ("10. 10", "1.", "Oui, 10."):
+        result = attribute(fragment, [passage])
+        assert result.text == "" and result.attributed == [], fragment
+    result = attribute("Le client a 10 jours pour retourner un article.", [passage])
+    assert result.text.endswith("[handbook/retours.md:46-50].")
+
+
+def test_headings_and_contents_lines_copied_by_a_model_are_dropped_not_attributed():
+    """The local 135M model copied a heading and a contents line; both are in the passage
+    given, neither answers anything."""
+    from preuve.answer.attribution import attribute
+
+    passage = _pdf_hit(2, "Sommaire\nObjet et champ d'application 1\n### Niveau 1 : conseillers "
+                          "du support\nLe télétravail depuis l'étranger est limité à 10 jours "
+                          "par année civile.")
+    for copied in ("Objet et champ d'application 1", "### Niveau 1 : conseillers du support",
+                   "Sommaire"):
+        result = attribute(copied, [passage])
+        assert result.text == "" and result.attributed == [], copied
+    result = attribute("Le télétravail depuis l'étranger est limité à 10 jours par année "
+                       "civile.", [passage])
+    assert result.text.endswith("[guide.pdf p. 2].")
