@@ -25,9 +25,8 @@ demo: $(STAMP)
 	$(BIN)/preuve search "LB-1" --index $(DEMO_INDEX) --audience public -k 3
 	$(BIN)/preuve search "travailler depuis chez soi" --index $(DEMO_INDEX) --audience public -k 3 --explain
 	$(BIN)/preuve where "où est gérée la numérotation des factures" --index $(DEMO_INDEX) -k 5
-	$(BIN)/preuve calibrate examples/questions.yaml --index $(DEMO_INDEX)
 	$(BIN)/preuve ask "Combien de jours de télétravail par semaine ?" --index $(DEMO_INDEX) --audience public
-	$(BIN)/preuve ask "Quel est le salaire de la directrice ?" --index $(DEMO_INDEX) --audience public
+	$(BIN)/preuve ask "Quel est le salaire de la directrice ?" --index $(DEMO_INDEX) --audience public --explain
 
 test: $(STAMP)
 	scripts/setup-system.sh
