@@ -268,6 +268,7 @@ def test_a_model_that_refuses_gives_the_exact_refusal_of_the_questions_language(
 # -------------------------------------------------------------------------------- ask --json
 
 
+@pytest.mark.same_vectors_in_subprocess
 def test_cli_ask_json_shape_with_a_model_endpoint(e5_index, e5_index_path, corpus):
     hits = e5_index.search(TELEWORK, k=5, audience="public")
     label = hits[0].label
