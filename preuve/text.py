@@ -10,8 +10,9 @@ such as `LB-1` or `PK-2200-07` must stay findable whole:
 - French elisions (`l'`, `d'`, `qu'`...) are dropped, stop words removed;
 - words are stemmed (French or English snowball) and then stripped of accents.
 
-Documents are stemmed in their own language; a question's language is unknown, so
-`query_terms` returns the stems of both languages.
+Documents are stemmed in their own language, or not at all when it cannot be told (a
+short note); a question's language is unknown, so `query_terms` returns the stems of both
+languages and the unstemmed form.
 """
 
 from __future__ import annotations
@@ -115,9 +116,11 @@ def _unit_tokens(unit: str, language: str) -> tuple[str, ...]:
 
 
 def query_terms(text: str) -> list[str]:
-    """Distinct search terms of a question: its tokens stemmed in every language, in order."""
+    """Distinct search terms of a question: its tokens stemmed in every language, then the
+    unstemmed ones (documents whose language was not detected are indexed unstemmed; the
+    unstemmed form is a new term only where it differs from both stems), in order."""
     seen: dict[str, None] = {}
-    for language in LANGUAGES:
+    for language in (*LANGUAGES, ""):
         for token in tokens(text, language):
             seen.setdefault(token, None)
     return list(seen)

@@ -268,3 +268,20 @@ def test_search_hits_carry_positions(index, index_path):
     assert re.fullmatch(r"handbook/catalogue\.md:\d+-\d+", md.label)
     (stored,) = rows(index_path, "SELECT text FROM chunks WHERE chunk_id = ?", (md.chunk_id,))
     assert stored["text"] == md.text
+
+
+def test_a_short_note_whose_language_is_unknown_is_found_by_its_own_words(fresh_index,
+                                                                           tmp_path):
+    """Too short to tell its language, a note is indexed unstemmed; a question is stemmed
+    in both languages, so the unstemmed form must be among its terms too."""
+    from preuve import Index
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "note.md").write_text("---\naccess: public\n---\nSauvegarde quotidienne.\n",
+                                    encoding="utf-8")
+    with Index(fresh_index, embedder="none") as index:
+        assert index.ingest([folder]).ok
+        for query in ("sauvegarde", "Sauvegarde quotidienne", "quotidienne"):
+            hits = index.search(query, audience="public", as_of="none")
+            assert [h.path for h in hits] == ["note.md"], query
