@@ -24,7 +24,8 @@ from preuve.server.runner import ServerThread
 
 LABELS = ["public", "staff", "rh", None]  # None: no label, the operator's only
 AUDIENCES = ["public", "staff", "rh"]
-KEYS = {"k-public": "public", "k-staff": "staff", "k-rh": "rh", "k-admin": "admin"}
+KEYS = {"k-public": "public", "k-staff": "staff", "k-rh": "rh", "k-admin": "admin",
+        "k-public-2": "public"}  # another caller of the same audience
 COMMON = "facture congé retour délai badge atelier".split()
 DAY = dt.date(2026, 6, 1)
 
@@ -134,6 +135,19 @@ def test_no_channel_returns_what_the_caller_may_not_read(docs, store_kind, new_l
                     none = client.get(route + "0" * len(doc_id), headers={"X-API-Key": key})
                     assert (real.status_code, real.text.replace(doc_id, "ID")) == \
                         (none.status_code, none.text.replace("0" * len(doc_id), "ID"))
+        # a conversation is its opener's: every other key, of any audience, sees only what
+        # an id that does not exist shows
+        opened = client.post("/conversations", headers={"X-API-Key": "k-public"}).json()["id"]
+        client.post(f"/conversations/{opened}/messages", json={"question": made[0]["query"]},
+                    headers={"X-API-Key": "k-public"})
+        for other in ("k-public-2", "k-staff", "k-rh"):
+            h = {"X-API-Key": other}
+            real = client.get(f"/conversations/{opened}", headers=h)
+            none = client.get(f"/conversations/{'0' * len(opened)}", headers=h)
+            assert (real.status_code, real.text.replace(opened, "ID")) == \
+                (none.status_code, none.text.replace("0" * len(opened), "ID")), other
+            assert client.post(f"/conversations/{opened}/messages", json={"question": "x y"},
+                               headers=h).status_code == none.status_code
     for audience in AUDIENCES:
         tools = Tools(location, audience=audience, embedder=KEYWORD_ONLY)
         try:
