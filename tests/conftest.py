@@ -20,9 +20,17 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from preuve import Index
 from preuve.store import is_postgres
+
+# Property tests draw the same examples on every run (CI must not fail by the luck of a
+# draw); PREUVE_HYPOTHESIS_RANDOM=1 explores new ones.
+hypothesis_settings.register_profile("fixed", derandomize=True)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile("explore" if os.environ.get("PREUVE_HYPOTHESIS_RANDOM")
+                                 else "fixed")
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
