@@ -2,9 +2,9 @@
 
 Runs the measurement code of this branch (`preuve/evaluate/answers.py`, loaded by file
 path) against the `preuve` package found first on PYTHONPATH, so both columns of the
-table in docs/notes-answers.md are measured the same way:
+table in docs/answers.md are measured the same way:
 
-    PYTHONPATH=/work/wt-answers-base python bench/collection_answers.py \
+    PYTHONPATH=OLD_CHECKOUT python bench/collection_answers.py \
         COLLECTION FOREIGN --limit N [--records M] --index PATH
 """
 
