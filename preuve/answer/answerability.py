@@ -8,7 +8,7 @@ questions with no `calibrate` run:
   says them). A word counts as found when its French or English stem is there.
 * dense evidence: the best cosine between the question and a readable passage, against
   defaults shipped with the bundled model (`E5_DEFAULTS`, set from public sets, see
-  docs/notes-answers.md).
+  docs/answers.md).
 * agreement: whether keyword and dense retrieval both rank one of the first passages
   near the top.
 
@@ -49,7 +49,7 @@ class Defaults:
     coverage_floor: float = 0.33
 
 
-# multilingual-e5-small (int8, bundled). See docs/notes-answers.md for how they were set.
+# multilingual-e5-small (int8, bundled). See docs/answers.md for how they were set.
 E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.5)
 # keyword-only indexes have no dense evidence: coverage alone decides
 KEYWORD_DEFAULTS = Defaults(dense_floor=-1.0, dense_sure=2.0, coverage_min=0.5)
