@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pdf_structure import DEFAULT, outline, page_texts, questions, toc_pages
+from pdf_structure import outline, page_texts, questions, run, toc_pages
 
 from preuve import Index
 from preuve.answer import is_refusal
@@ -97,15 +97,5 @@ def measure(path: Path) -> dict:
             "ingest s": f"{ingest_seconds:.0f}"}
 
 
-def main(argv: list[str]) -> int:
-    paths = [Path(a) for a in argv] or [p for p in DEFAULT if p.is_file()]
-    if not paths:
-        print("no PDF: apt-get install debian-reference-en debian-reference-fr", file=sys.stderr)
-        return 1
-    for path in paths:
-        print(measure(path), flush=True)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(measure, sys.argv[1:]))

@@ -125,15 +125,16 @@ def measure(path: Path) -> dict:
             "ingest s": f"{seconds:.1f}"}
 
 
-def main(argv: list[str]) -> int:
+def run(measure_one, argv: list[str]) -> int:
+    """Print `measure_one(pdf)` for each PDF named in `argv` (default: DEFAULT)."""
     paths = [Path(a) for a in argv] or [p for p in DEFAULT if p.is_file()]
     if not paths:
         print("no PDF: apt-get install debian-reference-en debian-reference-fr", file=sys.stderr)
         return 1
     for path in paths:
-        print(measure(path))
+        print(measure_one(path), flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(measure, sys.argv[1:]))

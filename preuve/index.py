@@ -29,7 +29,7 @@ from preuve.embed import Embedder, get_embedder
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
-from preuve.models import Document, Hit
+from preuve.models import Document, Filters, Hit
 from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
 from preuve.store import Changes, Store, open_store
@@ -196,10 +196,10 @@ class Index:
         filters = make_filters(as_of, audience, paths)
         measure, value = evidence
         bundled = self.embedder_name == DEFAULT_EMBEDDER
-        n = int(self.store.stats().get("chunks") or 0)
         return judge(question, hits, value if bundled and measure == "dense" else None,
                      lambda stems: len(self.store.search_bm25(sorted(stems), filters, DF_CAP)),
-                     n, E5_DEFAULTS if bundled else KEYWORD_DEFAULTS)
+                     self.store.readable_chunks(Filters()),  # N: every chunk, as before
+                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS)
 
     def refusal_thresholds(self) -> dict[str, float]:
         """Calibrated evidence thresholds, by the measure they were calibrated on."""

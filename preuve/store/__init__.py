@@ -63,6 +63,11 @@ class Store(Protocol):
         """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...
 
+    def readable_chunks(self, filters: Filters) -> int:
+        """How many chunks the audience of `filters` may read (its labels only; a cheap
+        count kept per label, for statistics such as IDF)."""
+        ...
+
     def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
         ...

@@ -397,6 +397,15 @@ class PostgresStore:
             return [hit_from_row(row[1:], rank, -row[0])
                     for rank, row in enumerate(cur.fetchall(), 1)]
 
+    def readable_chunks(self, filters: Filters) -> int:
+        labels = filters.readable_labels()
+        labels = None if labels is None else list(labels)
+        with self._cursor() as cur:
+            cur.execute("SELECT coalesce(sum(p.chunks), 0) FROM lexicon_parts p "
+                        "WHERE %s::text[] IS NULL OR p.label = ANY(%s::text[])",
+                        (labels, labels))
+            return int(cur.fetchone()[0])
+
     def _query_vector(self, cur, terms: Sequence[str], filters: Filters) -> dict[int, float]:
         """term id -> IDF of the query's terms over the partitions the caller may read
         (chunk counts and document frequencies summed over them, nothing else)."""

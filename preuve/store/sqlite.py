@@ -217,6 +217,9 @@ class SQLiteStore:
                     break
             return hits
 
+    def readable_chunks(self, filters: Filters) -> int:
+        return sum(n for _, n in self._readable_parts(filters))
+
     def _readable_parts(self, filters: Filters) -> list[tuple[int, int]]:
         """(partition, chunk count) of the labels `filters` may read (all: the operator)."""
         labels = filters.readable_labels()
