@@ -532,3 +532,10 @@ def test_cli_serve_starts_a_server(index_path, tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_answer_explanations_carry_no_index_wide_statistics(http):
+    """A word's IDF counts every chunk of the index: a public caller must not get it."""
+    answer = http.post("/ask", json={"question": QUESTION}, headers=PUBLIC).json()
+    words = answer["explain"]["judgment"]["words"]
+    assert words and all("idf" not in word and "found" in word for word in words)

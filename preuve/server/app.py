@@ -263,11 +263,16 @@ def public_hit(hit: Hit) -> dict:
 
 def public_answer(answer) -> dict:
     """Answer JSON with links into this server instead of the server's file:// paths.
-    Unverified text is not sent — the text a verification rejected, the sentences the
-    attribution dropped (a model's injected line, a citation of what the caller may not
-    read): `reason` and the attribution's numbers say why."""
+    Per-word IDFs of the judgment are not sent. Unverified text is not sent — the text a
+    verification rejected, the sentences the attribution dropped (a model's injected line,
+    a citation of what the caller may not read): `reason` and the attribution's numbers say
+    why."""
     d = answer.to_dict()
     d.pop("rejected", None)
+    # a word's IDF is counted against every chunk of the index: from it a caller could
+    # read how much the index holds beyond what it may read; the found/missing flags stay
+    for row in ((d.get("explain") or {}).get("judgment") or {}).get("words", []):
+        row.pop("idf", None)
     attribution = (d.get("explain") or {}).get("attribution") or {}
     for row in attribution.get("dropped", []):
         row.pop("sentence", None)
