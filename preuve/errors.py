@@ -1,0 +1,65 @@
+"""Every error preuve shows a user, in one place.
+
+Raise a subclass of `PreuveError` wherever a user-facing failure is found; each front end
+maps it once, from the table below, to what its caller sees: the CLI's exit code, the HTTP
+status, the MCP error. Anything else that escapes is a bug (exit 1, HTTP 500).
+
+    PreuveError          exit 1   HTTP 400   the base: a failure the user can act on
+    ├── InvalidInput     exit 2   HTTP 400   a bad argument, label, file, question or setting
+    ├── NotFound         exit 3   HTTP 404   no such index, document, passage or conversation
+    ├── Conflict         exit 4   HTTP 409   the request contradicts what is stored
+    └── Unavailable      exit 5   HTTP 503   an upstream service (model server, database) failed
+        └── UpstreamError exit 5  HTTP 502   it answered, but with an error or garbage
+"""
+
+from __future__ import annotations
+
+
+class PreuveError(Exception):
+    """A failure the user can act on; its message says which file/value and why."""
+
+    exit_code = 1
+    http_status = 400
+
+
+class InvalidInput(PreuveError, ValueError):
+    """Bad input: an argument, a label, a file, a setting. Also a ValueError, so code that
+    validated with ValueError before keeps working."""
+
+    exit_code = 2
+    http_status = 400
+
+
+class NotFound(PreuveError, LookupError):
+    """No such index, document, passage or conversation (for this caller)."""
+
+    exit_code = 3
+    http_status = 404
+
+
+class Conflict(PreuveError):
+    """The request contradicts what is stored (another model's vectors, a changed file)."""
+
+    exit_code = 4
+    http_status = 409
+
+
+class Unavailable(PreuveError, RuntimeError):
+    """An upstream service could not be reached or gave up (timeouts, 5xx, 429 after retries)."""
+
+    exit_code = 5
+    http_status = 503
+
+
+class UpstreamError(Unavailable):
+    """An upstream service answered with an error or an unreadable reply."""
+
+    http_status = 502
+
+
+def exit_code(exc: BaseException) -> int:
+    return exc.exit_code if isinstance(exc, PreuveError) else 1
+
+
+def http_status(exc: BaseException) -> int:
+    return exc.http_status if isinstance(exc, PreuveError) else 500
