@@ -1,17 +1,22 @@
-"""The `preuve` command. Each verb mirrors a method of `preuve.Index`; `--json` everywhere."""
+"""The `preuve` command; `--json` everywhere.
+
+Each verb calls `preuve.Index` (the one door to an index): ingest, status, search, where,
+forget, ask, chat, calibrate, eval and migrate through its methods and helpers; `serve` and
+`mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
+line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
+3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
+"""
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 import textwrap
 
 import click
 
-from preuve.answer.generators import GeneratorError
-from preuve.embed import EmbedderError
-from preuve.index import Index
+from preuve.errors import PreuveError
+from preuve.index import DEFAULT_INDEX, Index, copy_index
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
 from preuve.ingest.walk import UNSUPPORTED
@@ -59,23 +64,29 @@ def _filter_options(f):
     return f
 
 
-def _errors(f):
-    """Turn expected failures into a one-line message and exit code 2, not a traceback."""
-    @functools.wraps(f)
-    def wrapper(*args, **kwargs):
+class _Failed(click.ClickException):
+    """A PreuveError as click shows it: `Error: <message>`, exit code from the error."""
+
+    def __init__(self, error: PreuveError):
+        super().__init__(str(error))
+        self.exit_code = error.exit_code
+
+
+class _Commands(click.Group):
+    """The command group; it maps every PreuveError once, for all commands."""
+
+    def invoke(self, ctx):
         try:
-            return f(*args, **kwargs)
-        except (ValueError, KeyError, FileNotFoundError, GeneratorError, EmbedderError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise click.ClickException(str(message)) from None
-    return wrapper
+            return super().invoke(ctx)
+        except PreuveError as exc:
+            raise _Failed(exc) from None
 
 
 def _print_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
-@click.group()
+@click.group(cls=_Commands)
 @click.version_option(package_name="preuve")
 def cli():
     """preuve: answers over your own documents and code, with verified citations."""
@@ -92,7 +103,6 @@ def cli():
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
     with Index(index_path, embedder=embedder) as index:
@@ -119,7 +129,6 @@ def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
 @cli.command()
 @_index_option
 @_json_option
-@_errors
 def status(index_path, as_json):
     """What the index holds: documents, chunks by kind, size, last ingest."""
     with Index(index_path) as index:
@@ -159,7 +168,6 @@ def status(index_path, as_json):
 @_embedder_option
 @_reranker_option
 @_json_option
-@_errors
 def search(query, method, k, kinds, candidates, explain, navigation, as_of, audience, paths,
            index_path, embedder, reranker, as_json):
     """Passages for QUERY, best first, each with its citation label."""
@@ -168,8 +176,8 @@ def search(query, method, k, kinds, candidates, explain, navigation, as_of, audi
                             paths=paths, kinds=kinds, candidates=candidates,
                             navigation=navigation)
         if explain:
-            _explain(index, query, hits, method or index.default_method(), as_of, audience,
-                     paths, kinds, navigation)
+            index.explain(query, hits, method, as_of=as_of, audience=audience, paths=paths,
+                          kinds=kinds, navigation=navigation)
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return
@@ -177,21 +185,6 @@ def search(query, method, k, kinds, candidates, explain, navigation, as_of, audi
         click.echo("no results")
     for hit in hits:
         click.echo(_describe(hit, explain))
-
-
-def _explain(index, query, hits, method, as_of, audience, paths, kinds, navigation) -> None:
-    """Fill each hit's per-method ranks from a deep run of every method (top 100)."""
-    others = ["bm25"] if index.default_method() == "bm25" else ["bm25", "dense"]
-    for other in others:
-        if other == method:
-            continue
-        ranked = index.search(query, method=other, k=100, as_of=as_of, audience=audience,
-                              paths=paths, kinds=kinds, navigation=navigation)
-        positions = {h.chunk_id: h for h in ranked}
-        for hit in hits:
-            found = positions.get(hit.chunk_id)
-            hit.scores.setdefault(other, {"rank": found.rank, "score": round(found.score, 4)}
-                                  if found else {"rank": None, "score": None})
 
 
 def _describe(hit: Hit, explain: bool = False) -> str:
@@ -215,7 +208,6 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_json):
     """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
     with Index(index_path, embedder=embedder) as index:
@@ -236,7 +228,6 @@ def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_j
 @click.argument("targets", nargs=-1, required=True)
 @_index_option
 @_json_option
-@_errors
 def forget(targets, index_path, as_json):
     """Remove documents (by path, folder prefix or doc_id) and all their chunks."""
     with Index(index_path) as index:
@@ -254,13 +245,10 @@ def forget(targets, index_path, as_json):
 @click.option("--to", "target", required=True, metavar="INDEX",
               help="An empty index to copy into: a PostgreSQL URL or a SQLite file.")
 @_json_option
-@_errors
 def migrate(source, target, as_json):
     """Copy a whole index to another store (vectors included, nothing re-embedded), then
     check that both hold the same counts."""
     from tqdm import tqdm
-
-    from preuve.store.copy import copy_index
 
     with tqdm(unit=" chunks", disable=as_json or not sys.stderr.isatty(), file=sys.stderr) as bar:
         report = copy_index(source, target, progress=bar.update)
@@ -296,7 +284,6 @@ def migrate(source, target, as_json):
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def eval_(target, method, k, show_missed, answers, limit, foreign, records, index_path,
           embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
@@ -405,7 +392,6 @@ def _print_answer(answer, show_rejected: bool) -> None:
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def ask(question, show_rejected, stream, explain, generator_name, model, base_url, gguf,
         link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """Answer QUESTION from the index, every claim cited and checked."""
@@ -459,7 +445,6 @@ def _print_explain(explain: dict) -> None:
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def chat(question, conversation_id, show_rejected, generator_name, model, base_url, gguf,
          link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """A conversation: follow-up questions are made standalone before retrieval.
@@ -500,7 +485,6 @@ def _read_questions():
 @_index_option
 @_embedder_option
 @_json_option
-@_errors
 def calibrate(reference, method, k, index_path, embedder, as_json):
     """Choose the evidence threshold under which `ask` refuses, from REFERENCE files whose
     unanswerable questions are marked `refuse: true`; stored in the index."""
@@ -572,7 +556,6 @@ def _eval_answers(target, method, index_path, embedder, as_json):
               help="Base of citation links in `ask` answers (default: the local folder).")
 @_index_option
 @_embedder_option
-@_errors
 def mcp(audience, operator, link_base, index_path, embedder):
     """MCP server on stdio for coding agents: tools search, where and ask.
 
@@ -594,13 +577,11 @@ def mcp(audience, operator, link_base, index_path, embedder):
                    "upload_dir, upload_access, generator. PREUVE_API_KEYS=key:audience,... "
                    "adds keys.")
 @_index_option
-@_errors
 def serve(host, port, config_file, index_path):
     """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
     import uvicorn
 
     from preuve.server.app import create_app
-    from preuve.store import DEFAULT_INDEX
 
     app = create_app(index_path or DEFAULT_INDEX, config_file)
     settings = app.state.config

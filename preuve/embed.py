@@ -30,6 +30,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from preuve.errors import Unavailable
+
 E5_NAME = "intfloat/multilingual-e5-small"
 
 __all__ = [
@@ -44,7 +46,7 @@ __all__ = [
 ]
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(Unavailable):
     """An embedder could not be set up or could not produce vectors."""
 
 

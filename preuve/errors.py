@@ -7,6 +7,7 @@ status, the MCP error. Anything else that escapes is a bug (exit 1, HTTP 500).
     PreuveError          exit 1   HTTP 400   the base: a failure the user can act on
     ├── InvalidInput     exit 2   HTTP 400   a bad argument, label, file, question or setting
     ├── NotFound         exit 3   HTTP 404   no such index, document, passage or conversation
+    │   └── NoSuchFile   exit 3   HTTP 404   no index or file there (also a FileNotFoundError)
     ├── Conflict         exit 4   HTTP 409   the request contradicts what is stored
     └── Unavailable      exit 5   HTTP 503   an upstream service (model server, database) failed
         └── UpstreamError exit 5  HTTP 502   it answered, but with an error or garbage
@@ -30,15 +31,22 @@ class InvalidInput(PreuveError, ValueError):
     http_status = 400
 
 
-class NotFound(PreuveError, LookupError):
-    """No such index, document, passage or conversation (for this caller)."""
+class NotFound(PreuveError, KeyError):
+    """No such index, document, passage or conversation (for this caller). Also a KeyError
+    (so a LookupError), what lookups raised before; its message is shown unquoted."""
 
     exit_code = 3
     http_status = 404
+    __str__ = BaseException.__str__
 
 
-class Conflict(PreuveError):
-    """The request contradicts what is stored (another model's vectors, a changed file)."""
+class NoSuchFile(NotFound, FileNotFoundError):
+    """No index or file at the location given (also a FileNotFoundError, as before)."""
+
+
+class Conflict(PreuveError, ValueError):
+    """The request contradicts what is stored (another model's vectors, a changed file).
+    Also a ValueError, what these checks raised before."""
 
     exit_code = 4
     http_status = 409

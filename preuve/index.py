@@ -1,9 +1,16 @@
-"""`Index`: the Python API. One object per index, the CLI verbs as methods.
+"""`Index`: the Python API, and the one door of every front end.
 
     from preuve import Index
     index = Index(".preuve/index.sqlite")
     index.ingest(["examples"])
     index.search("télétravail", audience="public")
+
+The CLI, the HTTP server, the MCP server, the evaluation and the benchmarks call these
+methods and never the store beneath: reads for a caller (`documents`, `document`,
+`passage`, `search`, `ask`, `history`) take the caller's audience and show nothing else;
+writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too. The
+helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`)
+are what a front end needs to know about a location without opening it.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from preuve import retrieve
 from preuve.answer.answerability import (
@@ -26,16 +33,22 @@ from preuve.answer.answerability import (
 from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
+from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
-from preuve.store import Changes, Store, open_store
+from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
+
+__all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
+           "is_database", "shown_location", "sibling_index"]
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
+COMPARED = ("bm25", "dense", "hybrid")  # the methods a comparison shows side by side
+EXPLAIN_DEPTH = 100  # how deep `explain` looks for a hit in the other methods
 
 
 def _located(doc: Document) -> str:
@@ -73,11 +86,11 @@ class Index:
         if asked is None or isinstance(asked, str):
             name = (asked or recorded_name or DEFAULT_EMBEDDER).lower()
             if recorded_name == NO_EMBEDDER and name != NO_EMBEDDER and not for_ingest:
-                raise ValueError(
+                raise InvalidInput(
                     f"{self.store.location} has no vectors (built with --embedder none): "
                     f"use --method bm25, or ingest again with --embedder {name} to add them")
             if recorded_name and recorded_name != NO_EMBEDDER and name != recorded_name:
-                raise ValueError(
+                raise Conflict(
                     f"{self.store.location} was built with embedder {recorded_name!r} "
                     f"({recorded_model}); you asked for {name!r}. Use --embedder "
                     f"{recorded_name}, or build a new index for {name!r}.")
@@ -91,7 +104,7 @@ class Index:
             name, self._embedder = "custom", asked
         key = model_key(self._embedder)
         if recorded_model and recorded_model != key:
-            raise ValueError(
+            raise Conflict(
                 f"{self.store.location} holds vectors of {recorded_model}, but the embedder "
                 f"is {key}: searching would compare vectors of different models. Re-ingest "
                 f"into a new index, or use the embedder the index was built with.")
@@ -107,7 +120,7 @@ class Index:
         if needs_vectors:
             embedder = self.embedder()
             if embedder is None:
-                raise ValueError(f"{self.store.location} has no vectors (built with "
+                raise InvalidInput(f"{self.store.location} has no vectors (built with "
                                  "--embedder none): use --method bm25, or re-ingest with "
                                  "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
@@ -146,7 +159,7 @@ class Index:
         indexes (chunks of role "navigation") are left out unless `navigation`."""
         method = method or self.default_method()
         if method not in retrieve.METHODS:
-            raise ValueError(f"unknown method {method!r} (available: "
+            raise InvalidInput(f"unknown method {method!r} (available: "
                              f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths, kinds, navigation)
         options = self._options(needs_vectors=method != "bm25", candidates=candidates,
@@ -163,12 +176,37 @@ class Index:
         """Code locations for `subject`, best first. The default, bm25, calls no model at
         all; `method="hybrid"` adds the embedding model."""
         if method not in retrieve.METHODS:
-            raise ValueError(f"unknown method {method!r} (available: "
+            raise InvalidInput(f"unknown method {method!r} (available: "
                              f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths)
         options = self._options(needs_vectors=method != "bm25")
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
                               options=options)
+
+    def compare(self, query: str, *, methods: Sequence[str] = COMPARED, k: int = 10,
+                **filters) -> dict[str, list[Hit] | None]:
+        """The top k of each method side by side (None for a method that needs vectors on
+        a keyword-only index). `filters`: as_of, audience, paths, kinds, navigation."""
+        return {method: (self.search(query, method=method, k=k, **filters)
+                         if method == "bm25" or self.has_vectors else None)
+                for method in methods}
+
+    def explain(self, query: str, hits: list[Hit], method: str | None = None,
+                **filters) -> list[Hit]:
+        """Fill each hit's `scores` with its rank and score in every other method, from a
+        deep run (top 100) of each (`compare`); returns `hits`."""
+        method = method or self.default_method()
+        others = [m for m in ("bm25", "dense") if m != method]
+        for other, ranked in self.compare(query, methods=others, k=EXPLAIN_DEPTH,
+                                          **filters).items():
+            if ranked is None:
+                continue
+            positions = {h.chunk_id: h for h in ranked}
+            for hit in hits:
+                found = positions.get(hit.chunk_id)
+                hit.scores.setdefault(other, {"rank": found.rank, "score": round(found.score, 4)}
+                                      if found else {"rank": None, "score": None})
+        return hits
 
     # -- answers --------------------------------------------------------------------------
     def calibration(self) -> dict[str, dict]:
@@ -201,6 +239,13 @@ class Index:
                      self.store.readable_chunks(Filters()),  # N: every chunk, as before
                      E5_DEFAULTS if bundled else KEYWORD_DEFAULTS)
 
+    def save_calibration(self, result: dict) -> None:
+        """Store what `calibrate` chose (`result["measure"]` names the evidence measure),
+        beside the other measures' results."""
+        stored = self.calibration()
+        stored[result["measure"]] = result
+        self.store.set_meta("refusal_threshold", json.dumps(stored))
+
     def refusal_thresholds(self) -> dict[str, float]:
         """Calibrated evidence thresholds, by the measure they were calibrated on."""
         return {measure: float(r["value"]) for measure, r in self.calibration().items()}
@@ -208,11 +253,15 @@ class Index:
     def ask(self, question: str, *, method: str | None = None, k: int = 5,
             as_of: str | dt.date | None = "today", audience: str | None = None,
             paths: Sequence[str] = (), generator=None, link_base: str | None = None,
-            on_token=None, history: list[dict] | None = None,
+            link: Callable | None = None, on_token=None, history: list[dict] | None = None,
             retrieval_question: str | None = None) -> Answer:
         """Answer `question` from the index: retrieve, generate (extractive when no
         `generator`), verify every citation, link. Refuses rather than show a citation
-        that does not hold."""
+        that does not hold.
+
+        Links are built once, by `link(verified_citation) -> url` when given (the HTTP
+        server's viewer, the MCP server's relative paths), else under `link_base` (a
+        repository URL; None: the local folder as a file:// URL)."""
         started = time.perf_counter()
         hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
                            audience=audience, paths=paths)
@@ -225,8 +274,16 @@ class Index:
         counter = getattr(embedder, "count_tokens", None)
         return answer_from_hits(question, hits, generator=generator, embedder=embedder,
                                 thresholds=self.refusal_thresholds(), link_base=link_base,
-                                count_tokens=counter, history=history, on_token=on_token,
-                                timings=timings, evidence=evidence, judgment=judgment)
+                                link=link, count_tokens=counter, history=history,
+                                on_token=on_token, timings=timings, evidence=evidence,
+                                judgment=judgment)
+
+    # -- conversations --------------------------------------------------------------------
+    def open_conversation(self, audience: str | None = None, owner: str | None = None) -> str:
+        """A new, empty conversation bound to `audience` and `owner`; returns its id."""
+        conversation = uuid.uuid4().hex[:12]
+        self.store.create_conversation(conversation, audience, owner)
+        return conversation
 
     def chat(self, question: str, *, conversation: str | None = None,
              audience: str | None = None, owner: str | None = None, generator=None,
@@ -237,7 +294,6 @@ class Index:
         gets the same error as for an id that does not exist."""
         new = conversation is None
         if new:
-            conversation = uuid.uuid4().hex[:12]
             history: list[dict] = []
         else:
             history = self.history(conversation, audience=audience, owner=owner)
@@ -255,7 +311,7 @@ class Index:
         if rewrite_usage:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
         if new:  # only once the first answer exists: a failed turn leaves nothing behind
-            self.store.create_conversation(conversation, audience, owner)
+            conversation = self.open_conversation(audience, owner)
         self.store.add_message(conversation, "user", question, standalone)
         self.store.add_message(conversation, "assistant", answer.answer,
                                data={"refused": answer.refused, "reason": answer.reason,
@@ -264,13 +320,15 @@ class Index:
 
     def history(self, conversation: str, audience: str | None = None,
                 owner: str | None = None) -> list[dict]:
-        """A conversation's turns, for the audience and owner that opened it only."""
+        """A conversation's turns, for the audience and owner that opened it only; anyone
+        else gets NotFound, as for an id that does not exist."""
         exists, opened_for = self.store.conversation_audience(conversation)
         if (not exists or opened_for != audience
                 or self.store.conversation_owner(conversation) != owner):
-            raise KeyError(f"no conversation {conversation!r}")
+            raise NotFound(f"no conversation {conversation!r}")
         return self.store.messages(conversation)
 
+    # -- documents and passages -----------------------------------------------------------
     def status(self) -> dict:
         stats = self.store.stats()
         stats["embedder"] = self.store.get_meta("embedder_model") or self.store.get_meta(
@@ -278,25 +336,70 @@ class Index:
         stats["refusal_threshold"] = self.calibration() or None
         return stats
 
-    def documents(self) -> list[Document]:
-        return self.store.documents()
+    @property
+    def schema_version(self) -> int:
+        """The number of the last migration applied (a cheap liveness check)."""
+        return self.store.schema_version
 
-    def forget(self, targets: Iterable[str]) -> list[Document]:
-        """Remove documents by path, path prefix (a folder) or doc_id; returns those removed."""
+    @property
+    def location(self) -> str:
+        return self.store.location
+
+    def documents(self, *, audience: str | None = None) -> list[Document]:
+        """The documents `audience` may read (None: the operator, every document)."""
+        return self.store.documents(None if audience is None else Filters(audience=audience))
+
+    def document(self, doc_id: str, *, audience: str | None = None) -> Document:
+        """One document `audience` may read; NotFound for one it may not, as for none."""
+        for doc in self.documents(audience=audience):
+            if doc.doc_id == doc_id:
+                return doc
+        raise NotFound("no such document")
+
+    def passage(self, chunk_id: str, *, audience: str | None = None,
+                doc_id: str | None = None) -> Hit:
+        """One passage `audience` may read (and of the document `doc_id`, when given)."""
+        found = self.store.chunks([chunk_id], Filters(audience=audience))
+        if not found or (doc_id is not None and found[0].doc_id != doc_id):
+            raise NotFound("no such passage in this document" if doc_id else
+                           "no such passage")
+        return found[0]
+
+    def forget(self, targets: Iterable[str], *, exact_ids: bool = False) -> list[Document]:
+        """Remove documents by path, path prefix (a folder) or doc_id; returns those removed.
+        With `exact_ids`, targets are doc_ids only (nothing matched by path)."""
         docs = self.store.documents()
         chosen: dict[str, Document] = {}
         for target in targets:
-            on_disk = os.path.abspath(target)
-            target = target.removeprefix("./").rstrip("/")
-            matched = [d for d in docs if target in (d.doc_id, d.path)
-                       or d.path.startswith(target + "/")
-                       or _located(d) == on_disk or _located(d).startswith(on_disk + os.sep)]
+            if exact_ids:
+                matched = [d for d in docs if d.doc_id == target]
+            else:
+                on_disk = os.path.abspath(target)
+                target = target.removeprefix("./").rstrip("/")
+                matched = [d for d in docs if target in (d.doc_id, d.path)
+                           or d.path.startswith(target + "/") or _located(d) == on_disk
+                           or _located(d).startswith(on_disk + os.sep)]
             if not matched:
-                raise KeyError(f"{target}: no such document in the index")
+                raise NotFound(f"{target}: no such document in the index")
             chosen.update((d.doc_id, d) for d in matched)
         if chosen:
             self.store.apply(Changes(removals=list(chosen)))
         return list(chosen.values())
+
+    # -- models shared between Index objects ----------------------------------------------
+    @property
+    def has_vectors(self) -> bool:
+        """Whether dense search is possible (the index was not built keyword-only)."""
+        return self.embedder_name != NO_EMBEDDER
+
+    @property
+    def embedder_loaded(self) -> bool:
+        return self._embedder is not None
+
+    def lend_embedder(self, embedder: Embedder) -> None:
+        """Use an embedder another Index of the same location already loaded (a server's
+        pool loads the model once). `embedder()` still checks it against the index."""
+        self._embedder = embedder
 
     def close(self) -> None:
         self.store.close()
@@ -306,3 +409,48 @@ class Index:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+# ---------------------------------------------------------------- locations, without opening
+def is_database(location: str | os.PathLike) -> bool:
+    """Whether `location` names a database server (PostgreSQL) rather than a file."""
+    return is_postgres(os.fspath(location))
+
+
+def index_exists(location: str | os.PathLike) -> bool:
+    """Whether there is an index to open (a database is checked when it is connected to)."""
+    location = os.fspath(location)
+    return is_postgres(location) or os.path.exists(location)
+
+
+def require_index(location: str | os.PathLike) -> str:
+    """`location`, when an index is there; else NoSuchFile saying how to build one."""
+    location = os.fspath(location)
+    if not index_exists(location):
+        raise NoSuchFile(f"no index at {location}: build one with `preuve ingest PATH "
+                      f"--index {location}`")
+    return location
+
+
+def shown_location(location: str | os.PathLike) -> str:
+    """`location` as messages and logs may show it: a database URL loses its password."""
+    return shown(os.fspath(location))
+
+
+def sibling_index(main: str | os.PathLike | None, name: str) -> str:
+    """An index of its own beside `main`: `<main's folder>/eval/<name>.sqlite`, or, beside
+    a PostgreSQL index, the schema `name` (lower case, `-` as `_`) of the same database."""
+    main = os.fspath(main) if main else None
+    if main and is_postgres(main):
+        from preuve.store.postgres import with_schema
+
+        return with_schema(main, name.replace("-", "_").lower())
+    folder = os.path.dirname(os.path.abspath(main or os.path.join(".preuve", "x")))
+    return os.path.join(folder, "eval", f"{name}.sqlite")
+
+
+def copy_index(source: str, target: str, progress=None):
+    """Copy a whole index to another store (`preuve migrate`); returns the copy's report."""
+    from preuve.store.copy import copy_index as copy
+
+    return copy(source, target, progress=progress)

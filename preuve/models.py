@@ -11,6 +11,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from preuve.errors import InvalidInput
+
 # A chunk's `kind` says which parser made it; `--kind` filters on it.
 KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
 
@@ -34,12 +36,12 @@ def validate_label(value: object, what: str = "access label") -> str:
     Used for documents' `access`, audiences of API keys, MCP servers and searches."""
     label = value.strip().lower() if isinstance(value, str) else value
     if not isinstance(label, str) or not label:
-        raise ValueError(f"{what} {value!r}: empty; a label is a word such as public or staff")
+        raise InvalidInput(f"{what} {value!r}: empty; a label is a word such as public or staff")
     if label in RESERVED_LABELS:
-        raise ValueError(f"{what} {value!r} is reserved (it would read as every document); "
+        raise InvalidInput(f"{what} {value!r} is reserved (it would read as every document); "
                          "the operator reads everything by giving no audience at all")
     if not LABEL_GRAMMAR.fullmatch(label):
-        raise ValueError(f"{what} {value!r}: a label is 1-64 characters, lower-case letters, "
+        raise InvalidInput(f"{what} {value!r}: a label is 1-64 characters, lower-case letters, "
                          "digits, '-' and '_', starting with a letter or digit")
     return label
 

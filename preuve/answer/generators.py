@@ -42,6 +42,8 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from preuve.errors import UpstreamError
+
 __all__ = [
     "Generation",
     "Generator",
@@ -57,7 +59,7 @@ RETRY_STATUSES = frozenset({408, 409, 425, 429})  # plus every 5xx
 _ERROR_SNIPPET = 300
 
 
-class GeneratorError(RuntimeError):
+class GeneratorError(UpstreamError):
     """A generation that failed for good; the message says which endpoint and what to fix.
 
     `calls` holds the attempts made (same records as `Generation.calls`) so a cost report

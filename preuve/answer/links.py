@@ -20,14 +20,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from preuve.answer.citations import Citation, Verification, VerifiedCitation, verify
 from preuve.models import Hit
 
-__all__ = ["link_for", "linkify"]
+__all__ = ["link_for", "linkify", "relative_link"]
 
 _URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]+:")
 
@@ -88,7 +88,17 @@ def link_for(
     citation links to the lines it cites (``[n]`` to its whole passage).
     """
     path, page, start, end, own_root = _target(hit_or_citation)
-    base_url = _base_url(base, root or own_root)
+    return _url(_base_url(base, root or own_root), path, page, start, end)
+
+
+def relative_link(hit_or_citation: Hit | VerifiedCitation | Citation) -> str:
+    """The link relative to the corpus folder, whatever folder the passage came from:
+    ``path#L18-L25``, ``file.pdf#page=N`` (what a caller may see of another's disk)."""
+    path, page, start, end, _ = _target(hit_or_citation)
+    return _url("", path, page, start, end)
+
+
+def _url(base_url: str, path: str, page, start, end) -> str:
     rel = path.replace("\\", "/")
     while rel.startswith("./"):
         rel = rel[2:]
@@ -103,6 +113,7 @@ def linkify(
     base: str | None = None,
     passages: Sequence[Hit] = (),
     root: str | None = None,
+    link: Callable | None = None,
 ) -> str:
     """`answer` with each valid citation replaced by ``[label](url)``; nothing else changes.
 
@@ -111,6 +122,7 @@ def linkify(
     part of the citation are replaced too; a citation that was already a Markdown link gets
     a fresh URL (a model's URL is never kept). Invalid citations are left as written.
     `verification` must come from this answer (None: verify it against `passages`).
+    `link(verified_citation) -> url`, when given, builds the URL instead of `base`/`root`.
     """
     if verification is None:
         verification = verify(answer, passages)
@@ -129,8 +141,11 @@ def linkify(
         if passage is not None and vc.passage is None:
             vc = VerifiedCitation(vc.citation, vc.valid, vc.reason, vc.chunk_id,
                                   vc.passage_label, passage, vc.resolved_page)
-        the_root = root if root is not None else (passage.root if passage else "")
-        url = link_for(vc, base, the_root)
+        if link is not None:
+            url = link(vc)
+        else:
+            url = link_for(vc, base, root if root is not None else
+                           (passage.root if passage else ""))
         out = out[:s] + f"[{vc.label}]({url})" + out[e:]
         done.append((s, e))
     return out

@@ -4,6 +4,7 @@ user: the answer becomes the refusal, and the rejected text and reasons are kept
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from preuve.answer.attribution import attribute
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
-from preuve.answer.links import linkify
+from preuve.answer.links import link_for, linkify
 from preuve.answer.prompt import build_messages
 from preuve.models import Hit
 from preuve.text import question_language
@@ -61,6 +62,7 @@ def evidence_score(hits: list[Hit]) -> tuple[str | None, float | None]:
 
 def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder=None,
                      thresholds: dict[str, float] | None = None, link_base: str | None = None,
+                     link=None,
                      budget: int = 3000, count_tokens=None, history: list[dict] | None = None,
                      on_token=None, timings: dict | None = None,
                      evidence: tuple[str | None, float | None] | None = None,
@@ -74,7 +76,10 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     A generated answer's uncited sentences are attributed to the passage that supports
     them, or dropped (`attribution.attribute`), then every citation is verified. With
     `on_token`, the model's tokens are kept back: `on_token` gets only the final, verified
-    answer (or the refusal), in word pieces, once verification is done."""
+    answer (or the refusal), in word pieces, once verification is done.
+
+    `link(verified_citation) -> url` builds each citation's link, in the text and in
+    `citations` alike (default: `link_for` under `link_base`, else the passage's folder)."""
     language = question_language(question)
     refuse = refusal(language)
     timings = dict(timings or {})
@@ -147,17 +152,13 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     if not verification.ok:
         return done(refuse, True, f"citation check failed: {verification.reason}",
                     rejected=generated if generator is not None else text)
-    linked = linkify(text, verification, link_base, passages)
+    link = link or functools.partial(link_for, base=link_base)
+    linked = linkify(text, verification, passages=passages, link=link)
     citations = []
     for cited in verification.citations:
         entry = cited.to_dict()
-        entry["link"] = _link(cited, link_base)
+        entry["link"] = link(cited)
+        if cited.passage is not None:
+            entry["doc_id"] = cited.passage.doc_id
         citations.append(entry)
     return done(linked, False, note, citations)
-
-
-def _link(cited, base: str | None) -> str:
-    from preuve.answer.links import link_for
-
-    root = cited.passage.root if cited.passage is not None else ""
-    return link_for(cited, base, root)

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from preuve.answer.citations import verify
+from preuve.errors import InvalidInput
 from preuve.evaluate.reference import RefQuestion, Relevant, load_reference
 from preuve.index import Index
 
@@ -101,7 +102,7 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     positives = sum(1 for _, answerable, _ in points if answerable)
     negatives = len(points) - positives
     if not positives or not negatives:
-        raise ValueError(f"{path}: calibration needs both answerable questions and questions "
+        raise InvalidInput(f"{path}: calibration needs both answerable questions and questions "
                          "marked refuse: true")
     values = sorted({e for e, _, _ in points})
     candidates = [values[0] - 1e-6] + [(a + b) / 2 for a, b in zip(values[:-1], values[1:],
@@ -116,7 +117,7 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     balanced, threshold, tp, tn = best
     measures.discard(None)
     if len(measures) != 1:
-        raise ValueError(f"retrieval gave no comparable evidence score ({measures or 'none'})")
+        raise InvalidInput(f"retrieval gave no comparable evidence score ({measures or 'none'})")
     measure = measures.pop()
     result = {
         "value": round(threshold, 4), "measure": measure, "method": method or
@@ -125,9 +126,7 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
         "n": len(points), "source": path,
         "misjudged": sorted(qid for e, ok, qid in points if (e >= threshold) != ok),
     }
-    stored = index.calibration()
-    stored[measure] = result
-    index.store.set_meta("refusal_threshold", json.dumps(stored))
+    index.save_calibration(result)
     return result
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from preuve.errors import InvalidInput, NoSuchFile
+
 DEFAULT_TYPE = "all"
 
 
@@ -68,7 +70,7 @@ def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
             try:
                 yield json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{line_no}: not valid JSON ({exc.msg})") from exc
+                raise InvalidInput(f"{path}:{line_no}: not valid JSON ({exc.msg})") from exc
 
 
 # --------------------------------------------------------------------------- BEIR
@@ -86,7 +88,7 @@ def load_beir(folder: str | Path, split: str = "test") -> EvalSet:
     folder = Path(folder)
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
-        raise ValueError(f"{folder}: BEIR folder without qrels/{split}.tsv")
+        raise InvalidInput(f"{folder}: BEIR folder without qrels/{split}.tsv")
 
     corpus = [
         Record(id=str(row["_id"]), title=row.get("title") or "", text=row.get("text") or "")
@@ -100,14 +102,14 @@ def load_beir(folder: str | Path, split: str = "test") -> EvalSet:
             if not parts:
                 continue
             if len(parts) < 3:
-                raise ValueError(f"{qrels_path}:{line_no}: expected 'query-id corpus-id score'")
+                raise InvalidInput(f"{qrels_path}:{line_no}: expected 'query-id corpus-id score'")
             qid, doc_id, score = parts[0], parts[1], parts[-1]
             try:
                 gain = int(score)
             except ValueError:
                 if line_no == 1:  # the "query-id corpus-id score" header
                     continue
-                raise ValueError(
+                raise InvalidInput(
                     f"{qrels_path}:{line_no}: score {score!r} is not an integer"
                 ) from None
             qrels.setdefault(qid, {})[doc_id] = gain
@@ -145,7 +147,7 @@ def _squad_eval_set(data: dict[str, Any], name: str, language: str) -> EvalSet:
                     continue  # SQuAD 2.0: the paragraph does not answer it, nothing does
                 qid = str(qa.get("id") or f"q{a_index}-{p_index}-{q_index}")
                 if qid in qrels:
-                    raise ValueError(f"{name}: question id {qid!r} appears twice")
+                    raise InvalidInput(f"{name}: question id {qid!r} appears twice")
                 queries.append(Query(id=qid, text=qa["question"]))
                 qrels[qid] = {doc_id: 1}
     return EvalSet(name=name, corpus=corpus, queries=queries, qrels=qrels, language=language)
@@ -164,7 +166,7 @@ def load_squad(path: str | Path, language: str = "fr") -> EvalSet:
     with path.open(encoding="utf-8") as handle:
         data = json.load(handle)
     if not _is_squad(data):
-        raise ValueError(f"{path}: not a SQuAD-layout file (expected a top-level 'data' list)")
+        raise InvalidInput(f"{path}: not a SQuAD-layout file (expected a top-level 'data' list)")
     return _squad_eval_set(data, name=path.stem, language=language)
 
 
@@ -199,12 +201,12 @@ def _cranfield_blocks(path: Path) -> list[tuple[str, dict[str, str]]]:
         match = _CRAN_FIELD.match(raw)
         if match and match.group(1) == "I":
             if not match.group(2):
-                raise ValueError(f"{path}:{line_no}: '.I' without a number")
+                raise InvalidInput(f"{path}:{line_no}: '.I' without a number")
             blocks.append((match.group(2), {}))
             current = None
         elif not blocks:
             if raw.strip():
-                raise ValueError(f"{path}:{line_no}: text before the first '.I' line")
+                raise InvalidInput(f"{path}:{line_no}: text before the first '.I' line")
         elif match and not match.group(2):
             if current == "W":
                 continue  # a stray marker inside the abstract: drop the line, stay in .W
@@ -253,7 +255,7 @@ def load_cranfield(folder: str | Path) -> EvalSet:
         try:
             qid, doc_id, grade = (int(part) for part in parts[:3])
         except ValueError:
-            raise ValueError(
+            raise InvalidInput(
                 f"{qrels_path}:{line_no}: expected 'query doc grade' integers"
             ) from None
         gain = cranfield_gain(grade)
@@ -262,7 +264,7 @@ def load_cranfield(folder: str | Path) -> EvalSet:
 
     unknown = sorted(set(qrels) - {query.id for query in queries}, key=int)
     if unknown:
-        raise ValueError(
+        raise InvalidInput(
             f"{qrels_path}: judgments for query positions {unknown[:5]} but "
             f"{folder / 'cran.qry'} has only {len(queries)} queries"
         )
@@ -284,7 +286,7 @@ def load(path: str | Path) -> EvalSet:
     """
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file or folder")
+        raise NoSuchFile(f"{path}: no such file or folder")
     if path.is_dir():
         if (path / "corpus.jsonl").is_file():
             return load_beir(path)
@@ -295,10 +297,10 @@ def load(path: str | Path) -> EvalSet:
             with path.open(encoding="utf-8") as handle:
                 data = json.load(handle)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+            raise InvalidInput(f"{path}: not valid JSON ({exc})") from exc
         if _is_squad(data):
             return _squad_eval_set(data, name=path.stem, language="fr")
-    raise ValueError(
+    raise InvalidInput(
         f"{path}: not a recognised evaluation set; expected a BEIR folder (corpus.jsonl, "
         "queries.jsonl, qrels/test.tsv), a Cranfield folder (cran.all.1400, cran.qry, "
         "cranqrel) or a SQuAD-layout .json file with a top-level 'data' list"

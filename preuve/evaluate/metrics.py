@@ -19,12 +19,14 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
+from preuve.errors import InvalidInput
+
 DEFAULT_TYPE = "all"
 
 
 def _check_k(k: int) -> None:
     if k < 1:
-        raise ValueError(f"cut-off k must be at least 1, got {k}")
+        raise InvalidInput(f"cut-off k must be at least 1, got {k}")
 
 
 def _relevant_ids(relevant: Mapping[str, int]) -> set[str]:
@@ -177,7 +179,7 @@ def evaluate_run(
     scorable = sorted(qid for qid, rel in qrels.items() if _relevant_ids(rel))
     skipped = (set(qrels) | set(run)) - set(scorable)
     if not scorable:
-        raise ValueError(
+        raise InvalidInput(
             f"no query can be scored: none of the {len(qrels)} judged queries has a relevant "
             f"document (gain > 0); check that run and qrels use the same query ids"
         )

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from preuve.errors import InvalidInput
 from preuve.models import Hit
 
 
@@ -70,15 +71,15 @@ def load_reference(path: str | Path) -> list[RefQuestion]:
     else:
         entries = yaml.safe_load(raw) or []
     if not isinstance(entries, list):
-        raise ValueError(f"{path}: expected a list of questions")
+        raise InvalidInput(f"{path}: expected a list of questions")
     questions, seen = [], set()
     for number, entry in enumerate(entries, 1):
         try:
             question = _question(entry, number)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: question {number}: {exc}") from None
+            raise InvalidInput(f"{path}: question {number}: {exc}") from None
         if question.id in seen:
-            raise ValueError(f"{path}: question id {question.id!r} appears twice")
+            raise InvalidInput(f"{path}: question id {question.id!r} appears twice")
         seen.add(question.id)
         questions.append(question)
     return questions
@@ -86,7 +87,7 @@ def load_reference(path: str | Path) -> list[RefQuestion]:
 
 def _question(entry: dict[str, Any], number: int) -> RefQuestion:
     if not isinstance(entry, dict) or not entry.get("question"):
-        raise ValueError("needs at least a 'question'")
+        raise InvalidInput("needs at least a 'question'")
     relevant = []
     for spec in entry.get("relevant") or []:
         lines = spec.get("lines")
@@ -101,7 +102,7 @@ def _question(entry: dict[str, Any], number: int) -> RefQuestion:
         as_of = as_of.isoformat()
     refuse = bool(entry.get("refuse", False))
     if not relevant and not refuse:
-        raise ValueError("lists no relevant passage and is not marked refuse: true")
+        raise InvalidInput("lists no relevant passage and is not marked refuse: true")
     return RefQuestion(
         id=str(entry.get("id") or f"q{number}"), question=str(entry["question"]),
         type=str(entry.get("type") or "all"), as_of=as_of, audience=entry.get("audience"),

@@ -8,15 +8,12 @@ file, asked against the main index with each question's own as-of date and audie
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from preuve.evaluate.datasets import EvalSet, load
 from preuve.evaluate.metrics import Report, evaluate_run
 from preuve.evaluate.reference import load_reference
-from preuve.index import Index
-from preuve.store import is_postgres
-from preuve.store.postgres import with_schema
+from preuve.index import Index, is_database, sibling_index
 
 REFERENCE_SUFFIXES = (".yaml", ".yml", ".jsonl", ".ndjson")
 
@@ -51,11 +48,9 @@ def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str) -> 
     or, beside a PostgreSQL index, the schema `eval_<name>_<embedder>_<hash>` of its database."""
     digest = hashlib.sha1(evalset.name.encode()).hexdigest()[:8]
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in evalset.name)[:40]
-    if main_index and is_postgres(main_index):
-        schema = f"eval_{safe}_{embedder}_{digest}".replace("-", "_").lower()
-        return with_schema(main_index, schema)
-    folder = os.path.dirname(os.path.abspath(main_index or os.path.join(".preuve", "x")))
-    return os.path.join(folder, "eval", f"{safe}-{embedder}-{digest}.sqlite")
+    if main_index and is_database(main_index):
+        return sibling_index(main_index, f"eval_{safe}_{embedder}_{digest}")
+    return sibling_index(main_index, f"{safe}-{embedder}-{digest}")
 
 
 def evaluate_collection(index: Index, evalset: EvalSet, method: str, k: int = 10) -> Report:

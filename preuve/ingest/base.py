@@ -12,10 +12,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from preuve.errors import InvalidInput
 from preuve.models import Chunk
 
 
-class ParseError(Exception):
+class ParseError(InvalidInput):
     """A file that cannot be indexed; the message is the reason shown to the user."""
 
 

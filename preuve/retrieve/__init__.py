@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.retrieve.dense import dense
 from preuve.retrieve.fusion import RRF_CONSTANT, rrf
@@ -62,7 +63,7 @@ def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,
     filters = filters or Filters()
     options = options or Options()
     if not query.strip():
-        raise ValueError("empty query")
+        raise InvalidInput("empty query")
     if method == "bm25":
         return bm25(store, query, filters, k)
     if method == "dense":
@@ -74,7 +75,7 @@ def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,
 
         candidates = hybrid(store, query, filters, max(options.candidates, k), options)
         return rerank(query, candidates, k, options.reranker)
-    raise ValueError(f"unknown method {method!r} (available: {', '.join(METHODS)})")
+    raise InvalidInput(f"unknown method {method!r} (available: {', '.join(METHODS)})")
 
 
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,

@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from preuve.errors import InvalidInput
 from preuve.ingest.vectors import model_key
 from preuve.models import Filters, Hit
 from preuve.store import Store
@@ -30,7 +31,7 @@ def query_vector(embedder, query: str) -> np.ndarray:
 def dense(store: Store, query: str, filters: Filters, k: int, *, embedder) -> list[Hit]:
     """Top k chunks by cosine similarity, filters applied before the cut."""
     if embedder is None:
-        raise ValueError("dense search needs an embedder; this index has no vectors "
+        raise InvalidInput("dense search needs an embedder; this index has no vectors "
                          "(ingest with --embedder e5)")
     hits = store.search_dense(query_vector(embedder, query), model_key(embedder), filters, k)
     for hit in hits:

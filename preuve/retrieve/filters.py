@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
+from preuve.errors import InvalidInput
 from preuve.models import KINDS, Filters
 
 
@@ -19,7 +20,7 @@ def parse_as_of(value: str | dt.date | None) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value.strip())
     except ValueError:
-        raise ValueError(f"--as-of: {value!r} is not YYYY-MM-DD, 'today' or 'none'") from None
+        raise InvalidInput(f"--as-of: {value!r} is not YYYY-MM-DD, 'today' or 'none'") from None
 
 
 def make_filters(
@@ -34,7 +35,7 @@ def make_filters(
     kind_list = tuple(k.strip() for item in kinds for k in item.split(",") if k.strip())
     unknown = [k for k in kind_list if k not in KINDS]
     if unknown:
-        raise ValueError(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(KINDS)})")
+        raise InvalidInput(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(KINDS)})")
     return Filters(
         as_of=parse_as_of(as_of),
         audience=audience,  # None: the operator; anything else is checked by Filters

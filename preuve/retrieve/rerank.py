@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from preuve.errors import InvalidInput
 from preuve.models import Hit
 
 
@@ -35,7 +36,7 @@ class OnnxCrossEncoder:
         model, tokenizer = folder / "model.onnx", folder / "tokenizer.json"
         for needed in (model, tokenizer):
             if not needed.is_file():
-                raise ValueError(f"reranker {folder}: missing {needed.name} (expected an ONNX "
+                raise InvalidInput(f"reranker {folder}: missing {needed.name} (expected an ONNX "
                                  "cross-encoder export: model.onnx + tokenizer.json)")
         import onnxruntime as ort
         from tokenizers import Tokenizer
@@ -70,14 +71,14 @@ def load_reranker(spec: str | None) -> Reranker | None:
     if not spec:
         return None
     if not Path(spec).is_dir():
-        raise ValueError(f"reranker {spec}: no such folder")
+        raise InvalidInput(f"reranker {spec}: no such folder")
     return OnnxCrossEncoder(spec)
 
 
 def rerank(query: str, candidates: Sequence[Hit], k: int, reranker: Reranker | None) -> list[Hit]:
     """The top k candidates by the reranker's score; each keeps its earlier ranks."""
     if reranker is None:
-        raise ValueError("--method rerank needs a cross-encoder: pass --reranker FOLDER (an "
+        raise InvalidInput("--method rerank needs a cross-encoder: pass --reranker FOLDER (an "
                          "ONNX export with model.onnx and tokenizer.json) or set "
                          "PREUVE_RERANKER; none ships with preuve")
     scores = reranker.score(query, [h.text for h in candidates])

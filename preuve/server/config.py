@@ -37,13 +37,14 @@ from pathlib import Path
 import yaml
 
 from preuve import models
+from preuve.errors import InvalidInput
 
 ADMIN = "admin"
 ANONYMOUS_OWNER = "anonymous"
 
 
-class ConfigError(ValueError):
-    pass
+class ConfigError(InvalidInput):
+    """A setting of the server's configuration that cannot be used (named in the message)."""
 
 
 @dataclass(frozen=True)

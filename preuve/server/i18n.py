@@ -1,4 +1,6 @@
-"""Interface text of the web page, in French and English."""
+"""Interface text of the web page, in French and English, and the language of a request."""
+
+LANGS = ("fr", "en")
 
 TEXT = {
     "en": {
@@ -38,3 +40,15 @@ TEXT = {
         "verified": "citations vérifiées",
     },
 }
+
+
+def language(request) -> str:
+    """`?lang=`, else the `preuve_lang` cookie, else Accept-Language; English by default."""
+    asked = request.query_params.get("lang") or request.cookies.get("preuve_lang")
+    if asked in LANGS:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"

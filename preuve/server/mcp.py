@@ -32,10 +32,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from preuve.index import Index
+from preuve.answer.links import link_for, relative_link
+from preuve.errors import PreuveError
+from preuve.index import DEFAULT_INDEX, Index, index_exists, require_index, shown_location
 from preuve.models import PUBLIC, Hit, validate_label
-from preuve.server.links import relative_link, relink
-from preuve.store import DEFAULT_INDEX, index_exists, shown
+from preuve.server.links import strip_file_links
 
 ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
 DEFAULT_AUDIENCE = PUBLIC
@@ -43,11 +44,6 @@ MAX_K = 50
 SERVER_NAME = "preuve"
 
 log = logging.getLogger("preuve.mcp")
-
-# Failures that say what is wrong in terms the agent can act on (an unknown method, a bad
-# date, an index without vectors); anything else is reported as a generic tool error.
-_EXPECTED = (ValueError, KeyError, FileNotFoundError)
-
 
 class Tools:
     """What the MCP tools do, without the protocol: usable (and testable) on its own.
@@ -70,11 +66,7 @@ class Tools:
 
     def _open(self) -> Index:
         if self._index is None:
-            if not index_exists(self.location):
-                raise FileNotFoundError(
-                    f"no index at {self.location}: build one with `preuve ingest PATH "
-                    f"--index {self.location}`")
-            self._index = Index(self.location, embedder=self.embedder)
+            self._index = Index(require_index(self.location), embedder=self.embedder)
         return self._index
 
     def _run(self, fn):
@@ -102,11 +94,9 @@ class Tools:
 
     def ask(self, question: str, k: int = 5) -> dict[str, Any]:
         def run(index: Index):
-            answer = index.ask(question, k=k, audience=self.audience,
-                               link_base=self.link_base)
-            citations = [dict(c) for c in answer.citations]
-            # links to the server's disk (no --link-base) become the relative paths
-            text = relink(answer.answer, citations, relative_link)
+            answer = index.ask(question, k=k, audience=self.audience, link=self._link)
+            citations = answer.citations
+            text = strip_file_links(answer.answer)
             return {
                 "question": question, "audience": self.audience,
                 "answer": text, "refused": answer.refused, "reason": answer.reason,
@@ -115,6 +105,12 @@ class Tools:
                 "language": answer.language,
             }
         return self._run(run)
+
+    def _link(self, cited) -> str:
+        """Citation links: under --link-base (a repository URL), else relative to the
+        corpus folder (never the server's disk)."""
+        url = link_for(cited, self.link_base) if self.link_base else ""
+        return url if url and not url.startswith("file:") else relative_link(cited)
 
     def close(self) -> None:
         with self._lock:
@@ -166,17 +162,14 @@ def build_server(tools: Tools):
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from preuve.answer.generators import GeneratorError
-    from preuve.embed import EmbedderError
-
-    expected = (*_EXPECTED, GeneratorError, EmbedderError)
-
     def call(fn, *args, **kwargs) -> str:
+        """A tool's JSON; a PreuveError (what the agent can act on: an unknown method, a
+        bad date, an index without vectors, a model server down) becomes a tool error
+        with its message; anything else is the SDK's generic tool error."""
         try:
             return _json(fn(*args, **kwargs))
-        except expected as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise ToolError(str(message)) from exc
+        except PreuveError as exc:
+            raise ToolError(str(exc)) from exc
 
     server = MCPServer(
         SERVER_NAME,
@@ -236,7 +229,7 @@ def serve_stdio(index_path: str | None = None, *, audience: str | None = DEFAULT
         log.warning("no index at %s yet: tools will fail until one is built", tools.location)
     if tools.audience is None:
         log.warning("--operator: agents see every document, whatever its access label")
-    log.info("index %s, audience %s", shown(tools.location), tools.audience or "operator")
+    log.info("index %s, audience %s", shown_location(tools.location), tools.audience or "operator")
     server = build_server(tools)
     try:
         server.run("stdio")

@@ -29,6 +29,7 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from preuve.errors import InvalidInput
 from preuve.ingest import FILE_DIGEST
 from preuve.ingest.base import ParseError, decode_text
 from preuve.ingest.metadata import normalise, split_front_matter
@@ -44,10 +45,14 @@ ZIP_KINDS = ("docx",)
 FRONT_MATTER_KINDS = ("markdown", "text")  # the parsers that read `access:` from the file
 
 
-class UploadRefused(Exception):
+class UploadRefused(InvalidInput):
+    """An upload refused before anything changed; `http_status` says why (400 bad name or
+    label, 413 too large, 415 unsupported type, 422 unreadable)."""
+
     def __init__(self, status: int, message: str):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.http_status = self.status = status
+        self.message = message
 
 
 # ------------------------------------------------------------------------- checks

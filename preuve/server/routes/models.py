@@ -1,0 +1,63 @@
+"""Request bodies: bounded fields, and unknown fields (e.g. `audience`) refused, since the
+audience comes from the key."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from preuve.retrieve import METHODS
+
+Method = Literal[tuple(METHODS)]  # type: ignore[valid-type]
+# path prefixes and kinds a request may filter on: bounded in number and length (a long
+# list would otherwise become one huge SQL statement)
+PathPrefix = Annotated[str, Field(min_length=1, max_length=500)]
+Paths = Annotated[list[PathPrefix], Field(max_length=50)]
+Kinds = Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=10)]
+AsOf = Annotated[str | None, Field(max_length=20)]
+
+
+class _Body(BaseModel):
+    # unknown fields (e.g. `audience`) are an error: the audience comes from the key
+    model_config = ConfigDict(extra="forbid")
+
+
+class SearchRequest(_Body):
+    query: str = Field(min_length=1, max_length=2000)
+    method: Method | None = None
+    k: int = Field(10, ge=1, le=100)
+    as_of: AsOf = "today"
+    paths: Paths = []
+    kinds: Kinds = []
+
+
+class WhereRequest(_Body):
+    subject: str = Field(min_length=1, max_length=2000)
+    method: Method = "bm25"
+    k: int = Field(10, ge=1, le=100)
+    as_of: AsOf = "today"
+    paths: Paths = []
+
+
+class AskRequest(_Body):
+    question: str = Field(min_length=1, max_length=4000)
+    method: Method | None = None
+    k: int = Field(5, ge=1, le=50)
+    as_of: AsOf = "today"
+    paths: Paths = []
+    stream: bool = False
+
+
+class MessageRequest(_Body):
+    question: str = Field(min_length=1, max_length=4000)
+    method: Method | None = None
+    k: int = Field(5, ge=1, le=50)
+    as_of: AsOf = "today"
+    stream: bool = False
+
+
+class CompareRequest(_Body):
+    question: str = Field(min_length=1, max_length=4000)
+    k: int = Field(5, ge=1, le=20)
+    as_of: AsOf = "today"
