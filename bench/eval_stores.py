@@ -5,7 +5,7 @@
 
 Each collection (Python FAQ, PIAF, Cranfield) is indexed with e5 into its SQLite eval index
 (bench/out/eval/, built by `preuve eval` and reused: embedding is the slow part), then copied
-into its own PostgreSQL schema by `preuve.store.copy.copy_index` (vectors copied, never
+into its own PostgreSQL schema by `preuve.index.copy_index` (vectors copied, never
 recomputed), and every question is asked of both; on PostgreSQL twice, dense search exact
 (these collections are under the HNSW threshold) and then through an HNSW index built for
 the purpose. Differences can only come from the stores:
@@ -24,9 +24,8 @@ from common import OUT, ROOT, machine_note, pin_threads, table
 
 from preuve.evaluate.datasets import load
 from preuve.evaluate.run import eval_index_path, evaluate_collection
-from preuve.index import Index
+from preuve.index import Index, copy_index
 from preuve.store import pgserver
-from preuve.store.copy import copy_index
 from preuve.store.postgres import PostgresStore
 
 DATA = ROOT.parent / "shared" / "eval-data"

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from preuve.errors import Conflict, NoSuchFile
 from preuve.store import Changes, Store, is_postgres, open_store
 from preuve.store.sql import PLAIN_TABLES
 
@@ -34,7 +35,7 @@ class CopyReport:
 def open_existing(location: str) -> Store:
     """Open an index that must already exist (opening a missing SQLite path would create it)."""
     if not is_postgres(location) and not os.path.isfile(location):
-        raise FileNotFoundError(f"{location}: no such index file")
+        raise NoSuchFile(f"{location}: no such index file")
     return open_store(location)
 
 
@@ -58,7 +59,7 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
     report = CopyReport(source=src.location, target=dst.location)
     before = dst.stats()
     if before["documents"] or before["chunks"] or before.get("vectors"):
-        raise ValueError(f"{dst.location} is not empty ({before['documents']} documents): "
+        raise Conflict(f"{dst.location} is not empty ({before['documents']} documents): "
                          "migrate copies into an empty index only")
     # meta first: the target learns which embedder the index uses before any vector arrives
     meta = [row for row in src.export_rows("meta") if row[0] != "generation"]
@@ -95,5 +96,5 @@ def _check(src: Store, dst: Store, report: CopyReport) -> None:
         if n != m:
             wrong.append(f"{table}: {n} in the source, {m} in the target")
     if wrong:
-        raise ValueError(f"{dst.location}: the copy does not match the source ("
-                         + "; ".join(wrong) + ")")
+        raise Conflict(f"{dst.location}: the copy does not match the source ("
+                       + "; ".join(wrong) + ")")

@@ -41,6 +41,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
+from preuve.errors import Conflict, InvalidInput, Unavailable
 from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.sql import (
@@ -143,8 +144,8 @@ class PostgresStore:
         try:
             setup = psycopg.connect(location, autocommit=True, connect_timeout=10)
         except psycopg.OperationalError as exc:
-            raise ValueError(f"{self.location}: cannot connect to PostgreSQL "
-                             f"({str(exc).strip().splitlines()[0]})") from None
+            raise Unavailable(f"{self.location}: cannot connect to PostgreSQL "
+                              f"({str(exc).strip().splitlines()[0]})") from None
         with setup:
             self.schema, self._search_path = self._prepare(setup)
         self._defer_index = False
@@ -164,7 +165,7 @@ class PostgresStore:
         names = [n for n in names if n != "$user"] or ["public"]
         schema = names[0]
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", schema):
-            raise ValueError(f"{self.location}: schema name {schema!r} is not a plain name")
+            raise InvalidInput(f"{self.location}: schema name {schema!r} is not a plain name")
         conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
         row = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
                            "WHERE extname = 'vector'").fetchone()
@@ -172,9 +173,9 @@ class PostgresStore:
             try:
                 conn.execute(f'CREATE EXTENSION IF NOT EXISTS vector SCHEMA "{schema}"')
             except psycopg.Error as exc:
-                raise ValueError(f"{self.location}: the pgvector extension is not installed "
-                                 f"and cannot be created here ({exc}); ask the operator to "
-                                 "run CREATE EXTENSION vector") from None
+                raise Unavailable(f"{self.location}: the pgvector extension is not "
+                                  f"installed and cannot be created here ({exc}); ask the "
+                                  "operator to run CREATE EXTENSION vector") from None
             ext_schema = schema
         else:
             ext_schema = row[0].strip('"')
@@ -436,9 +437,9 @@ class PostgresStore:
                 return []
             stored, dim = space
             if stored != model:
-                raise ValueError(f"{self.location} holds vectors of {stored}, not of {model}")
+                raise Conflict(f"{self.location} holds vectors of {stored}, not of {model}")
             if query.shape[-1] != dim:
-                raise ValueError(f"{self.location}: query vector has {query.shape[-1]} "
+                raise Conflict(f"{self.location}: query vector has {query.shape[-1]} "
                                  f"dimensions, the index {dim}")
             where, params = filter_sql(filters, "c", "%s")
             vec = vector_literal(query)

@@ -1,0 +1,187 @@
+"""One family of user-facing errors (`preuve.errors`), mapped once per front end: the CLI's
+exit code per kind, the HTTP status per kind (a model server that fails is a 502, never a
+500 "internal error"), the MCP tool error. Real parts: a real CLI subprocess, a real
+uvicorn on 127.0.0.1, a real OpenAI-compatible server of the tests' own on 127.0.0.1."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from conftest import copy_index, run_cli
+from llm_server import Reply, ScriptedServer
+from test_server_stream import sse_events
+
+from preuve.errors import (
+    Conflict,
+    InvalidInput,
+    NotFound,
+    PreuveError,
+    Unavailable,
+    UpstreamError,
+)
+from preuve.server.app import create_app
+from preuve.server.runner import ServerThread
+
+KEYS = {"pub-key-1": "public", "admin-key-9": "admin"}
+PUBLIC = {"X-API-Key": "pub-key-1"}
+QUESTION = "Combien de jours de télétravail par semaine ?"
+LLM_ENV = {"PREUVE_LLM_MODEL": "test-model", "PREUVE_LLM_MAX_RETRIES": "0",
+           "PREUVE_LLM_TIMEOUT": "5"}
+
+
+def test_the_families_keep_the_types_callers_caught_before():
+    # code that caught ValueError / KeyError / FileNotFoundError keeps working
+    from preuve.errors import NoSuchFile
+
+    assert issubclass(InvalidInput, ValueError) and issubclass(Conflict, ValueError)
+    assert issubclass(NotFound, KeyError) and issubclass(NoSuchFile, FileNotFoundError)
+    assert str(NotFound("no conversation 'x'")) == "no conversation 'x'"  # not re-quoted
+    codes = {cls: (cls.exit_code, cls.http_status)
+             for cls in (InvalidInput, NotFound, Conflict, Unavailable, UpstreamError)}
+    assert codes == {InvalidInput: (2, 400), NotFound: (3, 404), Conflict: (4, 409),
+                     Unavailable: (5, 503), UpstreamError: (5, 502)}
+    from preuve.answer.generators import GeneratorError
+    from preuve.embed import EmbedderError
+    from preuve.server.config import ConfigError
+    from preuve.server.uploads import UploadRefused
+
+    assert issubclass(GeneratorError, UpstreamError) and issubclass(EmbedderError, Unavailable)
+    assert issubclass(ConfigError, InvalidInput)
+    assert UploadRefused(415, "x").http_status == 415 and isinstance(UploadRefused(415, "x"),
+                                                                      PreuveError)
+
+
+# ------------------------------------------------------------------------------- CLI
+def _error_line(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith("Error: "), lines
+    return lines[0]
+
+
+def test_cli_exit_code_says_the_kind_of_error(index_path, tmp_path):
+    index = str(index_path)
+    invalid = run_cli("search", "retours", "--as-of", "2026-13-01", "--index", index)
+    assert invalid.returncode == 2 and "2026-13-01" in _error_line(invalid)
+    missing = run_cli("forget", "handbook/nope.md", "--index", index)
+    assert missing.returncode == 3 and "handbook/nope.md" in _error_line(missing)
+    unknown = run_cli("chat", "Et ensuite ?", "--conversation", "ffffffffffff",
+                      "--index", index)
+    assert unknown.returncode == 3
+    assert _error_line(unknown) == "Error: no conversation 'ffffffffffff'"
+    # a keyword-only index asked for another embedder's vectors
+    conflict = run_cli("search", "retours", "--embedder", "e5", "--method", "dense",
+                       "--index", index)
+    assert conflict.returncode in (2, 4), conflict.stderr
+    _error_line(conflict)
+
+
+def test_cli_exit_code_of_a_conflict(tmp_path, fresh_index):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nUn mot: quinconce.\n", encoding="utf-8")
+    target = str(fresh_index)
+    assert run_cli("ingest", str(folder), "--index", target).returncode == 0
+    source = tmp_path / "other.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(source)).returncode == 0
+    refused = run_cli("migrate", "--from", str(source), "--to", target)
+    assert refused.returncode == 4 and "not empty" in _error_line(refused)
+
+
+def test_cli_exit_code_of_a_failing_model_server(index_path):
+    with ScriptedServer([Reply(status=500, body={"error": {"message": "boom"}})]) as llm:
+        result = run_cli("ask", QUESTION, "--audience", "public", "--generator", "openai",
+                         "--base-url", llm.base_url, "--index", str(index_path),
+                         env=LLM_ENV)
+    assert len(llm.requests) == 1  # the model was asked, and failed
+    assert result.returncode == 5 and "HTTP 500" in _error_line(result)
+    assert result.stdout == ""
+
+
+# ------------------------------------------------------------------------------ HTTP
+@pytest.fixture(params=["http-500", "garbage", "down"])
+def failing_llm(request):
+    """A model server that answers 500, answers something that is not JSON, or is gone."""
+    replies = {"http-500": [Reply(status=500, body={"error": {"message": "boom"}})],
+               "garbage": [Reply(body=b"<html>not json</html>",
+                                 headers={"Content-Type": "application/json"})],
+               "down": [Reply(status=500)]}[request.param]
+    with ScriptedServer(replies) as llm:
+        if request.param == "down":
+            llm.stop()
+        yield request.param, llm
+
+
+def test_a_failing_model_server_is_a_502_not_a_500(index_path, tmp_path, monkeypatch,
+                                                    failing_llm):
+    kind, llm = failing_llm
+    for name, value in {**LLM_ENV, "PREUVE_LLM_BASE_URL": llm.base_url}.items():
+        monkeypatch.setenv(name, value)
+    served = copy_index(index_path, tmp_path / "index.sqlite")
+    app = create_app(served, {"api_keys": KEYS, "generator": "openai",
+                              "upload_dir": str(tmp_path / "uploads")})
+    with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        r = http.post("/ask", json={"question": QUESTION}, headers=PUBLIC)
+        assert r.status_code == 502, r.text
+        error = r.json()["error"]
+        assert "GeneratorError" in error and "internal error" not in error
+        # the caller is not told where the model server is
+        assert str(llm.port) not in r.text and "127.0.0.1" not in r.text
+        with http.stream("POST", "/ask", json={"question": QUESTION, "stream": True},
+                         headers=PUBLIC) as response:
+            events = sse_events(list(response.iter_lines()))
+        assert events[-1][0] == "error" and events[-1][1]["status"] == 502
+        # the same in a conversation, which stays as it was (nothing stored)
+        cid = http.post("/conversations", headers=PUBLIC).json()["id"]
+        r = http.post(f"/conversations/{cid}/messages", json={"question": QUESTION},
+                      headers=PUBLIC)
+        assert r.status_code == 502
+        assert http.get(f"/conversations/{cid}", headers=PUBLIC).json()["messages"] == []
+        metrics = http.get("/metrics", headers=PUBLIC).json()["routes"]["POST /ask"]
+        assert metrics["by_status"].get("502") == 1 and "500" not in metrics["by_status"]
+    if kind != "down":
+        assert llm.requests  # the model server was really asked
+
+
+def test_http_statuses_per_kind(index_path, tmp_path):
+    served = copy_index(index_path, tmp_path / "index.sqlite")
+    app = create_app(served, {"api_keys": KEYS, "upload_dir": str(tmp_path / "uploads")})
+    with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        bad_date = http.post("/search", json={"query": "retours", "as_of": "2026-13-01"},
+                             headers=PUBLIC)
+        assert bad_date.status_code == 400 and "2026-13-01" in bad_date.json()["error"]
+        assert str(served) not in bad_date.text
+        missing = http.get("/conversations/000000000000", headers=PUBLIC)
+        assert missing.status_code == 404
+        assert missing.json() == {"error": "no such conversation"}
+        assert http.delete("/documents/nope", headers={"X-API-Key": "admin-key-9"}
+                           ).json() == {"error": "no such document"}
+        assert http.delete("/documents/nope", headers=PUBLIC).status_code == 403
+
+
+def test_no_index_is_a_clear_error(tmp_path):
+    from preuve.errors import NoSuchFile
+
+    with pytest.raises(NoSuchFile, match="no index at"):
+        create_app(tmp_path / "none.sqlite", {"api_keys": KEYS})
+    result = run_cli("serve", "--index", str(tmp_path / "none.sqlite"), "--port", "1")
+    assert result.returncode == 3 and "no index at" in _error_line(result)
+
+
+# ------------------------------------------------------------------------------- MCP
+def test_mcp_tool_errors_carry_the_message(tmp_path):
+    pytest.importorskip("mcp")
+    from test_mcp import _server, _session
+
+    absent = tmp_path / "absent.sqlite"
+
+    async def steps(session):
+        return [await session.call_tool(name, args) for name, args in [
+            ("where", {"subject": "factures"}),
+            ("search", {"query": "retours", "as_of": "2026-13-01"}),
+        ]]
+
+    results = _session(_server(absent), steps)
+    assert all(r.is_error for r in results)
+    assert "no index at" in results[0].content[0].text  # NotFound, its message
+    assert not absent.exists()
