@@ -1,0 +1,174 @@
+"""`Index` is the one door: what the front ends need is a method of it (documents and
+passages for a caller, conversations, forget by id, compare and explain, calibration,
+links built once by a `link=` function), and no front end reaches past it into the store.
+Both stores, real indexes built by a real ingest."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import KEYWORD_ONLY, REPO, open_index
+
+from preuve import Index
+from preuve.errors import NotFound
+
+STAFF_DOC = "handbook/on-call.md"
+
+
+# ------------------------------------------------------------------ reads for a caller
+def test_documents_and_one_document_for_a_caller(index):
+    everything = index.documents()
+    public = index.documents(audience="public")
+    assert {d.access for d in public} == {"public"}
+    assert len(public) < len(everything)
+    staff_doc = next(d for d in everything if d.path == STAFF_DOC)
+    assert index.document(staff_doc.doc_id).path == STAFF_DOC  # the operator
+    assert index.document(staff_doc.doc_id, audience="staff").path == STAFF_DOC
+    # a document the caller may not read is exactly one that does not exist
+    with pytest.raises(NotFound) as hidden:
+        index.document(staff_doc.doc_id, audience="public")
+    with pytest.raises(NotFound) as absent:
+        index.document("no-such-document", audience="public")
+    assert str(hidden.value) == str(absent.value) == "no such document"
+
+
+def test_passage_for_a_caller(index):
+    hit = index.search("astreinte prime hebdomadaire", method="bm25", k=1,
+                       paths=[STAFF_DOC], as_of="none")[0]
+    assert hit.access == "staff"
+    assert index.passage(hit.chunk_id, audience="staff").text == hit.text
+    assert index.passage(hit.chunk_id, doc_id=hit.doc_id).doc_id == hit.doc_id
+    with pytest.raises(NotFound):
+        index.passage(hit.chunk_id, audience="public")
+    public = index.documents(audience="public")[0]
+    with pytest.raises(NotFound, match="in this document"):
+        index.passage(hit.chunk_id, audience="staff", doc_id=public.doc_id)
+
+
+def test_conversations_belong_to_their_audience_and_owner(fresh_index, corpus):
+    with open_index(fresh_index) as index:
+        index.ingest([corpus])
+        cid = index.open_conversation("public", "key:abc")
+        assert index.history(cid, audience="public", owner="key:abc") == []
+        for audience, owner in (("public", "key:other"), ("staff", "key:abc"),
+                                (None, None)):
+            with pytest.raises(NotFound, match="no conversation"):
+                index.history(cid, audience=audience, owner=owner)
+        returned, answer = index.chat("Combien de jours de télétravail par semaine ?",
+                                      conversation=cid, audience="public", owner="key:abc")
+        assert returned == cid
+        turns = index.history(cid, audience="public", owner="key:abc")
+        assert [t["role"] for t in turns] == ["user", "assistant"]
+        assert turns[1]["content"] == answer.answer
+
+
+def test_forget_by_exact_id_removes_that_document_only(fresh_index, tmp_path):
+    folder = tmp_path / "docs"
+    (folder / "notes").mkdir(parents=True)
+    # a document whose id is also the name of a folder of the corpus
+    (folder / "odd.md").write_text("---\nid: notes\n---\n# Odd\n\nUn mot: quinconce.\n",
+                                   encoding="utf-8")
+    (folder / "notes" / "a.md").write_text("# A\n\nUn mot: vanadinite.\n", encoding="utf-8")
+    with open_index(fresh_index) as index:
+        assert index.ingest([folder]).ok
+        removed = index.forget(["notes"], exact_ids=True)
+        assert [d.path for d in removed] == ["odd.md"]
+        assert [d.path for d in index.documents()] == ["notes/a.md"]
+        with pytest.raises(NotFound):
+            index.forget(["notes/a.md"], exact_ids=True)  # a path is not an id
+        assert [d.path for d in index.forget(["notes"])] == ["notes/a.md"]  # a folder
+
+
+# ------------------------------------------------------------------ compare and explain
+def test_compare_on_a_keyword_index(index):
+    compared = index.compare("retours produit", k=3, as_of="none", audience="public")
+    assert list(compared) == ["bm25", "dense", "hybrid"]
+    assert compared["dense"] is None and compared["hybrid"] is None
+    alone = index.search("retours produit", method="bm25", k=3, as_of="none",
+                         audience="public")
+    assert [h.chunk_id for h in compared["bm25"]] == [h.chunk_id for h in alone]
+
+
+def test_explain_gives_each_hit_its_rank_in_the_other_method(e5_index):
+    query = "remote work abroad"
+    hits = e5_index.search(query, method="hybrid", k=5, audience="public")
+    e5_index.explain(query, hits, "hybrid", audience="public")
+    deep = {m: {h.chunk_id: h.rank for h in e5_index.search(query, method=m, k=100,
+                                                            audience="public")}
+            for m in ("bm25", "dense")}
+    for hit in hits:
+        for method in ("bm25", "dense"):
+            assert hit.scores[method]["rank"] == deep[method].get(hit.chunk_id), method
+
+
+# ------------------------------------------------------------------ calibration, links
+def test_save_calibration_keeps_each_measure(fresh_index, corpus):
+    with open_index(fresh_index) as index:
+        index.ingest([corpus])
+        index.save_calibration({"measure": "bm25", "value": 3.5, "method": "bm25"})
+        index.save_calibration({"measure": "dense", "value": 0.81, "method": "hybrid"})
+        index.save_calibration({"measure": "bm25", "value": 4.25, "method": "bm25"})
+    with open_index(fresh_index) as again:
+        assert again.refusal_thresholds() == {"bm25": 4.25, "dense": 0.81}
+        assert again.status()["refusal_threshold"]["bm25"]["value"] == 4.25
+
+
+def test_links_are_built_by_the_link_function_given(index):
+    question = "Combien de jours de télétravail par semaine ?"
+    seen = []
+
+    def link(cited):
+        seen.append(cited)
+        return f"/view/{cited.passage.doc_id}/{cited.page or cited.start_line}"
+
+    answer = index.ask(question, audience="public", link=link)
+    assert not answer.refused and answer.citations and seen
+    for citation in answer.citations:
+        assert citation["link"].startswith("/view/")
+        assert f"]({citation['link']})" in answer.answer
+        assert citation["doc_id"] == citation["link"].split("/")[2]
+    assert "file:" not in answer.answer
+    default = index.ask(question, audience="public")
+    assert all(c["link"].startswith("file:") for c in default.citations)
+
+
+# ------------------------------------------------------------------ nothing goes around
+FRONT_ENDS = ["preuve/cli.py", "preuve/server", "preuve/evaluate"]
+
+
+def _sources():
+    for entry in FRONT_ENDS:
+        path = REPO / entry
+        yield from (sorted(path.rglob("*.py")) if path.is_dir() else [path])
+
+
+def test_no_front_end_goes_around_index():
+    """The CLI, the servers and the evaluation import nothing from `preuve.store`, read
+    no `.store` of an Index, and set nothing private on one."""
+    problems = []
+    for source in _sources():
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        where = Path(source).relative_to(REPO)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    "preuve.store"):
+                problems.append(f"{where}:{node.lineno} imports {node.module}")
+            elif isinstance(node, ast.Import):
+                problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
+                             if a.name.startswith("preuve.store")]
+            elif isinstance(node, ast.Attribute) and node.attr == "store":
+                problems.append(f"{where}:{node.lineno} reads .store")
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and node.attr.startswith("_") and isinstance(node.value, ast.Name)
+                  and node.value.id != "self"):
+                problems.append(f"{where}:{node.lineno} sets {node.value.id}.{node.attr}")
+    assert problems == []
+
+
+def test_a_keyword_index_stays_keyword_only_through_the_door(fresh_index, corpus):
+    with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
+        index.ingest([corpus])
+        assert not index.has_vectors and not index.embedder_loaded
+        assert index.schema_version >= 1
