@@ -13,7 +13,7 @@ A replacement (or removal) of `uploads/NAME` is journalled in `uploads/.staging/
 process left: for each journal, the index decides. The file whose bytes have the digest the
 index recorded for NAME is the one kept (NAME, else the backup renamed back); a NAME the
 index does not hold is removed. Then everything else in `.staging/` is deleted. The viewer
-serves a file only while its bytes have that digest (`app.indexed_file`), so even between
+serves a file only while its bytes have that digest (`routes.viewer.indexed_file`), so even between
 steps 3 and 4 nobody reads the new bytes under the old label.
 """
 
