@@ -43,7 +43,7 @@ from preuve.retrieve.filters import make_filters
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
-           "is_database", "shown_location", "sibling_index"]
+           "is_database", "require_index", "shown_location", "sibling_index"]
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
@@ -121,8 +121,8 @@ class Index:
             embedder = self.embedder()
             if embedder is None:
                 raise InvalidInput(f"{self.store.location} has no vectors (built with "
-                                 "--embedder none): use --method bm25, or re-ingest with "
-                                 "--embedder e5")
+                                   "--embedder none): use --method bm25, or re-ingest with "
+                                   "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
                        **{k: v for k, v in overrides.items() if v is not None})
 
@@ -160,7 +160,7 @@ class Index:
         method = method or self.default_method()
         if method not in retrieve.METHODS:
             raise InvalidInput(f"unknown method {method!r} (available: "
-                             f"{', '.join(retrieve.METHODS)})")
+                               f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths, kinds, navigation)
         options = self._options(needs_vectors=method != "bm25", candidates=candidates,
                                 weights=weights)
@@ -177,7 +177,7 @@ class Index:
         all; `method="hybrid"` adds the embedding model."""
         if method not in retrieve.METHODS:
             raise InvalidInput(f"unknown method {method!r} (available: "
-                             f"{', '.join(retrieve.METHODS)})")
+                               f"{', '.join(retrieve.METHODS)})")
         filters = make_filters(as_of, audience, paths)
         options = self._options(needs_vectors=method != "bm25")
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
@@ -428,7 +428,7 @@ def require_index(location: str | os.PathLike) -> str:
     location = os.fspath(location)
     if not index_exists(location):
         raise NoSuchFile(f"no index at {location}: build one with `preuve ingest PATH "
-                      f"--index {location}`")
+                         f"--index {location}`")
     return location
 
 

@@ -39,10 +39,10 @@ def validate_label(value: object, what: str = "access label") -> str:
         raise InvalidInput(f"{what} {value!r}: empty; a label is a word such as public or staff")
     if label in RESERVED_LABELS:
         raise InvalidInput(f"{what} {value!r} is reserved (it would read as every document); "
-                         "the operator reads everything by giving no audience at all")
+                           "the operator reads everything by giving no audience at all")
     if not LABEL_GRAMMAR.fullmatch(label):
         raise InvalidInput(f"{what} {value!r}: a label is 1-64 characters, lower-case letters, "
-                         "digits, '-' and '_', starting with a letter or digit")
+                           "digits, '-' and '_', starting with a letter or digit")
     return label
 
 

@@ -103,7 +103,7 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     negatives = len(points) - positives
     if not positives or not negatives:
         raise InvalidInput(f"{path}: calibration needs both answerable questions and questions "
-                         "marked refuse: true")
+                           "marked refuse: true")
     values = sorted({e for e, _, _ in points})
     candidates = [values[0] - 1e-6] + [(a + b) / 2 for a, b in zip(values[:-1], values[1:],
                                                                   strict=True)]

@@ -32,7 +32,7 @@ def dense(store: Store, query: str, filters: Filters, k: int, *, embedder) -> li
     """Top k chunks by cosine similarity, filters applied before the cut."""
     if embedder is None:
         raise InvalidInput("dense search needs an embedder; this index has no vectors "
-                         "(ingest with --embedder e5)")
+                           "(ingest with --embedder e5)")
     hits = store.search_dense(query_vector(embedder, query), model_key(embedder), filters, k)
     for hit in hits:
         hit.scores["dense"] = {"rank": hit.rank, "score": round(hit.score, 4)}

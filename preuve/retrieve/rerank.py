@@ -37,7 +37,7 @@ class OnnxCrossEncoder:
         for needed in (model, tokenizer):
             if not needed.is_file():
                 raise InvalidInput(f"reranker {folder}: missing {needed.name} (expected an ONNX "
-                                 "cross-encoder export: model.onnx + tokenizer.json)")
+                                   "cross-encoder export: model.onnx + tokenizer.json)")
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -79,8 +79,8 @@ def rerank(query: str, candidates: Sequence[Hit], k: int, reranker: Reranker | N
     """The top k candidates by the reranker's score; each keeps its earlier ranks."""
     if reranker is None:
         raise InvalidInput("--method rerank needs a cross-encoder: pass --reranker FOLDER (an "
-                         "ONNX export with model.onnx and tokenizer.json) or set "
-                         "PREUVE_RERANKER; none ships with preuve")
+                           "ONNX export with model.onnx and tokenizer.json) or set "
+                           "PREUVE_RERANKER; none ships with preuve")
     scores = reranker.score(query, [h.text for h in candidates])
     order = sorted(range(len(candidates)), key=lambda i: -scores[i])[:k]
     out = []

@@ -60,7 +60,7 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
     before = dst.stats()
     if before["documents"] or before["chunks"] or before.get("vectors"):
         raise Conflict(f"{dst.location} is not empty ({before['documents']} documents): "
-                         "migrate copies into an empty index only")
+                       "migrate copies into an empty index only")
     # meta first: the target learns which embedder the index uses before any vector arrives
     meta = [row for row in src.export_rows("meta") if row[0] != "generation"]
     dst.import_rows("meta", meta)

@@ -440,7 +440,7 @@ class PostgresStore:
                 raise Conflict(f"{self.location} holds vectors of {stored}, not of {model}")
             if query.shape[-1] != dim:
                 raise Conflict(f"{self.location}: query vector has {query.shape[-1]} "
-                                 f"dimensions, the index {dim}")
+                               f"dimensions, the index {dim}")
             where, params = filter_sql(filters, "c", "%s")
             vec = vector_literal(query)
 
