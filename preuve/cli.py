@@ -24,8 +24,13 @@ from preuve.registry import PluginError, embedders, generators, kinds, methods
 from preuve.retrieve.rerank import load_reranker
 from preuve.settings import Settings
 
-METHODS = methods.names()
-COMPARABLE = methods.names(lambda m: not m.needs_reranker)  # no cross-encoder needed
+try:  # the choices and help below list plugins' entries too: load them now
+    METHODS = methods.names()
+    COMPARABLE = methods.names(lambda m: not m.needs_reranker)  # no cross-encoder needed
+    for _registry in (kinds, embedders, generators):
+        _registry.names()
+except PluginError as _exc:
+    sys.exit(f"preuve: {_exc}")
 
 
 def _settings(**flags) -> Settings:
