@@ -6,12 +6,16 @@ what a cost report needs).
 
 - `OpenAIGenerator` speaks the OpenAI chat-completions protocol to any compatible endpoint
   (OpenAI, Gemini's compatible endpoint, Mistral, Ollama, vLLM, a llama.cpp server).
-  Retries with exponential backoff and jitter on connection errors, timeouts, 429 and 5xx,
-  honouring `Retry-After`; never retries 400/401/403/404, which get a message naming the
-  endpoint and what to fix. Streams over server-sent events.
+  Retries with exponential backoff and jitter on connection errors, timeouts, 408, 429 and
+  5xx, honouring `Retry-After`; never retries another 4xx (400/401/403/404...), which gets
+  a message naming the endpoint and what to fix (`GeneratorReplyError`, an UpstreamError).
+  Giving up is a `GeneratorError` (Unavailable). Streams over server-sent events.
 - `LocalGenerator` runs a GGUF file in-process with xllamacpp (llama.cpp's own server,
   listening on 127.0.0.1 on a free port) and talks to it through `OpenAIGenerator`, so the
   local path and the remote path share one protocol implementation.
+
+Generators are registered by name in `preuve.registry.generators` (extractive, openai,
+local; plugins add theirs) and made from a `preuve.settings.Settings` (PREUVE_LLM_*).
 
 HTTP goes through `preuve.http.HttpClient` (httpx): one retry policy and one error-body
 parser shared with the embeddings client, and a `transport=` seam for tests. `timeout` is an
