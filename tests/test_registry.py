@@ -235,3 +235,16 @@ def test_a_broken_plugin_stops_the_cli_with_its_name(tmp_path):
     assert "Traceback" not in result.stderr
     assert "plugin 'shiny'" in result.stderr and "preuve.embedders" in result.stderr
     assert "preuve-testplugin" in result.stderr
+
+
+def test_the_server_config_knows_the_registered_generators():
+    from preuve.registry import GeneratorSpec
+    from preuve.server.config import ConfigError, ServerConfig
+
+    with pytest.raises(ConfigError, match=r"generator: 'echo' \(extractive, openai, local\)"):
+        ServerConfig(generator="echo")
+    generators.register("echo", GeneratorSpec("echo", lambda settings, **options: None))
+    try:
+        assert ServerConfig(generator="echo").generator == "echo"
+    finally:
+        generators.unregister("echo")
