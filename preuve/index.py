@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 
-from preuve import retrieve
+from preuve import registry, retrieve
 from preuve.answer.answerability import (
     DF_CAP,
     E5_DEFAULTS,
@@ -40,6 +40,7 @@ from preuve.ingest.vectors import model_key
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
+from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
@@ -47,7 +48,6 @@ __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists"
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
-COMPARED = ("bm25", "dense", "hybrid")  # the methods a comparison shows side by side
 EXPLAIN_DEPTH = 100  # how deep `explain` looks for a hit in the other methods
 
 
@@ -60,11 +60,17 @@ class Index:
 
     The embedder is recorded in the index at the first ingest (`embedder`: a name such as
     "e5", "use-m3", or "none" for keyword search only). Later calls use the recorded one;
-    asking for another is an error naming both, never silently mixed vectors."""
+    asking for another is an error naming both, never silently mixed vectors.
+
+    `settings` (a `preuve.settings.Settings`, built by the front end) gives the index
+    location when `location` is None, the store's tuning and the embedders' cache folder;
+    nothing here reads the environment."""
 
     def __init__(self, location: str | os.PathLike | None = None, store: Store | None = None,
-                 embedder: str | Embedder | None = None, reranker=None):
-        self.store = store or open_store(location)
+                 embedder: str | Embedder | None = None, reranker=None,
+                 settings: Settings | None = None):
+        self.settings = settings or Settings()
+        self.store = store or open_store(location, self.settings)
         self._embedder_choice = embedder
         self._embedder: Embedder | None = None
         self.reranker = reranker
@@ -99,7 +105,7 @@ class Index:
                     self.store.set_meta("embedder", NO_EMBEDDER)
                 return None
             if self._embedder is None:
-                self._embedder = get_embedder(name)
+                self._embedder = get_embedder(name, self.settings)
         else:
             name, self._embedder = "custom", asked
         key = model_key(self._embedder)
@@ -138,7 +144,8 @@ class Index:
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest(self.store, paths, settings=settings, default_access=access,
                       progress=progress, embedder=embedder,
-                      embedder_name=name if embedder is not None else None, **kwargs)
+                      embedder_name=name if embedder is not None else None,
+                      embedder_settings=self.settings, **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
                        progress: bool = False) -> IngestReport:
@@ -147,7 +154,8 @@ class Index:
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest_records(self.store, records, source=source, language=language,
                               progress=progress, embedder=embedder,
-                              embedder_name=name if embedder is not None else None)
+                              embedder_name=name if embedder is not None else None,
+                              embedder_settings=self.settings)
 
     def search(self, query: str, *, method: str | None = None, k: int = 10,
                as_of: str | dt.date | None = "today", audience: str | None = None,
@@ -158,11 +166,9 @@ class Index:
         method is hybrid when the index has vectors, else bm25. Tables of contents and
         indexes (chunks of role "navigation") are left out unless `navigation`."""
         method = method or self.default_method()
-        if method not in retrieve.METHODS:
-            raise InvalidInput(f"unknown method {method!r} (available: "
-                               f"{', '.join(retrieve.METHODS)})")
+        needs_vectors = registry.methods.get(method).needs_vectors
         filters = make_filters(as_of, audience, paths, kinds, navigation)
-        options = self._options(needs_vectors=method != "bm25", candidates=candidates,
+        options = self._options(needs_vectors=needs_vectors, candidates=candidates,
                                 weights=weights)
         return retrieve.search(self.store, query, method=method, k=k, filters=filters,
                                options=options)
@@ -175,21 +181,22 @@ class Index:
               method: str = "bm25") -> list[Hit]:
         """Code locations for `subject`, best first. The default, bm25, calls no model at
         all; `method="hybrid"` adds the embedding model."""
-        if method not in retrieve.METHODS:
-            raise InvalidInput(f"unknown method {method!r} (available: "
-                               f"{', '.join(retrieve.METHODS)})")
+        needs_vectors = registry.methods.get(method).needs_vectors
         filters = make_filters(as_of, audience, paths)
-        options = self._options(needs_vectors=method != "bm25")
+        options = self._options(needs_vectors=needs_vectors)
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
                               options=options)
 
-    def compare(self, query: str, *, methods: Sequence[str] = COMPARED, k: int = 10,
+    def compare(self, query: str, *, methods: Sequence[str] | None = None, k: int = 10,
                 **filters) -> dict[str, list[Hit] | None]:
         """The top k of each method side by side (None for a method that needs vectors on
-        a keyword-only index). `filters`: as_of, audience, paths, kinds, navigation."""
-        return {method: (self.search(query, method=method, k=k, **filters)
-                         if method == "bm25" or self.has_vectors else None)
-                for method in methods}
+        a keyword-only index); by default every registered method that needs no
+        cross-encoder. `filters`: as_of, audience, paths, kinds, navigation."""
+        names = methods if methods is not None else registry.comparable_methods()
+        return {name: (self.search(query, method=name, k=k, **filters)
+                       if self.has_vectors or not registry.methods.get(name).needs_vectors
+                       else None)
+                for name in names}
 
     def explain(self, query: str, hits: list[Hit], method: str | None = None,
                 **filters) -> list[Hit]:

@@ -13,9 +13,6 @@ from typing import Any
 
 from preuve.errors import InvalidInput
 
-# A chunk's `kind` says which parser made it; `--kind` filters on it.
-KINDS = ("pdf", "markdown", "html", "text", "docx", "code")
-
 # A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
 # links), which retrieval leaves out unless `Filters.navigation` asks for it.
 BODY, NAVIGATION = "body", "navigation"

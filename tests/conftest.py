@@ -383,9 +383,9 @@ def vectors_of_another_cpu():
     original = preuve.embed.get_embedder
     made: dict[str, NoisyEmbedder] = {}
 
-    def noisy(name: str = "e5"):
+    def noisy(name: str = "e5", settings=None):
         if name not in made:
-            made[name] = NoisyEmbedder(original(name), VECTOR_NOISE)
+            made[name] = NoisyEmbedder(original(name, settings), VECTOR_NOISE)
         return made[name]
 
     mp = pytest.MonkeyPatch()

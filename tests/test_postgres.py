@@ -37,6 +37,7 @@ from conftest import (
 )
 
 from preuve import Index
+from preuve.settings import Settings
 from preuve.store import open_store
 from preuve.store.postgres import _WRITE_LOCK, PostgresStore
 
@@ -284,15 +285,13 @@ def hnsw_index(e5_build, pg_base, new_location, tmp_path_factory):
     extra = tmp_path_factory.mktemp("extra")
     (extra / "note.md").write_text("---\naccess: public\n---\n# Note\n\nLe badge du "
                                    "parking se retire à l'accueil.\n", encoding="utf-8")
-    os.environ["PREUVE_HNSW_THRESHOLD"] = "50"
-    try:
-        with Index(location, embedder=E5) as index:
-            report = index.ingest([extra])
-            assert report.ok and report.added == ["note.md"] and report.embedded == 1
-            assert index.store.hnsw_ready()
-            assert index.status()["dense_index"] == "hnsw"
-    finally:
-        del os.environ["PREUVE_HNSW_THRESHOLD"]
+    settings = Settings.load(env={"PREUVE_HNSW_THRESHOLD": "50"})
+    with Index(location, embedder=E5, settings=settings) as index:
+        assert index.store.hnsw_threshold == 50
+        report = index.ingest([extra])
+        assert report.ok and report.added == ["note.md"] and report.embedded == 1
+        assert index.store.hnsw_ready()
+        assert index.status()["dense_index"] == "hnsw"
     return location
 
 

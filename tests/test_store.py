@@ -27,6 +27,7 @@ from conftest import (
 )
 
 from preuve.models import Chunk, Document
+from preuve.settings import Settings
 from preuve.store import Changes, open_store
 
 
@@ -108,14 +109,15 @@ def test_old_index_is_migrated_and_keeps_its_data(tmp_path):
     integrity_ok(db)
 
 
-def test_open_store_location_from_environment_and_default(tmp_path, monkeypatch):
+def test_open_store_location_from_settings_and_default(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PREUVE_INDEX", str(tmp_path / "env" / "i.sqlite"))
-    open_store().close()
+    monkeypatch.setenv("PREUVE_INDEX", str(tmp_path / "ignored" / "i.sqlite"))
+    settings = Settings.load(env={"PREUVE_INDEX": str(tmp_path / "env" / "i.sqlite")})
+    open_store(None, settings).close()
     assert (tmp_path / "env" / "i.sqlite").exists()
-    monkeypatch.delenv("PREUVE_INDEX")
-    open_store().close()
+    open_store().close()  # the environment is the front ends' to read, never the store's
     assert (tmp_path / ".preuve" / "index.sqlite").exists()
+    assert not (tmp_path / "ignored").exists()
 
 
 def test_a_failing_write_changes_nothing(work):

@@ -17,6 +17,7 @@ import numpy as np
 
 from preuve import text as tokens
 from preuve.models import Hit
+from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
 
 _BOUNDARY = re.compile(
@@ -31,8 +32,6 @@ _CONTENTS = re.compile(r"^\s*(?:table des mati[eè]res|sommaire|contents|table o
                        r"index|list of figures|liste des figures)\s*$", re.I)
 _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})?\s*$", re.I)
 _END = re.compile(r"[.!?…:;][\"»”')\]]*$")
-# kinds whose chunk text has one line per source line, so a sentence can cite its own lines
-LINE_KINDS = ("markdown", "text", "code")
 NAVIGATION = "navigation"
 
 
@@ -116,7 +115,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     body = hit.text
     if hit.kind == "code":
         return [_code_sentence(hit)]
-    by_lines = hit.kind in LINE_KINDS and hit.start_line is not None
+    # kinds whose chunk text has one line per source line: a sentence cites its own lines
+    kind = kinds.find(hit.kind)
+    by_lines = kind is not None and kind.cites_lines and hit.start_line is not None
     if skip and not by_lines:
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
     if not by_lines:

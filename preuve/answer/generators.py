@@ -6,61 +6,67 @@ what a cost report needs).
 
 - `OpenAIGenerator` speaks the OpenAI chat-completions protocol to any compatible endpoint
   (OpenAI, Gemini's compatible endpoint, Mistral, Ollama, vLLM, a llama.cpp server).
-  Retries with exponential backoff and jitter on connection errors, timeouts, 429 and 5xx,
-  honouring `Retry-After`; never retries 400/401/403/404, which get a message naming the
-  endpoint and what to fix. Streams over server-sent events.
+  Retries with exponential backoff and jitter on connection errors, timeouts, 408, 429 and
+  5xx, honouring `Retry-After`; never retries another 4xx (400/401/403/404...), which gets
+  a message naming the endpoint and what to fix (`GeneratorReplyError`, an UpstreamError).
+  Giving up is a `GeneratorError` (Unavailable). Streams over server-sent events.
 - `LocalGenerator` runs a GGUF file in-process with xllamacpp (llama.cpp's own server,
   listening on 127.0.0.1 on a free port) and talks to it through `OpenAIGenerator`, so the
   local path and the remote path share one protocol implementation.
 
-HTTP is done with the standard library (urllib/http.client): one POST per attempt and a
-line reader for the event stream is all this needs, the core install stays free of an HTTP
-client dependency, and proxies from the environment are honoured as usual. `timeout` is an
+Generators are registered by name in `preuve.registry.generators` (extractive, openai,
+local; plugins add theirs) and made from a `preuve.settings.Settings` (PREUVE_LLM_*).
+
+HTTP goes through `preuve.http.HttpClient` (httpx): one retry policy and one error-body
+parser shared with the embeddings client, and a `transport=` seam for tests. `timeout` is an
 inactivity limit (connect, and each wait for bytes from the server), the same meaning as
 other HTTP clients' read timeout: a stream that keeps sending tokens is never cut.
 """
 
 from __future__ import annotations
 
-import email.utils
-import http.client
 import importlib.util
-import ipaddress
 import json
 import math
 import os
-import random
-import ssl
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import UTC
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from preuve.errors import UpstreamError
+import httpx
+
+from preuve.errors import InvalidInput, Unavailable, UpstreamError
+from preuve.http import (
+    GaveUp,
+    HttpClient,
+    Rejected,
+    RetryPolicy,
+    Transient,
+    content_type,
+    error_message,
+    parse_retry_after,
+)
+from preuve.registry import GeneratorSpec, generators
+from preuve.settings import Settings
 
 __all__ = [
     "Generation",
     "Generator",
     "GeneratorError",
+    "GeneratorReplyError",
     "LocalGenerator",
     "OpenAIGenerator",
     "estimate_tokens",
     "parse_retry_after",
 ]
 
-API_KEY_VARS = ("PREUVE_LLM_API_KEY", "OPENAI_API_KEY")
-RETRY_STATUSES = frozenset({408, 409, 425, 429})  # plus every 5xx
-_ERROR_SNIPPET = 300
-
-
-class GeneratorError(UpstreamError):
+class GeneratorError(Unavailable):
     """A generation that failed for good; the message says which endpoint and what to fix.
+    Raised as is when the model could not be reached or set up (or gave up after retries),
+    as `GeneratorReplyError` when it answered with an error or garbage.
 
     `calls` holds the attempts made (same records as `Generation.calls`) so a cost report
     can still account for them; `status` is the last HTTP status, if any.
@@ -72,6 +78,11 @@ class GeneratorError(UpstreamError):
         self.endpoint = endpoint
         self.status = status
         self.calls: list[dict] = calls if calls is not None else []
+
+
+class GeneratorReplyError(GeneratorError, UpstreamError):
+    """The model server answered, but with an error (4xx other than 408/429, an error
+    object) or a reply that is not a chat completion."""
 
 
 @dataclass
@@ -126,87 +137,6 @@ def estimate_prompt_tokens(messages: list[dict]) -> int:
     return sum(estimate_tokens(_message_text(m)) + 4 for m in messages) + 3
 
 
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delay in seconds or an HTTP date)."""
-    if value is None or not value.strip():
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when is None:
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = when.timestamp() - (time.time() if now is None else now)
-    if math.isnan(seconds):
-        return None
-    return max(0.0, seconds)
-
-
-def _server_message(body: bytes) -> str:
-    """The error message a server put in its body, else the start of the body."""
-    text = body.decode("utf-8", errors="replace").strip()
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
-    if isinstance(data, list) and data and isinstance(data[0], dict):
-        data = data[0]  # Gemini's compatible endpoint wraps errors in a list
-    if isinstance(data, dict):
-        err = data.get("error", data)
-        if isinstance(err, dict):
-            for key in ("message", "detail", "msg"):
-                if err.get(key):
-                    return str(err[key])[:_ERROR_SNIPPET]
-        elif isinstance(err, str) and err:
-            return err[:_ERROR_SNIPPET]
-        for key in ("message", "detail"):
-            if data.get(key):
-                return str(data[key])[:_ERROR_SNIPPET]
-    return " ".join(text.split())[:_ERROR_SNIPPET]
-
-
-def _is_loopback(host: str | None) -> bool:
-    if not host:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-class _Retry(Exception):
-    """A transient failure: the attempt may be repeated."""
-
-    def __init__(self, reason: str, *, status: int | None = None,
-                 retry_after: float | None = None, kind: str = "connection"):
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-        self.retry_after = retry_after
-        self.kind = kind
-
-
-def _io(fn: Callable[..., Any], *args: Any, timeout: float) -> Any:
-    """Run one network operation, turning transport failures into `_Retry`."""
-    try:
-        return fn(*args)
-    except TimeoutError as exc:
-        raise _Retry(f"no response within the {timeout:g} s timeout",
-                     kind="timeout") from exc
-    except http.client.IncompleteRead as exc:
-        raise _Retry("the connection closed in the middle of the response") from exc
-    except (http.client.HTTPException, OSError) as exc:
-        raise _Retry(f"connection error: {exc!r}") from exc
-
-
 # --------------------------------------------------------------------------- OpenAI
 
 class OpenAIGenerator:
@@ -227,17 +157,14 @@ class OpenAIGenerator:
                  timeout: float = 60, max_retries: int = 4, backoff: float = 0.5,
                  max_backoff: float = 20, *, max_tokens: int | None = None,
                  temperature: float | None = 0.0, extra_body: Mapping[str, Any] | None = None,
-                 headers: Mapping[str, str] | None = None):
+                 headers: Mapping[str, str] | None = None,
+                 transport: httpx.BaseTransport | None = None):
         if not base_url:
             raise GeneratorError("OpenAIGenerator needs a base URL, e.g. "
                                  "https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
         base = base_url.strip().rstrip("/")
         if base.endswith("/chat/completions"):
             base = base[: -len("/chat/completions")]
-        parts = urllib.parse.urlsplit(base)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise GeneratorError(f"base URL {base_url!r} is not an http(s) URL; expected "
-                                 "something like https://api.openai.com/v1")
         if max_retries < 0 or timeout <= 0:
             raise ValueError("max_retries must be >= 0 and timeout > 0")
         self.base_url = base
@@ -252,9 +179,13 @@ class OpenAIGenerator:
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
         self.extra_headers = dict(headers or {})
-        # a loopback server is reached directly even when a proxy is configured
-        handlers = [urllib.request.ProxyHandler({})] if _is_loopback(parts.hostname) else []
-        self._opener = urllib.request.build_opener(*handlers)
+        try:
+            self._http = HttpClient(
+                self.endpoint, timeout=self.timeout, transport=transport,
+                policy=RetryPolicy(self.max_retries, self.backoff, self.max_backoff))
+        except ValueError:
+            raise GeneratorError(f"base URL {base_url!r} is not an http(s) URL; expected "
+                                 "something like https://api.openai.com/v1") from None
 
     def __repr__(self) -> str:  # never shows the key
         key = "set" if self.api_key else "none"
@@ -262,13 +193,11 @@ class OpenAIGenerator:
                 f"api_key={key}, timeout={self.timeout:g}, max_retries={self.max_retries})")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> OpenAIGenerator:
-        """Configured from PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, PREUVE_LLM_API_KEY (else
-        OPENAI_API_KEY), and optionally PREUVE_LLM_TIMEOUT and PREUVE_LLM_MAX_RETRIES.
-        Keyword arguments override the environment."""
-        env = os.environ if env is None else env
-        base_url = overrides.pop("base_url", None) or env.get("PREUVE_LLM_BASE_URL", "").strip()
-        model = overrides.pop("model", None) or env.get("PREUVE_LLM_MODEL", "").strip()
+    def from_settings(cls, settings: Settings, **overrides: Any) -> OpenAIGenerator:
+        """Configured from `settings` (llm_base_url, llm_model, llm_api_key, llm_timeout,
+        llm_max_retries: PREUVE_LLM_* in the environment). Keyword arguments override them."""
+        base_url = overrides.pop("base_url", None) or (settings.llm_base_url or "").strip()
+        model = overrides.pop("model", None) or (settings.llm_model or "").strip()
         if not base_url:
             raise GeneratorError(
                 "no language model endpoint configured: set PREUVE_LLM_BASE_URL to an "
@@ -278,17 +207,21 @@ class OpenAIGenerator:
             raise GeneratorError(
                 f"no model name configured for {base_url}: set PREUVE_LLM_MODEL "
                 "(e.g. gpt-4o-mini; any name for a llama.cpp server)")
-        if "api_key" not in overrides:
-            overrides["api_key"] = next(
-                (env[v].strip() for v in API_KEY_VARS if env.get(v, "").strip()), None)
-        for var, key, kind in (("PREUVE_LLM_TIMEOUT", "timeout", float),
-                               ("PREUVE_LLM_MAX_RETRIES", "max_retries", int)):
-            if key not in overrides and env.get(var, "").strip():
-                try:
-                    overrides[key] = kind(env[var])
-                except ValueError:
-                    raise GeneratorError(f"{var}={env[var]!r} is not a number") from None
+        for key, value in (("api_key", settings.llm_api_key), ("timeout", settings.llm_timeout),
+                           ("max_retries", settings.llm_max_retries)):
+            if value is not None:
+                overrides.setdefault(key, value)
         return cls(base_url, model, **overrides)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> OpenAIGenerator:
+        """`from_settings` over the PREUVE_LLM_* variables of `env` (OPENAI_API_KEY when
+        PREUVE_LLM_API_KEY is unset)."""
+        try:
+            settings = Settings.load(env=env)
+        except InvalidInput as exc:
+            raise GeneratorError(str(exc)) from None
+        return cls.from_settings(settings, **overrides)
 
     # ----------------------------------------------------------------- public
 
@@ -307,36 +240,22 @@ class OpenAIGenerator:
 
         calls: list[dict] = []
         started = time.monotonic()
-        attempts = self.max_retries + 1
-        for attempt in range(1, attempts + 1):
+        emitted: list[str] = []  # tokens delivered by the current attempt
+        t0 = started  # when the current attempt began
+
+        def attempt(n: int) -> Generation:
+            nonlocal t0
             call: dict[str, Any] = {
-                "generator": self.name, "model": self.model, "attempt": attempt,
+                "generator": self.name, "model": self.model, "attempt": n,
                 "status": None, "latency_s": 0.0, "prompt_tokens": 0, "completion_tokens": 0,
                 "error": None, "wait_s": 0.0,
             }
             calls.append(call)
             t0 = time.monotonic()
-            emitted: list[str] = []
+            emitted.clear()
             try:
                 text, model, raw_usage, finish = self._attempt(
                     data, stream, on_token, emitted, call, t0)
-            except _Retry as exc:
-                call["latency_s"] = round(time.monotonic() - t0, 4)
-                call["status"] = exc.status
-                call["error"] = exc.reason
-                if emitted:
-                    raise GeneratorError(
-                        f"{self.endpoint}: the stream broke after {len(emitted)} tokens had "
-                        f"been delivered ({exc.reason}); not retried so no text is repeated",
-                        endpoint=self.endpoint, status=exc.status, calls=calls) from exc
-                if attempt == attempts:
-                    raise GeneratorError(self._give_up_message(exc, attempts),
-                                         endpoint=self.endpoint, status=exc.status,
-                                         calls=calls) from exc
-                wait = self._wait(attempt, exc.retry_after)
-                call["wait_s"] = round(wait, 4)
-                time.sleep(wait)
-                continue
             except GeneratorError as exc:
                 call["latency_s"] = round(time.monotonic() - t0, 4)
                 call["status"] = call["status"] if exc.status is None else exc.status
@@ -352,7 +271,26 @@ class OpenAIGenerator:
                 latency_s=round(time.monotonic() - started, 4), calls=calls,
                 finish_reason=finish, generator=self.name,
             )
-        raise AssertionError("unreachable")  # pragma: no cover
+
+        def failed(n: int, exc: Transient, wait: float) -> None:
+            call = calls[-1]
+            call["latency_s"] = round(time.monotonic() - t0, 4)
+            call["status"] = exc.status
+            call["error"] = exc.reason
+            call["wait_s"] = round(wait, 4)
+            if emitted:
+                call["wait_s"] = 0.0
+                raise GeneratorError(
+                    f"{self.endpoint}: the stream broke after {len(emitted)} tokens had "
+                    f"been delivered ({exc.reason}); not retried so no text is repeated",
+                    endpoint=self.endpoint, status=exc.status, calls=calls) from exc
+
+        try:
+            return self._http.run(attempt, on_failure=failed)
+        except GaveUp as exc:
+            raise GeneratorError(self._give_up_message(exc.last, exc.attempts),
+                                 endpoint=self.endpoint, status=exc.last.status,
+                                 calls=calls) from exc.last
 
     # ----------------------------------------------------------------- internals
 
@@ -367,13 +305,7 @@ class OpenAIGenerator:
         headers.update(self.extra_headers)
         return headers
 
-    def _wait(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return min(self.max_backoff, retry_after)
-        base = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
-        return random.uniform(base / 2, base)
-
-    def _give_up_message(self, exc: _Retry, attempts: int) -> str:
+    def _give_up_message(self, exc: Transient, attempts: int) -> str:
         tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
         if exc.kind == "timeout":
             hint = ("the server is too slow or unreachable; raise the timeout "
@@ -388,8 +320,9 @@ class OpenAIGenerator:
             hint = f"check that the server is running and that {self.base_url} is right"
         return f"{self.endpoint}: gave up after {tries}: {exc.reason}; {hint}"
 
-    def _client_error(self, status: int, body: bytes) -> GeneratorError:
-        msg = _server_message(body)
+    def _client_error(self, status: int | None, msg: str) -> GeneratorError:
+        if status is None:  # no reply at all: a TLS certificate check failed
+            return GeneratorError(f"{self.endpoint}: {msg}", endpoint=self.endpoint)
         said = f": {msg}" if msg else ""
         if status in (401, 403):
             if self.api_key:
@@ -405,51 +338,23 @@ class OpenAIGenerator:
         else:
             text = (f"{self.endpoint} rejected the request with HTTP {status}"
                     f"{said or ' (no message)'}.")
-        return GeneratorError(text, endpoint=self.endpoint, status=status)
+        return GeneratorReplyError(text, endpoint=self.endpoint, status=status)
 
     def _attempt(self, data: bytes, stream: bool, on_token: Callable[[str], None] | None,
                  emitted: list[str], call: dict, t0: float):
-        request = urllib.request.Request(self.endpoint, data=data,
-                                         headers=self._headers(stream), method="POST")
         try:
-            response = self._opener.open(request, timeout=self.timeout)
-        except urllib.error.HTTPError as err:
-            with err:
-                try:
-                    body = err.read()
-                except (OSError, http.client.HTTPException):
-                    body = b""
-            status = err.code
-            call["status"] = status
-            if status in RETRY_STATUSES or status >= 500:
-                msg = _server_message(body)
-                raise _Retry(f"HTTP {status}" + (f": {msg}" if msg else ""), status=status,
-                             retry_after=parse_retry_after(err.headers.get("Retry-After")),
-                             kind="status") from None
-            raise self._client_error(status, body) from None
-        except urllib.error.URLError as err:
-            reason = err.reason
-            if isinstance(reason, ssl.SSLCertVerificationError):
-                raise GeneratorError(
-                    f"{self.endpoint}: TLS certificate check failed ({reason}); check the "
-                    "base URL's host name and the machine's CA certificates",
-                    endpoint=self.endpoint) from None
-            if isinstance(reason, TimeoutError):
-                raise _Retry(f"no connection within the {self.timeout:g} s timeout",
-                             kind="timeout") from None
-            raise _Retry(f"cannot connect: {reason}") from None
-        except TimeoutError:
-            raise _Retry(f"no response within the {self.timeout:g} s timeout",
-                         kind="timeout") from None
-        except (http.client.HTTPException, OSError) as exc:
-            raise _Retry(f"connection error: {exc!r}") from None
-
-        with response:
-            call["status"] = response.status
-            ctype = response.headers.get_content_type()
-            if stream and ctype == "text/event-stream":
-                return self._read_stream(response, on_token, emitted, call, t0)
-            body = _io(response.read, timeout=self.timeout)
+            with self._http.post(data, self._headers(stream)) as response:
+                call["status"] = response.status_code
+                ctype = content_type(response)
+                if stream and ctype == "text/event-stream":
+                    return self._read_stream(response, on_token, emitted, call, t0)
+                body = self._http.read(response)
+        except Transient as exc:
+            call["status"] = exc.status
+            raise
+        except Rejected as exc:
+            call["status"] = exc.status
+            raise self._client_error(exc.status, exc.message) from None
         text, model, usage, finish = self._parse_completion(body, ctype)
         if stream:  # the server ignored stream=true: deliver the whole text at once
             call["ttft_s"] = round(time.monotonic() - t0, 4)
@@ -463,26 +368,26 @@ class OpenAIGenerator:
             data = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             snippet = body[:120].decode("utf-8", errors="replace")
-            raise GeneratorError(
+            raise GeneratorReplyError(
                 f"{self.endpoint} answered with a body that is not valid JSON ({ctype}, "
                 f"starts with {snippet!r}); check that the base URL points to an "
                 "OpenAI-compatible API (it usually ends in /v1)",
                 endpoint=self.endpoint) from None
         if not isinstance(data, dict):
-            raise GeneratorError(f"{self.endpoint} answered JSON that is not an object",
+            raise GeneratorReplyError(f"{self.endpoint} answered JSON that is not an object",
                                  endpoint=self.endpoint)
         if data.get("error"):
-            raise GeneratorError(f"{self.endpoint} answered an error: "
-                                 f"{_server_message(body)}", endpoint=self.endpoint)
+            raise GeneratorReplyError(f"{self.endpoint} answered an error: "
+                                      f"{error_message(body)}", endpoint=self.endpoint)
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise GeneratorError(
+            raise GeneratorReplyError(
                 f"{self.endpoint} answered without any choice (no 'choices' list in the "
                 "response); is it a chat-completions endpoint?", endpoint=self.endpoint)
         choice = choices[0]
         message = choice.get("message")
         if not isinstance(message, dict):
-            raise GeneratorError(f"{self.endpoint} answered a choice without a message",
+            raise GeneratorReplyError(f"{self.endpoint} answered a choice without a message",
                                  endpoint=self.endpoint)
         content = message.get("content")
         if isinstance(content, list):  # content parts
@@ -507,15 +412,15 @@ class OpenAIGenerator:
             try:
                 chunk = json.loads(payload)
             except ValueError:
-                raise GeneratorError(
+                raise GeneratorReplyError(
                     f"{self.endpoint} sent a stream event that is not valid JSON: "
                     f"{payload[:120]!r}", endpoint=self.endpoint) from None
             if not isinstance(chunk, dict):
                 return False
             if chunk.get("error"):
-                raise GeneratorError(
+                raise GeneratorReplyError(
                     f"{self.endpoint} reported an error in the stream: "
-                    f"{_server_message(payload.encode())}", endpoint=self.endpoint)
+                    f"{error_message(payload)}", endpoint=self.endpoint)
             model = chunk.get("model") or model
             if chunk.get("usage"):
                 usage = chunk["usage"]
@@ -533,13 +438,11 @@ class OpenAIGenerator:
                 finish = choice.get("finish_reason") or finish
             return False
 
-        while not done:
-            raw = _io(response.readline, timeout=self.timeout)
-            if not raw:
-                break
-            line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        for line in self._http.lines(response):
             if not line:
                 done = dispatch()
+                if done:
+                    break
                 continue
             if line.startswith(":"):
                 continue  # comment / keep-alive
@@ -549,7 +452,8 @@ class OpenAIGenerator:
         if not done and data_lines:
             done = dispatch()
         if not done and finish is None:
-            raise _Retry("the stream ended before it was complete (no [DONE])", kind="stream")
+            raise Transient("the stream ended before it was complete (no [DONE])",
+                            kind="stream")
         return "".join(emitted), model, usage, finish
 
     @staticmethod
@@ -660,3 +564,32 @@ class LocalGenerator:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# --------------------------------------------------------------------------- registry
+
+def _extractive(settings: Settings, **options: Any) -> None:
+    return None  # the pipeline's own extractive answer: no model
+
+
+def _openai(settings: Settings, *, model: str | None = None, base_url: str | None = None,
+            **options: Any) -> OpenAIGenerator:
+    overrides = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
+    return OpenAIGenerator.from_settings(settings, **overrides)
+
+
+def _local(settings: Settings, *, gguf: str | None = None, **options: Any) -> LocalGenerator:
+    if not gguf:
+        raise GeneratorError("the local generator needs a GGUF model file (--gguf FILE)")
+    return LocalGenerator(gguf)
+
+
+for _spec in (
+    GeneratorSpec("extractive", _extractive,
+                  help="the best sentences of the passages, cited (no model)"),
+    GeneratorSpec("openai", _openai,
+                  help="any OpenAI-compatible endpoint (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, "
+                       "PREUVE_LLM_API_KEY)"),
+    GeneratorSpec("local", _local, help="a GGUF file run in this process (--gguf)"),
+):
+    generators.register(_spec.name, _spec, replace=True)

@@ -70,16 +70,18 @@ def evaluate_collection(index: Index, evalset: EvalSet, method: str, k: int = 10
 
 def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
              index: str | None = None, embedder: str | None = None,
-             progress: bool = False) -> dict[str, Report]:
+             progress: bool = False, settings=None) -> dict[str, Report]:
     """Evaluate each method (None: the index's default) on a reference file (against the
-    index at `index`) or on a collection (indexed, incrementally, into its own index)."""
+    index at `index`) or on a collection (indexed, incrementally, into its own index).
+    `settings`: a `preuve.settings.Settings` for the indexes opened (store tuning, cache)."""
     if is_reference_file(target):
-        with Index(index, embedder=embedder) as main:
+        with Index(index, embedder=embedder, settings=settings) as main:
             names = [m or main.default_method() for m in methods]
             return {m: evaluate_reference(main, target, m, k) for m in names}
     evalset = load(target)
     embedder = embedder or ("none" if methods == ["bm25"] else "e5")
-    with Index(eval_index_path(index, evalset, embedder), embedder=embedder) as own:
+    with Index(eval_index_path(index, evalset, embedder), embedder=embedder,
+               settings=settings) as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                            language=evalset.language, progress=progress)
         names = [m or own.default_method() for m in methods]

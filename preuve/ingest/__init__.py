@@ -11,7 +11,7 @@ import datetime as dt
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -19,15 +19,11 @@ from preuve import text
 from preuve.ingest import vectors
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_units, sentences
-from preuve.ingest.code import parse_code
-from preuve.ingest.docx import parse_docx
-from preuve.ingest.html import parse_html
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
-from preuve.ingest.markdown import parse_markdown, parse_text
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
-from preuve.ingest.pdf import parse_pdf
 from preuve.ingest.walk import UNSUPPORTED, Candidate, walk
 from preuve.models import Chunk, Document, validate_label
+from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
@@ -38,15 +34,6 @@ FILE_DIGEST = "file_sha256"
 EMPTY_MARKER = "empty package marker"
 # skip reasons too common to list one by one (the CLI counts them); links are listed
 ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER)
-
-PARSERS: dict[str, Callable[..., Parsed]] = {
-    "pdf": parse_pdf,
-    "markdown": parse_markdown,
-    "html": parse_html,
-    "docx": parse_docx,
-    "text": parse_text,
-}
-
 
 class Skipped(Exception):
     """A file that is fine but holds nothing to index (an empty `__init__.py`)."""
@@ -88,11 +75,13 @@ def ingest(
     progress: bool = False,
     embedder=None,
     embedder_name: str | None = None,
+    embedder_settings=None,
 ) -> IngestReport:
     """Bring the index in line with `paths` (folders or files), atomically.
 
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
-    worker processes when given); vectors are cached by text hash across ingests.
+    worker processes when given, made with `embedder_settings`, a `preuve.settings.Settings`);
+    vectors are cached by text hash across ingests.
     Files over `max_bytes`, PDFs over `max_pages` and zip bombs are refused unparsed
     (`preuve.ingest.limits`); links inside the folders are not followed (`walk`)."""
     settings = settings or ChunkSettings()
@@ -161,28 +150,32 @@ def ingest(
         if location not in seen and any(_inside(location, root) for root in roots):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
-    return _commit(store, changes, report, embedder, embedder_name, progress)
+    return _commit(store, changes, report, embedder, embedder_name, progress,
+                   embedder_settings)
 
 
 def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
-            embedder_name: str | None, progress: bool) -> IngestReport:
+            embedder_name: str | None, progress: bool, embedder_settings=None) -> IngestReport:
     """Embed what lacks a vector, then apply every change in one transaction."""
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
     if embedder is not None:
-        report.embedded = _embed(store, changes, embedder, embedder_name, progress)
+        report.embedded = _embed(store, changes, embedder, embedder_name, progress,
+                                 embedder_settings)
     if changes.upserts or changes.removals:
         store.apply(changes)
     return report
 
 
-def _embed(store: Store, changes: Changes, embedder, name: str | None, progress: bool) -> int:
+def _embed(store: Store, changes: Changes, embedder, name: str | None, progress: bool,
+           settings=None) -> int:
     """Vectors for the new chunks and for indexed chunks that have none (back-fill)."""
     items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text))
              for doc, chunks in changes.upserts for c in chunks]
     items += [(h, vectors.passage_text(path, title, heading, symbol, body))
               for h, path, title, heading, symbol, body
               in store.passages_without_vectors(vectors.model_key(embedder))]
-    return vectors.embed_missing(store, embedder, items, name=name, progress=progress)
+    return vectors.embed_missing(store, embedder, items, name=name, progress=progress,
+                                 settings=settings)
 
 
 def _location(root: str, relpath: str) -> str:
@@ -224,10 +217,7 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
             and FILE_DIGEST in previous.meta):  # indexed before digests: record it now
         return None
     check(candidate.kind, data, limits)
-    if candidate.kind == "code":
-        parsed = parse_code(data, settings, candidate.path.suffix.lower())
-    else:
-        parsed = PARSERS[candidate.kind](data, settings)
+    parsed = kinds.get(candidate.kind).read(data, settings, candidate.path.suffix.lower())
     meta = normalise({**parsed.meta, **sidecar})
     meta[FILE_DIGEST] = hashlib.sha256(data).hexdigest()  # what viewers check before serving
     if meta.get("access") is None and default_access:
@@ -278,7 +268,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
 def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",
                    access: str | None = "public", settings: ChunkSettings | None = None,
                    progress: bool = False, embedder=None,
-                   embedder_name: str | None = None) -> IngestReport:
+                   embedder_name: str | None = None, embedder_settings=None) -> IngestReport:
     """Index in-memory records (objects with `id`, `title`, `text`) as text documents.
 
     Used for reference collections (BEIR, PIAF, Cranfield): each record's path is its id,
@@ -315,7 +305,8 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
         if path not in seen:
             changes.removals.append(doc.doc_id)
             report.removed.append(path)
-    return _commit(store, changes, report, embedder, embedder_name, progress)
+    return _commit(store, changes, report, embedder, embedder_name, progress,
+                   embedder_settings)
 
 
 def _progress(items: list, enabled: bool):

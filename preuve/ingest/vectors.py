@@ -40,12 +40,12 @@ def model_key(embedder) -> str:
 _worker_embedder = None
 
 
-def _init_worker(name: str) -> None:
+def _init_worker(name: str, settings=None) -> None:
     global _worker_embedder
-    os.environ["OMP_NUM_THREADS"] = "1"
+    os.environ["OMP_NUM_THREADS"] = "1"  # before onnxruntime loads in this process
     from preuve.embed import get_embedder
 
-    _worker_embedder = get_embedder(name)
+    _worker_embedder = get_embedder(name, settings)
 
 
 def _embed_batch(texts: list[str]) -> np.ndarray:
@@ -53,11 +53,12 @@ def _embed_batch(texts: list[str]) -> np.ndarray:
 
 
 def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: str | None = None,
-                  workers: int | None = None, progress: bool = False) -> int:
+                  workers: int | None = None, progress: bool = False, settings=None) -> int:
     """Embed (hash, text) items whose hash has no vector yet; returns how many were embedded.
 
-    `name` is the embedder's factory name: when given and there is enough work, batches go
-    to `workers` processes (one thread each, the fastest layout on small CPUs)."""
+    `name` is the embedder's registered name: when given and there is enough work, batches
+    go to `workers` processes (one thread each, the fastest layout on small CPUs), which
+    make it with `settings` (a `preuve.settings.Settings`)."""
     key = model_key(embedder)
     missing = store.missing_vectors(key, [h for h, _ in items])
     todo = list({h: t for h, t in items if h in missing}.items())
@@ -71,7 +72,7 @@ def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: st
     if name and workers > 1 and len(batches) > 2:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                 initargs=(name,)) as pool:
+                                 initargs=(name, settings)) as pool:
             futures = {pool.submit(_embed_batch, [t for _, t in b]): b for b in batches}
             for future in as_completed(futures):
                 batch = futures[future]

@@ -16,29 +16,16 @@ from pathlib import Path
 import pathspec
 
 from preuve.ingest.base import ParseError
-from preuve.ingest.code import CODE_EXTENSIONS, CODE_FILENAMES
 from preuve.ingest.limits import read_regular
 from preuve.ingest.metadata import SIDECAR_SUFFIX
+from preuve.registry import kind_of
 
 # .preuveignore: same syntax as .gitignore, for files kept in git but not in the index
 IGNORE_FILES = (".gitignore", ".preuveignore")
 VENDORED = {"node_modules", "vendor", "third_party", "site-packages", "__pycache__",
             "bower_components", "dist-packages"}
-KIND_BY_SUFFIX = {".pdf": "pdf", ".md": "markdown", ".markdown": "markdown", ".html": "html",
-                  ".htm": "html", ".docx": "docx", ".txt": "text", ".text": "text",
-                  ".rst": "text"}
 UNSUPPORTED = "unsupported file type"
 MAX_IGNORE_FILE_BYTES = 1024 * 1024
-
-
-def kind_of(path: Path) -> str | None:
-    """The parser kind for a file name, or None when preuve does not read that format."""
-    suffix = path.suffix.lower()
-    if suffix in KIND_BY_SUFFIX:
-        return KIND_BY_SUFFIX[suffix]
-    if suffix in CODE_EXTENSIONS or path.name in CODE_FILENAMES:
-        return "code"
-    return None
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Retrieval methods, chosen by name: `search(store, query, method=...)`.
+"""Retrieval methods, chosen by name: `search(store, query, method=...)`. The names are
+those of `preuve.registry.methods`, where these are registered and plugins add theirs.
 
 - `bm25`: keyword ranking inside the store (FTS5 over preuve's own tokens);
 - `dense`: cosine over the embedder's vectors;
@@ -14,12 +15,17 @@ from dataclasses import dataclass, field
 
 from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
+from preuve.registry import Method, methods
 from preuve.retrieve.dense import dense
 from preuve.retrieve.fusion import RRF_CONSTANT, rrf
 from preuve.retrieve.lexical import bm25
 from preuve.store import Store
 
-METHODS = ("bm25", "dense", "hybrid", "rerank")
+
+def __getattr__(name: str):
+    if name == "METHODS":  # the registered names, plugins' included
+        return methods.names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -64,18 +70,32 @@ def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,
     options = options or Options()
     if not query.strip():
         raise InvalidInput("empty query")
-    if method == "bm25":
-        return bm25(store, query, filters, k)
-    if method == "dense":
-        return dense(store, query, filters, k, embedder=options.embedder)
-    if method == "hybrid":
-        return hybrid(store, query, filters, k, options)
-    if method == "rerank":
-        from preuve.retrieve.rerank import rerank
+    return methods.get(method).run(store, query, filters, k, options)
 
-        candidates = hybrid(store, query, filters, max(options.candidates, k), options)
-        return rerank(query, candidates, k, options.reranker)
-    raise InvalidInput(f"unknown method {method!r} (available: {', '.join(METHODS)})")
+
+def _bm25(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
+    return bm25(store, query, filters, k)
+
+
+def _dense(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
+    return dense(store, query, filters, k, embedder=options.embedder)
+
+
+def _rerank(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
+    from preuve.retrieve.rerank import rerank
+
+    candidates = hybrid(store, query, filters, max(options.candidates, k), options)
+    return rerank(query, candidates, k, options.reranker)
+
+
+for _method in (
+    Method("bm25", _bm25, needs_vectors=False, help="keyword ranking (no model)"),
+    Method("dense", _dense, help="cosine over the embedder's vectors"),
+    Method("hybrid", hybrid, help="reciprocal rank fusion of bm25 and dense"),
+    Method("rerank", _rerank, needs_reranker=True,
+           help="a cross-encoder re-scores the hybrid candidates (--reranker)"),
+):
+    methods.register(_method.name, _method, replace=True)
 
 
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,
@@ -87,4 +107,4 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     return search(store, subject, method=method, k=k, filters=code_only, options=options)
 
 
-__all__ = ["METHODS", "Options", "hybrid", "search", "where"]
+__all__ = ["Options", "hybrid", "search", "where"]

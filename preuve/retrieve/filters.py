@@ -6,7 +6,8 @@ import datetime as dt
 from collections.abc import Iterable
 
 from preuve.errors import InvalidInput
-from preuve.models import KINDS, Filters
+from preuve.models import Filters
+from preuve.registry import kinds as registered_kinds
 
 
 def parse_as_of(value: str | dt.date | None) -> dt.date | None:
@@ -33,9 +34,10 @@ def make_filters(
     """Validated `Filters`; kinds may be given comma-separated. `navigation` brings back
     tables of contents and indexes, which are left out by default."""
     kind_list = tuple(k.strip() for item in kinds for k in item.split(",") if k.strip())
-    unknown = [k for k in kind_list if k not in KINDS]
+    known = registered_kinds.names()
+    unknown = [k for k in kind_list if k not in known]
     if unknown:
-        raise InvalidInput(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(KINDS)})")
+        raise InvalidInput(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(known)})")
     return Filters(
         as_of=parse_as_of(as_of),
         audience=audience,  # None: the operator; anything else is checked by Filters

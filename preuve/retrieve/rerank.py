@@ -1,9 +1,10 @@
 """Second stage: a cross-encoder re-scores the hybrid candidates.
 
 No cross-encoder ships in a package installable here, so none is bundled: the user points
-`--reranker` (or `PREUVE_RERANKER`) at a local model folder. Supported: an ONNX export
-(`model.onnx` + `tokenizer.json`, as produced by optimum / sentence-transformers), run
-with onnxruntime on one thread. Without one, `--method rerank` is a clear error.
+`--reranker` (or `PREUVE_RERANKER`) at a local model folder. Built in: `onnx`, an ONNX
+export (`model.onnx` + `tokenizer.json`, as produced by optimum / sentence-transformers),
+run with onnxruntime on one thread. Plugins register others in `preuve.registry.rerankers`
+(`--reranker NAME:ARGUMENT`). Without one, `--method rerank` is a clear error.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from preuve.errors import InvalidInput
 from preuve.models import Hit
+from preuve.registry import RerankerSpec, rerankers
 
 
 class Reranker(Protocol):
@@ -65,14 +67,25 @@ class OnnxCrossEncoder:
         return (logits[:, -1] if logits.ndim == 2 else logits).reshape(-1).tolist()
 
 
+def _onnx(folder: str) -> OnnxCrossEncoder:
+    if not Path(folder).is_dir():
+        raise InvalidInput(f"reranker {folder}: no such folder")
+    return OnnxCrossEncoder(folder)
+
+
+rerankers.register("onnx", RerankerSpec("onnx", _onnx, help="an ONNX cross-encoder folder"),
+                   replace=True)
+
+
 def load_reranker(spec: str | None) -> Reranker | None:
-    """A reranker from a folder path (or `$PREUVE_RERANKER`); None when none is set."""
-    spec = spec or os.environ.get("PREUVE_RERANKER")
+    """A reranker from `spec` (the `reranker` setting): `NAME:ARGUMENT` for a registered
+    reranker, else a folder for `onnx`; None when `spec` is empty."""
     if not spec:
         return None
-    if not Path(spec).is_dir():
-        raise InvalidInput(f"reranker {spec}: no such folder")
-    return OnnxCrossEncoder(spec)
+    name, sep, argument = spec.partition(":")
+    if sep and name in rerankers and not Path(spec).is_dir():
+        return rerankers.get(name).make(argument)
+    return rerankers.get("onnx").make(spec)
 
 
 def rerank(query: str, candidates: Sequence[Hit], k: int, reranker: Reranker | None) -> list[Hit]:

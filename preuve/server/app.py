@@ -27,34 +27,34 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from preuve.index import is_database, require_index
+from preuve.registry import generators
 from preuve.server import errors
 from preuve.server.config import ServerConfig, load_config
 from preuve.server.guard import Guard
 from preuve.server.routes import answers, documents, page, retrieval, service, viewer
 from preuve.server.state import IndexPool, Metrics, Services
 from preuve.server.uploads import UploadFolder
+from preuve.settings import Settings
 
 HERE = Path(__file__).parent
 log = logging.getLogger("preuve.server")
 
 
 def create_app(index_path: str | os.PathLike, config=None, *,
-               pool_size: int = 8) -> FastAPI:
+               pool_size: int = 8, settings: Settings | None = None) -> FastAPI:
     """The FastAPI app over the index at `index_path`; `config` is a ServerConfig, a dict
-    of settings, a YAML file path, or None (environment only)."""
-    settings: ServerConfig = load_config(config)
+    of settings, a YAML file path, or None (environment only). `settings`: what the front
+    end read (PREUVE_* variables, flags), else read from the environment here."""
+    env_settings = settings or Settings.load()
+    settings: ServerConfig = load_config(config, settings=env_settings)
     if is_database(index_path):  # uploads go where the config says, else under ./.preuve
         index_path = str(index_path)
         upload_dir = Path(settings.upload_dir or Path(".preuve") / "uploads").absolute()
     else:
         index_path = require_index(Path(index_path).absolute())
         upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
-    generator = None
-    if settings.generator == "openai":
-        from preuve.answer.generators import OpenAIGenerator
-
-        generator = OpenAIGenerator.from_env()
-    app_services = Services(index_path, settings, IndexPool(index_path, pool_size),
+    generator = generators.get(settings.generator).make(env_settings)  # None: extractive
+    app_services = Services(index_path, settings, IndexPool(index_path, pool_size, env_settings),
                             UploadFolder(upload_dir), Metrics(),
                             Jinja2Templates(directory=str(HERE / "templates")), generator)
     with app_services.pool.get() as index:  # before serving: settle what a killed server left

@@ -10,7 +10,8 @@ YAML file (`preuve serve --config FILE`)::
     max_upload_mb: 20    # uploads larger than this are refused (413)
     upload_dir: uploads  # where uploaded files are kept (default: beside the index)
     upload_access: null  # access label of uploads that declare none (null: operator only)
-    generator: extractive  # or `openai` (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, ...)
+    generator: extractive  # or `openai` (PREUVE_LLM_BASE_URL, PREUVE_LLM_MODEL, ...), or
+                           #   another registered generator (preuve.registry.generators)
     max_body_kb: 1024    # JSON request bodies larger than this are refused (413)
     rate_per_key: 20     # requests per second a key may sustain (bursts of 2 s allowed)
     rate_per_ip: 40      # requests per second one client address may sustain
@@ -34,10 +35,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from preuve import models
 from preuve.errors import InvalidInput
+from preuve.registry import generators
+from preuve.settings import Settings, read_mapping
 
 ADMIN = "admin"
 ANONYMOUS_OWNER = "anonymous"
@@ -87,8 +88,9 @@ class ServerConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
                 raise ConfigError(f"{name}: {value!r} (expected a number above 0)")
-        if self.generator not in ("extractive", "openai"):
-            raise ConfigError(f"generator: {self.generator!r} (extractive or openai)")
+        known = generators.names()
+        if self.generator not in known:
+            raise ConfigError(f"generator: {self.generator!r} ({', '.join(known)})")
 
     @property
     def max_upload_bytes(self) -> int:
@@ -150,24 +152,23 @@ def parse_keys(text: str) -> dict[str, str]:
 
 
 def load_config(source: str | os.PathLike | dict | ServerConfig | None = None,
-                env: dict | None = None) -> ServerConfig:
-    """Settings from a YAML file (or a dict), then PREUVE_API_KEYS / PREUVE_ANONYMOUS."""
+                env: dict | None = None, settings: Settings | None = None) -> ServerConfig:
+    """Settings from a YAML file (or a dict), then the api_keys and anonymous of
+    `settings` (PREUVE_API_KEYS / PREUVE_ANONYMOUS; read from `env` when it is given,
+    else from the environment)."""
     if isinstance(source, ServerConfig):
         return source
-    env = os.environ if env is None else env
+    if settings is None or env is not None:
+        settings = Settings.load(env=env)
     data: dict = {}
     if isinstance(source, dict):
         data = dict(source)
     elif source is not None:
         path = Path(source)
         try:
-            data = yaml.safe_load(path.read_text("utf-8")) or {}
-        except OSError as exc:
-            raise ConfigError(f"{path}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of settings")
+            data = read_mapping(path)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         if data.get("upload_dir") and not os.path.isabs(str(data["upload_dir"])):
             data["upload_dir"] = str(path.parent / str(data["upload_dir"]))
     known = set(ServerConfig.__dataclass_fields__)
@@ -176,7 +177,7 @@ def load_config(source: str | os.PathLike | dict | ServerConfig | None = None,
         raise ConfigError(f"unknown setting(s): {', '.join(unknown)} "
                           f"(known: {', '.join(sorted(known))})")
     keys = {str(k): str(v) for k, v in (data.pop("api_keys", None) or {}).items()}
-    keys.update(parse_keys(env.get("PREUVE_API_KEYS", "")))
-    if env.get("PREUVE_ANONYMOUS"):
-        data["anonymous"] = env["PREUVE_ANONYMOUS"]
+    keys.update(parse_keys(settings.api_keys))
+    if settings.anonymous:
+        data["anonymous"] = settings.anonymous
     return ServerConfig(api_keys=keys, **data)

@@ -36,11 +36,14 @@ from preuve.answer.links import link_for, relative_link
 from preuve.errors import PreuveError
 from preuve.index import DEFAULT_INDEX, Index, index_exists, require_index, shown_location
 from preuve.models import PUBLIC, Hit, validate_label
+from preuve.registry import comparable_methods
 from preuve.server.links import strip_file_links
+from preuve.settings import Settings
 
-ENV_AUDIENCE = "PREUVE_MCP_AUDIENCE"
 DEFAULT_AUDIENCE = PUBLIC
 MAX_K = 50
+# the methods an agent may ask for: every registered one that needs no cross-encoder
+McpMethod = Literal[comparable_methods()]  # type: ignore[valid-type]
 SERVER_NAME = "preuve"
 
 log = logging.getLogger("preuve.mcp")
@@ -53,11 +56,11 @@ class Tools:
 
     def __init__(self, index_path: str | os.PathLike | None = None, *,
                  audience: str | None = DEFAULT_AUDIENCE, embedder: str | None = None,
-                 link_base: str | None = None):
+                 link_base: str | None = None, settings: Settings | None = None):
         # None: the operator (asked for with --operator); else a label, checked here
         audience = None if audience is None else validate_label(audience, "MCP audience")
-        self.location = os.fspath(index_path or os.environ.get("PREUVE_INDEX")
-                                  or DEFAULT_INDEX)
+        self.settings = settings or Settings()
+        self.location = os.fspath(index_path or self.settings.index or DEFAULT_INDEX)
         self.audience = audience
         self.embedder = embedder
         self.link_base = link_base
@@ -66,7 +69,8 @@ class Tools:
 
     def _open(self) -> Index:
         if self._index is None:
-            self._index = Index(require_index(self.location), embedder=self.embedder)
+            self._index = Index(require_index(self.location), embedder=self.embedder,
+                                settings=self.settings)
         return self._index
 
     def _run(self, fn):
@@ -185,7 +189,7 @@ def build_server(tools: Tools):
     @server.tool(structured_output=False)
     def search(
         query: Annotated[str, Field(min_length=1, description="What to look for.")],
-        method: Annotated[Literal["bm25", "dense", "hybrid"] | None, Field(
+        method: Annotated[McpMethod | None, Field(
             description="Retrieval method; default hybrid when the index has vectors, "
                         "else bm25.")] = None,
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Number of passages.")] = 5,
@@ -220,11 +224,14 @@ def build_server(tools: Tools):
 
 
 def serve_stdio(index_path: str | None = None, *, audience: str | None = DEFAULT_AUDIENCE,
-                embedder: str | None = None, link_base: str | None = None) -> None:
-    """Run the MCP server on stdin/stdout until the client closes the stream."""
+                embedder: str | None = None, link_base: str | None = None,
+                settings: Settings | None = None) -> None:
+    """Run the MCP server on stdin/stdout until the client closes the stream. The CLI
+    resolves every argument from its flags and `settings` (PREUVE_* variables)."""
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="preuve mcp: %(message)s")
-    tools = Tools(index_path, audience=audience, embedder=embedder, link_base=link_base)
+    tools = Tools(index_path, audience=audience, embedder=embedder, link_base=link_base,
+                  settings=settings)
     if not index_exists(tools.location):
         log.warning("no index at %s yet: tools will fail until one is built", tools.location)
     if tools.audience is None:

@@ -26,6 +26,7 @@ from preuve.index import Index, shown_location
 from preuve.server.config import Caller, ServerConfig
 from preuve.server.guard import api_key
 from preuve.server.uploads import UploadFolder
+from preuve.settings import Settings
 
 ADMIN_ROUTES = ("POST /documents", "DELETE /documents/{doc_id}")
 
@@ -42,9 +43,10 @@ class IndexPool:
     """Index objects (one SQLite connection each) lent to one request at a time; the
     embedding model, when the index has one, is loaded once and shared."""
 
-    def __init__(self, path: str, size: int = 8):
+    def __init__(self, path: str, size: int = 8, settings: Settings | None = None):
         self.path = path
         self.size = size
+        self.settings = settings
         self._free: queue.LifoQueue[Index] = queue.LifoQueue()
         self._all: list[Index] = []
         self._lock = threading.Lock()
@@ -80,7 +82,7 @@ class IndexPool:
             pass
         with self._lock:
             if len(self._all) < self.size:
-                index = Index(self.path)
+                index = Index(self.path, settings=self.settings)
                 self._all.append(index)
                 return index
         return self._free.get()

@@ -34,6 +34,7 @@ from preuve.ingest import FILE_DIGEST
 from preuve.ingest.base import ParseError, decode_text
 from preuve.ingest.metadata import normalise, split_front_matter
 from preuve.models import Document
+from preuve.registry import kinds
 
 log = logging.getLogger("preuve.server")
 
@@ -41,8 +42,6 @@ STAGING = ".staging"
 MAX_NAME_BYTES = 200  # file systems allow 255 bytes; the staged copy adds nothing to it
 MIN_UNZIPPED_CAP = 50 * 1024 * 1024
 UNZIPPED_RATIO = 10  # a zip upload may unpack to 10x the upload limit (at least 50 MB)
-ZIP_KINDS = ("docx",)
-FRONT_MATTER_KINDS = ("markdown", "text")  # the parsers that read `access:` from the file
 
 
 class UploadRefused(InvalidInput):
@@ -66,7 +65,7 @@ def check_unzipped_size(staged: Path, name: str, kind: str, upload_limit: int) -
     """A zip-based upload (DOCX) is refused when the sizes its entries declare add up to
     more than it may unpack to: a zip bomb never reaches the parser. (Python's zipfile
     never inflates an entry past its declared size.)"""
-    if kind not in ZIP_KINDS:
+    if not kinds.get(kind).zipped:
         return
     cap = max(MIN_UNZIPPED_CAP, UNZIPPED_RATIO * upload_limit)
     try:
@@ -82,7 +81,7 @@ def check_unzipped_size(staged: Path, name: str, kind: str, upload_limit: int) -
 def check_label(staged: Path, name: str, kind: str, access: str | None) -> None:
     """An upload's `access` form field and the label the file declares (front matter)
     must agree: a conflict is refused (400), never resolved silently either way."""
-    if access is None or kind not in FRONT_MATTER_KINDS:
+    if access is None or not kinds.get(kind).front_matter:  # `access:` read from the file
         return
     try:
         meta, _, _ = split_front_matter(decode_text(staged.read_bytes()))

@@ -143,13 +143,19 @@ def shown(location: str) -> str:
     return location
 
 
-def open_store(location: str | os.PathLike | None = None) -> Store:
-    """Open (creating if needed) the index at `location`, `$PREUVE_INDEX` or the default."""
-    location = os.fspath(location or os.environ.get("PREUVE_INDEX") or DEFAULT_INDEX)
+def open_store(location: str | os.PathLike | None = None, settings=None) -> Store:
+    """Open (creating if needed) the index at `location`, else the `index` setting, else
+    the default. `settings` (a `preuve.settings.Settings`) tunes the store: pg_pool,
+    hnsw_threshold, hnsw_ef_search, ann_threshold."""
+    location = os.fspath(location or (settings.index if settings else None) or DEFAULT_INDEX)
     if is_postgres(location):
         from preuve.store.postgres import PostgresStore
 
-        return PostgresStore(location)
+        if settings is None:
+            return PostgresStore(location)
+        return PostgresStore(location, pool_size=settings.pg_pool,
+                             hnsw_threshold=settings.hnsw_threshold,
+                             ef_search=settings.hnsw_ef_search)
     from preuve.store.sqlite import SQLiteStore
 
-    return SQLiteStore(location)
+    return SQLiteStore(location, ann_threshold=settings.ann_threshold if settings else None)

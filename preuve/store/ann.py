@@ -60,10 +60,10 @@ FORMAT = 1
 _BLOCK = 16_384  # rows per block when assigning (bounds the temporary score matrix)
 
 
-def threshold() -> int:
-    """ANN_THRESHOLD, or the `PREUVE_ANN_THRESHOLD` environment variable (tests, tuning)."""
-    value = os.environ.get("PREUVE_ANN_THRESHOLD", "").strip()
-    return int(value) if value else ANN_THRESHOLD
+def threshold(value: int | None = None) -> int:
+    """`value` (the `ann_threshold` setting: `PREUVE_ANN_THRESHOLD`; tests, tuning), else
+    ANN_THRESHOLD."""
+    return ANN_THRESHOLD if value is None else int(value)
 
 
 def list_count(n: int) -> int:

@@ -84,13 +84,14 @@ class VectorMatrix:
         return self.path_ids is not None
 
     def prepare_ann(self, location: str | None, model: str, generation: str | None,
-                    vectors_count: int | None = None) -> None:
+                    vectors_count: int | None = None, threshold: int | None = None) -> None:
         """Load or build the approximate index when the matrix is large enough, and put the
         rows in its order. Call before computing masks: it permutes the rows. The index is
         cached as a file beside `location` (the SQLite file) per model and generation; with
         `vectors_count` (the store's key for this matrix), so is the whole matrix, which
-        `cached` then returns to later processes without reading the vectors from SQL."""
-        if self.ann is not None or len(self) < max(2, ivf.threshold()):
+        `cached` then returns to later processes without reading the vectors from SQL.
+        `threshold`: rows from which the index is used (default `ann.ANN_THRESHOLD`)."""
+        if self.ann is not None or len(self) < max(2, ivf.threshold(threshold)):
             return
         index, order = ivf.load_or_build(self.vectors, self.rowids, location, model,
                                          generation)
@@ -102,10 +103,11 @@ class VectorMatrix:
 
     @classmethod
     def cached(cls, location: str | None, model: str, generation: str | None,
-               vectors_count: int, dimension: int) -> VectorMatrix | None:
+               vectors_count: int, dimension: int,
+               threshold: int | None = None) -> VectorMatrix | None:
         """The matrix saved by `prepare_ann` for this model, generation and vector count
         (vectors memory-mapped), or None."""
-        if vectors_count < max(2, ivf.threshold()) or not location:
+        if vectors_count < max(2, ivf.threshold(threshold)) or not location:
             return None
         found = ivf.load_snapshot(location, model, generation, vectors_count, dimension)
         if found is None:

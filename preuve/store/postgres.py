@@ -24,8 +24,8 @@ migrations. Retrieval runs inside the database:
   query keeps scanning until it has k rows, and an exact query as a last resort when it
   still has fewer.
 
-Connections come from a pool (`PREUVE_PG_POOL`, default 4 per store), each method borrows one
-for one transaction, so a store can be shared by threads.
+Connections come from a pool (`pool_size`: `PREUVE_PG_POOL`, default 4 per store), each
+method borrows one for one transaction, so a store can be shared by threads.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -129,18 +128,23 @@ def with_schema(url: str, schema: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
+DEFAULT_HNSW_THRESHOLD = 50_000  # chunks from which an HNSW index is built
+DEFAULT_EF_SEARCH = 200
+DEFAULT_POOL = 4  # connections per store
+
+
 class PostgresStore:
     """`Store` over a PostgreSQL database (its schema: the first of the URL's search_path)."""
 
     def __init__(self, location: str, pool_size: int | None = None,
-                 hnsw_threshold: int | None = None):
+                 hnsw_threshold: int | None = None, ef_search: int | None = None):
         import psycopg  # imported here: SQLite users never load the driver
         from psycopg_pool import ConnectionPool
 
         self.location = redact(location)
-        self.hnsw_threshold = (hnsw_threshold if hnsw_threshold is not None
-                               else int(os.environ.get("PREUVE_HNSW_THRESHOLD", "50000")))
-        self.ef_search = int(os.environ.get("PREUVE_HNSW_EF_SEARCH", "200"))
+        self.hnsw_threshold = int(DEFAULT_HNSW_THRESHOLD if hnsw_threshold is None
+                                  else hnsw_threshold)
+        self.ef_search = int(DEFAULT_EF_SEARCH if ef_search is None else ef_search)
         try:
             setup = psycopg.connect(location, autocommit=True, connect_timeout=10)
         except psycopg.OperationalError as exc:
@@ -151,7 +155,7 @@ class PostgresStore:
         self._defer_index = False
         self._dense: tuple[str, int] | None = None  # (model, dimension), fixed once set
         self.pool = ConnectionPool(
-            location, min_size=1, max_size=pool_size or int(os.environ.get("PREUVE_PG_POOL", "4")),
+            location, min_size=1, max_size=pool_size or DEFAULT_POOL,
             configure=self._configure, open=True, timeout=60, name="preuve")
         self._migrate()
 

@@ -51,8 +51,9 @@ from preuve.store.sql import (
 class SQLiteStore:
     """`Store` over one SQLite file."""
 
-    def __init__(self, location: str):
+    def __init__(self, location: str, ann_threshold: int | None = None):
         self.location = location
+        self.ann_threshold = ann_threshold  # vectors from which dense search is approximate
         folder = os.path.dirname(os.path.abspath(location))
         os.makedirs(folder, exist_ok=True)
         self.db = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
@@ -352,7 +353,8 @@ class SQLiteStore:
             self._matrix = None  # free the old matrix before reading the new one
             # large matrices (see preuve.store.ann) are cached beside this file with their
             # approximate index: a new process maps them instead of reading every vector
-            matrix = VectorMatrix.cached(self.location, model, key[1], key[2], dimension)
+            matrix = VectorMatrix.cached(self.location, model, key[1], key[2], dimension,
+                                         self.ann_threshold)
             if matrix is None:
                 rows = self.db.execute(
                     "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, "
@@ -361,7 +363,7 @@ class SQLiteStore:
                     (model,)).fetchall()
                 matrix = VectorMatrix.build(rows, dimension)
                 del rows
-                matrix.prepare_ann(self.location, model, key[1], key[2])
+                matrix.prepare_ann(self.location, model, key[1], key[2], self.ann_threshold)
             self._matrix = (key, matrix)
         return self._matrix[1]
 

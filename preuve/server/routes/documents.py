@@ -13,8 +13,8 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, UploadFile
 
 from preuve.index import Index
-from preuve.ingest.walk import KIND_BY_SUFFIX, kind_of
 from preuve.models import Document
+from preuve.registry import kind_of, suffixes
 from preuve.server.config import validate_label
 from preuve.server.state import Admin, App, Refused, Services, Who
 from preuve.server.uploads import (
@@ -57,7 +57,7 @@ def upload_document(app: App, _: Admin, file: Annotated[UploadFile, File()],
     check_name(name)
     kind = kind_of(Path(name))
     if kind is None:
-        supported = ", ".join(sorted(KIND_BY_SUFFIX)) + ", source code"
+        supported = ", ".join(suffixes())
         raise UploadRefused(415, f"{name}: unsupported file type (supported: {supported})")
     limit = app.settings.max_upload_bytes
     staged = app.uploads.stage()

@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from preuve.retrieve import METHODS
+from preuve.registry import methods
 
-Method = Literal[tuple(METHODS)]  # type: ignore[valid-type]
+Method = Literal[methods.names()]  # type: ignore[valid-type]
 # path prefixes and kinds a request may filter on: bounded in number and length (a long
 # list would otherwise become one huge SQL statement)
 PathPrefix = Annotated[str, Field(min_length=1, max_length=500)]

@@ -7,6 +7,7 @@ import json
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from preuve.registry import comparable_methods
 from preuve.server.i18n import TEXT, language
 from preuve.server.state import App
 
@@ -18,4 +19,5 @@ def page(request: Request, app: App):
     lang = language(request)
     return app.templates.TemplateResponse(request, "index.html", {
         "lang": lang, "t": TEXT[lang], "text_json": json.dumps(TEXT[lang]),
-        "anonymous": bool(app.settings.anonymous)})
+        "anonymous": bool(app.settings.anonymous),
+        "methods": comparable_methods()})

@@ -145,7 +145,7 @@
     if (!resp.ok) { $("compare-grid").textContent = T.error + " : " + data.error; return; }
     $("compare-note").hidden = data.vectors;
     $("compare-note").textContent = data.vectors ? "" : T.no_vectors;
-    $("compare-grid").innerHTML = ["bm25", "dense", "hybrid"].map(function (m) {
+    $("compare-grid").innerHTML = Object.keys(data.methods).map(function (m) {
       var hits = data.methods[m];
       var inner = hits === null ? "<p>" + esc(T.no_vectors) + "</p>" :
         hits.length ? "<ol>" + hits.map(sourceItem).join("") + "</ol>" :

@@ -1,0 +1,24 @@
+"""The built-in document kinds, registered in `preuve.registry.kinds`: the file suffixes
+each reads and its parser. Plugins add kinds through the `preuve.parsers` entry points."""
+
+from __future__ import annotations
+
+from preuve.ingest.code import CODE_EXTENSIONS, CODE_FILENAMES, parse_code
+from preuve.ingest.docx import parse_docx
+from preuve.ingest.html import parse_html
+from preuve.ingest.markdown import parse_markdown, parse_text
+from preuve.ingest.pdf import parse_pdf
+from preuve.registry import Kind, kinds
+
+for _kind in (
+    Kind("pdf", parse_pdf, (".pdf",), help="PDF (text and page numbers)"),
+    Kind("markdown", parse_markdown, (".md", ".markdown"), cites_lines=True,
+         front_matter=True, help="Markdown (heading path, front matter)"),
+    Kind("html", parse_html, (".html", ".htm"), help="HTML (main content, heading path)"),
+    Kind("text", parse_text, (".txt", ".text", ".rst"), cites_lines=True, front_matter=True,
+         help="plain text (front matter)"),
+    Kind("docx", parse_docx, (".docx",), zipped=True, help="Word documents"),
+    Kind("code", parse_code, tuple(sorted(CODE_EXTENSIONS)), tuple(sorted(CODE_FILENAMES)),
+         takes_suffix=True, cites_lines=True, help="source code (definitions, lines)"),
+):
+    kinds.register(_kind.name, _kind, replace=True)
