@@ -229,13 +229,18 @@ def search(query, method, k, kinds, candidates, explain, navigation, as_of, audi
         if explain:
             index.explain(query, hits, method, as_of=as_of, audience=audience, paths=paths,
                           kinds=kinds, navigation=navigation)
+    _print_hits(hits, as_json, "no results", lambda hit: _describe(hit, explain))
+
+
+def _print_hits(hits: list[Hit], as_json: bool, none: str, line) -> None:
+    """The hits as JSON, or one `line(hit)` each (`none` when there are none)."""
     if as_json:
         _print_json([h.to_dict() for h in hits])
         return
     if not hits:
-        click.echo("no results")
+        click.echo(none)
     for hit in hits:
-        click.echo(_describe(hit, explain))
+        click.echo(line(hit))
 
 
 def _describe(hit: Hit, explain: bool = False) -> str:
@@ -265,15 +270,13 @@ def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_j
     with _index(index_path, embedder) as index:
         hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
                            method=method)
-    if as_json:
-        _print_json([h.to_dict() for h in hits])
-        return
-    if not hits:
-        click.echo("no code location found")
-    for hit in hits:
-        name = (f"{hit.symbol_kind} {hit.symbol}" if hit.symbol
-                else f"lines {hit.start_line}-{hit.end_line}")
-        click.echo(f"{hit.path}:{hit.start_line}  {name}")
+    _print_hits(hits, as_json, "no code location found", _location)
+
+
+def _location(hit: Hit) -> str:
+    name = (f"{hit.symbol_kind} {hit.symbol}" if hit.symbol
+            else f"lines {hit.start_line}-{hit.end_line}")
+    return f"{hit.path}:{hit.start_line}  {name}"
 
 
 @cli.command()

@@ -239,19 +239,19 @@ class OpenAIEmbedder:
     def __repr__(self) -> str:  # never show the key
         return f"OpenAIEmbedder(url={self.url!r}, model={self.model!r})"
 
+    def _probed(self, attribute: str):
+        """`attribute`, learnt from the endpoint's first reply (one probe if none came yet)."""
+        if getattr(self, attribute) is None:
+            self._embed(["dimension probe"])
+        return getattr(self, attribute)
+
     @property
     def revision(self) -> str:
-        if self._revision is None:
-            self._embed(["dimension probe"])
-        assert self._revision is not None
-        return self._revision
+        return self._probed("_revision")
 
     @property
     def dimension(self) -> int:
-        if self._dimension is None:
-            self._embed(["dimension probe"])
-        assert self._dimension is not None
-        return self._dimension
+        return self._probed("_dimension")
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed([self.query_prefix + t for t in _texts(texts)])

@@ -23,41 +23,38 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class SearchRequest(_Body):
+class _Dated(_Body):
+    as_of: AsOf = "today"
+
+
+class _Filtered(_Dated):
+    paths: Paths = []
+
+
+class SearchRequest(_Filtered):
     query: str = Field(min_length=1, max_length=2000)
     method: Method | None = None
     k: int = Field(10, ge=1, le=100)
-    as_of: AsOf = "today"
-    paths: Paths = []
     kinds: Kinds = []
 
 
-class WhereRequest(_Body):
+class WhereRequest(_Filtered):
     subject: str = Field(min_length=1, max_length=2000)
     method: Method = "bm25"
     k: int = Field(10, ge=1, le=100)
-    as_of: AsOf = "today"
-    paths: Paths = []
 
 
-class AskRequest(_Body):
+class MessageRequest(_Dated):
     question: str = Field(min_length=1, max_length=4000)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
-    as_of: AsOf = "today"
+    stream: bool = False
+
+
+class AskRequest(MessageRequest):
     paths: Paths = []
-    stream: bool = False
 
 
-class MessageRequest(_Body):
-    question: str = Field(min_length=1, max_length=4000)
-    method: Method | None = None
-    k: int = Field(5, ge=1, le=50)
-    as_of: AsOf = "today"
-    stream: bool = False
-
-
-class CompareRequest(_Body):
+class CompareRequest(_Dated):
     question: str = Field(min_length=1, max_length=4000)
     k: int = Field(5, ge=1, le=20)
-    as_of: AsOf = "today"
