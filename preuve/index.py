@@ -255,21 +255,21 @@ class Index:
         if rewrite_usage:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
         if new:  # only once the first answer exists: a failed turn leaves nothing behind
-            self.store.create_conversation(conversation, audience, owner)
-        self.store.add_message(conversation, "user", question, standalone)
-        self.store.add_message(conversation, "assistant", answer.answer,
-                               data={"refused": answer.refused, "reason": answer.reason,
-                                     "citations": answer.citations})
+            self.store.conversations.create(conversation, audience, owner)
+        self.store.conversations.add(conversation, "user", question, standalone)
+        self.store.conversations.add(conversation, "assistant", answer.answer,
+                                     data={"refused": answer.refused, "reason": answer.reason,
+                                           "citations": answer.citations})
         return conversation, answer
 
     def history(self, conversation: str, audience: str | None = None,
                 owner: str | None = None) -> list[dict]:
         """A conversation's turns, for the audience and owner that opened it only."""
-        exists, opened_for = self.store.conversation_audience(conversation)
+        exists, opened_for = self.store.conversations.audience(conversation)
         if (not exists or opened_for != audience
-                or self.store.conversation_owner(conversation) != owner):
+                or self.store.conversations.owner(conversation) != owner):
             raise KeyError(f"no conversation {conversation!r}")
-        return self.store.messages(conversation)
+        return self.store.conversations.messages(conversation)
 
     def status(self) -> dict:
         stats = self.store.stats()
