@@ -374,7 +374,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             raise FileNotFoundError(f"{index_path}: no index there (run `preuve ingest` first)")
         upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
     pool = IndexPool(index_path, pool_size)
-    uploads = UploadFolder(upload_dir)
+    uploads = UploadFolder(upload_dir, pool.get)
     with pool.get() as index:  # before serving: settle what a killed server left
         for line in uploads.recover(uploaded_documents(index, upload_dir)):
             log.warning("recovered upload %s", line)
@@ -423,7 +423,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
                             status_code=500)
 
     # limits and the key before any body is read; the security headers (guard.py)
-    app.add_middleware(Guard, settings=settings)
+    app.add_middleware(Guard, settings=settings, index=index_path)
 
     @app.middleware("http")
     async def _measure(request: Request, call_next):
@@ -679,7 +679,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             copy_capped(file, staged, name, limit)
             check_unzipped_size(staged, name, kind, limit)
             check_label(staged, name, kind, access)
-            with pool.write_lock:
+            with pool.write_lock, uploads.writing():
                 return ingest_upload(staged, name, access or settings.upload_access, limit)
         finally:
             staged.unlink(missing_ok=True)
@@ -713,7 +713,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
     def delete_document(request: Request, doc_id: str):
         """Remove a document and its passages (admin); an uploaded file is deleted too."""
         who = caller(request, admin=True)
-        with pool.write_lock:
+        with pool.write_lock, uploads.writing():
             doc = engine(lambda ix: readable_document(ix, who, doc_id))
             if doc.root == str(upload_dir):
                 with uploads.replacing(doc.path, None):
@@ -731,6 +731,8 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         root = os.path.realpath(doc.root)
         full = os.path.realpath(os.path.join(root, *doc.path.split("/")))
         if not full.startswith(root + os.sep) or not os.path.isfile(full):
+            if (kept := uploads.stored(doc)) is not None:  # the database's copy (uploads)
+                return doc, kept
             raise ApiError(404, "no such document")
         with open(full, "rb") as source:
             data = source.read(MAX_SERVED_BYTES + 1)
