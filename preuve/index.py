@@ -289,7 +289,7 @@ class Index:
     def open_conversation(self, audience: str | None = None, owner: str | None = None) -> str:
         """A new, empty conversation bound to `audience` and `owner`; returns its id."""
         conversation = uuid.uuid4().hex[:12]
-        self.store.create_conversation(conversation, audience, owner)
+        self.store.conversations.create(conversation, audience, owner)
         return conversation
 
     def chat(self, question: str, *, conversation: str | None = None,
@@ -319,21 +319,21 @@ class Index:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
         if new:  # only once the first answer exists: a failed turn leaves nothing behind
             conversation = self.open_conversation(audience, owner)
-        self.store.add_message(conversation, "user", question, standalone)
-        self.store.add_message(conversation, "assistant", answer.answer,
-                               data={"refused": answer.refused, "reason": answer.reason,
-                                     "citations": answer.citations})
+        self.store.conversations.add(conversation, "user", question, standalone)
+        self.store.conversations.add(conversation, "assistant", answer.answer,
+                                     data={"refused": answer.refused, "reason": answer.reason,
+                                           "citations": answer.citations})
         return conversation, answer
 
     def history(self, conversation: str, audience: str | None = None,
                 owner: str | None = None) -> list[dict]:
         """A conversation's turns, for the audience and owner that opened it only; anyone
         else gets NotFound, as for an id that does not exist."""
-        exists, opened_for = self.store.conversation_audience(conversation)
+        exists, opened_for = self.store.conversations.audience(conversation)
         if (not exists or opened_for != audience
-                or self.store.conversation_owner(conversation) != owner):
+                or self.store.conversations.owner(conversation) != owner):
             raise NotFound(f"no conversation {conversation!r}")
-        return self.store.messages(conversation)
+        return self.store.conversations.messages(conversation)
 
     # -- documents and passages -----------------------------------------------------------
     def status(self) -> dict:
@@ -402,6 +402,19 @@ class Index:
     @property
     def embedder_loaded(self) -> bool:
         return self._embedder is not None
+
+    # -- what several servers on one database share -----------------------------------------
+    @property
+    def shared_files(self):
+        """Where uploads' bytes are kept for every server on the index (`put`, `get`,
+        `exclusive`, `sweep`; PostgreSQL), or None: each server's folder holds them."""
+        return self.store.files
+
+    @property
+    def shared_rates(self):
+        """Rate-limit buckets every server on the index spends from (`take`; PostgreSQL),
+        or None: each process keeps its own."""
+        return self.store.rates
 
     def lend_embedder(self, embedder: Embedder) -> None:
         """Use an embedder another Index of the same location already loaded (a server's

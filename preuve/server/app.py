@@ -54,8 +54,9 @@ def create_app(index_path: str | os.PathLike, config=None, *,
         index_path = require_index(Path(index_path).absolute())
         upload_dir = Path(settings.upload_dir or Path(index_path).parent / "uploads").absolute()
     generator = generators.get(settings.generator).make(env_settings)  # None: extractive
-    app_services = Services(index_path, settings, IndexPool(index_path, pool_size, env_settings),
-                            UploadFolder(upload_dir), Metrics(),
+    pool = IndexPool(index_path, pool_size, env_settings)
+    app_services = Services(index_path, settings, pool, UploadFolder(upload_dir, pool.get),
+                            Metrics(),
                             Jinja2Templates(directory=str(HERE / "templates")), generator)
     with app_services.pool.get() as index:  # before serving: settle what a killed server left
         for line in app_services.uploads.recover(documents.uploaded_documents(index,
@@ -76,7 +77,8 @@ def create_app(index_path: str | os.PathLike, config=None, *,
     app.state.config, app.state.upload_dir = settings, upload_dir
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
-    app.add_middleware(Guard, settings=settings)  # limits and the key before any body
+    # limits and the key before any body (shared by every server on a database)
+    app.add_middleware(Guard, settings=settings, index=index_path)
 
     @app.middleware("http")
     async def _measure(request: Request, call_next):

@@ -15,7 +15,9 @@
    multipart envelope).
 
 Refusals of steps 1-2 answer 429 with `Retry-After` (whole seconds). Every response gets
-the security headers of `security_headers`. The routes still check the key themselves
+the security headers of `security_headers`. On a PostgreSQL index the buckets are rows of
+the database (`SharedBuckets`): every server on it spends from the same ones; on SQLite
+they are the process's own (`TokenBuckets`). The routes still check the key themselves
 (`create_app`'s `caller`): this is the cheap check in front, not the only one.
 """
 
@@ -24,14 +26,20 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
+import logging
 import math
 import threading
 import time
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
+from preuve.index import is_database
 from preuve.server.config import ServerConfig
+from preuve.settings import Settings
+
+log = logging.getLogger("preuve.server")
 
 KEY_COOKIE = "preuve_key"
 VIEWER_PREFIXES = ("/files/", "/passages/")  # framed by the page, may use the cookie
@@ -88,6 +96,69 @@ class TokenBuckets:
         return wait
 
 
+class SharedBuckets:
+    """Token buckets kept in the index's PostgreSQL database (`store.rates`, one statement
+    a take, on the database's clock): a key or an address spends from one bucket whichever
+    server it reaches. While the database cannot be written (a read replica, an outage) the
+    process's own buckets stand in, and the failure is logged."""
+
+    RETRY_AFTER = 30.0  # seconds on the process's buckets after a failure
+
+    def __init__(self, scope: str, rate: float, burst: float, database: SharedDatabase):
+        self.scope, self.rate, self.burst, self.database = scope, rate, max(1.0, burst), database
+        self.local = TokenBuckets(rate, burst)
+
+    def take(self, name: str) -> float:
+        rates = self.database.rates()
+        if rates is not None:
+            try:  # names are digests: no key or address is written to the database
+                digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+                return rates.take(f"{self.scope}:{digest}", self.rate, self.burst)
+            except Exception as exc:  # noqa: BLE001 - any failure: the local buckets serve
+                self.database.failed(exc)
+        return self.local.take(name)
+
+
+class SharedDatabase:
+    """The connection the shared buckets use: opened on first use, apart from the pool of
+    indexes that serve requests (a limit is checked before a request gets one)."""
+
+    def __init__(self, location: str):
+        self.location = location
+        self._store = None
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    def rates(self):
+        if time.monotonic() < self._down_until:
+            return None
+        with self._lock:
+            if self._store is None:
+                try:
+                    from preuve.index import Index
+
+                    self._store = Index(self.location, settings=Settings(pg_pool=2))
+                except Exception as exc:  # noqa: BLE001 - logged; the local buckets serve
+                    self.failed(exc)
+                    return None
+        return self._store.shared_rates
+
+    def failed(self, exc: Exception) -> None:
+        if time.monotonic() >= self._down_until:
+            log.warning("rate limits: the database's buckets are not available (%s); "
+                        "this process's own buckets serve for %.0f s",
+                        str(exc).strip().splitlines()[0] if str(exc).strip() else
+                        type(exc).__name__, SharedBuckets.RETRY_AFTER)
+        self._down_until = time.monotonic() + SharedBuckets.RETRY_AFTER
+
+
+def buckets(scope: str, rate: float, burst: float, database: SharedDatabase | None):
+    """Buckets for one limit: in the database when the index is one, else in memory."""
+    if database is None:
+        return TokenBuckets(rate, burst)
+    return SharedBuckets(scope, rate, burst, database)
+
+
 class BodyTooLarge(HTTPException):
     def __init__(self, cap: int):
         super().__init__(413, f"request body too large (over {_size(cap)})")
@@ -96,17 +167,24 @@ class BodyTooLarge(HTTPException):
 class Guard:
     """Pure ASGI middleware: rate limits, the key before the body, body caps, headers."""
 
-    def __init__(self, app, settings: ServerConfig):
+    def __init__(self, app, settings: ServerConfig, index: str | None = None):
+        """`index`: the index's location; a PostgreSQL one holds the rate buckets."""
         self.app, self.settings = app, settings
-        self.per_ip = TokenBuckets(settings.rate_per_ip, 2 * settings.rate_per_ip)
-        self.per_key = TokenBuckets(settings.rate_per_key, 2 * settings.rate_per_key)
-        self.failed_auth = TokenBuckets(settings.failed_auth_per_ip, AUTH_BURST)
+        self.shared = SharedDatabase(index) if index and is_database(index) else None
+        self.per_ip = buckets("ip", settings.rate_per_ip, 2 * settings.rate_per_ip,
+                              self.shared)
+        self.per_key = buckets("key", settings.rate_per_key, 2 * settings.rate_per_key,
+                               self.shared)
+        self.failed_auth = buckets("auth", settings.failed_auth_per_ip, AUTH_BURST, self.shared)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         send = _with_headers(send, security_headers(scope["path"]))
-        refusal = self.refusal(HTTPConnection(scope))
+        if self.shared is None:
+            refusal = self.refusal(HTTPConnection(scope))
+        else:  # the buckets are a database round trip away: not on the event loop
+            refusal = await run_in_threadpool(self.refusal, HTTPConnection(scope))
         if refusal is not None:
             status, message, headers = refusal
             return await _answer(send, status, message, headers)

@@ -15,6 +15,13 @@ index recorded for NAME is the one kept (NAME, else the backup renamed back); a 
 index does not hold is removed. Then everything else in `.staging/` is deleted. The viewer
 serves a file only while its bytes have that digest (`routes.viewer.indexed_file`), so even between
 steps 3 and 4 nobody reads the new bytes under the old label.
+
+On a PostgreSQL index several servers may share, the bytes of each upload also go into the
+database (`store.files`, by digest) before it is indexed; a server whose disk does not have
+the file shows them from there (the indexed bytes, checked against the digest), so the
+folder is only this server's working copy. Uploads and deletions
+(`writing()`) take a lock in the database, so that they run one at a time across servers,
+and end by removing the bytes no document records any more.
 """
 
 from __future__ import annotations
@@ -95,11 +102,46 @@ def check_label(staged: Path, name: str, kind: str, access: str | None) -> None:
 
 # -------------------------------------------------------------------- the journal
 class UploadFolder:
-    """`uploads/` and its `.staging/` journal (callers hold the server's write lock)."""
+    """`uploads/` and its `.staging/` journal (callers hold the server's write lock and
+    `writing()`). `lend` lends an `Index` (the server's pool): when its store keeps files
+    (PostgreSQL), uploads' bytes are kept there too, for every server on the database."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, lend=None):
         self.folder = folder
         self.staging = folder / STAGING
+        self._lend = lend
+
+    @contextmanager
+    def _files(self):
+        """The store's `files` (None: the folder is where the bytes are)."""
+        if self._lend is None:
+            yield None
+            return
+        with self._lend() as index:
+            yield index.shared_files
+
+    @contextmanager
+    def writing(self):
+        """Around an upload or a deletion: on a shared index, one at a time across every
+        server on it, ending with the removal of the bytes no document records."""
+        with self._files() as files:
+            if files is None:
+                yield
+                return
+            with files.exclusive():
+                try:
+                    yield
+                finally:
+                    files.sweep()
+
+    def stored(self, doc: Document) -> bytes | None:
+        """The bytes `doc` was indexed from as the database keeps them (checked against the
+        digest the index records); None: read the file on disk."""
+        digest = doc.meta.get(FILE_DIGEST)
+        if not digest:
+            return None
+        with self._files() as files:
+            return None if files is None else files.get(digest)
 
     def stage(self) -> Path:
         """A fresh path in `.staging/` for an upload's bytes."""
@@ -111,6 +153,10 @@ class UploadFolder:
         """Put `staged` at NAME (None: remove NAME) for the block, which indexes the
         change; if the block raises, NAME is put back as it was."""
         target = self.folder / name
+        if staged is not None:
+            with self._files() as files:
+                if files is not None:  # first: the bytes every server shows
+                    files.put(staged.read_bytes())
         entry = uuid.uuid4().hex
         backup = self.staging / f"{entry}.old" if target.exists() else None
         journal = self.staging / f"{entry}.journal"
@@ -145,6 +191,7 @@ class UploadFolder:
         """Finish or undo replacements a killed server left (see the module docstring);
         `indexed` maps NAME to the document the index holds for `uploads/NAME`. Returns
         what was done, one line per journal."""
+        self.sweep()
         done = []
         if not self.staging.is_dir():
             return done
@@ -164,6 +211,16 @@ class UploadFolder:
             else:
                 shutil.rmtree(leftover, ignore_errors=True)
         return done
+
+    def sweep(self) -> None:
+        """At start-up: the bytes a killed upload or deletion left in the database, which
+        no document records, are removed (not on a database this server cannot write)."""
+        try:
+            with self.writing():
+                pass
+        except Exception as exc:  # noqa: BLE001 - a read replica: nothing to sweep there
+            log.warning("uploaded files: cannot sweep the database (%s)",
+                        str(exc).strip().splitlines()[0] if str(exc).strip() else exc)
 
     def _settle(self, name: str, backup: Path | None, doc: Document | None) -> str:
         target = self.folder / name

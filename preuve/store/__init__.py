@@ -2,19 +2,25 @@
 
 A store owns persistence and the queries that must run *inside* the engine so that filters
 apply before the top k is cut. Everything else (parsing, tokens, fusion, answers) lives
-above it, so a server engine only has to implement this Protocol.
+above it. `Store` is what ingest and retrieval call; `preuve.store.sql.SqlStore` holds what
+both engines do alike, each engine (sqlite.py, postgres.py) its migrations, `apply`,
+searches and vectors.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from preuve.models import Chunk, Document, Filters, Hit
+
+if TYPE_CHECKING:
+    from preuve.store.sql import SqlStore
 
 DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
 
@@ -31,10 +37,13 @@ class Changes:
 
 
 class Store(Protocol):
-    """Persistence and in-engine retrieval for one index."""
+    """What ingest and retrieval call on an index: persistence and the queries that run
+    inside the engine. Both engines are a `SqlStore` (preuve.store.sql), which adds
+    counts, conversations (`conversations`) and export/import for `preuve migrate`."""
 
     location: str
 
+    # -- ingest -----------------------------------------------------------------------
     def documents(self, filters: Filters | None = None) -> list[Document]:
         """Documents the filters allow (all of them when None), ordered by path."""
         ...
@@ -43,12 +52,9 @@ class Store(Protocol):
         """Replace the upserted documents' chunks and drop the removed ones, atomically."""
         ...
 
-    def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
-        """Top k chunks by BM25 over `terms` (OR), filters applied before the cut."""
-        ...
-
-    def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
-        """Top k chunks by cosine to `query` in `model`'s vectors, filters before the cut."""
+    def deferred_index(self) -> AbstractContextManager[None]:
+        """Bulk loading: inside the block, derived indexes (PostgreSQL's HNSW) are not
+        maintained batch after batch but built once when it ends."""
         ...
 
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
@@ -63,6 +69,15 @@ class Store(Protocol):
         """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...
 
+    # -- retrieval --------------------------------------------------------------------
+    def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
+        """Top k chunks by BM25 over `terms` (OR), filters applied before the cut."""
+        ...
+
+    def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
+        """Top k chunks by cosine to `query` in `model`'s vectors, filters before the cut."""
+        ...
+
     def readable_chunks(self, filters: Filters) -> int:
         """How many chunks the audience of `filters` may read (its labels only; a cheap
         count kept per label, for statistics such as IDF)."""
@@ -72,56 +87,12 @@ class Store(Protocol):
         """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
         ...
 
-    def create_conversation(self, conversation_id: str, audience: str | None,
-                            owner: str | None = None) -> None: ...
-
-    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
-        """(exists, audience it was opened with)."""
-        ...
-
-    def conversation_owner(self, conversation_id: str) -> str | None:
-        """Who opened a conversation: a digest of the server key, None for the operator."""
-        ...
-
-    def add_message(self, conversation_id: str, role: str, content: str,
-                    standalone: str | None = None, data: dict | None = None) -> None: ...
-
-    def messages(self, conversation_id: str) -> list[dict]:
-        """The turns of a conversation, oldest first."""
-        ...
-
-    def stats(self) -> dict:
-        """Counts by kind, index size, last ingest."""
-        ...
-
+    # -- what the index records (embedder, calibration) -------------------------------
     def get_meta(self, key: str) -> str | None: ...
 
     def set_meta(self, key: str, value: str) -> None: ...
 
     def close(self) -> None: ...
-
-    @property
-    def schema_version(self) -> int:
-        """The number of the last migration applied."""
-        ...
-
-    # -- copying an index from one store to another (`preuve migrate`) --
-    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
-        """Every document with its chunks (tokens and text hashes included), in batches."""
-        ...
-
-    def export_vectors(self, batch: int = 5000
-                       ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
-        """(model, [(text_hash, vector), ...]) batches of the whole vector cache."""
-        ...
-
-    def export_rows(self, table: str) -> list[tuple]:
-        """The rows of a plain table (meta, ingests, conversations, messages)."""
-        ...
-
-    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
-        """Add rows exported by `export_rows` (meta keys are replaced)."""
-        ...
 
 
 def is_postgres(location: str) -> bool:
@@ -143,7 +114,7 @@ def shown(location: str) -> str:
     return location
 
 
-def open_store(location: str | os.PathLike | None = None, settings=None) -> Store:
+def open_store(location: str | os.PathLike | None = None, settings=None) -> SqlStore:
     """Open (creating if needed) the index at `location`, else the `index` setting, else
     the default. `settings` (a `preuve.settings.Settings`) tunes the store: pg_pool,
     hnsw_threshold, hnsw_ef_search, ann_threshold."""

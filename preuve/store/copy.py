@@ -9,14 +9,13 @@ end and any difference is an error.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from preuve.errors import Conflict, NoSuchFile
-from preuve.store import Changes, Store, is_postgres, open_store
-from preuve.store.sql import PLAIN_TABLES
+from preuve.store import Changes, is_postgres, open_store
+from preuve.store.sql import PLAIN_TABLES, SqlStore
 
 
 @dataclass
@@ -32,7 +31,7 @@ class CopyReport:
         return dict(self.__dict__)
 
 
-def open_existing(location: str) -> Store:
+def open_existing(location: str) -> SqlStore:
     """Open an index that must already exist (opening a missing SQLite path would create it)."""
     if not is_postgres(location) and not os.path.isfile(location):
         raise NoSuchFile(f"{location}: no such index file")
@@ -55,7 +54,7 @@ def copy_index(source: str, target: str, batch: int = 500,
         dst.close()
 
 
-def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
+def _copy(src: SqlStore, dst: SqlStore, batch: int, progress) -> CopyReport:
     report = CopyReport(source=src.location, target=dst.location)
     before = dst.stats()
     if before["documents"] or before["chunks"] or before.get("vectors"):
@@ -69,8 +68,7 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
         dst.put_vectors(model, items)
         report.vectors[model] = report.vectors.get(model, 0) + len(items)
     # a store with an approximate index builds it once, after the last batch
-    bulk = getattr(dst, "deferred_index", contextlib.nullcontext)
-    with bulk():
+    with dst.deferred_index():
         for part in src.export_documents(batch):
             dst.apply(Changes(upserts=part))
             report.documents += len(part)
@@ -82,11 +80,18 @@ def _copy(src: Store, dst: Store, batch: int, progress) -> CopyReport:
             rows = src.export_rows(table)
             dst.import_rows(table, rows)
             report.rows[table] = len(rows)
+    if src.files is not None and dst.files is not None:  # uploads' bytes (PostgreSQL)
+        digests = src.files.digests()
+        for digest in digests:
+            data = src.files.get(digest)
+            if data is not None:
+                dst.files.put(data)
+        report.rows["files"] = len(digests)
     _check(src, dst, report)
     return report
 
 
-def _check(src: Store, dst: Store, report: CopyReport) -> None:
+def _check(src: SqlStore, dst: SqlStore, report: CopyReport) -> None:
     """Both sides hold the same numbers of documents, chunks, vectors and messages."""
     a, b = src.stats(), dst.stats()
     wrong = [f"{key}: {a.get(key)} in the source, {b.get(key)} in the target"

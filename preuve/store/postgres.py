@@ -31,9 +31,10 @@ method borrows one for one transaction, so a store can be shared by threads.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
+import hashlib
 import json
 import re
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -45,17 +46,14 @@ from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
 from preuve.store.sql import (
     DOC_COLUMNS,
-    EXPORT_CHUNK_COLUMNS,
     HIT_COLUMNS,
-    PLAIN_TABLES,
+    SqlStore,
     bm25_idf,
-    chunk_from_row,
-    document_filters,
-    document_from_row,
     filter_sql,
     hit_from_row,
     migrations,
 )
+from preuve.store.sql import now as sql_now
 
 K1, B = 1.2, 0.75
 AVGDL_DRIFT = 0.05  # rewrite stored BM25 weights when the mean length moves more than 5 %
@@ -63,6 +61,7 @@ SPARSE_DIM = 1_000_000_000  # pgvector's largest sparsevec dimension: one per te
 HNSW_INDEX = "chunks_embedding_hnsw"
 _WRITE_LOCK = 0x70726575  # advisory lock: one writer at a time per database ("preu")
 _MIGRATE_LOCK = _WRITE_LOCK + 1
+_FILES_LOCK = _WRITE_LOCK + 2  # uploads and deletions of uploaded files, across servers
 PARTITIONS_MIGRATION = 6  # the migration that split BM25 statistics per access label
 
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
@@ -133,14 +132,21 @@ DEFAULT_EF_SEARCH = 200
 DEFAULT_POOL = 4  # connections per store
 
 
-class PostgresStore:
-    """`Store` over a PostgreSQL database (its schema: the first of the URL's search_path)."""
+class PostgresStore(SqlStore):
+    """`Store` over a PostgreSQL database (its schema: the first of the URL's search_path).
+    It also keeps what several servers on the database share: the bytes of uploaded files
+    (`files`) and the rate limits' buckets (`rates`)."""
+
+    mark = "%s"
 
     def __init__(self, location: str, pool_size: int | None = None,
                  hnsw_threshold: int | None = None, ef_search: int | None = None):
         import psycopg  # imported here: SQLite users never load the driver
         from psycopg_pool import ConnectionPool
 
+        super().__init__()
+        self.files = StoredFiles(self)
+        self.rates = BucketTable(self)
         self.location = redact(location)
         self.hnsw_threshold = int(DEFAULT_HNSW_THRESHOLD if hnsw_threshold is None
                                   else hnsw_threshold)
@@ -206,25 +212,14 @@ class PostgresStore:
                         with conn.cursor() as cur:
                             self._reweigh_all(cur)
                     conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)",
-                                 (number, _now()))
+                                 (number, sql_now()))
 
-    @property
-    def schema_version(self) -> int:
-        with self.pool.connection() as conn:
-            return conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+    def _schema_version(self, cur) -> int:
+        return cur.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
 
     # -- documents ----------------------------------------------------------------------
-    def documents(self, filters: Filters | None = None) -> list[Document]:
-        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
-        if filters is not None:
-            where, params = filter_sql(document_filters(filters), "d", "%s")
-            sql += " WHERE " + where
-        with self._cursor() as cur:
-            cur.execute(sql + " ORDER BY d.path", params)
-            return [document_from_row(row) for row in cur.fetchall()]
-
     def apply(self, changes: Changes) -> None:
-        now = _now()
+        now = sql_now()
         with self.pool.connection() as conn, conn.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             upserted = {doc.doc_id for doc, _ in changes.upserts}
@@ -537,13 +532,6 @@ class PostgresStore:
             return self._hnsw_ready(cur)
 
     # -- vectors ------------------------------------------------------------------------
-    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
-        unique = list(dict.fromkeys(text_hashes))
-        with self._cursor() as cur:
-            cur.execute("SELECT text_hash FROM vectors WHERE model = %s AND "
-                        "text_hash = ANY(%s)", (model, unique))
-            return set(unique) - {row[0] for row in cur.fetchall()}
-
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash, and give them to the chunks with that text (the
         first model stored becomes the one dense search uses)."""
@@ -581,33 +569,7 @@ class PostgresStore:
                 (model,))
             return [tuple(row) for row in cur.fetchall()]
 
-    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
-        if not chunk_ids:
-            return []
-        where, params = filter_sql(document_filters(filters), "c", "%s")  # any role
-        with self._cursor() as cur:
-            cur.execute(f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d "
-                        f"ON d.doc_id = c.doc_id WHERE c.chunk_id = ANY(%s) AND {where}",
-                        (list(chunk_ids), *params))
-            by_id = {row[0]: row for row in cur.fetchall()}
-        return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
-
-    # -- copying an index (preuve migrate) ----------------------------------------------
-    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
-        """Documents with their chunks (tokens and text hashes included), in batches."""
-        docs = self.documents()
-        for i in range(0, len(docs), batch):
-            part = docs[i:i + batch]
-            with self._cursor() as cur:
-                cur.execute(
-                    f"SELECT {EXPORT_CHUNK_COLUMNS} FROM chunks "
-                    "WHERE doc_id = ANY(%s) ORDER BY doc_id, ordinal",
-                    ([d.doc_id for d in part],))
-                by_doc: dict[str, list[Chunk]] = {}
-                for row in cur.fetchall():
-                    by_doc.setdefault(row[0], []).append(chunk_from_row(row))
-            yield [(d, by_doc.get(d.doc_id, [])) for d in part]
-
+    # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
                        ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
         with self.pool.connection() as conn, conn.cursor(name="vectors_out") as cur:
@@ -620,117 +582,21 @@ class PostgresStore:
                         (text_hash, np.array(json.loads(vector), dtype=np.float32)))
                 yield from by_model.items()
 
-    def export_rows(self, table: str) -> list[tuple]:
-        with self._cursor() as cur:
-            columns, order = PLAIN_TABLES[table]
-            cur.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
-            return cur.fetchall()
-
-    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
-        columns = PLAIN_TABLES[table][0]
-        with self._cursor() as cur:
-            if table == "meta":
-                cur.executemany("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT "
-                                "(key) DO UPDATE SET value = excluded.value", rows)
-            else:
-                cur.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-                                f"({','.join(['%s'] * len(columns))})", rows)
-
-    # -- conversations ------------------------------------------------------------------
-    def create_conversation(self, conversation_id: str, audience: str | None,
-                            owner: str | None = None) -> None:
-        with self._cursor() as cur:
-            cur.execute("INSERT INTO conversations (id, audience, owner, created_at) "
-                        "VALUES (%s,%s,%s,%s)", (conversation_id, audience, owner, _now()))
-
-    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
-        with self._cursor() as cur:
-            cur.execute("SELECT audience FROM conversations WHERE id = %s", (conversation_id,))
-            row = cur.fetchone()
-        return (row is not None, row[0] if row else None)
-
-    def conversation_owner(self, conversation_id: str) -> str | None:
-        """Who opened a conversation (None: the operator, or no such conversation)."""
-        with self._cursor() as cur:
-            cur.execute("SELECT owner FROM conversations WHERE id = %s", (conversation_id,))
-            row = cur.fetchone()
-        return row[0] if row else None
-
-    def add_message(self, conversation_id: str, role: str, content: str,
-                    standalone: str | None = None, data: dict | None = None) -> None:
-        with self._cursor() as cur:
-            cur.execute(
-                "INSERT INTO messages (conversation_id, role, content, standalone, data, "
-                "created_at) VALUES (%s,%s,%s,%s,%s,%s)",
-                (conversation_id, role, content, standalone,
-                 json.dumps(data or {}, ensure_ascii=False, default=str), _now()))
-
-    def messages(self, conversation_id: str) -> list[dict]:
-        with self._cursor() as cur:
-            cur.execute("SELECT role, content, standalone, data, created_at FROM messages "
-                        "WHERE conversation_id = %s ORDER BY id", (conversation_id,))
-            rows = cur.fetchall()
-        return [{"role": r[0], "content": r[1], "standalone": r[2], "data": json.loads(r[3]),
-                 "created_at": r[4]} for r in rows]
-
     # -- bookkeeping --------------------------------------------------------------------
-    def stats(self) -> dict:
-        with self._cursor() as cur:
-            cur.execute("SELECT kind, COUNT(DISTINCT doc_id), COUNT(*) FROM chunks "
-                        "GROUP BY kind ORDER BY kind")
-            kinds = {kind: {"documents": docs, "chunks": n} for kind, docs, n in cur.fetchall()}
-            cur.execute("SELECT started_at, finished_at, added, updated, removed, unchanged, "
-                        "failed FROM ingests ORDER BY id DESC LIMIT 1")
-            last = cur.fetchone()
-            cur.execute("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-                        "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                        "WHERE n.nspname = %s AND c.relkind = 'r'", (self.schema,))
-            size = int(cur.fetchone()[0])
-            documents = cur.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
-            chunks = cur.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-            version = cur.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
-            vectors = dict(cur.execute("SELECT model, COUNT(*) FROM vectors GROUP BY model "
-                                       "ORDER BY model").fetchall())
-            keys = ("started_at", "finished_at", "added", "updated", "removed", "unchanged",
-                    "failed")
-            return {
-                "index": self.location,
-                "schema_version": version,
-                "documents": documents,
-                "chunks": chunks,
-                "by_kind": kinds,
-                "size_bytes": size,
-                "vectors": vectors,
-                "last_ingest": dict(zip(keys, last, strict=True)) if last else None,
-                "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
-                "dense_index_bytes": cur.execute(
-                    "SELECT coalesce(pg_relation_size(to_regclass(%s)), 0)",
-                    (f'"{self.schema}".{HNSW_INDEX}',)).fetchone()[0],
-            }
-
-    def get_meta(self, key: str, cur=None) -> str | None:
-        if cur is None:
-            with self._cursor() as own:
-                return self.get_meta(key, own)
-        cur.execute("SELECT value FROM meta WHERE key = %s", (key,))
-        row = cur.fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str, cur=None) -> None:
-        if cur is None:
-            with self._cursor() as own:
-                return self.set_meta(key, value, own)
-        cur.execute("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) "
-                    "DO UPDATE SET value = excluded.value", (key, value))
+    def _engine_stats(self, cur) -> dict:
+        cur.execute("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = %s AND c.relkind = 'r'", (self.schema,))
+        return {
+            "size_bytes": int(cur.fetchone()[0]),
+            "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
+            "dense_index_bytes": cur.execute(
+                "SELECT coalesce(pg_relation_size(to_regclass(%s)), 0)",
+                (f'"{self.schema}".{HNSW_INDEX}',)).fetchone()[0],
+        }
 
     def close(self) -> None:
         self.pool.close()
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     # -- helpers ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -739,6 +605,83 @@ class PostgresStore:
         with self.pool.connection() as conn, conn.cursor() as cur:
             yield cur
 
+    _write = _cursor  # every cursor is one transaction
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+
+class StoredFiles:
+    """The bytes of uploaded files, kept in the database so that every server on it shows
+    them (`files`, by SHA-256). Whoever stores or removes them holds `exclusive()`, across
+    processes: a sweep never removes bytes an upload is about to commit a document for."""
+
+    def __init__(self, store: PostgresStore):
+        self._store = store
+
+    def put(self, data: bytes) -> str:
+        """Keep `data` (once per content); returns its digest."""
+        digest = hashlib.sha256(data).hexdigest()
+        with self._store._cursor() as cur:
+            cur.execute("INSERT INTO files (sha256, bytes, stored_at) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (sha256) DO NOTHING", (digest, data, sql_now()))
+        return digest
+
+    def get(self, digest: str) -> bytes | None:
+        """The bytes with this digest, checked against it (None: not kept here)."""
+        with self._store._cursor() as cur:
+            row = cur.execute("SELECT bytes FROM files WHERE sha256 = %s",
+                              (digest,)).fetchone()
+        if row is None or hashlib.sha256(row[0]).hexdigest() != digest:
+            return None
+        return bytes(row[0])
+
+    def sweep(self) -> int:
+        """Remove the bytes no document records (a document deleted or replaced)."""
+        with self._store._cursor() as cur:
+            cur.execute("DELETE FROM files f WHERE NOT EXISTS (SELECT 1 FROM documents d "
+                        "WHERE d.meta::jsonb ->> 'file_sha256' = f.sha256)")
+            return cur.rowcount
+
+    def digests(self) -> list[str]:
+        with self._store._cursor() as cur:
+            return [row[0] for row in cur.execute("SELECT sha256 FROM files ORDER BY sha256")]
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """One writer of uploaded files at a time, whichever process it is in (a lock held
+        by an open transaction: a killed process lets it go with its connection)."""
+        with self._store.pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_FILES_LOCK,))
+            yield
+
+
+class BucketTable:
+    """Token buckets in the database (`rate_buckets`): each take is one statement, on the
+    database's clock, so every server on it spends from the same buckets."""
+
+    PRUNE_EVERY = 60.0  # seconds between removals of full buckets (no row = full)
+
+    def __init__(self, store: PostgresStore):
+        self._store = store
+        self._pruned = 0.0
+
+    def take(self, name: str, rate: float, burst: float) -> float:
+        """Spend a token of bucket `name` (`rate` a second, at most `burst`): 0.0 when there
+        was one, else the seconds until there is."""
+        burst = max(1.0, burst)
+        avail = "least(%(burst)s, b.tokens + greatest(0, excluded.at - b.at) * %(rate)s)"
+        left = f"({avail} - CASE WHEN {avail} >= 1 THEN 1 ELSE 0 END)"
+        with self._store._cursor() as cur:
+            tokens, spent = cur.execute(
+                "INSERT INTO rate_buckets AS b (name, tokens, at, full_at, spent) "
+                "SELECT %(name)s, %(burst)s - 1, t, t + 1 / %(rate)s, true FROM "
+                "(SELECT extract(epoch FROM clock_timestamp())::float8 AS t) AS clock "
+                f"ON CONFLICT (name) DO UPDATE SET spent = {avail} >= 1, tokens = {left}, "
+                f"at = excluded.at, full_at = excluded.at + (%(burst)s - {left}) / %(rate)s "
+                "RETURNING tokens, spent",
+                {"name": name, "rate": float(rate), "burst": burst}).fetchone()
+            if time.monotonic() - self._pruned > self.PRUNE_EVERY:
+                self._pruned = time.monotonic()
+                cur.execute("DELETE FROM rate_buckets "
+                            "WHERE full_at < extract(epoch FROM clock_timestamp())")
+        return 0.0 if spent else (1 - tokens) / rate

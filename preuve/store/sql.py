@@ -1,4 +1,5 @@
-"""SQL both stores share: filter conditions, the columns a hit is read from, migrations.
+"""SQL both stores share: filter conditions, the columns a hit is read from, migrations,
+and `SqlStore`, the methods both engines run the same way (with `Conversations`).
 
 The filters are the security boundary (audience) as well as the as-of / path / kind
 choices, so they are written once and placed in the `WHERE` of every retriever's query,
@@ -8,9 +9,11 @@ in SQLite and in PostgreSQL alike.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from importlib import resources
 
 from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
@@ -142,3 +145,225 @@ FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '-_.'"
 def fts_query(terms: Sequence[str]) -> str:
     """An FTS5 OR query of quoted terms (quotes inside a term are doubled)."""
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def now() -> str:
+    """The time stamps the stores record: UTC, to the second, ISO 8601."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+INGEST_COLUMNS = PLAIN_TABLES["ingests"][0]
+
+
+class SqlStore:
+    """What both engines do the same way, in SQL both accept: documents and chunks read
+    back, the vector cache's look-ups, export and import for `preuve migrate`, counts,
+    metadata. Each engine keeps its migrations, `apply`, its searches and its vectors.
+
+    An engine supplies `mark` (the driver's placeholder: `?` sqlite3, `%s` psycopg; the
+    SQL here is written with `?`), `_cursor()` (something whose `execute` returns a cursor;
+    what it writes is committed by the end of the block), `_write()` (one all-or-nothing
+    transaction), `_schema_version(cur)` and `_engine_stats(cur)`.
+    """
+
+    location: str
+    mark = "?"
+    # what several servers on one database share (PostgreSQL); None where a folder beside
+    # the index and each process's memory serve instead (SQLite)
+    files = None  # bytes of uploaded files (`StoredFiles`)
+    rates = None  # rate-limit token buckets (`BucketTable`)
+
+    def __init__(self) -> None:
+        self.conversations = Conversations(self)
+
+    # -- what an engine supplies --------------------------------------------------------
+    def _cursor(self) -> AbstractContextManager:
+        raise NotImplementedError
+
+    def _write(self) -> AbstractContextManager:
+        raise NotImplementedError
+
+    def _schema_version(self, cur) -> int:
+        raise NotImplementedError
+
+    def _engine_stats(self, cur) -> dict:
+        """What `stats` adds for this engine (`size_bytes` at least)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _sql(self, sql: str) -> str:
+        """`sql` (written with `?`) with this driver's placeholder."""
+        return sql if self.mark == "?" else sql.replace("?", self.mark)
+
+    def _marks(self, n: int) -> str:
+        return ",".join([self.mark] * n)
+
+    # -- documents and chunks -----------------------------------------------------------
+    def documents(self, filters: Filters | None = None) -> list[Document]:
+        """Documents the filters allow (all of them when None), ordered by path."""
+        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
+        if filters is not None:
+            where, params = filter_sql(document_filters(filters), "d", self.mark)
+            sql += " WHERE " + where
+        with self._cursor() as cur:
+            rows = cur.execute(sql + " ORDER BY d.path", params).fetchall()
+        return [document_from_row(row) for row in rows]
+
+    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
+        """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
+        if not chunk_ids:
+            return []
+        where, params = filter_sql(document_filters(filters), "c", self.mark)  # any role
+        with self._cursor() as cur:
+            rows = cur.execute(
+                f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                f"WHERE c.chunk_id IN ({self._marks(len(chunk_ids))}) AND {where}",
+                [*chunk_ids, *params]).fetchall()
+        by_id = {row[0]: row for row in rows}
+        return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    # -- vectors ------------------------------------------------------------------------
+    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
+        """The hashes among `text_hashes` with no cached vector for `model`."""
+        have: set[str] = set()
+        unique = list(dict.fromkeys(text_hashes))
+        with self._cursor() as cur:
+            for i in range(0, len(unique), 500):
+                part = unique[i:i + 500]
+                have.update(row[0] for row in cur.execute(
+                    self._sql("SELECT text_hash FROM vectors WHERE model = ? AND text_hash ")
+                    + f"IN ({self._marks(len(part))})", [model, *part]).fetchall())
+        return set(unique) - have
+
+    @contextmanager
+    def deferred_index(self) -> Iterator[None]:
+        """Bulk loading (`preuve migrate`, benchmarks): an engine with an approximate index
+        builds it once when the block ends; the others have nothing to defer."""
+        yield
+
+    # -- copying an index (preuve migrate) ----------------------------------------------
+    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+        """Every document with its chunks (tokens and text hashes included), in batches."""
+        docs = self.documents()
+        for i in range(0, len(docs), batch):
+            part = docs[i:i + batch]
+            with self._cursor() as cur:
+                rows = cur.execute(
+                    f"SELECT {EXPORT_CHUNK_COLUMNS} FROM chunks WHERE doc_id "
+                    f"IN ({self._marks(len(part))}) ORDER BY doc_id, ordinal",
+                    [d.doc_id for d in part]).fetchall()
+            by_doc: dict[str, list[Chunk]] = {}
+            for row in rows:
+                by_doc.setdefault(row[0], []).append(chunk_from_row(row))
+            yield [(d, by_doc.get(d.doc_id, [])) for d in part]
+
+    def export_rows(self, table: str) -> list[tuple]:
+        """The rows of a plain table (meta, ingests, conversations, messages)."""
+        columns, order = PLAIN_TABLES[table]
+        with self._cursor() as cur:
+            return [tuple(row) for row in cur.execute(
+                f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}").fetchall()]
+
+    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
+        """Add rows exported by `export_rows` (meta keys are replaced)."""
+        columns = PLAIN_TABLES[table][0]
+        sql = (f"INSERT INTO {table} ({', '.join(columns)}) "
+               f"VALUES ({self._marks(len(columns))})")
+        if table == "meta":
+            sql += " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        with self._write() as cur:
+            cur.executemany(sql, rows)
+
+    # -- bookkeeping --------------------------------------------------------------------
+    @property
+    def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        with self._cursor() as cur:
+            return self._schema_version(cur)
+
+    def stats(self) -> dict:
+        """Counts by kind, index size, last ingest."""
+        with self._cursor() as cur:
+            kinds = {kind: {"documents": docs, "chunks": n} for kind, docs, n in cur.execute(
+                "SELECT kind, COUNT(DISTINCT doc_id), COUNT(*) FROM chunks "
+                "GROUP BY kind ORDER BY kind").fetchall()}
+            last = cur.execute(f"SELECT {', '.join(INGEST_COLUMNS)} FROM ingests "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+            out = {
+                "index": self.location,
+                "schema_version": self._schema_version(cur),
+                "documents": cur.execute("SELECT COUNT(*) FROM documents").fetchone()[0],
+                "chunks": cur.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
+                "by_kind": kinds,
+                "size_bytes": 0,
+                "vectors": {row[0]: row[1] for row in cur.execute(
+                    "SELECT model, COUNT(*) FROM vectors GROUP BY model ORDER BY model")},
+                "last_ingest": dict(zip(INGEST_COLUMNS, last, strict=True)) if last else None,
+            }
+            out.update(self._engine_stats(cur))
+        return out
+
+    def get_meta(self, key: str, cur=None) -> str | None:
+        if cur is None:
+            with self._cursor() as own:
+                return self.get_meta(key, own)
+        row = cur.execute(self._sql("SELECT value FROM meta WHERE key = ?"), (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str, cur=None) -> None:
+        if cur is None:
+            with self._cursor() as own:
+                return self.set_meta(key, value, own)
+        cur.execute(self._sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) "
+                              "DO UPDATE SET value = excluded.value"), (key, value))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Conversations:
+    """Conversations and their turns (`Index.chat`, the server's /conversations), kept in
+    the index's database: every process on one database sees the same ones."""
+
+    def __init__(self, store: SqlStore):
+        self._store = store
+
+    def _run(self, sql: str, params: Sequence) -> list[tuple]:
+        with self._store._cursor() as cur:
+            found = cur.execute(self._store._sql(sql), params)
+            return found.fetchall() if found.description else []
+
+    def create(self, conversation_id: str, audience: str | None,
+               owner: str | None = None) -> None:
+        self._run("INSERT INTO conversations (id, audience, owner, created_at) "
+                  "VALUES (?,?,?,?)", (conversation_id, audience, owner, now()))
+
+    def audience(self, conversation_id: str) -> tuple[bool, str | None]:
+        """(exists, audience it was opened with)."""
+        rows = self._run("SELECT audience FROM conversations WHERE id = ?", (conversation_id,))
+        return (bool(rows), rows[0][0] if rows else None)
+
+    def owner(self, conversation_id: str) -> str | None:
+        """Who opened a conversation: a digest of the server key; None for the operator,
+        or no such conversation."""
+        rows = self._run("SELECT owner FROM conversations WHERE id = ?", (conversation_id,))
+        return rows[0][0] if rows else None
+
+    def add(self, conversation_id: str, role: str, content: str,
+            standalone: str | None = None, data: dict | None = None) -> None:
+        self._run("INSERT INTO messages (conversation_id, role, content, standalone, data, "
+                  "created_at) VALUES (?,?,?,?,?,?)",
+                  (conversation_id, role, content, standalone,
+                   json.dumps(data or {}, ensure_ascii=False, default=str), now()))
+
+    def messages(self, conversation_id: str) -> list[dict]:
+        """The turns of a conversation, oldest first."""
+        rows = self._run("SELECT role, content, standalone, data, created_at FROM messages "
+                         "WHERE conversation_id = ? ORDER BY id", (conversation_id,))
+        return [{"role": r[0], "content": r[1], "standalone": r[2], "data": json.loads(r[3]),
+                 "created_at": r[4]} for r in rows]

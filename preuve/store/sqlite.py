@@ -16,7 +16,6 @@ writer (WAL).
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import json
 import os
 import sqlite3
@@ -28,30 +27,27 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from preuve.models import Chunk, Document, Filters, Hit
+from preuve.models import Filters, Hit
 from preuve.store import Changes
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
-    DOC_COLUMNS,
-    EXPORT_CHUNK_COLUMNS,
     FTS_TOKENIZE,
     HIT_COLUMNS,
-    PLAIN_TABLES,
+    SqlStore,
     bm25_idf,
-    chunk_from_row,
-    document_filters,
-    document_from_row,
     filter_sql,
     fts_query,
     hit_from_row,
     migrations,
 )
+from preuve.store.sql import now as sql_now
 
 
-class SQLiteStore:
+class SQLiteStore(SqlStore):
     """`Store` over one SQLite file."""
 
     def __init__(self, location: str, ann_threshold: int | None = None):
+        super().__init__()
         self.location = location
         self.ann_threshold = ann_threshold  # vectors from which dense search is approximate
         folder = os.path.dirname(os.path.abspath(location))
@@ -85,6 +81,12 @@ class SQLiteStore:
                 yield
             finally:
                 self.db.execute("COMMIT")
+
+    @contextmanager
+    def _cursor(self) -> Iterator[sqlite3.Connection]:
+        """The connection: each statement commits on its own (or with the transaction
+        this thread has open)."""
+        yield self.db
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -121,21 +123,12 @@ class SQLiteStore:
             self.db.execute("ROLLBACK")
             raise
 
-    @property
-    def schema_version(self) -> int:
-        return self.db.execute("PRAGMA user_version").fetchone()[0]
+    def _schema_version(self, cur) -> int:
+        return cur.execute("PRAGMA user_version").fetchone()[0]
 
     # -- documents ----------------------------------------------------------------------
-    def documents(self, filters: Filters | None = None) -> list[Document]:
-        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
-        if filters is not None:
-            where, params = filter_sql(document_filters(filters), "d")
-            sql += " WHERE " + where
-        rows = self.db.execute(sql + " ORDER BY d.path", params).fetchall()
-        return [document_from_row(row) for row in rows]
-
     def apply(self, changes: Changes) -> None:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        now = sql_now()
         with self._write() as db:
             # removals first: a renamed file keeps its explicit id under its new path
             upserted = {doc.doc_id for doc, _ in changes.upserts}
@@ -296,17 +289,6 @@ class SQLiteStore:
             "SELECT part, label FROM lexicon_parts ORDER BY part")]
 
     # -- vectors ------------------------------------------------------------------------
-    def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
-        """The hashes among `text_hashes` with no cached vector for `model`."""
-        have: set[str] = set()
-        unique = list(dict.fromkeys(text_hashes))
-        for i in range(0, len(unique), 500):
-            part = unique[i:i + 500]
-            have.update(row[0] for row in self.db.execute(
-                f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN "
-                f"({','.join('?' * len(part))})", [model, *part]))
-        return set(unique) - have
-
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash. Committed on its own: the cache is not what searches
         see (chunks are), so a killed ingest keeps the work done without changing results."""
@@ -395,32 +377,7 @@ class SQLiteStore:
             hit.rank = rank
         return hits
 
-    def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
-        if not chunk_ids:
-            return []
-        where, params = filter_sql(document_filters(filters))  # a lookup: any role
-        rows = self.db.execute(
-            f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE c.chunk_id IN ({','.join('?' * len(chunk_ids))}) AND {where}",
-            [*chunk_ids, *params],
-        ).fetchall()
-        by_id = {row["chunk_id"]: row for row in rows}
-        return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
-
-    # -- copying an index (preuve migrate) ----------------------------------------------
-    def export_documents(self, batch: int = 500) -> Iterator[list[tuple[Document, list[Chunk]]]]:
-        docs = self.documents()
-        for i in range(0, len(docs), batch):
-            part = docs[i:i + batch]
-            by_doc: dict[str, list[Chunk]] = {}
-            rows = self.db.execute(
-                f"SELECT {EXPORT_CHUNK_COLUMNS} FROM chunks WHERE doc_id "
-                f"IN ({','.join('?' * len(part))}) ORDER BY doc_id, ordinal",
-                [d.doc_id for d in part])
-            for row in rows:
-                by_doc.setdefault(row[0], []).append(chunk_from_row(row))
-            yield [(d, by_doc.get(d.doc_id, [])) for d in part]
-
+    # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
                        ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]:
         last = 0
@@ -436,91 +393,10 @@ class SQLiteStore:
                     (text_hash, np.frombuffer(blob, dtype=np.float32)))
             yield from by_model.items()
 
-    def export_rows(self, table: str) -> list[tuple]:
-        columns, order = PLAIN_TABLES[table]
-        return [tuple(row) for row in self.db.execute(
-            f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")]
-
-    def import_rows(self, table: str, rows: Sequence[tuple]) -> None:
-        columns = PLAIN_TABLES[table][0]
-        verb = "INSERT OR REPLACE" if table == "meta" else "INSERT"
-        with self._write() as db:
-            db.executemany(f"{verb} INTO {table} ({', '.join(columns)}) VALUES "
-                           f"({','.join('?' * len(columns))})", rows)
-
-    # -- conversations ------------------------------------------------------------------
-    def create_conversation(self, conversation_id: str, audience: str | None,
-                            owner: str | None = None) -> None:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        self.db.execute("INSERT INTO conversations (id, audience, owner, created_at) "
-                        "VALUES (?,?,?,?)", (conversation_id, audience, owner, now))
-
-    def conversation_audience(self, conversation_id: str) -> tuple[bool, str | None]:
-        """(exists, audience) of a conversation."""
-        row = self.db.execute("SELECT audience FROM conversations WHERE id = ?",
-                              (conversation_id,)).fetchone()
-        return (row is not None, row["audience"] if row else None)
-
-    def conversation_owner(self, conversation_id: str) -> str | None:
-        """Who opened a conversation (None: the operator, or no such conversation)."""
-        row = self.db.execute("SELECT owner FROM conversations WHERE id = ?",
-                              (conversation_id,)).fetchone()
-        return row["owner"] if row else None
-
-    def add_message(self, conversation_id: str, role: str, content: str,
-                    standalone: str | None = None, data: dict | None = None) -> None:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        self.db.execute(
-            "INSERT INTO messages (conversation_id, role, content, standalone, data, "
-            "created_at) VALUES (?,?,?,?,?,?)",
-            (conversation_id, role, content, standalone,
-             json.dumps(data or {}, ensure_ascii=False, default=str), now))
-
-    def messages(self, conversation_id: str) -> list[dict]:
-        rows = self.db.execute(
-            "SELECT role, content, standalone, data, created_at FROM messages "
-            "WHERE conversation_id = ? ORDER BY id", (conversation_id,)).fetchall()
-        return [{"role": r["role"], "content": r["content"], "standalone": r["standalone"],
-                 "data": json.loads(r["data"]), "created_at": r["created_at"]} for r in rows]
-
     # -- bookkeeping --------------------------------------------------------------------
-    def stats(self) -> dict:
-        db = self.db
-        kinds = {
-            row["kind"]: {"documents": row["docs"], "chunks": row["chunks"]}
-            for row in db.execute(
-                "SELECT kind, COUNT(DISTINCT doc_id) AS docs, COUNT(*) AS chunks "
-                "FROM chunks GROUP BY kind ORDER BY kind"
-            )
-        }
-        last = db.execute("SELECT * FROM ingests ORDER BY id DESC LIMIT 1").fetchone()
-        size = sum(
-            os.path.getsize(p)
-            for p in (self.location, self.location + "-wal")
-            if os.path.exists(p)
-        )
-        return {
-            "index": self.location,
-            "schema_version": self.schema_version,
-            "documents": db.execute("SELECT COUNT(*) FROM documents").fetchone()[0],
-            "chunks": db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
-            "by_kind": kinds,
-            "size_bytes": size,
-            "vectors": {row[0]: row[1] for row in db.execute(
-                "SELECT model, COUNT(*) FROM vectors GROUP BY model ORDER BY model")},
-            "last_ingest": dict(last) if last else None,
-        }
-
-    def get_meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        self.db.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) "
-            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
+    def _engine_stats(self, cur) -> dict:
+        files = (self.location, self.location + "-wal")
+        return {"size_bytes": sum(os.path.getsize(p) for p in files if os.path.exists(p))}
 
     def close(self) -> None:
         self.db.close()

@@ -65,7 +65,7 @@ def upload_document(app: App, _: Admin, file: Annotated[UploadFile, File()],
         _copy_capped(app, file, staged, name, limit)
         check_unzipped_size(staged, name, kind, limit)
         check_label(staged, name, kind, access)
-        with app.pool.write_lock:
+        with app.pool.write_lock, app.uploads.writing():
             return _ingest_upload(app, staged, name, access or app.settings.upload_access,
                                   limit)
     finally:
@@ -103,7 +103,7 @@ def _ingest_upload(app: Services, staged: Path, name: str, access: str | None,
 @router.delete("/documents/{doc_id}")
 def delete_document(app: App, who: Admin, doc_id: str):
     """Remove a document and its passages (admin); an uploaded file is deleted too."""
-    with app.pool.write_lock:
+    with app.pool.write_lock, app.uploads.writing():
         doc = app.engine(lambda ix: ix.document(doc_id, audience=who.audience))
         if doc.root == str(app.upload_dir):
             with app.uploads.replacing(doc.path, None):

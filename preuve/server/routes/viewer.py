@@ -32,6 +32,8 @@ def indexed_file(app: Services, who: Caller, doc_id: str) -> tuple[Document, byt
     root = os.path.realpath(doc.root)
     full = os.path.realpath(os.path.join(root, *doc.path.split("/")))
     if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        if (kept := app.uploads.stored(doc)) is not None:  # the database's copy (uploads)
+            return doc, kept
         raise NotFound("no such document")
     with open(full, "rb") as source:
         data = source.read(MAX_SERVED_BYTES + 1)
