@@ -38,6 +38,11 @@ DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
 
 
+def _chunk_options(recorded: str) -> str:
+    strategy, size, overlap = recorded.split("/")
+    return f"--chunking {strategy} --chunk-words {size} --chunk-overlap {overlap}"
+
+
 def _located(doc: Document) -> str:
     return os.path.join(doc.root, *doc.path.split("/"))
 
@@ -101,6 +106,24 @@ class Index:
             self.store.set_meta("embedder_dimension", str(self._embedder.dimension))
         return self._embedder
 
+    def chunking(self, asked: ChunkSettings | None = None) -> ChunkSettings:
+        """The chunking of this index: recorded at the first ingest (strategy, size and
+        overlap, like the embedder); later ingests use it. Asking for another on an index
+        that holds documents is an error naming both: chunks cut two ways would be ranked
+        against each other."""
+        recorded = self.store.get_meta("chunking")
+        if asked is None:
+            return ChunkSettings.parse(recorded) if recorded else ChunkSettings()
+        if recorded and recorded != asked.describe() and self.store.documents():
+            raise ValueError(
+                f"{self.store.location} was chunked as {recorded} (strategy/words/overlap); "
+                f"you asked for {asked.describe()}. Ingest into a new index to compare "
+                "chunkings (`preuve eval SET --chunking ...` does it for a collection), "
+                f"or ingest as it was: {_chunk_options(recorded)}.")
+        if recorded != asked.describe():
+            self.store.set_meta("chunking", asked.describe())
+        return asked
+
     def _options(self, **overrides) -> Options:
         needs_vectors = overrides.pop("needs_vectors", False)
         embedder = None
@@ -121,6 +144,7 @@ class Index:
         embedding the chunks that have no vector yet. `max_bytes` and `max_pages` (PDF)
         override the default caps of `preuve.ingest.limits`."""
         kwargs = {k: v for k, v in (("max_bytes", max_bytes), ("max_pages", max_pages)) if v}
+        settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest(self.store, paths, settings=settings, default_access=access,
@@ -128,12 +152,14 @@ class Index:
                       embedder_name=name if embedder is not None else None, **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
+                       settings: ChunkSettings | None = None,
                        progress: bool = False) -> IngestReport:
         """Index in-memory records (`id`, `title`, `text`), e.g. a reference collection."""
+        settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest_records(self.store, records, source=source, language=language,
-                              progress=progress, embedder=embedder,
+                              settings=settings, progress=progress, embedder=embedder,
                               embedder_name=name if embedder is not None else None)
 
     def search(self, query: str, *, method: str | None = None, k: int = 10,

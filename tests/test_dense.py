@@ -400,7 +400,7 @@ def test_hybrid_scores_are_the_rrf_of_each_methods_own_ranks(e5_index):
                 expected += 1 / (60 + rank)
             else:
                 assert name not in hit.scores
-        assert hit.scores["rrf"] == {"rank": hit.rank, "score": round(hit.score, 5)}
+        assert hit.scores["fusion"] == {"rank": hit.rank, "score": round(hit.score, 5)}
         assert hit.score == pytest.approx(expected)
 
 
@@ -416,8 +416,8 @@ def test_cli_search_explain_shows_every_methods_rank(e5_index, e5_index_path):
     dense = own_ranks(e5_index, query, "dense", audience="public")
     for position, hit in enumerate(hits, 1):
         scores = hit["scores"]
-        assert set(scores) == {"bm25", "dense", "rrf"}, scores
-        assert scores["rrf"]["rank"] == hit["rank"] == position
+        assert set(scores) == {"bm25", "dense", "fusion"}, scores
+        assert scores["fusion"]["rank"] == hit["rank"] == position
         assert scores["bm25"]["rank"] == bm25.get(hit["chunk_id"])  # None: not matched
         assert scores["dense"]["rank"] == dense.get(hit["chunk_id"])
 
@@ -458,7 +458,7 @@ def test_rerank_seam_rescores_only_the_filtered_hybrid_candidates(e5_index_path)
         counts = [h.text.lower().count("support") for h in operator]
         assert counts == sorted(counts, reverse=True) and counts[0] > 0
         assert [h.rank for h in operator] == [1, 2, 3, 4, 5]
-        assert all({"rrf", "rerank"} <= set(h.scores) for h in operator)
+        assert all({"fusion", "rerank"} <= set(h.scores) for h in operator)
         assert operator[0].scores["rerank"] == {"rank": 1, "score": float(counts[0])}
 
         reranker.seen = []
