@@ -103,19 +103,19 @@ class Engine:
 
 
 def plain_ndcg(evalset, engine: Engine, cache: Path | None = OUT / "parity") -> float:
-    """nDCG@10 of the plain run: records embedded whole, cosine, no index."""
-    from preuve.evaluate.metrics import evaluate_run
+    """nDCG@10 of the plain run (`preuve.evaluate.run.plain_dense`), vectors cached."""
+    from preuve.evaluate.run import plain_dense
 
-    ids = [r.id for r in evalset.corpus]
     passages = engine.embed([plain_text(r) for r in evalset.corpus], "passage", cache)
     queries = [q for q in evalset.queries if evalset.qrels.get(q.id)]
     vectors = engine.embed([q.text for q in queries], "query", cache)
-    scores = vectors @ passages.T
-    run = {}
-    for row, query in zip(scores, queries, strict=True):
-        top = np.argsort(-row, kind="stable")[:K]
-        run[query.id] = [ids[i] for i in top]
-    return evaluate_run(run, evalset.qrels, k=K).metrics[f"ndcg@{K}"]
+
+    class Cached:
+        def embed_queries(self, texts):
+            assert list(texts) == [q.text for q in queries]
+            return vectors
+
+    return plain_dense(evalset, Cached(), K, passages).metrics[f"ndcg@{K}"]
 
 
 def preuve_ndcg(evalset, index_dir: str, method: str = "dense") -> float:

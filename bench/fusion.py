@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import os
 import pickle
 import random
 import sys
@@ -47,6 +46,7 @@ class Question:
     type: str
     bm25: list  # Hits, best first
     dense: list
+    translated: list  # bm25 of the question translated, hits in the other language
     judged: Callable[[list], list[str]] | None = None  # hits -> ids for the qrels
     qrels: dict[str, int] | None = None
 
@@ -58,17 +58,24 @@ def table(headers, rows) -> str:
 
 
 def _fingerprint(path: str) -> str:
-    stat = os.stat(path)
-    return hashlib.sha1(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:12]
+    """What the index holds (documents as indexed, embedder), not when it was touched."""
+    from preuve.index import Index
+
+    with Index(path) as index:
+        docs = sorted((d.path, d.content_hash) for d in index.store.documents())
+        model = index.store.get_meta("embedder_model")
+    return hashlib.sha1(repr((docs, model)).encode()).hexdigest()[:12]
 
 
-def _lists(index, text: str, filters) -> tuple[list, list]:
+def _lists(index, text: str, filters) -> tuple[list, list, list]:
+    from preuve.retrieve import translated
     from preuve.retrieve.dense import dense
     from preuve.retrieve.lexical import bm25
 
     options = index._options(needs_vectors=True)
     return (bm25(index.store, text, filters, DEPTH),
-            dense(index.store, text, filters, DEPTH, embedder=options.embedder))
+            dense(index.store, text, filters, DEPTH, embedder=options.embedder),
+            translated(index.store, text, filters, DEPTH))
 
 
 def _strip(hits: list) -> list:
@@ -92,7 +99,7 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
     queries = [q for q in evalset.queries if evalset.qrels.get(q.id)]
     if limit and limit < len(queries):
         queries = random.Random(13).sample(queries, limit)
-    cache = OUT / "fusion" / f"{name}-{_fingerprint(path)}-{len(queries)}.pkl"
+    cache = OUT / "fusion" / f"{name}-{_fingerprint(path)}-{len(queries)}-v2.pkl"
     if cache.exists():
         rows = pickle.loads(cache.read_bytes())
     else:
@@ -100,8 +107,9 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
         filters = make_filters(as_of="none")
         with Index(path, embedder="e5") as index:
             for n, query in enumerate(queries, 1):
-                b, d = _lists(index, query.text, filters)
-                rows.append((query.id, query.text, query.type, _strip(b), _strip(d)))
+                b, d, t = _lists(index, query.text, filters)
+                rows.append((query.id, query.text, query.type, _strip(b), _strip(d),
+                             _strip(t)))
                 if n % 200 == 0:
                     print(f"[{name}] {n}/{len(queries)}", file=sys.stderr, flush=True)
         cache.parent.mkdir(parents=True, exist_ok=True)
@@ -114,8 +122,8 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
                 ranked.append(hit.path)
         return ranked[:K]
 
-    return [Question(qid, text, qtype, b, d, records, evalset.qrels[qid])
-            for qid, text, qtype, b, d in rows]
+    return [Question(qid, text, qtype, b, d, t, records, evalset.qrels[qid])
+            for qid, text, qtype, b, d, t in rows]
 
 
 def reference_questions(name: str, index_path: str) -> list[Question]:
@@ -127,7 +135,7 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
     with Index(index_path, embedder="e5") as index:
         index.ingest([str(ROOT / "examples")])
     questions = [q for q in load_reference(REFERENCES[name]) if not q.refuse]
-    cache = OUT / "fusion" / f"{name}-{_fingerprint(index_path)}.pkl"
+    cache = OUT / "fusion" / f"{name}-{_fingerprint(index_path)}-v2.pkl"
     if cache.exists():
         rows = pickle.loads(cache.read_bytes())
     else:
@@ -135,13 +143,13 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
         with Index(index_path, embedder="e5") as index:
             for q in questions:
                 filters = make_filters(as_of=q.as_of or "today", audience=q.audience)
-                b, d = _lists(index, q.question, filters)
-                rows.append((q.id, q.question, q.type, b, d))
+                b, d, t = _lists(index, q.question, filters)
+                rows.append((q.id, q.question, q.type, b, d, t))
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_bytes(pickle.dumps(rows))
     by_id = {q.id: q for q in questions}
     out = []
-    for qid, text, qtype, b, d in rows:
+    for qid, text, qtype, b, d, t in rows:
         relevant = by_id[qid].relevant
 
         def judged(hits: list, relevant=relevant) -> list[str]:
@@ -151,7 +159,7 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
                 ranked.append(f"rel{match}" if match is not None else hit.chunk_id)
             return ranked
 
-        out.append(Question(qid, text, qtype, b, d, judged,
+        out.append(Question(qid, text, qtype, b, d, t, judged,
                             {f"rel{i}": 1 for i in range(len(relevant))}))
     return out
 
@@ -178,11 +186,14 @@ def ndcg(questions: list[Question], rank: Callable[[Question], list]) -> float:
 def fused(config, depth: int) -> Callable[[Question], list]:
     """The ranking `hybrid` makes from a question's two lists under a `Fusion` config."""
     from preuve.retrieve import Options, fuse
+    from preuve.retrieve.adaptive import TRANSLATED
 
     options = Options(fusion=config, candidates=depth)
 
     def rank(q: Question) -> list:
-        return fuse(q.text, {"bm25": q.bm25[:depth], "dense": q.dense[:depth]}, depth, options)
+        lists = {"bm25": q.bm25[:depth], "dense": q.dense[:depth],
+                 TRANSLATED: q.translated[:depth]}
+        return fuse(q.text, lists, depth, options)
     return rank
 
 
@@ -196,11 +207,13 @@ def grid() -> list:
     from preuve.retrieve import Fusion
 
     configs = [Fusion(kind="rrf", bm25=1.0, identifier_bm25=2.0)]  # before: plain RRF
-    for kind, bm25, foreign, crossing, spread in itertools.product(
-            ("rrf", "combine"), (0.1, 0.2, 0.3, 0.5, 0.7, 1.0), (0.0, 0.5, 1.0),
-            (0.0, 0.5, 1.0), (0.0, 0.5, 1.0)):
-        configs.append(Fusion(kind=kind, bm25=bm25, foreign_bm25=foreign,
-                              crossing_bm25=crossing, spread=spread))
+    for bm25, crossing, translated in itertools.product((0.3, 1.0), (0.0, 1.0), (0.0, 0.5)):
+        configs.append(Fusion(kind="rrf", bm25=bm25, crossing_bm25=crossing,
+                              translated=translated))
+    for bm25, foreign, crossing, spread, translated in itertools.product(
+            (0.1, 0.2, 0.3, 0.5, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.5)):
+        configs.append(Fusion(kind="combine", bm25=bm25, foreign_bm25=foreign,
+                              crossing_bm25=crossing, spread=spread, translated=translated))
     return configs
 
 
@@ -229,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
               for n, qs in sets.items()}
     best = {n: max(v.values()) for n, v in single.items()}
     configs = grid()
+    if Fusion() not in configs:
+        configs.append(Fusion())
     scores = {i: {n: ndcg(qs, fused(c, depth_of(n))) for n, qs in sets.items()}
               for i, c in enumerate(configs)}
     default = next(i for i, c in enumerate(configs) if c == Fusion())
@@ -257,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _name(config) -> str:
     return (f"{config.kind} bm25={config.bm25} foreign={config.foreign_bm25} "
-            f"crossing={config.crossing_bm25} spread={config.spread}")
+            f"crossing={config.crossing_bm25} spread={config.spread} "
+            f"translated={config.translated}")
 
 
 if __name__ == "__main__":

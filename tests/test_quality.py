@@ -183,3 +183,47 @@ def test_eval_compares_chunkings_in_one_command(tmp_path):
     assert "chunking structure/20/5" in result.stdout and "chunking fixed/20/5" in result.stdout
     assert "ndcg@10 by chunking" in result.stdout
     assert len([p for p in (tmp_path / "eval").iterdir() if p.suffix == ".sqlite"]) == 2
+
+
+# ------------------------------------------------------------------------------ bilingual
+def _dictionaries():
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+    return bilingual
+
+
+def test_questions_are_translated_word_by_word():
+    bilingual = _dictionaries()
+    words = bilingual.translate("Combien de caractères au minimum pour un ordinateur ?", "fr")
+    assert {"character", "minimum", "computer"} <= set(words.split())
+    assert "file" in bilingual.translate("Où sont mes fichiers ?", "fr").split()
+    assert "fichier" in bilingual.translate("Where is the file?", "en").split()
+    assert bilingual.translate("", "fr") == ""
+
+
+def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_path):
+    _dictionaries()
+    from preuve.retrieve import translated
+    from preuve.retrieve.filters import make_filters
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "security.md").write_text(
+        "---\nlanguage: en\naccess: public\n---\n# Devices\n\nA stolen computer is wiped "
+        "remotely by the support team.\n", encoding="utf-8")
+    (folder / "poste.md").write_text(
+        "---\nlanguage: fr\naccess: public\n---\n# Poste\n\nUn ordinateur volé doit être "
+        "signalé au support.\n", encoding="utf-8")
+    (folder / "staff.md").write_text(
+        "---\nlanguage: en\naccess: staff\n---\n# Staff\n\nThe stolen computer register.\n",
+        encoding="utf-8")
+    with Index(tmp_path / "i.sqlite", embedder="none") as index:
+        index.ingest([str(folder)])
+        question = "Mon ordinateur a été volé, que faire ?"
+        plain = index.search(question, method="bm25", as_of="none", audience="public")
+        assert [h.path for h in plain][:1] == ["poste.md"]  # same words, same language
+        hits = translated(index.store, question, make_filters("none", "public"), 10)
+    assert [h.path for h in hits] == ["security.md"]  # English only, staff never

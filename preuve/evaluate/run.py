@@ -125,3 +125,22 @@ def default_method(target: str | Path, index: str | None = None,
         with Index(index, embedder=embedder) as main:
             return main.default_method()
     return "bm25" if (embedder or "e5") == "none" else "hybrid"
+
+
+def plain_dense(evalset: EvalSet, embedder, k: int = 10, passages=None) -> Report:
+    """The reference a dense index is held to: each record's title and text embedded once
+    (`passage: `), each question once (`query: `), records ranked by cosine; no index, no
+    chunking. `passages` may give the record vectors already made (same order as the
+    corpus)."""
+    import numpy as np
+
+    if passages is None:
+        passages = embedder.embed_passages([f"{r.title}\n{r.text}" if r.title else r.text
+                                            for r in evalset.corpus])
+    queries = [q for q in evalset.queries if evalset.qrels.get(q.id)]
+    vectors = embedder.embed_queries([q.text for q in queries])
+    ids = [r.id for r in evalset.corpus]
+    run = {}
+    for row, query in zip(vectors @ np.asarray(passages).T, queries, strict=True):
+        run[query.id] = [ids[i] for i in np.argsort(-row, kind="stable")[:k]]
+    return evaluate_run(run, evalset.qrels, {q.id: q.type for q in queries}, k=k)

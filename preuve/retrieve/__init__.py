@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from preuve import text
 from preuve.models import Filters, Hit
-from preuve.retrieve.adaptive import Fusion, identifier_query, plan
+from preuve.retrieve import bilingual
+from preuve.retrieve.adaptive import TRANSLATED, Fusion, identifier_query, plan
 from preuve.retrieve.dense import dense
 from preuve.retrieve.fusion import RRF_CONSTANT, combine, rrf
 from preuve.retrieve.lexical import bm25
@@ -42,7 +44,19 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
         "bm25": bm25(store, query, filters, depth),
         "dense": dense(store, query, filters, depth, embedder=options.embedder),
     }
+    if options.fusion.translated:
+        rankings[TRANSLATED] = translated(store, query, filters, depth)
     return fuse(query, rankings, k, options)
+
+
+def translated(store: Store, query: str, filters: Filters, k: int) -> list[Hit]:
+    """bm25 over the question translated word by word (`bilingual.py`), keeping only hits
+    in the other language: the keyword list across languages ([] without dictionaries)."""
+    language = text.question_language(query)
+    words = bilingual.translate(query, language)
+    if not words:
+        return []
+    return [h for h in bm25(store, words, filters, k) if h.language and h.language != language]
 
 
 def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -> list[Hit]:

@@ -22,15 +22,21 @@ from dataclasses import dataclass
 from preuve import text
 from preuve.models import Hit
 
+TRANSLATED = "translated"  # the keyword list of the question translated (bilingual.py)
+
 
 @dataclass(frozen=True)
 class Fusion:
-    kind: str = "rrf"  # "combine" (normalised scores) or "rrf"
-    bm25: float = 1.0  # weight of the bm25 list (dense weighs 1)
+    """The knobs of `hybrid`. Defaults chosen with `bench/fusion.py` on the five public sets
+    (worst margin over the best single method of each set, each set held out in turn)."""
+
+    kind: str = "combine"  # "combine" (normalised scores) or "rrf"
+    bm25: float = 0.5  # weight of the bm25 list (dense weighs 1)
     identifier_bm25: float = 2.0  # weight of bm25 for a lone identifier
     foreign_bm25: float = 1.0  # multiplier of a bm25 hit in another language than the question
-    crossing_bm25: float = 1.0  # multiplier of bm25 when dense's first hits are in another language
+    crossing_bm25: float = 0.0  # multiplier of bm25 when dense's first hits are in another language
     spread: float = 0.0  # bm25 weight grows by spread x (first - second) / first
+    translated: float = 0.5  # weight of bm25 over the translated question (`bilingual.py`)
 
 
 @dataclass(frozen=True)
@@ -77,5 +83,6 @@ def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
         if fusion.spread and len(bm25) > 1 and bm25[0].score > 0:
             gap = (bm25[0].score - bm25[1].score) / bm25[0].score
             bm25_weight *= 1 + fusion.spread * max(0.0, gap)
-    chosen = {"bm25": bm25_weight, "dense": 1.0, **(weights or {})}
+    chosen = {"bm25": bm25_weight, "dense": 1.0, TRANSLATED: fusion.translated,
+              **(weights or {})}
     return Plan(fusion.kind, chosen, language, fusion.foreign_bm25, tuple(reasons))

@@ -58,9 +58,13 @@ def _fuse(rankings, k, weights, hit_weight, contribution) -> list[Hit]:
     fused: dict[str, float] = {}
     first_seen: dict[str, Hit] = {}
     details: dict[str, dict] = {}
-    for method, hits in rankings.items():
-        weight = (weights or {}).get(method, 1.0)
+    # lists weighing 0 bring no candidate; their ranks are still shown for --explain
+    order = sorted(rankings, key=lambda m: (weights or {}).get(m, 1.0) == 0)
+    for method in order:
+        hits, weight = rankings[method], (weights or {}).get(method, 1.0)
         for position, hit in enumerate(hits, 1):
+            if weight == 0 and hit.chunk_id not in fused:
+                continue
             share = weight * contribution(method, position, hit, bounds)
             if hit_weight is not None:
                 share *= hit_weight(method, hit)
