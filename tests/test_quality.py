@@ -227,3 +227,30 @@ def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_pat
         assert [h.path for h in plain][:1] == ["poste.md"]  # same words, same language
         hits = translated(index.store, question, make_filters("none", "public"), 10)
     assert [h.path for h in hits] == ["security.md"]  # English only, staff never
+
+
+def test_the_plan_weighs_bm25_by_what_the_question_and_lists_show():
+    from preuve.retrieve.adaptive import TRANSLATED, Fusion, plan
+
+    fusion = Fusion()
+    english = [_hit(f"en{i}", 0.8, "en") for i in range(3)]
+    french = [_hit(f"fr{i}", 0.8, "fr") for i in range(3)]
+    keywords = [_hit("k", 5.0, "fr")]
+    # a French question whose dense hits are French: bm25 keeps its weight
+    same = plan("Combien de jours de congé ?", keywords, french, fusion)
+    assert same.weights == {"bm25": fusion.bm25, "dense": 1.0, TRANSLATED: fusion.translated}
+    assert same.reasons == ()
+    # dense's first hits are English: the answer is across languages, bm25 steps aside
+    across = plan("Combien de jours de congé ?", keywords, english, fusion)
+    assert across.weights["bm25"] == fusion.bm25 * fusion.crossing_bm25
+    assert across.reasons == ("crossing",)
+    # a lone identifier: bm25 weighs most, whatever dense says
+    code = plan("PK-2200-07", keywords, english, fusion)
+    assert code.weights["bm25"] == fusion.identifier_bm25 > 1.0
+    # a caller's weights win
+    assert plan("Combien ?", keywords, french, fusion, {"bm25": 3.0}).weights["bm25"] == 3.0
+    # a bm25 hit in the other language than the question is scaled by foreign_bm25
+    fewer = Fusion(foreign_bm25=0.25)
+    assert plan("Combien ?", keywords, french, fewer).hit_weight("bm25", english[0]) == 0.25
+    assert plan("Combien ?", keywords, french, fewer).hit_weight("bm25", french[0]) == 1.0
+    assert plan("Combien ?", keywords, french, fewer).hit_weight("dense", english[0]) == 1.0
