@@ -114,7 +114,10 @@ class Index:
         recorded = self.store.get_meta("chunking")
         if asked is None:
             return ChunkSettings.parse(recorded) if recorded else ChunkSettings()
-        if recorded and recorded != asked.describe() and self.store.documents():
+        held = bool(self.store.documents())
+        if not recorded and held:  # built before chunkings were recorded: the default
+            recorded = ChunkSettings().describe()
+        if recorded and recorded != asked.describe() and held:
             raise ValueError(
                 f"{self.store.location} was chunked as {recorded} (strategy/words/overlap); "
                 f"you asked for {asked.describe()}. Ingest into a new index to compare "

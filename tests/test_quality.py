@@ -83,6 +83,16 @@ def test_the_index_records_its_chunking_and_explains_a_mismatch(tmp_path):
         assert other.status()["chunks"] < n_fixed  # 180-word chunks: fewer of them
 
 
+def test_an_index_from_before_recorded_chunkings_counts_as_the_default(tmp_path):
+    with Index(tmp_path / "old.sqlite", embedder="none") as index:
+        index.ingest_records(_records(), source="eval:t")
+        index.store.set_meta("chunking", "")  # as an index built before this existed
+        assert index.chunking(ChunkSettings()).describe() == "structure/180/30"
+        with pytest.raises(ValueError, match="structure/180/30"):
+            index.ingest_records(_records(), source="eval:t",
+                                 settings=ChunkSettings(strategy="fixed"))
+
+
 def test_cli_ingest_takes_a_chunking_and_refuses_another_later(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
