@@ -22,6 +22,7 @@ import click
 from preuve.errors import PreuveError
 from preuve.index import DEFAULT_INDEX, Index, copy_index
 from preuve.ingest import ROUTINE_SKIPS
+from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
 from preuve.ingest.walk import UNSUPPORTED
 from preuve.models import Hit
@@ -126,6 +127,19 @@ def _print_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
+def _chunking_options(f):
+    for option in reversed([
+        click.option("--chunking", type=click.Choice(CHUNKING_STRATEGIES), default=None,
+                     help="How prose is cut (default structure; recorded in the index)."),
+        click.option("--chunk-words", type=int, default=None,
+                     help="Chunk size in words (default 180)."),
+        click.option("--chunk-overlap", type=int, default=None,
+                     help="Words shared by consecutive chunks (default 30)."),
+    ]):
+        f = option(f)
+    return f
+
+
 @click.group(cls=_Commands)
 @click.version_option(package_name="preuve")
 @click.option("--settings", "settings_file", default=None, metavar="FILE",
@@ -149,14 +163,18 @@ def cli(ctx, settings_file):
               help="Files larger than this are refused.")
 @click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
               help="PDFs with more pages than this are refused.")
+@_chunking_options
 @_index_option
 @_embedder_option
 @_json_option
-def ingest(paths, access, max_mb, max_pages, index_path, embedder, as_json):
+def ingest(paths, access, max_mb, max_pages, chunking, chunk_words, chunk_overlap, index_path,
+           embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
+    chunk_settings = ChunkSettings.asked(chunking, chunk_words, chunk_overlap)
     with _index(index_path, embedder) as index:
         report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
-                              max_pages=max_pages, progress=not as_json)
+                              max_pages=max_pages, settings=chunk_settings,
+                              progress=not as_json)
     unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
     if as_json:
         _print_json(report.to_dict())
@@ -336,11 +354,16 @@ def migrate(source, target, as_json):
 @click.option("--records", default=0, show_default=True,
               help="--answers on a collection: index only the sampled questions' records, "
                    "their articles' and fixed-seed others up to this many (0 = all).")
+@click.option("--chunking", "chunkings", default=None, metavar="STRATEGIES",
+              help="Collections: compare chunkings, comma-separated or 'all' ("
+                   + ", ".join(CHUNKING_STRATEGIES) + "), one eval index each.")
+@click.option("--chunk-words", type=int, default=None, help="With --chunking: size in words.")
+@click.option("--chunk-overlap", type=int, default=None, help="With --chunking: overlap.")
 @_index_option
 @_embedder_option
 @_json_option
-def eval_(target, method, k, show_missed, answers, limit, foreign, records, index_path,
-          embedder, as_json):
+def eval_(target, method, k, show_missed, answers, limit, foreign, records, chunkings,
+          chunk_words, chunk_overlap, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
@@ -360,16 +383,32 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, inde
                                         as_json)
     if answers:
         return _eval_answers(target, names[0], index_path, embedder, as_json)
-    reports = evaluate(target, methods=names, k=k, index=settings.index,
-                       embedder=settings.embedder, progress=not as_json, settings=settings)
-    methods = list(reports)
+    chunkings = (CHUNKING_STRATEGIES if chunkings == "all" else chunkings.split(",")
+                 if chunkings else [None])
+    asked = [ChunkSettings.asked(n, chunk_words, chunk_overlap) for n in chunkings]
+    runs = {s.describe() if s else "": evaluate(
+        target, methods=names, k=k, index=settings.index, embedder=settings.embedder,
+        progress=not as_json, chunking=s, settings=settings) for s in asked}
     if as_json:
-        data = {m: r.to_dict() | {"method": m} for m in methods for r in [reports[m]]}
-        _print_json(data[methods[0]] if len(methods) == 1 else data)
+        data = {c: {m: r.to_dict() | {"method": m} for m, r in reports.items()}
+                for c, reports in runs.items()}
+        data = {c: d[next(iter(d))] if len(d) == 1 else d for c, d in data.items()}
+        _print_json(data[""] if list(data) == [""] else data)
         return
+    for chunking, reports in runs.items():
+        _print_eval(target, reports, k, show_missed, settings.index, settings.embedder, chunking)
+    if len(runs) > 1:
+        _print_chunkings(runs, k)
+
+
+def _print_eval(target, reports, k, show_missed, index_path, embedder, chunking) -> None:
+    from preuve.evaluate.run import default_method, default_versus_best
+
+    methods = list(reports)
     first = reports[methods[0]]
     click.echo(f"{target} · {first.n_questions} questions"
-               + (f" ({first.n_skipped} without judgments skipped)" if first.n_skipped else ""))
+               + (f" ({first.n_skipped} without judgments skipped)" if first.n_skipped else "")
+               + (f" · chunking {chunking}" if chunking else ""))
     names = list(first.metrics)
     click.echo(f"\n{'metric':<12}" + "".join(f"{m:>10}" for m in methods))
     for name in names:
@@ -386,6 +425,19 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, inde
             more = len(missed) - show_missed
             tail = f" … +{more}" if more > 0 else ""
             click.echo(f"\nmissed by {m} ({len(missed)}): {', '.join(missed[:show_missed])}{tail}")
+    line = default_versus_best(reports, default_method(target, index_path, embedder), k)
+    if line:
+        click.echo(f"\n{line}")
+    click.echo("")
+
+
+def _print_chunkings(runs, k) -> None:
+    key = f"ndcg@{k}"
+    methods = list(next(iter(runs.values())))
+    click.echo(f"{key + ' by chunking':<26}" + "".join(f"{m:>10}" for m in methods))
+    for chunking, reports in runs.items():
+        click.echo(f"{chunking:<26}" + "".join(f"{reports[m].metrics[key]:>10.3f}"
+                                              for m in methods))
 
 
 def _generator_options(f):

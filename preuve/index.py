@@ -51,6 +51,11 @@ NO_EMBEDDER = "none"
 EXPLAIN_DEPTH = 100  # how deep `explain` looks for a hit in the other methods
 
 
+def _chunk_options(recorded: str) -> str:
+    strategy, size, overlap = recorded.split("/")
+    return f"--chunking {strategy} --chunk-words {size} --chunk-overlap {overlap}"
+
+
 def _located(doc: Document) -> str:
     return os.path.join(doc.root, *doc.path.split("/"))
 
@@ -120,6 +125,27 @@ class Index:
             self.store.set_meta("embedder_dimension", str(self._embedder.dimension))
         return self._embedder
 
+    def chunking(self, asked: ChunkSettings | None = None) -> ChunkSettings:
+        """The chunking of this index: recorded at the first ingest (strategy, size and
+        overlap, like the embedder); later ingests use it. Asking for another on an index
+        that holds documents is an error naming both: chunks cut two ways would be ranked
+        against each other."""
+        recorded = self.store.get_meta("chunking")
+        if asked is None:
+            return ChunkSettings.parse(recorded) if recorded else ChunkSettings()
+        held = bool(self.store.documents())
+        if not recorded and held:  # built before chunkings were recorded: the default
+            recorded = ChunkSettings().describe()
+        if recorded and recorded != asked.describe() and held:
+            raise Conflict(
+                f"{self.store.location} was chunked as {recorded} (strategy/words/overlap); "
+                f"you asked for {asked.describe()}. Ingest into a new index to compare "
+                "chunkings (`preuve eval SET --chunking ...` does it for a collection), "
+                f"or ingest as it was: {_chunk_options(recorded)}.")
+        if recorded != asked.describe():
+            self.store.set_meta("chunking", asked.describe())
+        return asked
+
     def _options(self, **overrides) -> Options:
         needs_vectors = overrides.pop("needs_vectors", False)
         embedder = None
@@ -130,6 +156,7 @@ class Index:
                                    "--embedder none): use --method bm25, or re-ingest with "
                                    "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
+                       dict_dir=self.settings.dict_dir, cache=self.settings.cache,
                        **{k: v for k, v in overrides.items() if v is not None})
 
     # -- verbs ----------------------------------------------------------------------------
@@ -140,6 +167,7 @@ class Index:
         embedding the chunks that have no vector yet. `max_bytes` and `max_pages` (PDF)
         override the default caps of `preuve.ingest.limits`."""
         kwargs = {k: v for k, v in (("max_bytes", max_bytes), ("max_pages", max_pages)) if v}
+        settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest(self.store, paths, settings=settings, default_access=access,
@@ -148,12 +176,14 @@ class Index:
                       embedder_settings=self.settings, **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
+                       settings: ChunkSettings | None = None,
                        progress: bool = False) -> IngestReport:
         """Index in-memory records (`id`, `title`, `text`), e.g. a reference collection."""
+        settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
         name = self.embedder_name if isinstance(self._embedder_choice, str | None) else None
         return ingest_records(self.store, records, source=source, language=language,
-                              progress=progress, embedder=embedder,
+                              settings=settings, progress=progress, embedder=embedder,
                               embedder_name=name if embedder is not None else None,
                               embedder_settings=self.settings)
 

@@ -77,6 +77,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("PREUVE_CACHE", "cache", str,
              "Folder of built model files (the e5 ONNX graph).",
              "`~/.cache/preuve`"),
+    Variable("PREUVE_DICT_DIR", "dict_dir", str,
+             "Folder of the FreeDict French-English dictionaries (keyword search across "
+             "languages; skipped without them).",
+             "`/usr/share/dictd`"),
     Variable("PREUVE_ANN_THRESHOLD", "ann_threshold", int,
              "SQLite: vectors from which dense search uses the approximate index.",
              "200000"),
@@ -113,6 +117,7 @@ class Settings:
     llm_timeout: float | None = None
     llm_max_retries: int | None = None
     cache: str | None = None
+    dict_dir: str | None = None
     ann_threshold: int | None = None
     hnsw_threshold: int | None = None
     hnsw_ef_search: int | None = None

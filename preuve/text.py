@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 import snowballstemmer
@@ -146,6 +147,23 @@ notre nos votre vos je nous vous il elle on et ou du de la le""".split())
 _EN_QUESTION = frozenset("""what which how why where when who whom whose is are can
 could should must do does did the a an of for to in on with my our your i we you it and
 or""".split())
+
+
+def collection_language(samples: Iterable[str], agree: float = 0.8) -> str:
+    """The language of a collection of short texts (the records of a FAQ): the one that at
+    least `agree` of the texts whose language can be told are in, else ''.
+
+    A one-sentence answer often holds fewer than three frequent function words, and is then
+    indexed unstemmed: its words no longer meet the question's stems. Within a collection
+    written in one language, such a record takes the collection's language instead."""
+    counts = {language: 0 for language in LANGUAGES}
+    for sample in samples:
+        language = detect_language(sample)
+        if language:
+            counts[language] += 1
+    told = sum(counts.values())
+    best = max(counts, key=counts.get)
+    return best if told and counts[best] >= agree * told else ""
 
 
 def question_language(question: str) -> str:

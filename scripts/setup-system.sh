@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs beyond Python: Chromium and its driver for the
-# browser test (the Debian builds: nothing is downloaded by a test tool). Idempotent;
-# needs root (as on this project's machines and CI); without root it says what to run.
+# Debian packages preuve and its test suite use beyond Python: Chromium and its driver for
+# the browser test (the Debian builds: nothing is downloaded by a test tool), and FreeDict's
+# French-English and English-French dictionaries (GPL-2+, read at run time from
+# /usr/share/dictd by preuve/retrieve/bilingual.py for keyword search across languages;
+# preuve works without them). Idempotent; needs root (as on this project's machines and
+# CI); without root it says what to run.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+[ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
+[ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
     echo "missing Debian packages: ${need[*]} (run: sudo apt-get install -y ${need[*]})" >&2

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from preuve import text as tokens
 from preuve.models import Hit
+from preuve.retrieve.fusion import FUSED
 
 # How many passages the answer is drawn from (the extractive answerer's best passages).
 PASSAGES = 3
@@ -110,7 +111,7 @@ def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
     """Do keyword and dense retrieval both rank one of the first passages within
     AGREE_RANK? None when the hits do not carry both methods' ranks."""
     ranked = [h for h in hits if "bm25" in h.scores or "dense" in h.scores]
-    if not any("rrf" in h.scores for h in hits):
+    if not any(FUSED in h.scores for h in hits):
         return None
     for hit in ranked[:top]:
         ranks = [hit.scores.get(m, {}).get("rank") for m in ("bm25", "dense")]

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from preuve.errors import InvalidInput
 from preuve.evaluate.datasets import EvalSet, load
 from preuve.evaluate.metrics import Report, evaluate_run
 from preuve.evaluate.reference import load_reference
 from preuve.index import Index, is_database, sibling_index
+from preuve.ingest.base import ChunkSettings
 
 REFERENCE_SUFFIXES = (".yaml", ".yml", ".jsonl", ".ndjson")
 
@@ -43,11 +45,15 @@ def evaluate_reference(index: Index, path: str | Path, method: str, k: int = 10)
     return evaluate_run(run, qrels, types, k=k)
 
 
-def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str) -> str:
+def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str,
+                    chunking: ChunkSettings | None = None) -> str:
     """A collection's own index: `<main index folder>/eval/<name>-<embedder>-<hash>.sqlite`,
-    or, beside a PostgreSQL index, the schema `eval_<name>_<embedder>_<hash>` of its database."""
+    or, beside a PostgreSQL index, the schema `eval_<name>_<embedder>_<hash>` of its database.
+    A chunking other than the default gets an index of its own (`<name>-fixed-100-20-...`)."""
     digest = hashlib.sha1(evalset.name.encode()).hexdigest()[:8]
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in evalset.name)[:40]
+    if chunking is not None and chunking.describe() != ChunkSettings().describe():
+        safe += "-" + chunking.describe().replace("/", "-")
     if main_index and is_database(main_index):
         return sibling_index(main_index, f"eval_{safe}_{embedder}_{digest}")
     return sibling_index(main_index, f"{safe}-{embedder}-{digest}")
@@ -70,19 +76,69 @@ def evaluate_collection(index: Index, evalset: EvalSet, method: str, k: int = 10
 
 def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
              index: str | None = None, embedder: str | None = None,
-             progress: bool = False, settings=None) -> dict[str, Report]:
+             progress: bool = False, chunking: ChunkSettings | None = None,
+             settings=None) -> dict[str, Report]:
     """Evaluate each method (None: the index's default) on a reference file (against the
-    index at `index`) or on a collection (indexed, incrementally, into its own index).
-    `settings`: a `preuve.settings.Settings` for the indexes opened (store tuning, cache)."""
+    index at `index`) or on a collection (indexed, incrementally, into its own index; one
+    per `chunking`). `settings`: a `preuve.settings.Settings` for the indexes opened (store
+    tuning, cache)."""
     if is_reference_file(target):
+        if chunking is not None:
+            raise InvalidInput("--chunking compares chunkings on a collection (BEIR, SQuAD, "
+                               "Cranfield); for a reference file, ingest one index per "
+                               "chunking and evaluate each")
         with Index(index, embedder=embedder, settings=settings) as main:
             names = [m or main.default_method() for m in methods]
             return {m: evaluate_reference(main, target, m, k) for m in names}
     evalset = load(target)
     embedder = embedder or ("none" if methods == ["bm25"] else "e5")
-    with Index(eval_index_path(index, evalset, embedder), embedder=embedder,
+    with Index(eval_index_path(index, evalset, embedder, chunking), embedder=embedder,
                settings=settings) as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
-                           language=evalset.language, progress=progress)
+                           language=evalset.language, settings=chunking, progress=progress)
         names = [m or own.default_method() for m in methods]
         return {m: evaluate_collection(own, evalset, m, k) for m in names}
+
+
+def default_versus_best(reports: dict[str, Report], default: str, k: int = 10) -> str | None:
+    """One line comparing the default method with the best of the others measured, by
+    nDCG@k: what `eval` prints under its tables. None when fewer than two methods ran or
+    the default is not among them."""
+    key = f"ndcg@{k}"
+    if default not in reports or len(reports) < 2:
+        return None
+    others = {m: r.metrics[key] for m, r in reports.items() if m != default}
+    best = max(others, key=lambda m: (others[m], m == "dense"))
+    mine, theirs = reports[default].metrics[key], others[best]
+    verdict = ("ahead" if mine > theirs + 0.005 else "behind" if mine < theirs - 0.005
+               else "level (within 0.005)")
+    return (f"default {default} {key} {mine:.3f} vs best other method {best} {theirs:.3f}: "
+            f"{mine - theirs:+.3f}, {verdict}")
+
+
+def default_method(target: str | Path, index: str | None = None,
+                   embedder: str | None = None) -> str:
+    """The method `search` uses when none is named, for the index `evaluate` asks."""
+    if is_reference_file(target):
+        with Index(index, embedder=embedder) as main:
+            return main.default_method()
+    return "bm25" if (embedder or "e5") == "none" else "hybrid"
+
+
+def plain_dense(evalset: EvalSet, embedder, k: int = 10, passages=None) -> Report:
+    """The reference a dense index is held to: each record's title and text embedded once
+    (`passage: `), each question once (`query: `), records ranked by cosine; no index, no
+    chunking. `passages` may give the record vectors already made (same order as the
+    corpus)."""
+    import numpy as np
+
+    if passages is None:
+        passages = embedder.embed_passages([f"{r.title}\n{r.text}" if r.title else r.text
+                                            for r in evalset.corpus])
+    queries = [q for q in evalset.queries if evalset.qrels.get(q.id)]
+    vectors = embedder.embed_queries([q.text for q in queries])
+    ids = [r.id for r in evalset.corpus]
+    run = {}
+    for row, query in zip(vectors @ np.asarray(passages).T, queries, strict=True):
+        run[query.id] = [ids[i] for i in np.argsort(-row, kind="stable")[:k]]
+    return evaluate_run(run, evalset.qrels, {q.id: q.type for q in queries}, k=k)

@@ -18,7 +18,7 @@ from pathlib import Path
 from preuve import text
 from preuve.ingest import vectors
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
-from preuve.ingest.chunking import chunks_from_units, sentences
+from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
 from preuve.ingest.walk import UNSUPPORTED, Candidate, walk
@@ -280,20 +280,24 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
     known = {doc.path: doc for doc in store.documents() if doc.root == source}
     changes = Changes(started_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
     seen: set[str] = set()
-    for record in _progress(list(records), progress):
+    records = list(records)
+    # a record too short to tell its language takes the collection's, when it has one
+    fallback = language or text.collection_language(r.text for r in records)
+    for record in _progress(records, progress):
         seen.add(record.id)
         body = f"{record.title}\n\n{record.text}" if record.title else record.text
+        own = language or text.detect_language(body) or fallback
         fingerprint = hashlib.sha256(
-            f"{PIPELINE_VERSION}:records{settings!r}{language}{access}\0{body}".encode()).hexdigest()
+            f"{PIPELINE_VERSION}:records{settings!r}{own}{access}\0{body}".encode()).hexdigest()
         previous = known.get(record.id)
         if previous is not None and previous.content_hash == fingerprint:
             report.unchanged += 1
             continue
-        parsed = Parsed(title=record.title, language_sample=body, chunks=chunks_from_units(
-            sentences(body), settings.max_words, settings.overlap_words))
+        parsed = Parsed(title=record.title, language_sample=body,
+                        chunks=chunks_from_text(body, settings))
         try:
             document, chunks = assemble(record.id, source, "text", parsed,
-                                        {"language": language, "access": access},
+                                        {"language": own, "access": access},
                                         fingerprint, len(body), path_terms=False)
         except ParseError as exc:
             report.failed.append(FileProblem(record.id, str(exc)))

@@ -20,14 +20,54 @@ class ParseError(InvalidInput):
     """A file that cannot be indexed; the message is the reason shown to the user."""
 
 
+CHUNKING_STRATEGIES = ("structure", "sentence", "fixed", "recursive")
+
+
 @dataclass
 class ChunkSettings:
-    """Size limits applied after the structural cut (words, not model tokens)."""
+    """How prose is cut after the structural cut (sizes in words, not model tokens).
+
+    `strategy` (see `preuve.ingest.chunking.cut`): "structure" (the default: paragraphs,
+    title lines and sentences kept whole), "sentence" (windows of whole sentences only),
+    "fixed" (word windows, boundaries ignored) or "recursive" (paragraphs, then sentences,
+    then words, merged up to the size). It applies to collection records and PDF sections;
+    Markdown, HTML, DOCX, text and code keep their line-exact structural cut."""
 
     max_words: int = 180
     overlap_words: int = 30
     code_window_lines: int = 40
     code_overlap_lines: int = 8
+    strategy: str = "structure"
+
+    def __post_init__(self) -> None:
+        if self.strategy not in CHUNKING_STRATEGIES:
+            raise InvalidInput(f"chunking strategy {self.strategy!r}: expected one of "
+                             f"{', '.join(CHUNKING_STRATEGIES)}")
+        if self.max_words < 10 or not 0 <= self.overlap_words < self.max_words:
+            raise InvalidInput(f"chunk size {self.max_words} words with overlap "
+                             f"{self.overlap_words}: the size must be at least 10 and the "
+                             "overlap smaller than the size")
+
+    def describe(self) -> str:
+        """What the index records: `structure/180/30`."""
+        return f"{self.strategy}/{self.max_words}/{self.overlap_words}"
+
+    @classmethod
+    def asked(cls, strategy: str | None = None, words: int | None = None,
+              overlap: int | None = None) -> ChunkSettings | None:
+        """Settings from command-line options; None when none was given (the index's
+        recorded chunking, else the default, then applies)."""
+        if strategy is None and words is None and overlap is None:
+            return None
+        base = cls()
+        return cls(max_words=words or base.max_words,
+                   overlap_words=base.overlap_words if overlap is None else overlap,
+                   strategy=strategy or base.strategy)
+
+    @classmethod
+    def parse(cls, recorded: str) -> ChunkSettings:
+        strategy, size, overlap = recorded.split("/")
+        return cls(max_words=int(size), overlap_words=int(overlap), strategy=strategy)
 
 
 @dataclass

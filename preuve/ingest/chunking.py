@@ -113,13 +113,55 @@ def chunks_from_units(
     units: Sequence[str], max_words: int, overlap_words: int, **fields
 ) -> list[Chunk]:
     """Chunks of whole sentences/paragraphs (no line positions: PDF pages)."""
+    return [Chunk(text=piece, **fields) for piece in _unit_windows(units, max_words,
+                                                                    overlap_words)]
+
+
+def _unit_windows(units: Sequence[str], max_words: int, overlap_words: int) -> list[str]:
     pieces: list[str] = []
     for unit in units:
         pieces.extend(split_words(unit, max_words, overlap_words))
-    return [
-        Chunk(text="\n".join(pieces[a:b + 1]), **fields)
-        for a, b in windows([word_count(p) for p in pieces], max_words, overlap_words)
-    ]
+    return ["\n".join(pieces[a:b + 1])
+            for a, b in windows([word_count(p) for p in pieces], max_words, overlap_words)]
+
+
+def cut(text: str, settings) -> list[str]:
+    """A section of prose (a record, a PDF section) cut into chunk texts by
+    `settings.strategy` (a `ChunkSettings`), each within `max_words` where possible:
+
+    - "structure": paragraphs, title lines and sentences as units, windows of whole units
+      overlapping by up to `overlap_words` (what preuve always did);
+    - "sentence": sentences only (paragraph and title breaks ignored), windows of whole
+      sentences;
+    - "fixed": windows of exactly `max_words` words, `overlap_words` shared, boundaries
+      ignored;
+    - "recursive": paragraphs kept whole when they fit, else their sentences, else word
+      windows; neighbours merged up to the size, with the overlap.
+    """
+    size, overlap = settings.max_words, settings.overlap_words
+    if settings.strategy == "fixed":
+        flat = " ".join(text.split())
+        return split_words(flat, size, overlap) if flat else []
+    if settings.strategy == "sentence":
+        flat = " ".join(text.split())
+        return _unit_windows([s for s in _SENTENCE_END.split(flat) if s], size, overlap)
+    if settings.strategy == "recursive":
+        units: list[str] = []
+        for paragraph in re.split(r"\n\s*\n", text):
+            flat = " ".join(paragraph.split())
+            if not flat:
+                continue
+            if word_count(flat) <= size:
+                units.append(flat)
+            else:
+                units.extend(s for s in _SENTENCE_END.split(flat) if s)
+        return _unit_windows(units, size, overlap)
+    return _unit_windows(sentences(text), size, overlap)
+
+
+def chunks_from_text(text: str, settings, **fields) -> list[Chunk]:
+    """`cut` as chunks carrying `fields` (page, heading, role...)."""
+    return [Chunk(text=piece, **fields) for piece in cut(text, settings)]
 
 
 def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: int,

@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
-from preuve.ingest.chunking import chunks_from_units, sentences
+from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.navigation import BODY, NAVIGATION, is_navigation
 from preuve.ingest.pdftext import (
     Bookmark,
@@ -82,9 +82,8 @@ def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],
 
 def piece_chunks(piece: Piece, label: str | None, settings: ChunkSettings) -> list[Chunk]:
     role = NAVIGATION if is_navigation(piece.lines) else BODY
-    return chunks_from_units(sentences("\n".join(piece.lines)), settings.max_words,
-                             settings.overlap_words, page=piece.page + 1, page_label=label,
-                             heading=piece.heading, role=role)
+    return chunks_from_text("\n".join(piece.lines), settings, page=piece.page + 1,
+                            page_label=label, heading=piece.heading, role=role)
 
 
 def read_lines(document: pdfium.PdfDocument, index: int, fonts: bool = True) -> list[Line]:

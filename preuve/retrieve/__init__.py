@@ -3,7 +3,8 @@ those of `preuve.registry.methods`, where these are registered and plugins add t
 
 - `bm25`: keyword ranking inside the store (FTS5 over preuve's own tokens);
 - `dense`: cosine over the embedder's vectors;
-- `hybrid`: reciprocal rank fusion of the two (20 candidates each by default);
+- `hybrid`: the two fused (20 candidates each by default), with weights per question
+  (`adaptive.py`) and normalised scores or reciprocal ranks (`fusion.py`);
 - `rerank`: a cross-encoder re-scores the hybrid candidates (see `rerank.py`).
 
 Every method receives the same `Filters` and applies them before its top k.
@@ -13,11 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from preuve import text
 from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.registry import Method, methods
+from preuve.retrieve import bilingual
+from preuve.retrieve.adaptive import TRANSLATED, Fusion, identifier_query, plan
 from preuve.retrieve.dense import dense
-from preuve.retrieve.fusion import RRF_CONSTANT, rrf
+from preuve.retrieve.fusion import RRF_CONSTANT, combine, rrf
 from preuve.retrieve.lexical import bm25
 from preuve.store import Store
 
@@ -37,30 +41,43 @@ class Options:
     candidates: int = 20  # per method, before fusion
     rrf_constant: int = RRF_CONSTANT
     weights: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 2.0}
-
-
-def identifier_query(query: str) -> bool:
-    """True for questions that are (mostly) a code or identifier: `LB-1`, `PALIERS_RELANCE`.
-
-    Embeddings know nothing of such strings; fusion must not let them drown the one
-    method that matches them exactly."""
-    words = query.split()
-    codes = [w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)
-             or "_" in w.strip("_") or (w[:1].islower() and any(c.isupper() for c in w))]
-    return bool(codes) and len(words) <= 3
+    fusion: Fusion = field(default_factory=Fusion)
+    dict_dir: str | None = None  # the FreeDict dictionaries (`bilingual.py`); None: Debian's
+    cache: str | None = None  # where their table is cached (the e5 graph's folder)
 
 
 def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
-    """RRF of bm25 and dense candidates; a lone identifier gives bm25 double weight."""
+    """Fusion of bm25 and dense candidates, weighted per question (`adaptive.plan`)."""
     depth = max(options.candidates, k)
     rankings = {
         "bm25": bm25(store, query, filters, depth),
         "dense": dense(store, query, filters, depth, embedder=options.embedder),
     }
-    weights = dict(options.weights)
-    if identifier_query(query):
-        weights.setdefault("bm25", 2.0)
-    return rrf(rankings, k, options.rrf_constant, weights)
+    if options.fusion.translated:
+        rankings[TRANSLATED] = translated(store, query, filters, depth, options)
+    return fuse(query, rankings, k, options)
+
+
+def translated(store: Store, query: str, filters: Filters, k: int,
+               options: Options | None = None) -> list[Hit]:
+    """bm25 over the question translated word by word (`bilingual.py`), keeping only hits
+    in the other language: the keyword list across languages ([] without dictionaries)."""
+    language = text.question_language(query)
+    options = options or Options()
+    words = bilingual.translate(query, language, options.dict_dir, options.cache)
+    if not words:
+        return []
+    return [h for h in bm25(store, words, filters, k) if h.language and h.language != language]
+
+
+def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -> list[Hit]:
+    """The two lists of one question fused as its plan says (pure: bench/fusion.py replays
+    it over cached lists)."""
+    chosen = plan(query, rankings["bm25"], rankings["dense"], options.fusion,
+                  options.weights)
+    if chosen.kind == "rrf":
+        return rrf(rankings, k, options.rrf_constant, chosen.weights, chosen.hit_weight)
+    return combine(rankings, k, chosen.weights, chosen.hit_weight)
 
 
 def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,
@@ -91,7 +108,7 @@ def _rerank(store: Store, query: str, filters: Filters, k: int, options: Options
 for _method in (
     Method("bm25", _bm25, needs_vectors=False, help="keyword ranking (no model)"),
     Method("dense", _dense, help="cosine over the embedder's vectors"),
-    Method("hybrid", hybrid, help="reciprocal rank fusion of bm25 and dense"),
+    Method("hybrid", hybrid, help="bm25 and dense fused, weights per question"),
     Method("rerank", _rerank, needs_reranker=True,
            help="a cross-encoder re-scores the hybrid candidates (--reranker)"),
 ):
@@ -107,4 +124,4 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     return search(store, subject, method=method, k=k, filters=code_only, options=options)
 
 
-__all__ = ["Options", "hybrid", "search", "where"]
+__all__ = ["METHODS", "Fusion", "Options", "hybrid", "identifier_query", "search", "where"]

@@ -1,33 +1,74 @@
-"""Reciprocal rank fusion: combine rankings by rank, never by incomparable raw scores.
+"""Fusing the bm25 and dense lists into one ranking.
 
-Each list gives a hit weight / (constant + rank); a passage ranked well by both methods
-beats one ranked first by only one. The constant 60 is the one of the original paper
-(Cormack, Clarke and Büttcher, 2009).
+Two ways to fuse best-first lists, both with weights per method and per hit:
+
+- reciprocal rank fusion (`rrf`): each list gives a hit weight / (constant + rank); ranks
+  only, never raw scores (Cormack, Clarke and Büttcher, 2009; constant 60);
+- normalised score combination (`combine`): each list's scores scaled to [0, 1] over that
+  list (min-max), a hit absent from a list gets 0, then a weighted sum (the convex
+  combination of Bruch, Gai and Ingber, 2023). It keeps how far ahead a first hit is,
+  which ranks throw away.
+
+`plan` decides per question which fusion and which weights (see `preuve.retrieve.hybrid`).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from preuve.models import Hit
 
 RRF_CONSTANT = 60
+FUSED = "fusion"  # the key of the fused rank and score in `Hit.scores`
+
+# (method, hit) -> multiplier of that hit's contribution (1.0 when None)
+HitWeight = Callable[[str, Hit], float]
 
 
 def rrf(rankings: Mapping[str, Sequence[Hit]], k: int, constant: int = RRF_CONSTANT,
-        weights: Mapping[str, float] | None = None) -> list[Hit]:
+        weights: Mapping[str, float] | None = None,
+        hit_weight: HitWeight | None = None) -> list[Hit]:
     """Fuse best-first rankings (method name -> hits) into the top k, ranks from 1.
 
     Each fused hit keeps every method's own rank and score in `hit.scores` (for
-    `--explain`) and gets the fused score as `hit.score`."""
+    `--explain`), the fused ones under `FUSED`, and gets the fused score as `hit.score`."""
+    def contribution(method: str, position: int, hit: Hit, _scores) -> float:
+        return 1.0 / (constant + position)
+
+    return _fuse(rankings, k, weights, hit_weight, contribution)
+
+
+def combine(rankings: Mapping[str, Sequence[Hit]], k: int,
+            weights: Mapping[str, float] | None = None,
+            hit_weight: HitWeight | None = None) -> list[Hit]:
+    """Weighted sum of each list's min-max scaled scores (a hit missing from a list
+    gets 0 from it); ties broken by chunk id. A list whose scores are all equal gives
+    each of its hits 1."""
+    def contribution(method: str, position: int, hit: Hit, scores) -> float:
+        low, high = scores[method]
+        return (hit.score - low) / (high - low) if high > low else 1.0
+
+    return _fuse(rankings, k, weights, hit_weight, contribution)
+
+
+def _fuse(rankings, k, weights, hit_weight, contribution) -> list[Hit]:
+    bounds = {m: (min(h.score for h in hits), max(h.score for h in hits))
+              for m, hits in rankings.items() if hits}
     fused: dict[str, float] = {}
     first_seen: dict[str, Hit] = {}
     details: dict[str, dict] = {}
-    for method, hits in rankings.items():
-        weight = (weights or {}).get(method, 1.0)
+    # lists weighing 0 bring no candidate; their ranks are still shown for --explain
+    order = sorted(rankings, key=lambda m: (weights or {}).get(m, 1.0) == 0)
+    for method in order:
+        hits, weight = rankings[method], (weights or {}).get(method, 1.0)
         for position, hit in enumerate(hits, 1):
-            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + weight / (constant + position)
+            if weight == 0 and hit.chunk_id not in fused:
+                continue
+            share = weight * contribution(method, position, hit, bounds)
+            if hit_weight is not None:
+                share *= hit_weight(method, hit)
+            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + share
             first_seen.setdefault(hit.chunk_id, hit)
             details.setdefault(hit.chunk_id, {})[method] = {
                 "rank": position, "score": round(hit.score, 4)}
@@ -36,7 +77,7 @@ def rrf(rankings: Mapping[str, Sequence[Hit]], k: int, constant: int = RRF_CONST
     for rank, chunk_id in enumerate(order, 1):
         hit = copy.copy(first_seen[chunk_id])
         hit.rank, hit.score = rank, fused[chunk_id]
-        rrf_detail = {"rank": rank, "score": round(fused[chunk_id], 5)}
-        hit.scores = {**details[chunk_id], "rrf": rrf_detail}
+        hit.scores = {**details[chunk_id], FUSED: {"rank": rank,
+                                                   "score": round(fused[chunk_id], 5)}}
         out.append(hit)
     return out

@@ -1,0 +1,88 @@
+"""Per-question fusion weights, from what can be measured on the question and its lists.
+
+`hybrid` fuses a bm25 list and a dense list. How much to trust bm25 differs per question:
+
+- the question's language against the passages': a French question over English passages
+  shares only incidental words with them, and bm25 then ranks noise;
+- a lone identifier (`LB-1`, `PALIERS_RELANCE`): embeddings know nothing of it, bm25
+  matches it exactly;
+- how far bm25's first hit stands above the next ones (a clear winner versus a flat list
+  of partial matches).
+
+`Fusion` holds the knobs; `plan` turns a question and its two lists into the weights the
+fusion functions of `preuve.retrieve.fusion` take. The defaults were chosen on the public
+sets with held-out folds (`bench/fusion.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from preuve import text
+from preuve.models import Hit
+
+TRANSLATED = "translated"  # the keyword list of the question translated (bilingual.py)
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """The knobs of `hybrid`. Defaults chosen with `bench/fusion.py` on the five public sets
+    (worst margin over the best single method of each set, each set held out in turn)."""
+
+    kind: str = "combine"  # "combine" (normalised scores) or "rrf"
+    bm25: float = 0.5  # weight of the bm25 list (dense weighs 1)
+    identifier_bm25: float = 2.0  # weight of bm25 for a lone identifier
+    foreign_bm25: float = 1.0  # multiplier of a bm25 hit in another language than the question
+    crossing_bm25: float = 0.0  # multiplier of bm25 when dense's first hits are in another language
+    spread: float = 0.0  # bm25 weight grows by spread x (first - second) / first
+    translated: float = 0.5  # weight of bm25 over the translated question (`bilingual.py`)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one question gets: the fusion, per-method weights and the question language."""
+
+    kind: str
+    weights: dict[str, float]
+    language: str
+    foreign_bm25: float
+    reasons: tuple[str, ...] = ()
+
+    def hit_weight(self, method: str, hit: Hit) -> float:
+        if method == "bm25" and hit.language and hit.language != self.language:
+            return self.foreign_bm25
+        return 1.0
+
+
+def identifier_query(query: str) -> bool:
+    """True for questions that are (mostly) a code or identifier: `LB-1`, `PALIERS_RELANCE`.
+
+    Embeddings know nothing of such strings; fusion must not let them drown the one
+    method that matches them exactly."""
+    words = query.split()
+    codes = [w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)
+             or "_" in w.strip("_") or (w[:1].islower() and any(c.isupper() for c in w))]
+    return bool(codes) and len(words) <= 3
+
+
+def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
+         weights: dict[str, float] | None = None) -> Plan:
+    """The fusion for one question. Explicit `weights` (a caller's) win over the plan's."""
+    language = text.question_language(query)
+    reasons = []
+    if identifier_query(query):
+        bm25_weight = fusion.identifier_bm25
+        reasons.append("identifier")
+    else:
+        bm25_weight = fusion.bm25
+        told = [h.language for h in dense[:3] if h.language]
+        if told and sum(lang != language for lang in told) * 2 >= len(told):
+            bm25_weight *= fusion.crossing_bm25
+            reasons.append("crossing")
+        if fusion.spread and len(bm25) > 1 and bm25[0].score > 0:
+            gap = (bm25[0].score - bm25[1].score) / bm25[0].score
+            bm25_weight *= 1 + fusion.spread * max(0.0, gap)
+    chosen = {"bm25": bm25_weight, "dense": 1.0, TRANSLATED: fusion.translated,
+              **(weights or {})}
+    return Plan(fusion.kind, chosen, language, fusion.foreign_bm25, tuple(reasons))

@@ -1,0 +1,146 @@
+"""Keyword search across French and English, without a model that writes.
+
+A French question over English passages shares few words with them; BM25 then ranks
+incidental matches. With a bilingual dictionary, the question's words are translated word
+by word ("mot de passe" -> password, "fichier" -> file) and the translation is searched as
+a second keyword list, which `hybrid` fuses with a low weight, keeping only its hits in
+the other language.
+
+The dictionaries are FreeDict's French-English and English-French (Debian packages
+`dict-freedict-fra-eng` and `dict-freedict-eng-fra`, GPL-2+), read where Debian installs
+them (`/usr/share/dictd`, or the `dict_dir` setting) when they are there: preuve ships none of
+their content, and without them this step is simply skipped.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from preuve import text
+from preuve._e5onnx import cache_dir
+
+DICT_DIR = "/usr/share/dictd"
+FILES = {("fr", "en"): "freedict-fra-eng", ("en", "fr"): "freedict-eng-fra"}
+MAX_TRANSLATIONS = 4  # per word: the first senses, the most common ones
+CACHE_VERSION = "1"  # bump when the table's making changes
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _number(b64: str) -> int:
+    value = 0
+    for char in b64:
+        value = value * 64 + _ALPHABET.index(char)
+    return value
+
+
+def _entries(name: str, folder: Path) -> list[tuple[str, list[str]]]:
+    """(headword, translations) of a dictd dictionary (`.index` + `.dict.dz`)."""
+    index, data = folder / f"{name}.index", folder / f"{name}.dict.dz"
+    if not index.is_file() or not data.is_file():
+        return []
+    body = gzip.decompress(data.read_bytes())
+    out = []
+    for line in index.read_text("utf-8").splitlines():
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0].startswith("00database"):
+            continue
+        start, length = _number(parts[1]), _number(parts[2])
+        lines = body[start:start + length].decode("utf-8", "replace").splitlines()[1:]
+        words: list[str] = []
+        for sense in lines:
+            sense = re.sub(r"^\s*\d+\.\s*", "", sense)
+            words.extend(w.strip() for w in sense.split(",") if w.strip())
+        out.append((parts[0], words))
+    return out
+
+
+@lru_cache(maxsize=4)
+def dictionary(folder: str | None = None, cache: str | None = None
+               ) -> dict[tuple[str, str], dict[str, list[str]]]:
+    """(from, to) -> {folded phrase or stem of the source word: target words}; empty when
+    the dictionaries are not in `folder` (default /usr/share/dictd). Built once (a few
+    seconds: every headword is stemmed) and cached as JSON in the `cache` folder (that of
+    the e5 graph), keyed by the files' sizes and times."""
+    folder = Path(folder or DICT_DIR)
+    files = sorted(folder.glob("freedict-*")) if folder.is_dir() else []
+    if not any(f.name.startswith(tuple(FILES.values())) for f in files):
+        return {pair: {} for pair in FILES}
+    stamp = hashlib.sha1(repr([(f.name, f.stat().st_size, f.stat().st_mtime_ns)
+                               for f in files]).encode() + CACHE_VERSION.encode())
+    cached = cache_dir(cache) / f"bilingual-{stamp.hexdigest()[:12]}.json"
+    try:
+        raw = json.loads(cached.read_text("utf-8"))
+        return {tuple(k.split("-")): v for k, v in raw.items()}
+    except (OSError, ValueError):
+        pass
+    table: dict[tuple[str, str], dict[str, list[str]]] = {pair: {} for pair in FILES}
+    for (source, target), name in FILES.items():
+        for head, words in _entries(name, folder):
+            _add(table[(source, target)], source, head, words)
+            for word in words:  # the other direction, inverted
+                _add(table[(target, source)], target, word, [head])
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"-".join(k): v for k, v in table.items()}), "utf-8")
+        os.replace(partial, cached)
+    except OSError:
+        pass  # a read-only cache folder: build again next time
+    return table
+
+
+def _add(into: dict[str, list[str]], language: str, head: str, words: list[str]) -> None:
+    key = _key(head, language)
+    if not key:
+        return
+    known = into.setdefault(key, [])
+    for word in words:
+        if word not in known and len(known) < MAX_TRANSLATIONS:
+            known.append(word)
+
+
+def _key(phrase: str, language: str) -> str:
+    """A single word by its stem, a phrase by its folded words."""
+    words = re.findall(r"[^\W\d_]+", phrase.lower())
+    if len(words) == 1:
+        return text.stem(words[0], language)
+    return " ".join(text.fold(w) for w in words)
+
+
+def available(folder: str | None = None, cache: str | None = None) -> bool:
+    return any(dictionary(folder, cache).values())
+
+
+def translate(question: str, source: str, folder: str | None = None,
+              cache: str | None = None) -> str:
+    """The question's content words in the other language, as one string ('' when the
+    dictionaries are missing or nothing is found). Phrases of up to three words first
+    ("mot de passe"), then single words by their stem."""
+    target = "en" if source == "fr" else "fr"
+    table = dictionary(folder, cache).get((source, target)) or {}
+    if not table:
+        return ""
+    words = re.findall(r"[^\W\d_]+", question.lower())
+    folded = [text.fold(w) for w in words]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in (3, 2):
+            phrase = " ".join(folded[i:i + size])
+            if len(folded[i:i + size]) == size and phrase in table:
+                out.extend(table[phrase])
+                i += size
+                break
+        else:
+            word = words[i]
+            i += 1
+            if folded[i - 1] in text.STOPWORDS or len(word) < 3:
+                continue
+            out.extend(table.get(text.stem(word, source), []))
+    return " ".join(dict.fromkeys(out))
