@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import glob
+import hashlib
 import json
 import logging
 import os
@@ -400,7 +401,7 @@ class KeywordIndex:
         if i == 0 and self.dead is not None:
             keep = ~self.dead if keep is None else keep & ~self.dead
         if len(self._masks) >= _MASKS:
-            self._masks.pop(next(iter(self._masks)))
+            self._masks.clear()
         self._masks[key] = keep
         return keep
 
@@ -416,10 +417,8 @@ def with_delta(base: Part, base_key: str, delta: Delta, rows: Iterable[Row]) -> 
     new = Part.build(rows) if delta.ranges else None
     if new is not None and len(new) == 0:
         new = None
-    if new is not None:  # a reused id of a deleted base row lives on in the delta only
-        reused = np.isin(base.columns.rowids, new.columns.rowids)
-        if reused.any():
-            dead = reused if dead is None else dead | reused
+    # a base row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
+    # deleted first: it is among the dead, and lives on in the delta only
     return KeywordIndex(base, base_key, new, dead)
 
 
@@ -434,34 +433,43 @@ class Keeper:
         self.key: str | None = None
         self.builds = 0  # full builds from the rows (tests, benchmarks)
         self._last: tuple[Part, str] | None = None  # the snapshot in use, and its key
+        self._lock = threading.Lock()  # one refresh at a time (threads share a store)
 
     def get(self, key: str, entries: Callable[[], dict[int, str]],
             rows: Callable[[list[tuple[int, int]] | None], Iterable[Row]]) -> KeywordIndex:
         """The index for state `key` ("<generation>x<token>"). `entries` reads the change
         records, `rows(ranges)` the rows of (low, high] id ranges (all rows for None), both
         in the same snapshot as `key`."""
+        with self._lock:
+            return self._get(key, entries, rows)
+
+    def _get(self, key: str, entries, rows) -> KeywordIndex:
         if self.index is not None and self.key == key:
             return self.index
         self.index = None  # free it before building another
-        found = self._forward(key, entries, rows, self._bases())
+        # no token (an index no ingest has written to since tokens were drawn): kept in
+        # this process only, never saved nor loaded
+        path = self.path if _token(key) else None
+        found = self._forward(key, entries, rows, self._bases(path))
         if found is None:
-            with build_lock(self.path) if self.path else contextlib.nullcontext():
-                found = self._forward(key, entries, rows, self._bases(disk_only=True))
+            with build_lock(path) if path else contextlib.nullcontext():
+                found = self._forward(key, entries, rows, self._bases(path, disk_only=True))
                 if found is None:
                     base = Part.build(rows(None))
                     self.builds += 1
-                    if self.path and len(base) >= SAVE_MIN_ROWS:
-                        base.save(self.path, key)
+                    if path and len(base) >= SAVE_MIN_ROWS:
+                        base.save(path, key)
                     found = KeywordIndex(base, key)
                     self._last = (base, key)
         self.index, self.key = found, key
         return found
 
-    def _bases(self, disk_only: bool = False) -> Iterator[tuple[Part, str]]:
+    def _bases(self, path: str | None, disk_only: bool = False
+               ) -> Iterator[tuple[Part, str]]:
         if self._last is not None and not disk_only:
             yield self._last
-        if self.path:
-            loaded = Part.load(self.path)
+        if path:
+            loaded = Part.load(path)
             if loaded is not None:
                 yield loaded
 
@@ -490,6 +498,19 @@ def _generation(key: str) -> int:
 
 def _token(key: str) -> str:
     return key.split("x", 1)[1] if "x" in key else ""
+
+
+def cache_path(location: str, schema: str) -> str | None:
+    """Where the snapshot of a database index is saved: the user's cache folder
+    (`PREUVE_CACHE`, else ~/.cache/preuve), one file per database and schema."""
+    folder = os.environ.get("PREUVE_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "preuve")
+    digest = hashlib.sha1(f"{location}\n{schema}".encode()).hexdigest()[:16]
+    try:
+        os.makedirs(os.path.join(folder, "bm25"), exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(folder, "bm25", f"{digest}.bm25.npz")
 
 
 def snapshot_path(location: str) -> str | None:
