@@ -237,6 +237,17 @@ def _label_df(offsets: np.ndarray, docs: np.ndarray, label_of_row: np.ndarray,
         n_labels, n_terms)
 
 
+def rows_sql(ranges: list[tuple[int, int]] | None, mark: str = "?") -> tuple[str, list]:
+    """The query for the rows an index is made of (all of them, or those of (low, high]
+    id ranges), in rowid order; `mark` is the driver's placeholder."""
+    sql = "SELECT id, tokens, access, kind, effective_from, effective_to, role, path FROM chunks"
+    params: list[int] = []
+    if ranges is not None:
+        sql += " WHERE " + " OR ".join([f"(id > {mark} AND id <= {mark})"] * len(ranges))
+        params = [x for pair in ranges for x in pair]
+    return sql + " ORDER BY id", params
+
+
 def log_entry(parent: str, state: str, deleted: Sequence[int], low: int, high: int) -> str:
     """The change record an ingest writes with its own transaction: the state it started
     from (`parent`), the one it made, the chunk ids it deleted, and the ids it inserted

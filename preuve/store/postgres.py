@@ -451,15 +451,9 @@ class PostgresStore:
     @staticmethod
     def _keyword_rows(cur, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
         """The rows the keyword index is made of, streamed in the transaction of `cur`."""
-        sql = ("SELECT id, tokens, access, kind, effective_from, effective_to, role, path "
-               "FROM chunks")
-        params: list[int] = []
-        if ranges is not None:
-            sql += " WHERE " + " OR ".join(["(id > %s AND id <= %s)"] * len(ranges))
-            params = [x for pair in ranges for x in pair]
         with cur.connection.cursor(name="keyword_rows") as rows:
             rows.itersize = 20_000
-            rows.execute(sql + " ORDER BY id", params)
+            rows.execute(*kw.rows_sql(ranges, "%s"))
             yield from rows
 
     def readable_chunks(self, filters: Filters) -> int:

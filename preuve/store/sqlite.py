@@ -255,13 +255,7 @@ class SQLiteStore:
             "SELECT key, value FROM meta WHERE key LIKE ?", (kw.LOG_PREFIX + "%",))}
 
     def _keyword_rows(self, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
-        sql = ("SELECT id, tokens, access, kind, effective_from, effective_to, role, path "
-               "FROM chunks")
-        params: list[int] = []
-        if ranges is not None:
-            sql += " WHERE " + " OR ".join(["(id > ? AND id <= ?)"] * len(ranges))
-            params = [x for pair in ranges for x in pair]
-        yield from self.db.execute(sql + " ORDER BY id", params)
+        yield from self.db.execute(*kw.rows_sql(ranges))
 
     def readable_chunks(self, filters: Filters) -> int:
         return sum(n for _, n in self._readable_parts(filters))
