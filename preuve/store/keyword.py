@@ -59,6 +59,7 @@ REBUILD_MIN = 20_000  # ... but never for fewer delta rows than this
 SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
 _BATCH = 50_000  # rows tokenized at a time while building
 _MASKS = 32  # filter masks remembered per index
+PRECOMPUTE_MAX = 4_000_000  # postings up to which a part's tf parts are computed once
 
 # (rowid, tokens, access, kind, effective_from, effective_to, role, path)
 Row = tuple
@@ -138,13 +139,6 @@ class Part:
 
     def __len__(self) -> int:
         return len(self.lengths)
-
-    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        t = self.vocabulary.get(term)
-        if t is None:
-            return None
-        lo, hi = self.offsets[t], self.offsets[t + 1]
-        return self.docs[lo:hi], self.tf[lo:hi]
 
     def label_sizes(self, dead: np.ndarray | None) -> tuple[Counter, Counter]:
         """(chunks, tokens) per label of the live rows."""
@@ -312,6 +306,10 @@ class KeywordIndex:
             tokens.update(more_tokens)
         self.chunks, self.tokens = chunks, tokens
         self._norms = [self._norm(p) for p in self.parts()]
+        # small parts: every posting's tf part computed once (same arithmetic as per query)
+        self._impacts = [self._impact(p, p.docs, p.tf, n) if len(p.docs) <= PRECOMPUTE_MAX
+                         else None for p, n in zip(self.parts(), self._norms, strict=True)]
+        self._readable_stats: dict = {}
 
     def parts(self) -> list[Part]:
         return [self.base] if self.delta is None else [self.base, self.delta]
@@ -329,17 +327,33 @@ class KeywordIndex:
             ratio = np.where(mean > 0, part.lengths / np.where(mean > 0, mean, 1.0), 1.0)
         return K1 * (1 - B + B * ratio)
 
+    @staticmethod
+    def _impact(part: Part, docs: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> np.ndarray:
+        """tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)) of postings (float64)."""
+        tf = tf.astype(np.float64)
+        return tf * (K1 + 1) / (tf + norm[docs])
+
+    def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:
+        """(chunks, label indexes per part, df per term per part) of the labels a caller
+        reads: its statistics, and nothing else's."""
+        found = self._readable_stats.get(readable)
+        if found is None:
+            labels = [x for x in self.chunks if readable is None or x in readable]
+            codes = [[j for j, x in enumerate(p.labels) if x in labels] for p in self.parts()]
+            df = [p.df[c].sum(axis=0) for p, c in zip(self.parts(), codes, strict=True)]
+            found = (sum(self.chunks[x] for x in labels), codes, df)
+            self._readable_stats[readable] = found
+        return found
+
     def search(self, terms: Sequence[str], filters: Filters, k: int
                ) -> list[tuple[int, float]]:
         """(rowid, score) of the top k rows the filters allow, best first, ties by rowid."""
         if k <= 0 or not terms:
             return []
-        readable = filters.readable_labels()
-        labels = [x for x in self.chunks if readable is None or x in readable]
-        n_chunks = sum(self.chunks[x] for x in labels)
+        n_chunks, codes, dfs = self._stats(filters.readable_labels())
         weights: list[tuple[str, float]] = []
         for term, repeats in Counter(terms).items():  # a repeated term counts again (FTS5)
-            df = self._df(term, labels)
+            df = self._df(term, codes, dfs)
             if df:
                 weights.append((term, repeats * bm25_idf(n_chunks, df)))
         if not weights:
@@ -353,32 +367,34 @@ class KeywordIndex:
         order = np.lexsort((ids, -scores))[:k]
         return [(int(ids[j]), float(scores[j])) for j in order]
 
-    def _df(self, term: str, labels: list[str | None]) -> int:
+    def _df(self, term: str, codes: list, dfs: list) -> int:
         df = 0
         for i, part in enumerate(self.parts()):
             t = part.vocabulary.get(term)
             if t is None:
                 continue
-            codes = [j for j, x in enumerate(part.labels) if x in labels]
-            df += int(part.df[codes, t].sum())
+            df += int(dfs[i][t])
             if i == 0 and self.dead is not None:
                 docs = part.docs[part.offsets[t]:part.offsets[t + 1]]
                 gone = part.label_of_row[docs[self.dead[docs]]]
-                df -= int(np.isin(gone, codes).sum())
+                df -= int(np.isin(gone, codes[i]).sum())
         return df
 
     def _score(self, i: int, part: Part, weights: list[tuple[str, float]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
-        norm = self._norms[i]
+        norm, impacts = self._norms[i], self._impacts[i]
         buffer = self._buffer(i, len(part))
         touched = []
         for term, idf in weights:
-            found = part.postings(term)
-            if found is None:
+            t = part.vocabulary.get(term)
+            if t is None:
                 continue
-            docs, tf = found
-            tf = tf.astype(np.float64)
-            buffer[docs] += idf * (tf * (K1 + 1) / (tf + norm[docs]))
+            lo, hi = part.offsets[t], part.offsets[t + 1]
+            docs = part.docs[lo:hi]
+            if impacts is not None:
+                buffer[docs] += idf * impacts[lo:hi]
+            else:
+                buffer[docs] += idf * self._impact(part, docs, part.tf[lo:hi], norm)
             touched.append(docs)
         if not touched:
             return np.zeros(0, np.int64), np.zeros(0)
