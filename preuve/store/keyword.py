@@ -96,7 +96,8 @@ class Part:
                                 int(counts.sum()))
             local = np.repeat(np.arange(len(batch), dtype=np.int64), counts)
             keys, tf = np.unique(terms * len(batch) + local, return_counts=True)
-            pieces.append((keys // len(batch), keys % len(batch) + first, tf))
+            pieces.append(((keys // len(batch)).astype(np.int32),
+                           (keys % len(batch) + first).astype(np.int32), tf.astype(np.int32)))
             lengths.append(counts)
             column_rows.extend((r[0], b"", *r[2:8]) for r in batch)
             batch.clear()
