@@ -464,20 +464,21 @@ class Keeper:
         self._lock = threading.Lock()  # one refresh at a time (threads share a store)
 
     def get(self, key: str, entries: Callable[[], dict[int, str]],
-            rows: Callable[[list[tuple[int, int]] | None], Iterable[Row]]) -> KeywordIndex:
+            rows: Callable[[list[tuple[int, int]] | None], Iterable[Row]],
+            size: Callable[[], int]) -> KeywordIndex:
         """The index for state `key` ("<generation>x<token>"). `entries` reads the change
-        records, `rows(ranges)` the rows of (low, high] id ranges (all rows for None), both
-        in the same snapshot as `key`."""
+        records, `rows(ranges)` the rows of (low, high] id ranges (all rows for None),
+        `size` about how many rows there are, all in the same snapshot as `key`."""
         with self._lock:
-            return self._get(key, entries, rows)
+            return self._get(key, entries, rows, size)
 
-    def _get(self, key: str, entries, rows) -> KeywordIndex:
+    def _get(self, key: str, entries, rows, size) -> KeywordIndex:
         if self.index is not None and self.key == key:
             return self.index
         self.index = None  # free it before building another
         # no token (an index no ingest has written to since tokens were drawn): kept in
-        # this process only, never saved nor loaded
-        path = self.path if _token(key) else None
+        # this process only, never saved nor loaded; so are small indexes (no file, no lock)
+        path = self.path if _token(key) and size() >= SAVE_MIN_ROWS else None
         found = self._forward(key, entries, rows, self._bases(path))
         if found is None:
             with build_lock(path) if path else contextlib.nullcontext():
@@ -485,7 +486,7 @@ class Keeper:
                 if found is None:
                     base = Part.build(rows(None))
                     self.builds += 1
-                    if path and len(base) >= SAVE_MIN_ROWS:
+                    if path:
                         base.save(path, key)
                     found = KeywordIndex(base, key)
                     self._last = (base, key)

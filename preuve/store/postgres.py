@@ -409,8 +409,10 @@ class PostgresStore:
                 cur.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'state')")
                 meta = dict(cur.fetchall())
                 key = f"{meta.get('generation', 0)}x{meta.get('state', '')}"
-                index = self.keywords.get(key, lambda: self._change_records(cur),
-                                          lambda ranges: self._keyword_rows(cur, ranges))
+                index = self.keywords.get(
+                    key, lambda: self._change_records(cur),
+                    lambda ranges: self._keyword_rows(cur, ranges),
+                    lambda: cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0])
                 ranked = index.search(terms, filters, k)
                 if not ranked:
                     return []

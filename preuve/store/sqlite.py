@@ -248,7 +248,11 @@ class SQLiteStore:
         if self.keywords.index is not None and self._keywords_stamp == stamp:
             return self.keywords.index
         self._keywords_stamp = stamp
-        return self.keywords.get(self.state(), self._change_records, self._keyword_rows)
+        return self.keywords.get(self.state(), self._change_records, self._keyword_rows,
+                                 self._max_chunk_id)
+
+    def _max_chunk_id(self) -> int:
+        return self.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
 
     def _change_records(self) -> dict[int, str]:
         return {int(key[len(kw.LOG_PREFIX):]): value for key, value in self.db.execute(
