@@ -59,7 +59,7 @@ REBUILD_MIN = 20_000  # ... but never for fewer delta rows than this
 SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
 _BATCH = 50_000  # rows tokenized at a time while building
 _MASKS = 32  # filter masks remembered per index
-PRECOMPUTE_MAX = 4_000_000  # postings up to which a part's tf parts are computed once
+_BLOCK = 8_000_000  # postings per block when computing their tf parts
 
 # (rowid, tokens, access, kind, effective_from, effective_to, role, path)
 Row = tuple
@@ -78,6 +78,9 @@ class Part:
     labels: list[str | None]  # label of each label index
     label_of_row: np.ndarray  # int16 label index per row
     df: np.ndarray  # int32 (labels, terms): document frequency per label
+    # (average length per label, tf part of every posting) for those averages: see
+    # KeywordIndex._impacts_of
+    impacts: tuple[tuple, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, rows: Iterable[Row]) -> Part:
@@ -307,9 +310,8 @@ class KeywordIndex:
             tokens.update(more_tokens)
         self.chunks, self.tokens = chunks, tokens
         self._norms = [self._norm(p) for p in self.parts()]
-        # small parts: every posting's tf part computed once (same arithmetic as per query)
-        self._impacts = [self._impact(p, p.docs, p.tf, n) if len(p.docs) <= PRECOMPUTE_MAX
-                         else None for p, n in zip(self.parts(), self._norms, strict=True)]
+        self._impacts = [self._impacts_of(p, n)
+                         for p, n in zip(self.parts(), self._norms, strict=True)]
         self._readable_stats: dict = {}
 
     def parts(self) -> list[Part]:
@@ -328,11 +330,21 @@ class KeywordIndex:
             ratio = np.where(mean > 0, part.lengths / np.where(mean > 0, mean, 1.0), 1.0)
         return K1 * (1 - B + B * ratio)
 
-    @staticmethod
-    def _impact(part: Part, docs: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> np.ndarray:
-        """tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)) of postings (float64)."""
-        tf = tf.astype(np.float64)
-        return tf * (K1 + 1) / (tf + norm[docs])
+    def _impacts_of(self, part: Part, norm: np.ndarray) -> np.ndarray:
+        """tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)) of every posting, computed in float64
+        and kept in float32 (scores to ~1e-6). A row's value depends on its own label's
+        average length only; kept on the part while those averages stay the same (a later
+        state whose ingest changed no average length reuses them)."""
+        averages = tuple(self.tokens[x] / self.chunks[x] if self.chunks[x] else 0.0
+                         for x in part.labels)
+        if part.impacts is not None and part.impacts[0] == averages:
+            return part.impacts[1]
+        out = np.empty(len(part.docs), dtype=np.float32)
+        for start in range(0, len(part.docs), _BLOCK):
+            tf = part.tf[start:start + _BLOCK].astype(np.float64)
+            out[start:start + _BLOCK] = tf * (K1 + 1) / (tf + norm[part.docs[start:start + _BLOCK]])
+        part.impacts = (averages, out)
+        return out
 
     def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:
         """(chunks, label indexes per part, df per term per part) of the labels a caller
@@ -383,7 +395,7 @@ class KeywordIndex:
 
     def _score(self, i: int, part: Part, weights: list[tuple[str, float]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
-        norm, impacts = self._norms[i], self._impacts[i]
+        impacts = self._impacts[i]
         buffer = self._buffer(i, len(part))
         touched = []
         for term, idf in weights:
@@ -392,10 +404,7 @@ class KeywordIndex:
                 continue
             lo, hi = part.offsets[t], part.offsets[t + 1]
             docs = part.docs[lo:hi]
-            if impacts is not None:
-                buffer[docs] += idf * impacts[lo:hi]
-            else:
-                buffer[docs] += idf * self._impact(part, docs, part.tf[lo:hi], norm)
+            buffer[docs] += idf * impacts[lo:hi]
             touched.append(docs)
         if not touched:
             return np.zeros(0, np.int64), np.zeros(0)
