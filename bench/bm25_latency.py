@@ -201,14 +201,14 @@ def latencies(search: Callable[[list[str]], object], queries: list[list[str]]) -
     return out
 
 
-def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int
-            ) -> tuple[list[list[object]], list[list[object]]]:
+def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
+            keep: bool = False) -> tuple[list[list[object]], list[list[object]]]:
     """A row per filter for the store's in-memory keyword index, for the store's SQL
     (FTS5 bm25(), what search_bm25 ran before: `sql_runs` runs) and one for the peer:
     kept fraction, p50/p95 (median over runs), ratios to the SQL path and to FTS5 alone.
     Also the keyword index's cost: built from the rows, then loaded by a new process."""
     snapshot = kw.snapshot_path(built.path)
-    for leftover in glob.glob(snapshot[:-len(".npz")] + "*"):
+    for leftover in glob.glob(snapshot[:-len(".npz")] + "*") if not keep else []:
         os.remove(leftover)
     store = SQLiteStore(built.path)
     started = time.perf_counter()
@@ -271,6 +271,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10k chunks, fewer queries")
     parser.add_argument("--queries", type=int, default=0, help="queries per run (default: auto)")
     parser.add_argument("--runs", type=int, default=3, help="runs per filter (median taken)")
+    parser.add_argument("--keep-index", action="store_true",
+                        help="reuse a saved keyword index (its build time is then a load)")
     parser.add_argument("--sql-runs", type=int, default=1,
                         help="runs of the SQL path (FTS5 bm25(), before) per filter; 0: none")
     args = parser.parse_args()
@@ -287,7 +289,7 @@ def main() -> None:
                            "cached" if built.cached else "built now"])
         n_queries = args.queries or (50 if args.quick else 200 if n <= 200_000 else 60)
         rows, cost = measure(built, make_queries(n_queries, vocab, SEED + 1), args.runs,
-                             args.sql_runs)
+                             args.sql_runs, args.keep_index)
         latency_rows += rows
         cost_rows += cost
 

@@ -177,12 +177,13 @@ def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> N
     store.close()
 
 
-def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seconds: float):
+def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seconds: float,
+            keep: bool = False):
     from preuve.store.postgres import PostgresStore
 
     url = load_pg(base, n)
     path = kw.cache_path(PostgresStore(url, hnsw_threshold=10**12).location, f"kw_{n}")
-    for leftover in (path, *[p for p in os.listdir(os.path.dirname(path))
+    for leftover in [] if keep else (path, *[p for p in os.listdir(os.path.dirname(path))
                              if p.startswith(os.path.basename(path)[:-4])]):
         full = os.path.join(os.path.dirname(path), os.path.basename(leftover))
         if os.path.exists(full):
@@ -233,6 +234,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sql-runs", type=int, default=0)
     parser.add_argument("--readers", default="8")
+    parser.add_argument("--keep-index", action="store_true",
+                        help="reuse a saved keyword index (its build time is then a load)")
     parser.add_argument("--seconds", type=float, default=25)
     args = parser.parse_args()
     if args.sqlite:
@@ -245,7 +248,7 @@ def main() -> None:
     if args.pg:
         readers = [int(r) for r in args.readers.split(",")]
         cost, rows, load_rows = pg_rows(args.pg, args.pg_size, args.queries, args.runs,
-                                        readers, args.seconds)
+                                        readers, args.seconds, args.keep_index)
         print(f"\n### PostgreSQL, {args.pg_size:,} chunks: the keyword index built from the "
               "rows (first process), loaded from the cache folder (next process)\n")
         print(table(["chunks", "build s", "load s", "builds (2nd process)"], cost))
