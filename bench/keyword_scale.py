@@ -27,22 +27,13 @@ import time
 import uuid
 
 import numpy as np
-from bm25_latency import FILTERS, SEED, VOCABULARY, make_queries, vocabulary
+from bm25_latency import FILTERS, SEED, VOCABULARY, latencies, make_queries, vocabulary
 from common import OUT, machine_note, percentile, pin_threads, table
 
 from preuve.models import Filters
 from preuve.store import keyword as kw
 
 K = 10
-
-
-def latencies(fn, items) -> list[float]:
-    out = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        out.append(time.perf_counter() - start)
-    return out
 
 
 def p50_p95(fn, items, runs: int) -> tuple[float, float]:
