@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import glob
 import json
 import os
 import statistics
@@ -35,6 +36,7 @@ from common import OUT, machine_note, percentile, pin_threads, table
 
 from preuve.models import Chunk, Document, Filters
 from preuve.store import Changes
+from preuve.store import keyword as kw
 from preuve.store.sql import filter_sql, fts_query, migrations
 from preuve.store.sqlite import SQLiteStore
 
@@ -199,31 +201,67 @@ def latencies(search: Callable[[list[str]], object], queries: list[list[str]]) -
     return out
 
 
-def measure(built: Built, queries: list[list[str]], runs: int) -> list[list[object]]:
-    """A row per filter and one for the peer: kept fraction, p50/p95 (median over runs),
-    ratios to the store without filters and to FTS5 alone."""
+def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
+            keep: bool = False) -> tuple[list[list[object]], list[list[object]]]:
+    """A row per filter for the store's in-memory keyword index, for the store's SQL
+    (FTS5 bm25(), what search_bm25 ran before: `sql_runs` runs) and one for the peer:
+    kept fraction, p50/p95 (median over runs), ratios to the SQL path and to FTS5 alone.
+    Also the keyword index's cost: built from the rows, then loaded by a new process."""
+    snapshot = kw.snapshot_path(built.path)
+    for leftover in glob.glob(snapshot[:-len(".npz")] + "*") if not keep else []:
+        os.remove(leftover)
     store = SQLiteStore(built.path)
+    started = time.perf_counter()
+    store.search_bm25(queries[0], Filters(), 10)  # builds the keyword index, saves it
+    build_s = time.perf_counter() - started
+    store.close()
+    store = SQLiteStore(built.path)
+    started = time.perf_counter()
+    store.search_bm25(queries[0], Filters(), 10)  # a new process: loads the saved index
+    load_s = time.perf_counter() - started
+    index = store.keywords.index.base
+    size = sum(os.path.getsize(f) for f in glob.glob(snapshot[:-len(".npz")] + "*"))
+    cost = [[f"{built.chunks:,}", build_s, load_s, store.keywords.builds, f"{len(index):,}",
+             f"{int(index.offsets[-1]):,}", f"{size / 1e9:.2f} GB"]]
     for terms in queries[:20]:  # warm the page cache
         store.search_bm25(terms, Filters(), 10)
-    variants = [(name, f"{kept_fraction(store, f):.1%}",
-                 lambda terms, f=f: store.search_bm25(terms, f, 10))
-                for name, f in FILTERS.items()]
+
+    def sql(terms, f):
+        store.bm25_engine = False
+        try:
+            return store.search_bm25(terms, f, 10)
+        finally:
+            store.bm25_engine = True
+
+    variants = []
+    for name, f in FILTERS.items():
+        kept = f"{kept_fraction(store, f):.1%}"
+        variants.append((name, kept, runs, lambda terms, f=f: store.search_bm25(terms, f, 10)))
+        if sql_runs:
+            variants.append((f"{name}, SQL (before)", kept, sql_runs,
+                             lambda terms, f=f: sql(terms, f)))
     table = fts_table(store)
     variants.append((f"peer: FTS5 alone ({table}), no filter",
-                     f"{kept_fraction_of(store, table):.1%}",
+                     f"{kept_fraction_of(store, table):.1%}", runs,
                      lambda terms: fts_alone(store, table, terms, 10)))
     results = []
-    for name, kept, search in variants:
+    for name, kept, n_runs, search in variants:
         p50s, p95s = [], []
-        for _ in range(runs):
+        for _ in range(n_runs):
             times = latencies(search, queries)
             p50s.append(percentile(times, 50) * 1000)
             p95s.append(percentile(times, 95) * 1000)
         results.append((name, kept, statistics.median(p50s), statistics.median(p95s)))
+        print(f"<!-- {built.chunks} {name}: {results[-1][2:]} -->", flush=True)
     store.close()
-    f0, peer = results[0][2], results[-1][2]
-    return [[f"{built.chunks:,}", name, kept, p50, p95, f"{p50 / f0:.2f}×", f"{p50 / peer:.2f}×"]
-            for name, kept, p50, p95 in results]
+    by_name = {name: p50 for name, _, p50, _ in results}
+    peer = results[-1][2]
+    rows = []
+    for name, kept, p50, p95 in results:
+        before = by_name.get(f"{name}, SQL (before)")
+        rows.append([f"{built.chunks:,}", name, kept, p50, p95,
+                     f"{before / p50:.1f}×" if before else "", f"{p50 / peer:.2f}×"])
+    return rows, cost
 
 
 def main() -> None:
@@ -233,12 +271,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10k chunks, fewer queries")
     parser.add_argument("--queries", type=int, default=0, help="queries per run (default: auto)")
     parser.add_argument("--runs", type=int, default=3, help="runs per filter (median taken)")
+    parser.add_argument("--keep-index", action="store_true",
+                        help="reuse a saved keyword index (its build time is then a load)")
+    parser.add_argument("--sql-runs", type=int, default=1,
+                        help="runs of the SQL path (FTS5 bm25(), before) per filter; 0: none")
     args = parser.parse_args()
     sizes = [10_000] if args.quick else [int(s) for s in args.sizes.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
 
-    build_rows, latency_rows = [], []
+    build_rows, latency_rows, cost_rows = [], [], []
     for n in sizes:
         built = build_index(n, vocab)
         size = file_size(built.path)
@@ -246,14 +288,21 @@ def main() -> None:
                            n / built.apply_seconds, f"{size / 1e9:.2f} GB",
                            "cached" if built.cached else "built now"])
         n_queries = args.queries or (50 if args.quick else 200 if n <= 200_000 else 60)
-        latency_rows += measure(built, make_queries(n_queries, vocab, SEED + 1), args.runs)
+        rows, cost = measure(built, make_queries(n_queries, vocab, SEED + 1), args.runs,
+                             args.sql_runs, args.keep_index)
+        latency_rows += rows
+        cost_rows += cost
 
     print("### Building the synthetic index (SQLiteStore.apply, 1,000 documents per batch)\n")
     print(table(["chunks", "build s (all)", "apply s", "chunks/s (apply)", "file size", ""],
                 build_rows))
+    print("\n### The keyword index (store/keyword.py): first query of a process without it "
+          "(built from the rows, saved beside the file), then of a new process (loads it)\n")
+    print(table(["chunks", "build s", "load s", "builds", "rows", "postings", "files"],
+                cost_rows))
     print(f"\n### BM25 OR queries through SQLiteStore.search_bm25, top 10 (p50/p95 in ms, "
-          f"median of {args.runs} runs)\n")
-    print(table(["chunks", "query", "chunks kept", "p50 ms", "p95 ms", "p50 vs F0",
+          f"median of {args.runs} runs; SQL rows: {args.sql_runs})\n")
+    print(table(["chunks", "query", "chunks kept", "p50 ms", "p95 ms", "SQL / index",
                  "p50 vs FTS5 alone"], latency_rows))
     print("\nThe peer runs the same FTS5 MATCH and bm25() on the same file but returns rowids "
           "only: the floor the store's query (joins, filters, hit columns) is compared to.")

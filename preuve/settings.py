@@ -81,6 +81,10 @@ VARIABLES: tuple[Variable, ...] = (
              "Folder of the FreeDict French-English dictionaries (keyword search across "
              "languages; skipped without them).",
              "`/usr/share/dictd`"),
+    Variable("PREUVE_BM25", "bm25", str,
+             "How BM25 ranks: `memory` (the in-memory keyword index) or `sql` (FTS5 / sparse "
+             "vectors: slower, for comparison).",
+             "`memory`"),
     Variable("PREUVE_ANN_THRESHOLD", "ann_threshold", int,
              "SQLite: vectors from which dense search uses the approximate index.",
              "200000"),
@@ -118,6 +122,7 @@ class Settings:
     llm_max_retries: int | None = None
     cache: str | None = None
     dict_dir: str | None = None
+    bm25: str = "memory"
     ann_threshold: int | None = None
     hnsw_threshold: int | None = None
     hnsw_ef_search: int | None = None

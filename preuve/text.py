@@ -22,6 +22,10 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+try:  # the Snowball algorithms compiled to C: the same stems, ~10× faster than in Python
+    import Stemmer as _snowball_c
+except ImportError:  # pragma: no cover - a platform without a PyStemmer wheel
+    _snowball_c = None
 import snowballstemmer
 
 LANGUAGES = ("fr", "en")
@@ -63,7 +67,10 @@ def fold(text: str) -> str:
 
 @lru_cache(maxsize=4)
 def _stemmer(language: str):
-    return snowballstemmer.stemmer({"fr": "french", "en": "english"}[language])
+    name = {"fr": "french", "en": "english"}[language]
+    if _snowball_c is not None:
+        return _snowball_c.Stemmer(name)
+    return snowballstemmer.stemmer(name)
 
 
 @lru_cache(maxsize=200_000)

@@ -117,7 +117,7 @@ def shown(location: str) -> str:
 def open_store(location: str | os.PathLike | None = None, settings=None) -> SqlStore:
     """Open (creating if needed) the index at `location`, else the `index` setting, else
     the default. `settings` (a `preuve.settings.Settings`) tunes the store: pg_pool,
-    hnsw_threshold, hnsw_ef_search, ann_threshold."""
+    hnsw_threshold, hnsw_ef_search, ann_threshold, bm25, cache."""
     location = os.fspath(location or (settings.index if settings else None) or DEFAULT_INDEX)
     if is_postgres(location):
         from preuve.store.postgres import PostgresStore
@@ -126,7 +126,11 @@ def open_store(location: str | os.PathLike | None = None, settings=None) -> SqlS
             return PostgresStore(location)
         return PostgresStore(location, pool_size=settings.pg_pool,
                              hnsw_threshold=settings.hnsw_threshold,
-                             ef_search=settings.hnsw_ef_search)
+                             ef_search=settings.hnsw_ef_search,
+                             bm25_engine=settings.bm25 != "sql", cache=settings.cache)
     from preuve.store.sqlite import SQLiteStore
 
-    return SQLiteStore(location, ann_threshold=settings.ann_threshold if settings else None)
+    if settings is None:
+        return SQLiteStore(location)
+    return SQLiteStore(location, ann_threshold=settings.ann_threshold,
+                       bm25_engine=settings.bm25 != "sql")

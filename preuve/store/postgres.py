@@ -35,6 +35,7 @@ import hashlib
 import json
 import re
 import time
+import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -44,6 +45,7 @@ import numpy as np
 from preuve.errors import Conflict, InvalidInput, Unavailable
 from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
+from preuve.store import keyword as kw
 from preuve.store.sql import (
     DOC_COLUMNS,
     HIT_COLUMNS,
@@ -140,7 +142,8 @@ class PostgresStore(SqlStore):
     mark = "%s"
 
     def __init__(self, location: str, pool_size: int | None = None,
-                 hnsw_threshold: int | None = None, ef_search: int | None = None):
+                 hnsw_threshold: int | None = None, ef_search: int | None = None,
+                 bm25_engine: bool = True, cache: str | None = None):
         import psycopg  # imported here: SQLite users never load the driver
         from psycopg_pool import ConnectionPool
 
@@ -164,6 +167,10 @@ class PostgresStore(SqlStore):
             location, min_size=1, max_size=pool_size or DEFAULT_POOL,
             configure=self._configure, open=True, timeout=60, name="preuve")
         self._migrate()
+        # BM25 through the in-memory keyword index (the `bm25` setting `sql`: the sparse vectors),
+        # its snapshot saved in the user's cache folder for the other processes
+        self.keywords = kw.Keeper(kw.cache_path(self.location, self.schema, cache))
+        self.bm25_engine = bm25_engine
 
     # -- connections and schema ---------------------------------------------------------
     def _prepare(self, conn) -> tuple[str, str]:
@@ -222,6 +229,7 @@ class PostgresStore(SqlStore):
         now = sql_now()
         with self.pool.connection() as conn, conn.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
+            parent = self.get_meta("state", cur) or ""
             upserted = {doc.doc_id for doc, _ in changes.upserts}
             dropped = [d for d in changes.removals if d not in upserted]
             # what each upserted document replaces: the same id, or the same file
@@ -243,13 +251,14 @@ class PostgresStore(SqlStore):
                 cur.execute("SELECT access, tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
                 for access, tokens in cur:
                     lexicon.add(access, tokens.split(), -1)
-                cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s)", (gone,))
+                cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s) RETURNING id", (gone,))
+                deleted = [row[0] for row in cur.fetchall()]
                 cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s) RETURNING doc_id",
                             (dropped,))
                 removed = len(cur.fetchall())
                 cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s)", (replaced,))
             else:
-                removed = 0
+                removed, deleted = 0, []
             new_chunks = [(doc, c) for doc, chunks in changes.upserts for c in chunks]
             for doc, chunk in new_chunks:
                 lexicon.add(doc.access, chunk.tokens, +1)
@@ -267,12 +276,24 @@ class PostgresStore(SqlStore):
                       doc.effective_to, doc.size, doc.pages,
                       json.dumps(doc.meta, ensure_ascii=False, default=str), now)
                      for doc, _ in changes.upserts])
+            low = cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             if new_chunks:
                 self._insert_chunks(cur, new_chunks, ids, avgdls)
+            high = cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             for label in reweigh:
                 self._reweigh(cur, label, avgdls[label], skip=list(upserted))
             cur.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT "
-                        "(key) DO UPDATE SET value = (meta.value::bigint + 1)::text")
+                        "(key) DO UPDATE SET value = (meta.value::bigint + 1)::text "
+                        "RETURNING value")
+            generation = int(cur.fetchone()[0])
+            state = _new_state()
+            self.set_meta("state", state, cur)
+            # what this ingest changed, for keyword indexes made for an earlier state
+            self.set_meta(f"{kw.LOG_PREFIX}{generation}",
+                          kw.log_entry(parent, state, deleted, low, high), cur)
+            cur.execute("DELETE FROM meta WHERE key LIKE %s AND "
+                        "substr(key, %s)::bigint <= %s",
+                        (kw.LOG_PREFIX + "%", len(kw.LOG_PREFIX) + 1, generation - kw.LOG_KEEP))
             cur.execute(
                 "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
                 "unchanged, failed) VALUES (%s,%s,%s,%s,%s,%s,%s)",
@@ -382,6 +403,29 @@ class PostgresStore(SqlStore):
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
         if not terms or k <= 0:
             return []
+        if self.bm25_engine:
+            with self._cursor() as cur:
+                # one snapshot for the state, the rows the index is made of and the hits
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                cur.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'state')")
+                meta = dict(cur.fetchall())
+                key = f"{meta.get('generation', 0)}x{meta.get('state', '')}"
+                index = self.keywords.get(
+                    key, lambda: self._change_records(cur),
+                    lambda ranges: self._keyword_rows(cur, ranges),
+                    lambda: cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0])
+                ranked = index.search(terms, filters, k)
+                if not ranked:
+                    return []
+                where, params = filter_sql(filters, "c", "%s")
+                cur.execute(f"SELECT c.id, {HIT_COLUMNS} FROM chunks c JOIN documents d "
+                            f"ON d.doc_id = c.doc_id WHERE c.id = ANY(%s) AND {where}",
+                            [[rowid for rowid, _ in ranked], *params])
+                by_id = {row[0]: row[1:] for row in cur.fetchall()}
+            # an id that no longer names a row the caller may read is dropped, never shown
+            found = [(by_id[rowid], score) for rowid, score in ranked if rowid in by_id]
+            return [hit_from_row(row, rank, score)
+                    for rank, (row, score) in enumerate(found, 1)]
         with self._cursor() as cur:
             query = self._query_vector(cur, terms, filters)
             if not query:
@@ -396,6 +440,24 @@ class PostgresStore(SqlStore):
                 [vec, list(query), *params, k])
             return [hit_from_row(row[1:], rank, -row[0])
                     for rank, row in enumerate(cur.fetchall(), 1)]
+
+    def state(self) -> str:
+        """What the keyword index is keyed on: the generation and a random token drawn by
+        every write."""
+        return f"{self.get_meta('generation') or 0}x{self.get_meta('state') or ''}"
+
+    @staticmethod
+    def _change_records(cur) -> dict[int, str]:
+        cur.execute("SELECT key, value FROM meta WHERE key LIKE %s", (kw.LOG_PREFIX + "%",))
+        return {int(key[len(kw.LOG_PREFIX):]): value for key, value in cur.fetchall()}
+
+    @staticmethod
+    def _keyword_rows(cur, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
+        """The rows the keyword index is made of, streamed in the transaction of `cur`."""
+        with cur.connection.cursor(name="keyword_rows") as rows:
+            rows.itersize = 20_000
+            rows.execute(*kw.rows_sql(ranges, "%s"))
+            yield from rows
 
     def readable_chunks(self, filters: Filters) -> int:
         labels = filters.readable_labels()
@@ -685,3 +747,7 @@ class BucketTable:
                 cur.execute("DELETE FROM rate_buckets "
                             "WHERE full_at < extract(epoch FROM clock_timestamp())")
         return 0.0 if spent else (1 - tokens) / rate
+
+
+def _new_state() -> str:
+    return uuid.uuid4().hex[:16]

@@ -29,6 +29,7 @@ import numpy as np
 
 from preuve.models import Filters, Hit
 from preuve.store import Changes
+from preuve.store import keyword as kw
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
     FTS_TOKENIZE,
@@ -46,7 +47,8 @@ from preuve.store.sql import now as sql_now
 class SQLiteStore(SqlStore):
     """`Store` over one SQLite file."""
 
-    def __init__(self, location: str, ann_threshold: int | None = None):
+    def __init__(self, location: str, ann_threshold: int | None = None,
+                 bm25_engine: bool = True):
         super().__init__()
         self.location = location
         self.ann_threshold = ann_threshold  # vectors from which dense search is approximate
@@ -66,6 +68,10 @@ class SQLiteStore(SqlStore):
             self.set_meta("state", _new_state())
         self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
         self._matrix_stamp: tuple | None = None
+        # BM25 through the in-memory keyword index (the `bm25` setting `sql`: FTS5's bm25())
+        self.keywords = kw.Keeper(kw.snapshot_path(location))
+        self.bm25_engine = bm25_engine
+        self._keywords_stamp: tuple | None = None
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
@@ -130,13 +136,20 @@ class SQLiteStore(SqlStore):
     def apply(self, changes: Changes) -> None:
         now = sql_now()
         with self._write() as db:
+            parent = self.get_meta("state") or ""
+            deleted: list[int] = []  # chunk ids, for the keyword index's change record
+
+            def drop_chunks(doc_id: str) -> None:
+                deleted.extend(row[0] for row in db.execute(
+                    "DELETE FROM chunks WHERE doc_id = ? RETURNING id", (doc_id,)).fetchall())
+
             # removals first: a renamed file keeps its explicit id under its new path
             upserted = {doc.doc_id for doc, _ in changes.upserts}
             removed = 0
             for doc_id in changes.removals:
                 if doc_id in upserted:
                     continue
-                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                drop_chunks(doc_id)
                 removed += db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
             added = updated = 0
             for doc, _ in changes.upserts:
@@ -145,7 +158,7 @@ class SQLiteStore(SqlStore):
                     (doc.doc_id, doc.root, doc.path),
                 ).fetchall()
                 for row in existing:
-                    db.execute("DELETE FROM chunks WHERE doc_id = ?", (row["doc_id"],))
+                    drop_chunks(row["doc_id"])
                     db.execute("DELETE FROM documents WHERE doc_id = ?", (row["doc_id"],))
                 if existing:
                     updated += 1
@@ -153,6 +166,7 @@ class SQLiteStore(SqlStore):
                     added += 1
             for label in dict.fromkeys(doc.access for doc, _ in changes.upserts):
                 _partition(db, label)  # before its chunks: its triggers route them
+            low = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             for doc, chunks in changes.upserts:
                 db.execute(
                     "INSERT INTO documents (doc_id, path, root, kind, title, language, "
@@ -173,10 +187,19 @@ class SQLiteStore(SqlStore):
                       c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
                       " ".join(c.tokens), c.text_hash or None, c.role) for c in chunks],
                 )
-            db.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') "
-                       "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('state', ?)",
-                       (_new_state(),))
+            high = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+            generation = db.execute(
+                "INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) "
+                "DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value").fetchone()[0]
+            state = _new_state()
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('state', ?)", (state,))
+            # what this ingest changed, for keyword indexes made for an earlier state
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                       (f"{kw.LOG_PREFIX}{generation}",
+                        kw.log_entry(parent, state, deleted, low, high)))
+            db.execute("DELETE FROM meta WHERE key LIKE ? AND CAST(substr(key, ?) AS INTEGER) "
+                       "<= ?", (kw.LOG_PREFIX + "%", len(kw.LOG_PREFIX) + 1,
+                                int(generation) - kw.LOG_KEEP))
             db.execute(
                 "INSERT INTO ingests (started_at, finished_at, added, updated, removed, "
                 "unchanged, failed) VALUES (?,?,?,?,?,?,?)",
@@ -192,6 +215,9 @@ class SQLiteStore(SqlStore):
         if not terms or k <= 0:
             return []
         with self._snapshot():
+            if self.bm25_engine:
+                ranked = self._keyword_index().search(terms, filters, k)
+                return self._hits_by_rowid(ranked, filters)
             parts = self._readable_parts(filters)
             # the audience is the choice of partitions (each holds one label's chunks):
             # ranking joins the chunk rows only for the other filters; the winners' rows
@@ -210,6 +236,25 @@ class SQLiteStore(SqlStore):
                 if len(hits) == len(ranked):
                     break
             return hits
+
+    def _keyword_index(self) -> kw.KeywordIndex:
+        """The keyword index of the state this read transaction sees (call inside one)."""
+        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if self.keywords.index is not None and self._keywords_stamp == stamp:
+            return self.keywords.index
+        self._keywords_stamp = stamp
+        return self.keywords.get(self.state(), self._change_records, self._keyword_rows,
+                                 self._max_chunk_id)
+
+    def _max_chunk_id(self) -> int:
+        return self.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+
+    def _change_records(self) -> dict[int, str]:
+        return {int(key[len(kw.LOG_PREFIX):]): value for key, value in self.db.execute(
+            "SELECT key, value FROM meta WHERE key LIKE ?", (kw.LOG_PREFIX + "%",))}
+
+    def _keyword_rows(self, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
+        yield from self.db.execute(*kw.rows_sql(ranges))
 
     def readable_chunks(self, filters: Filters) -> int:
         return sum(n for _, n in self._readable_parts(filters))

@@ -1,0 +1,580 @@
+"""BM25 in memory for both stores: an inverted index derived from the chunk rows.
+
+FTS5's `bm25()` and PostgreSQL's sparse inner product score every row that matches a query
+term: at a million chunks an OR query over a common word reads a third of the collection
+(0.2-1.2 s). This index keeps, per term, the rows that hold it and how many times
+(compressed sparse rows: `offsets`, `docs`, `tf`), with the rows' filter columns as numpy
+arrays (the same columns, and the same `mask`, as the vector matrix of dense search). A
+query is a handful of vector operations over the postings of its terms, the filters
+applied before the top k is cut:
+
+    score(row) = Σ_t idf_C(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len(row)/avgdl_label(row)))
+
+exactly the formula both stores use (k1 1.2, b 0.75, FTS5's IDF). Statistics stay per
+access label, as the security model requires: the index counts, per label, its chunks,
+their tokens and each term's document frequency, so `idf_C` comes from the labels the
+caller C may read (chunk counts and frequencies summed over them, nothing else) and each
+row's length normalisation from its own label's average. Adding, changing or removing a
+chunk a caller cannot read changes none of the numbers its scores are computed from.
+
+It is derived, never trusted: the store keys it on its state (generation and a random
+token drawn by every write) and reads the winners' rows back under the caller's filters in
+the same snapshot. Each ingest also records, in the same transaction, what it changed
+(`log_entry`: the state it started from, the ids it deleted, the id range it inserted); so
+an index made for an earlier state is brought up to date by reading only the rows written
+since (`Delta`), provided the chain of entries leads from its state to the current one
+without a gap. Otherwise, and once the delta grows past `REBUILD_FRACTION` of the rows, it
+is rebuilt from the store's rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import glob
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from preuve.models import Filters
+from preuve.store.matrix import VectorMatrix
+from preuve.store.sql import bm25_idf
+
+log = logging.getLogger(__name__)
+
+K1, B = 1.2, 0.75
+FORMAT = 1
+LOG_PREFIX = "bm25log."  # meta keys of the per-ingest change records
+LOG_KEEP = 200  # change records kept (an index older than that is rebuilt)
+REBUILD_FRACTION = 0.05  # delta rows beyond this share of the snapshot: rebuild it
+REBUILD_MIN = 20_000  # ... but never for fewer delta rows than this
+SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
+_BATCH = 50_000  # rows tokenized at a time while building
+_MASKS = 32  # filter masks remembered per index
+_BLOCK = 8_000_000  # postings per block when computing their tf parts
+
+# (rowid, tokens, access, kind, effective_from, effective_to, role, path)
+Row = tuple
+
+
+@dataclass
+class Part:
+    """An immutable inverted index over some rows, rows in ascending rowid order."""
+
+    columns: VectorMatrix  # filter columns (a vector matrix without vectors) and rowids
+    lengths: np.ndarray  # int32 tokens per row
+    vocabulary: dict[str, int]
+    offsets: np.ndarray  # int64 (terms + 1): postings of term t are [offsets[t], offsets[t+1])
+    docs: np.ndarray  # int32 row position per posting
+    tf: np.ndarray  # uint16/int32 occurrences per posting
+    labels: list[str | None]  # label of each label index
+    label_of_row: np.ndarray  # int16 label index per row
+    df: np.ndarray  # int32 (labels, terms): document frequency per label
+    # (average length per label, tf part of every posting) for those averages: see
+    # KeywordIndex._impacts_of
+    impacts: tuple[tuple, np.ndarray] | None = field(default=None, repr=False)
+
+    @classmethod
+    def build(cls, rows: Iterable[Row]) -> Part:
+        """From rows in ascending rowid order."""
+        vocabulary: defaultdict[str, int] = defaultdict()
+        vocabulary.default_factory = vocabulary.__len__
+        lookup = vocabulary.__getitem__
+        column_rows, lengths, pieces = [], [], []
+        batch: list[Row] = []
+
+        def flush() -> None:
+            first = len(column_rows)
+            split = [r[1].split() for r in batch]
+            counts = np.fromiter(map(len, split), np.int64, len(split))
+            terms = np.fromiter(map(lookup, (t for s in split for t in s)), np.int64,
+                                int(counts.sum()))
+            local = np.repeat(np.arange(len(batch), dtype=np.int64), counts)
+            keys, tf = np.unique(terms * len(batch) + local, return_counts=True)
+            pieces.append(((keys // len(batch)).astype(np.int32),
+                           (keys % len(batch) + first).astype(np.int32), tf.astype(np.int32)))
+            lengths.append(counts)
+            column_rows.extend((r[0], b"", *r[2:8]) for r in batch)
+            batch.clear()
+
+        for row in rows:
+            batch.append(row)
+            if len(batch) >= _BATCH:
+                flush()
+        if batch:
+            flush()
+        n_terms = len(vocabulary)
+        columns = VectorMatrix.build(column_rows, 0)
+        column_rows.clear()
+        # counting sort of the postings by term (each piece is sorted by term, then row)
+        per_term = np.zeros(n_terms, dtype=np.int64)
+        for terms, _, _ in pieces:
+            per_term += np.bincount(terms, minlength=n_terms)
+        offsets = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+        total = int(offsets[-1])
+        docs = np.empty(total, dtype=np.int32)
+        max_tf = max((int(tf.max()) for _, _, tf in pieces if tf.size), default=0)
+        tf_all = np.empty(total, dtype=np.uint16 if max_tf < 65_536 else np.int32)
+        cursor = offsets[:-1].copy()
+        for terms, rowpos, tf in pieces:
+            if not terms.size:
+                continue
+            starts = np.flatnonzero(np.concatenate([[True], terms[1:] != terms[:-1]]))
+            run = np.diff(np.concatenate([starts, [terms.size]]))
+            within = np.arange(terms.size) - np.repeat(starts, run)
+            at = cursor[terms] + within
+            docs[at] = rowpos
+            tf_all[at] = tf
+            cursor[terms[starts]] += run
+        pieces.clear()
+        length = (np.concatenate(lengths) if lengths else np.zeros(0, np.int64)).astype(np.int32)
+        labels, label_of_row = _labels(columns)
+        df = _label_df(offsets, docs, label_of_row, len(labels))
+        return cls(columns, length, dict(vocabulary), offsets, docs, tf_all, labels,
+                   label_of_row, df)
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def label_sizes(self, dead: np.ndarray | None) -> tuple[Counter, Counter]:
+        """(chunks, tokens) per label of the live rows."""
+        live = slice(None) if dead is None else ~dead
+        codes = self.label_of_row[live]
+        chunks = np.bincount(codes, minlength=len(self.labels))
+        tokens = np.bincount(codes, weights=self.lengths[live], minlength=len(self.labels))
+        return (Counter({x: int(n) for x, n in zip(self.labels, chunks, strict=True)}),
+                Counter({x: int(n) for x, n in zip(self.labels, tokens, strict=True)}))
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: str, key: str) -> None:
+        """Write atomically: big arrays as .npy files (memory-mapped when read back) under a
+        fresh name, then the small .npz that names them and the key it was made for."""
+        token = f"{os.getpid()}-{time.time_ns()}"
+        stem = f"{path[:-len('.npz')]}.{token}"
+        c = self.columns
+        info = {"format": FORMAT, "key": key, "rows": len(self), "token": token,
+                "access_codes": c.access_codes, "kind_codes": c.kind_codes, "paths": c.paths,
+                "labels": self.labels, "vocabulary": len(self.vocabulary)}
+        tmp = f"{path}.{token}.tmp"
+        try:
+            for name in ("docs", "tf"):
+                np.save(f"{stem}.{name}.npy", getattr(self, name), allow_pickle=False)
+            words = "\n".join(self.vocabulary).encode("utf-8")
+            arrays = {"rowids": c.rowids, "access": c.access, "kinds": c.kinds,
+                      "starts": c.starts, "ends": c.ends, "lengths": self.lengths,
+                      "offsets": self.offsets, "label_of_row": self.label_of_row,
+                      "df": self.df, "words": np.frombuffer(words, dtype=np.uint8)}
+            for optional in ("path_ids", "navigation"):
+                if getattr(c, optional) is not None:
+                    arrays[optional] = getattr(c, optional)
+            with open(tmp, "wb") as f:
+                np.savez(f, info=np.array(json.dumps(info)), **arrays)
+            os.replace(tmp, path)
+        except OSError as e:
+            log.warning("could not save the BM25 index at %s: %s", path, e)
+            for leftover in (tmp, f"{stem}.docs.npy", f"{stem}.tf.npy"):
+                _remove(leftover)
+            return
+        for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.npy"):
+            if not other.startswith(stem + "."):
+                _remove(other)  # an earlier save (processes that mapped it keep their copy)
+
+    @classmethod
+    def load(cls, path: str) -> tuple[Part, str] | None:
+        """(the index saved at `path`, the state key it was made for), or None."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                info = json.loads(str(data["info"]))
+                if info.get("format") != FORMAT:
+                    return None
+                a = {name: data[name] for name in data.files if name != "info"}
+            stem = f"{path[:-len('.npz')]}.{info['token']}"
+            docs = np.load(f"{stem}.docs.npy", mmap_mode="r", allow_pickle=False)
+            tf = np.load(f"{stem}.tf.npy", mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError, KeyError):
+            return None
+        words = a["words"].tobytes().decode("utf-8")
+        vocabulary = {w: i for i, w in enumerate(words.split("\n"))} if words else {}
+        if (len(vocabulary) != info["vocabulary"] or len(a["rowids"]) != info["rows"]
+                or len(docs) != int(a["offsets"][-1]) or len(tf) != len(docs)):
+            return None
+        columns = VectorMatrix(a["rowids"], np.zeros((info["rows"], 0), np.float32),
+                               a["access"], info["access_codes"], a["kinds"],
+                               info["kind_codes"], a["starts"], a["ends"], info["paths"],
+                               a.get("path_ids"), navigation=a.get("navigation"),
+                               from_cache=True)
+        return cls(columns, a["lengths"], vocabulary, a["offsets"], docs, tf, info["labels"],
+                   a["label_of_row"], a["df"]), info["key"]
+
+
+def _labels(columns: VectorMatrix) -> tuple[list[str | None], np.ndarray]:
+    """The labels of the rows (None: unlabelled) and each row's index into them."""
+    labels: list[str | None] = [None, *sorted(columns.access_codes,
+                                              key=columns.access_codes.get)]
+    # access codes are -1 (unlabelled) and 0.. in order: shift by one
+    return labels, (columns.access + 1).astype(np.int16)
+
+
+def _label_df(offsets: np.ndarray, docs: np.ndarray, label_of_row: np.ndarray,
+              n_labels: int) -> np.ndarray:
+    n_terms = len(offsets) - 1
+    df = np.zeros((n_labels, n_terms), dtype=np.int32)
+    if not docs.size:
+        return df
+    term_of = np.repeat(np.arange(n_terms, dtype=np.int64), np.diff(offsets))
+    keys = label_of_row[docs].astype(np.int64) * n_terms + term_of
+    return np.bincount(keys, minlength=n_labels * n_terms).astype(np.int32).reshape(
+        n_labels, n_terms)
+
+
+def rows_sql(ranges: list[tuple[int, int]] | None, mark: str = "?") -> tuple[str, list]:
+    """The query for the rows an index is made of (all of them, or those of (low, high]
+    id ranges), in rowid order; `mark` is the driver's placeholder."""
+    sql = "SELECT id, tokens, access, kind, effective_from, effective_to, role, path FROM chunks"
+    params: list[int] = []
+    if ranges is not None:
+        sql += " WHERE " + " OR ".join([f"(id > {mark} AND id <= {mark})"] * len(ranges))
+        params = [x for pair in ranges for x in pair]
+    return sql + " ORDER BY id", params
+
+
+def log_entry(parent: str, state: str, deleted: Sequence[int], low: int, high: int) -> str:
+    """The change record an ingest writes with its own transaction: the state it started
+    from (`parent`), the one it made, the chunk ids it deleted, and the ids it inserted
+    (all within (low, high])."""
+    return json.dumps({"parent": parent, "state": state, "deleted": sorted(deleted),
+                       "low": low, "high": high})
+
+
+@dataclass
+class Delta:
+    """What changed since a snapshot: its rows that are gone, and the rows written since."""
+
+    dead_ids: np.ndarray  # int64 rowids deleted (some may not be the snapshot's)
+    ranges: list[tuple[int, int]]  # (low, high] id ranges inserted since
+
+    @classmethod
+    def chain(cls, start: str, current: str, entries: dict[int, str],
+              start_generation: int, generation: int) -> Delta | None:
+        """The changes from state `start` (at `start_generation`) to `current`, or None
+        when the records do not lead from one to the other without a gap."""
+        if generation < start_generation or generation - start_generation > LOG_KEEP:
+            return None
+        dead: list[int] = []
+        ranges: list[tuple[int, int]] = []
+        state = start
+        for g in range(start_generation + 1, generation + 1):
+            raw = entries.get(g)
+            if raw is None:
+                return None
+            entry = json.loads(raw)
+            if entry["parent"] != state:
+                return None
+            state = entry["state"]
+            dead.extend(entry["deleted"])
+            if entry["high"] > entry["low"]:
+                ranges.append((entry["low"], entry["high"]))
+        if state != current:
+            return None
+        return cls(np.unique(np.asarray(dead, dtype=np.int64)), ranges)
+
+    def bound(self) -> int:
+        """At most this many rows were inserted since the snapshot."""
+        return sum(high - low for low, high in self.ranges)
+
+
+@dataclass
+class KeywordIndex:
+    """A snapshot `Part` and the rows written since (`delta`), for one store state."""
+
+    base: Part
+    base_key: str  # the state the snapshot was made for
+    delta: Part | None = None
+    dead: np.ndarray | None = None  # bool per base row: deleted since the snapshot
+    _masks: dict = field(default_factory=dict, repr=False)
+    _buffers: threading.local = field(default_factory=threading.local, repr=False)
+
+    def __post_init__(self) -> None:
+        chunks, tokens = self.base.label_sizes(self.dead)
+        if self.delta is not None:
+            more_chunks, more_tokens = self.delta.label_sizes(None)
+            chunks.update(more_chunks)
+            tokens.update(more_tokens)
+        self.chunks, self.tokens = chunks, tokens
+        self._norms = [self._norm(p) for p in self.parts()]
+        self._impacts = [self._impacts_of(p, n)
+                         for p, n in zip(self.parts(), self._norms, strict=True)]
+        self._readable_stats: dict = {}
+
+    def parts(self) -> list[Part]:
+        return [self.base] if self.delta is None else [self.base, self.delta]
+
+    @property
+    def delta_rows(self) -> int:
+        return 0 if self.delta is None else len(self.delta)
+
+    def _norm(self, part: Part) -> np.ndarray:
+        """k1·(1 − b + b·len/avgdl) per row, avgdl of the row's own label (float64)."""
+        avgdl = np.array([self.tokens[x] / self.chunks[x] if self.chunks[x] else 0.0
+                          for x in part.labels], dtype=np.float64)
+        mean = avgdl[part.label_of_row]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(mean > 0, part.lengths / np.where(mean > 0, mean, 1.0), 1.0)
+        return K1 * (1 - B + B * ratio)
+
+    def _impacts_of(self, part: Part, norm: np.ndarray) -> np.ndarray:
+        """tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)) of every posting, computed in float64
+        and kept in float32 (scores to ~1e-6). A row's value depends on its own label's
+        average length only; kept on the part while those averages stay the same (a later
+        state whose ingest changed no average length reuses them)."""
+        averages = tuple(self.tokens[x] / self.chunks[x] if self.chunks[x] else 0.0
+                         for x in part.labels)
+        if part.impacts is not None and part.impacts[0] == averages:
+            return part.impacts[1]
+        out = np.empty(len(part.docs), dtype=np.float32)
+        for start in range(0, len(part.docs), _BLOCK):
+            tf = part.tf[start:start + _BLOCK].astype(np.float64)
+            out[start:start + _BLOCK] = tf * (K1 + 1) / (tf + norm[part.docs[start:start + _BLOCK]])
+        part.impacts = (averages, out)
+        return out
+
+    def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:
+        """(chunks, label indexes per part, df per term per part) of the labels a caller
+        reads: its statistics, and nothing else's."""
+        found = self._readable_stats.get(readable)
+        if found is None:
+            labels = [x for x in self.chunks if readable is None or x in readable]
+            codes = [[j for j, x in enumerate(p.labels) if x in labels] for p in self.parts()]
+            df = [p.df[c].sum(axis=0) for p, c in zip(self.parts(), codes, strict=True)]
+            found = (sum(self.chunks[x] for x in labels), codes, df)
+            self._readable_stats[readable] = found
+        return found
+
+    def search(self, terms: Sequence[str], filters: Filters, k: int
+               ) -> list[tuple[int, float]]:
+        """(rowid, score) of the top k rows the filters allow, best first, ties by rowid."""
+        if k <= 0 or not terms:
+            return []
+        n_chunks, codes, dfs = self._stats(filters.readable_labels())
+        weights: list[tuple[str, float]] = []
+        for term, repeats in Counter(terms).items():  # a repeated term counts again (FTS5)
+            df = self._df(term, codes, dfs)
+            if df:
+                weights.append((term, repeats * bm25_idf(n_chunks, df)))
+        if not weights:
+            return []
+        found_ids, found_scores = [], []
+        for i, part in enumerate(self.parts()):
+            ids, scores = self._score(i, part, weights, filters, k)
+            found_ids.append(ids)
+            found_scores.append(scores)
+        ids, scores = np.concatenate(found_ids), np.concatenate(found_scores)
+        order = np.lexsort((ids, -scores))[:k]
+        return [(int(ids[j]), float(scores[j])) for j in order]
+
+    def _df(self, term: str, codes: list, dfs: list) -> int:
+        df = 0
+        for i, part in enumerate(self.parts()):
+            t = part.vocabulary.get(term)
+            if t is None:
+                continue
+            df += int(dfs[i][t])
+            if i == 0 and self.dead is not None:
+                docs = part.docs[part.offsets[t]:part.offsets[t + 1]]
+                gone = part.label_of_row[docs[self.dead[docs]]]
+                df -= int(np.isin(gone, codes[i]).sum())
+        return df
+
+    def _score(self, i: int, part: Part, weights: list[tuple[str, float]],
+               filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
+        impacts = self._impacts[i]
+        buffer = self._buffer(i, len(part))
+        touched = []
+        for term, idf in weights:
+            t = part.vocabulary.get(term)
+            if t is None:
+                continue
+            lo, hi = part.offsets[t], part.offsets[t + 1]
+            docs = part.docs[lo:hi]
+            buffer[docs] += idf * impacts[lo:hi]
+            touched.append(docs)
+        if not touched:
+            return np.zeros(0, np.int64), np.zeros(0)
+        rows = touched[0] if len(touched) == 1 else np.flatnonzero(buffer)
+        scores = buffer[rows]
+        buffer[rows] = 0.0
+        keep = self._mask(i, part, filters)
+        if keep is not None:
+            allowed = keep[rows]
+            rows, scores = rows[allowed], scores[allowed]
+        if rows.size > k:  # every row scoring at least the k-th best (ties kept for the sort)
+            kth = np.partition(scores, rows.size - k)[rows.size - k]
+            best = scores >= kth
+            rows, scores = rows[best], scores[best]
+        return part.columns.rowids[rows], scores
+
+    def _buffer(self, i: int, n: int) -> np.ndarray:
+        """A zeroed score accumulator per part and thread (left zeroed after each use)."""
+        buffers = getattr(self._buffers, "parts", None)
+        if buffers is None:
+            buffers = self._buffers.parts = {}
+        if i not in buffers:
+            buffers[i] = np.zeros(n, dtype=np.float64)
+        return buffers[i]
+
+    def _mask(self, i: int, part: Part, filters: Filters) -> np.ndarray | None:
+        key = (i, filters)
+        if key in self._masks:
+            return self._masks[key]
+        keep = part.columns.mask(filters)
+        if i == 0 and self.dead is not None:
+            keep = ~self.dead if keep is None else keep & ~self.dead
+        if len(self._masks) >= _MASKS:
+            self._masks.clear()
+        self._masks[key] = keep
+        return keep
+
+
+def with_delta(base: Part, base_key: str, delta: Delta, rows: Iterable[Row]) -> KeywordIndex:
+    """The snapshot `base` brought to a later state: `delta` names what changed, `rows` are
+    the current rows of its inserted ranges."""
+    dead = None
+    if delta.dead_ids.size:
+        dead = np.isin(base.columns.rowids, delta.dead_ids)
+        if not dead.any():
+            dead = None
+    new = Part.build(rows) if delta.ranges else None
+    if new is not None and len(new) == 0:
+        new = None
+    # a base row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
+    # deleted first: it is among the dead, and lives on in the delta only
+    return KeywordIndex(base, base_key, new, dead)
+
+
+class Keeper:
+    """A store's keyword index for its current state: kept in memory, brought forward by
+    the change records when it can be, else loaded from the snapshot file (`path`, when the
+    store has one) or rebuilt from every row, and saved there for other processes."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.index: KeywordIndex | None = None
+        self.key: str | None = None
+        self.builds = 0  # full builds from the rows (tests, benchmarks)
+        self._last: tuple[Part, str] | None = None  # the snapshot in use, and its key
+        self._lock = threading.Lock()  # one refresh at a time (threads share a store)
+
+    def get(self, key: str, entries: Callable[[], dict[int, str]],
+            rows: Callable[[list[tuple[int, int]] | None], Iterable[Row]],
+            size: Callable[[], int]) -> KeywordIndex:
+        """The index for state `key` ("<generation>x<token>"). `entries` reads the change
+        records, `rows(ranges)` the rows of (low, high] id ranges (all rows for None),
+        `size` about how many rows there are, all in the same snapshot as `key`."""
+        with self._lock:
+            return self._get(key, entries, rows, size)
+
+    def _get(self, key: str, entries, rows, size) -> KeywordIndex:
+        if self.index is not None and self.key == key:
+            return self.index
+        self.index = None  # free it before building another
+        # no token (an index no ingest has written to since tokens were drawn): kept in
+        # this process only, never saved nor loaded; so are small indexes (no file, no lock)
+        path = self.path if _token(key) and size() >= SAVE_MIN_ROWS else None
+        found = self._forward(key, entries, rows, self._bases(path))
+        if found is None:
+            with build_lock(path) if path else contextlib.nullcontext():
+                found = self._forward(key, entries, rows, self._bases(path, disk_only=True))
+                if found is None:
+                    base = Part.build(rows(None))
+                    self.builds += 1
+                    if path:
+                        base.save(path, key)
+                    found = KeywordIndex(base, key)
+                    self._last = (base, key)
+        self.index, self.key = found, key
+        return found
+
+    def _bases(self, path: str | None, disk_only: bool = False
+               ) -> Iterator[tuple[Part, str]]:
+        if self._last is not None and not disk_only:
+            yield self._last
+        if path:
+            loaded = Part.load(path)
+            if loaded is not None:
+                yield loaded
+
+    def _forward(self, key: str, entries, rows, bases) -> KeywordIndex | None:
+        records = None
+        for base, base_key in bases:
+            if base_key == key:
+                found = KeywordIndex(base, key)
+            else:
+                records = entries() if records is None else records
+                delta = Delta.chain(_token(base_key), _token(key), records,
+                                    _generation(base_key), _generation(key))
+                if delta is None or delta.bound() > max(REBUILD_MIN,
+                                                       REBUILD_FRACTION * len(base)):
+                    continue
+                found = with_delta(base, base_key, delta,
+                                   rows(delta.ranges) if delta.ranges else ())
+            self._last = (base, base_key)
+            return found
+        return None
+
+
+def _generation(key: str) -> int:
+    return int(key.split("x", 1)[0] or 0)
+
+
+def _token(key: str) -> str:
+    return key.split("x", 1)[1] if "x" in key else ""
+
+
+def cache_path(location: str, schema: str, cache: str | None = None) -> str | None:
+    """Where the snapshot of a database index is saved: the user's cache folder (the
+    `cache` setting, else ~/.cache/preuve), one file per database and schema."""
+    from preuve._e5onnx import cache_dir
+
+    folder = str(cache_dir(cache))
+    digest = hashlib.sha1(f"{location}\n{schema}".encode()).hexdigest()[:16]
+    try:
+        os.makedirs(os.path.join(folder, "bm25"), exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(folder, "bm25", f"{digest}.bm25.npz")
+
+
+def snapshot_path(location: str) -> str | None:
+    """Where the snapshot of the SQLite index at `location` is saved (None: in memory)."""
+    if location == ":memory:" or location.startswith("file:"):
+        return None
+    return os.path.abspath(location) + ".bm25.npz"
+
+
+@contextlib.contextmanager
+def build_lock(path: str) -> Iterator[None]:
+    """One process builds a snapshot at a time; the others wait, then load what it saved."""
+    try:
+        handle = open(path + ".lock", "a+b")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(path)

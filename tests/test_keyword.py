@@ -1,0 +1,245 @@
+"""BM25 through the in-memory keyword index (preuve/store/keyword.py), on both stores.
+
+The index is derived from the store's rows: its scores must be the store's own SQL scores
+(SQLite FTS5's bm25(), PostgreSQL's sparse inner product) to 1e-3, under every filter and
+audience, after ingests that add, replace and remove documents (the index brought forward
+by the change records, not rebuilt), and it must never answer from a state the store is
+not in (a broken chain of records, an index file replaced by another one)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+
+import pytest
+from conftest import kind_of, open_index
+
+from preuve.models import Filters
+from preuve.store import keyword as kw
+from preuve.store.sqlite import SQLiteStore
+
+QUERIES = [
+    ["zorglub"], ["zorglub", "cantaloup"], ["frobnique", "mot1", "mot7", "zorglub"],
+    ["mot3", "mot3", "cantaloup"], ["lb-1", "mot12"], ["inconnu"],
+]
+FILTERS = [
+    Filters(), Filters(audience="public"), Filters(audience="staff"),
+    Filters(audience="public", as_of=dt.date(2026, 6, 1)),
+    Filters(path_prefixes=("sub/",)), Filters(kinds=("markdown",)),
+    Filters(audience="staff", path_prefixes=("sub/",), as_of=dt.date(2025, 6, 1)),
+]
+
+
+def write(folder, name: str, access: str | None, body: str, extra: str = "") -> None:
+    front = f"---\naccess: {access}\n{extra}---\n" if access else ""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{front}# {name}\n\n{body}\n", encoding="utf-8")
+
+
+def corpus(folder, variant: int = 0):
+    """Notes of three labels and two folders, words in varied amounts, dated versions."""
+    for i in range(24):
+        words = " ".join(["zorglub"] * (i % 4) + ["frobnique"] * (i % 3 == variant % 3)
+                         + [f"mot{j}" for j in range(i * 2 + variant)])
+        label = ("public", "staff", "hr")[i % 3]
+        dates = "effective_to: 2025-12-31\n" if i % 5 == 0 else ""
+        where = "sub/" if i % 2 else ""
+        write(folder, f"{where}note{i}.md", label, f"La note {i} parle de {words} LB-1.",
+              dates)
+    write(folder, "cantaloup.md", "public", "Le cantaloup " * (3 + variant))
+    return folder
+
+
+def ranked(store, engine: bool, terms, filters, k: int = 8):
+    store.bm25_engine = engine
+    try:
+        return [(h.chunk_id, h.score) for h in store.search_bm25(terms, filters, k)]
+    finally:
+        store.bm25_engine = True
+
+
+class Reference:
+    """SQLite FTS5's bm25() over the same documents: what the index must score. On SQLite
+    it is the store's own SQL; on PostgreSQL a SQLite index of the same folder (whose SQL
+    scores use an average length refreshed on 5 % drift only, so are not the reference)."""
+
+    def __init__(self, location, tmp_path):
+        self.own = kind_of(location) == "sqlite"
+        self.index = None if self.own else open_index(tmp_path / "reference.sqlite")
+
+    def ingest(self, docs) -> None:
+        if self.index is not None:
+            assert self.index.ingest([docs]).ok
+
+    def check(self, store) -> int:
+        """Every query under every filter: the same chunks, ranked alike, scores to 1e-3
+        (k large enough for every match: row ids, which order ties, differ across stores)."""
+        reference = store if self.own else self.index.store
+        compared = 0
+        for terms in QUERIES:
+            for filters in FILTERS:
+                ours = ranked(store, True, terms, filters, 100)
+                sql = ranked(reference, False, terms, filters, 100)
+                assert len(ours) == len(sql), (terms, filters)
+                if self.own:
+                    assert [c for c, _ in ours] == [c for c, _ in sql], (terms, filters)
+                expected = dict(sql)
+                for chunk_id, score in ours:
+                    assert score == pytest.approx(expected[chunk_id], abs=1e-3), (terms, filters)
+                assert [s for _, s in ours] == sorted((s for _, s in ours), reverse=True)
+                compared += len(ours)
+        return compared
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
+
+
+def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        store = index.store
+        assert reference.check(store) > 100
+        builds = store.keywords.builds
+        assert builds == 1
+
+        # replace some documents, add others, remove one: brought forward, not rebuilt
+        corpus(docs, variant=1)
+        write(docs, "sub/nouveau.md", "staff", "zorglub " * 40 + "cantaloup")
+        (docs / "note4.md").unlink()
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        assert reference.check(store) > 100
+        assert store.keywords.builds == builds
+        assert store.keywords.index.delta_rows > 0
+        assert store.keywords.index.dead is not None
+
+        # a second ingest on top of the first delta
+        write(docs, "note5.md", "public", "zorglub frobnique " * 10)
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        assert reference.check(store) > 100
+        assert store.keywords.builds == builds
+    reference.close()
+
+
+def test_another_process_writing_is_seen(tmp_path, fresh_index):
+    """The index follows writes made through another connection (another process)."""
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    with open_index(fresh_index) as reader:
+        assert reader.ingest([docs]).ok
+        before = reader.search("zorglub", method="bm25", k=3, as_of="none")
+        with open_index(fresh_index) as writer:
+            write(docs, "zz.md", "public", "zorglub " * 30)
+            assert writer.ingest([docs]).ok
+        reference.ingest(docs)
+        after = reader.search("zorglub", method="bm25", k=3, as_of="none")
+        assert before[0].path != "zz.md" and after[0].path == "zz.md"
+        assert reference.check(reader.store) > 100
+    reference.close()
+
+
+def test_broken_chain_of_records_rebuilds(tmp_path, fresh_index):
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        store = index.store
+        ranked(store, True, ["zorglub"], Filters())
+        builds = store.keywords.builds
+        write(docs, "sub/nouveau.md", "public", "zorglub " * 40)
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        # the change record of that ingest is lost: the index cannot trust a delta
+        generation = int(store.get_meta("generation"))
+        if kind_of(fresh_index) == "sqlite":
+            store.db.execute("DELETE FROM meta WHERE key = ?", (f"{kw.LOG_PREFIX}{generation}",))
+        else:
+            with store._cursor() as cur:
+                cur.execute("DELETE FROM meta WHERE key = %s", (f"{kw.LOG_PREFIX}{generation}",))
+        assert reference.check(store) > 100
+        assert store.keywords.builds == builds + 1
+    reference.close()
+
+
+def test_reused_row_ids(tmp_path):
+    """SQLite gives the ids of the last rows deleted to the next rows inserted: re-ingesting
+    the newest document reuses its chunks' ids with other text."""
+    docs = corpus(tmp_path / "docs")
+    location = tmp_path / "index.sqlite"
+    with open_index(location) as index:
+        assert index.ingest([docs]).ok
+        write(docs, "zz.md", "public", "zorglub " * 5)
+        assert index.ingest([docs]).ok
+        store = index.store
+        ranked(store, True, ["zorglub"], Filters())
+        old_ids = {r[0] for r in store.db.execute("SELECT id FROM chunks WHERE path = 'zz.md'")}
+        write(docs, "zz.md", "public", "cantaloup " * 5)
+        assert index.ingest([docs]).ok
+        new_ids = {r[0] for r in store.db.execute("SELECT id FROM chunks WHERE path = 'zz.md'")}
+        assert old_ids & new_ids  # the premise: ids came back
+        assert Reference(location, tmp_path).check(store) > 100
+        assert store.keywords.index.delta_rows > 0
+
+
+def test_saved_snapshot_is_shared_and_never_trusted_for_another_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(kw, "SAVE_MIN_ROWS", 1)
+    docs = corpus(tmp_path / "docs")
+    location = tmp_path / "index.sqlite"
+    with open_index(location) as index:
+        assert index.ingest([docs]).ok
+        assert ranked(index.store, True, ["zorglub"], Filters())
+    assert os.path.exists(kw.snapshot_path(str(location)))
+
+    second = SQLiteStore(str(location))  # another process: loads the file, builds nothing
+    try:
+        assert Reference(location, tmp_path).check(second) > 100
+        assert second.keywords.builds == 0
+    finally:
+        second.close()
+
+    # another index file at the same path, same generation, other documents
+    other_docs = tmp_path / "other"
+    write(other_docs, "a.md", "public", "zorglub cantaloup " * 3)
+    write(other_docs, "b.md", "public", "zorglub")
+    elsewhere = tmp_path / "elsewhere.sqlite"
+    with open_index(elsewhere) as index:
+        assert index.ingest([other_docs]).ok
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{location}{suffix}"):
+            os.remove(f"{location}{suffix}")
+    shutil.copyfile(elsewhere, location)
+    replaced = SQLiteStore(str(location))
+    try:
+        hits = replaced.search_bm25(["zorglub"], Filters(), 10)
+        assert sorted(h.path for h in hits) == ["a.md", "b.md"]
+        assert replaced.keywords.builds == 1
+        assert Reference(location, tmp_path).check(replaced) > 0
+    finally:
+        replaced.close()
+
+
+def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):
+    """The delta path keeps the statistics per label: a staff flood changes no public
+    score, bit for bit, whether the index was brought forward or rebuilt."""
+    docs = corpus(tmp_path / "docs")
+    public = Filters(audience="public")
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        store = index.store
+        before = {tuple(t): ranked(store, True, t, public) for t in QUERIES}
+        write(docs, "flood.md", "staff", "zorglub frobnique cantaloup mot1 " * 200)
+        assert index.ingest([docs]).ok
+        assert store.keywords.builds == 1
+        assert {tuple(t): ranked(store, True, t, public) for t in QUERIES} == before
+        store.keywords.index = None  # forget it: rebuilt from the rows
+        store.keywords._last = None
+        if kind_of(fresh_index) == "sqlite":
+            store._keywords_stamp = None
+        assert {tuple(t): ranked(store, True, t, public) for t in QUERIES} == before
