@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	scripts/setup-system.sh runtime
 	$(BIN)/preuve ingest examples --index $(DEMO_INDEX)
 	$(BIN)/preuve status --index $(DEMO_INDEX)
 	$(BIN)/preuve search "LB-1" --index $(DEMO_INDEX) --audience public -k 3

@@ -5,10 +5,13 @@
 # /usr/share/dictd by preuve/retrieve/bilingual.py for keyword search across languages;
 # preuve works without them). Idempotent; needs root (as on this project's machines and
 # CI); without root it says what to run.
+# `setup-system.sh runtime`: only what preuve itself reads (the dictionaries), for `make demo`.
 set -euo pipefail
 need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+if [ "${1:-}" != runtime ]; then
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+fi
 [ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
 [ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)
 [ ${#need[@]} -eq 0 ] && exit 0
