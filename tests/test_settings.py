@@ -166,7 +166,7 @@ def test_nothing_below_the_front_ends_reads_the_environment():
                 found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert found == []
     # every PREUVE_ variable the code names is one of the table's (PREUVE_LLM_* aside)
-    named, variable = set(), re.compile(r"PREUVE_[A-Z_]+[A-Z](?![A-Z_*])")
+    named, variable = set(), re.compile(r"PREUVE_[A-Z0-9_]+[A-Z0-9](?![A-Z0-9_*])")
     for path in (REPO / "preuve").rglob("*.py"):
         named |= set(variable.findall(path.read_text(encoding="utf-8")))
     assert named <= {v.name for v in VARIABLES}, named - {v.name for v in VARIABLES}
