@@ -9,18 +9,21 @@ The CLI, the HTTP server, the MCP server, the evaluation and the benchmarks call
 methods and never the store beneath: reads for a caller (`documents`, `document`,
 `passage`, `search`, `ask`, `history`) take the caller's audience and show nothing else;
 writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too. The
-helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`)
-are what a front end needs to know about a location without opening it.
+helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`,
+`local_postgres`) are what a front end needs to know about a location without opening it.
+The benchmarks load prepared chunks with `load` and choose engines and knobs through
+`Settings` (`bm25`, `ann_threshold`, `hnsw_threshold`, `hnsw_ef_search`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from preuve import registry, retrieve
 from preuve.answer.answerability import (
@@ -44,7 +47,7 @@ from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
-           "is_database", "require_index", "shown_location", "sibling_index"]
+           "is_database", "local_postgres", "require_index", "shown_location", "sibling_index"]
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
@@ -382,9 +385,15 @@ class Index:
     def location(self) -> str:
         return self.store.location
 
-    def documents(self, *, audience: str | None = None) -> list[Document]:
-        """The documents `audience` may read (None: the operator, every document)."""
-        return self.store.documents(None if audience is None else Filters(audience=audience))
+    def documents(self, *, audience: str | None = None, as_of: str | dt.date | None = None,
+                  paths: Sequence[str] = ()) -> list[Document]:
+        """The documents `audience` may read (None: the operator, every document); with
+        `as_of` ("today", "none" or a date) and `paths` (prefixes), those a search with the
+        same filters would draw from."""
+        if as_of is None and not paths:
+            return self.store.documents(None if audience is None
+                                        else Filters(audience=audience))
+        return self.store.documents(make_filters(as_of, audience, paths))
 
     def document(self, doc_id: str, *, audience: str | None = None) -> Document:
         """One document `audience` may read; NotFound for one it may not, as for none."""
@@ -422,6 +431,72 @@ class Index:
         if chosen:
             self.store.apply(Changes(removals=list(chosen)))
         return list(chosen.values())
+
+    # -- bulk loading and tuning (benchmarks, tools) ---------------------------------------
+    def load(self, batches: Iterable[list[tuple[Document, list]]], *,
+             vectors: Callable[[list], list] | None = None,
+             model: str | None = None) -> dict[str, float]:
+        """Write prepared documents and their chunks (tokens and text hashes already set,
+        e.g. a synthetic benchmark's), one transaction per batch as an ingest writes, with
+        the derived indexes (PostgreSQL's HNSW) built once at the end. `vectors(batch)`
+        gives the batch's (text_hash, vector) pairs, stored under `model` (a
+        `preuve.ingest.vectors.model_key`). No embedder is called and nothing is recorded
+        about one. Returns the seconds spent writing: {"apply": ..., "vectors": ...}."""
+        if vectors is not None and not model:
+            raise InvalidInput("load: vectors need the model key they belong to")
+        spent = {"apply": 0.0, "vectors": 0.0}
+        with self.store.deferred_index():
+            for batch in batches:
+                started = time.perf_counter()
+                self.store.apply(Changes(upserts=list(batch)))
+                spent["apply"] += time.perf_counter() - started
+                if vectors is not None:
+                    started = time.perf_counter()
+                    self.store.put_vectors(model, vectors(batch))
+                    spent["vectors"] += time.perf_counter() - started
+        return spent
+
+    def meta(self, key: str) -> str | None:
+        """A value recorded in the index under `key` (tools' own keys, e.g. a benchmark's
+        cache parameters; preuve's own keys are read through the methods above)."""
+        return self.store.get_meta(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record `value` under `key` in the index (tools' own keys only)."""
+        if key.startswith(("embedder", "chunking", "refusal_threshold")):
+            raise InvalidInput(f"{key}: preuve's own key, set by ingest and calibrate")
+        self.store.set_meta(key, value)
+
+    @property
+    def hnsw_ready(self) -> bool:
+        """Whether dense search runs through an HNSW index (PostgreSQL; False on SQLite)."""
+        ready = getattr(self.store, "hnsw_ready", None)
+        return bool(ready and ready())
+
+    def build_hnsw(self) -> bool:
+        """Build the HNSW index now, whatever the `hnsw_threshold` (PostgreSQL; a no-op
+        returning False on SQLite or when one is ready)."""
+        build = getattr(self.store, "build_hnsw", None)
+        return bool(build and build())
+
+    def drop_hnsw(self) -> None:
+        """Drop the HNSW index: dense search is exact until it is built again (PostgreSQL;
+        a no-op on SQLite)."""
+        drop = getattr(self.store, "drop_hnsw", None)
+        if drop:
+            drop()
+
+    def engine_stats(self) -> dict:
+        """What the in-memory engines hold, for benchmarks: the keyword index (`builds` in
+        this process, `rows`, `postings`, `files` saved beside the index) once a BM25
+        query has loaded it."""
+        keywords = getattr(self.store, "keywords", None)
+        index = getattr(getattr(keywords, "index", None), "base", None)
+        out: dict = {"keyword": None}
+        if keywords is not None and index is not None:
+            out["keyword"] = {"builds": keywords.builds, "rows": len(index),
+                              "postings": int(index.offsets[-1])}
+        return out
 
     # -- models shared between Index objects ----------------------------------------------
     @property
@@ -497,6 +572,21 @@ def sibling_index(main: str | os.PathLike | None, name: str) -> str:
         return with_schema(main, name.replace("-", "_").lower())
     folder = os.path.dirname(os.path.abspath(main or os.path.join(".preuve", "x")))
     return os.path.join(folder, "eval", f"{name}.sqlite")
+
+
+@contextlib.contextmanager
+def local_postgres(folder: str | os.PathLike, durable: bool = True) -> Iterator[str]:
+    """A throwaway local PostgreSQL + pgvector server in `folder` (benchmarks, trying
+    preuve; needs `preuve[postgres-server]`): a server left running there is stopped first,
+    the block gets the database URL, and the server stops when it ends."""
+    from preuve.store import pgserver
+
+    pgserver.stop(folder)
+    url = pgserver.start(folder, durable=durable)
+    try:
+        yield url
+    finally:
+        pgserver.stop(folder)
 
 
 def copy_index(source: str, target: str, progress=None):
