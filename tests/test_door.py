@@ -167,6 +167,28 @@ def test_no_front_end_goes_around_index():
     assert problems == []
 
 
+def test_no_bench_script_imports_the_store():
+    """The bench scripts time what a user gets: they reach the engine through `Index`
+    (peers may use sqlite3, psycopg or numpy directly), never through `preuve.store`."""
+    problems = []
+    for source in sorted((REPO / "bench").glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        where = source.relative_to(REPO)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    "preuve.store"):
+                problems.append(f"{where}:{node.lineno} imports {node.module}")
+            elif isinstance(node, ast.ImportFrom) and node.module == "preuve" and any(
+                    a.name == "store" for a in node.names):
+                problems.append(f"{where}:{node.lineno} imports preuve.store")
+            elif isinstance(node, ast.Import):
+                problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
+                             if a.name.startswith("preuve.store")]
+            elif isinstance(node, ast.Attribute) and node.attr == "store":
+                problems.append(f"{where}:{node.lineno} reads .store")
+    assert problems == []
+
+
 def test_a_keyword_index_stays_keyword_only_through_the_door(fresh_index, corpus):
     with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
         index.ingest([corpus])
