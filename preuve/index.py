@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import json
 import os
 import time
@@ -487,16 +488,20 @@ class Index:
             drop()
 
     def engine_stats(self) -> dict:
-        """What the in-memory engines hold, for benchmarks: the keyword index (`builds` in
-        this process, `rows`, `postings`, `files` saved beside the index) once a BM25
-        query has loaded it."""
-        keywords = getattr(self.store, "keywords", None)
-        index = getattr(getattr(keywords, "index", None), "base", None)
-        out: dict = {"keyword": None}
-        if keywords is not None and index is not None:
-            out["keyword"] = {"builds": keywords.builds, "rows": len(index),
-                              "postings": int(index.offsets[-1])}
-        return out
+        """What the in-memory keyword index holds, for benchmarks: `builds` (full builds
+        from the rows in this process), `rows` and `postings` (None until a BM25 query has
+        loaded it) and `files` (its snapshot saved beside the index or in the cache folder,
+        which a later process loads instead of building)."""
+        keeper = getattr(self.store, "keywords", None)
+        if keeper is None:
+            return {"builds": 0, "rows": None, "postings": None, "files": []}
+        index = getattr(keeper.index, "base", None)
+        stem = keeper.path[:-len(".npz")] if keeper.path and keeper.path.endswith(
+            ".npz") else keeper.path
+        return {"builds": keeper.builds,
+                "rows": None if index is None else len(index),
+                "postings": None if index is None else int(index.offsets[-1]),
+                "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else []}
 
     # -- models shared between Index objects ----------------------------------------------
     @property
