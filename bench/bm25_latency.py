@@ -220,7 +220,7 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
     kept fraction, p50/p95 (median over runs), ratios to the SQL path and to FTS5 alone.
     Also the keyword index's cost: built from the rows, then loaded by a new process."""
     with Index(built.path, embedder="none") as index:
-        saved = index.engine_stats()["files"]
+        saved = index.engine_stats()["keyword"]["files"]
     for leftover in saved if not keep else []:
         os.remove(leftover)
     index = Index(built.path, embedder="none")
@@ -232,7 +232,7 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
     started = time.perf_counter()
     bm25(index, queries[0], FILTERS["F0 none (operator)"])  # a new process: loads the saved index
     load_s = time.perf_counter() - started
-    stats = index.engine_stats()
+    stats = index.engine_stats()["keyword"]
     size = sum(os.path.getsize(f) for f in stats["files"])
     cost = [[f"{built.chunks:,}", build_s, load_s, stats["builds"], f"{stats['rows']:,}",
              f"{stats['postings']:,}", f"{size / 1e9:.2f} GB"]]

@@ -488,20 +488,38 @@ class Index:
             drop()
 
     def engine_stats(self) -> dict:
-        """What the in-memory keyword index holds, for benchmarks: `builds` (full builds
-        from the rows in this process), `rows` and `postings` (None until a BM25 query has
-        loaded it) and `files` (its snapshot saved beside the index or in the cache folder,
-        which a later process loads instead of building)."""
+        """What the in-memory engines hold, for benchmarks.
+
+        `keyword`: the keyword index's `builds` (full builds from the rows in this
+        process), `rows` and `postings` (None until a BM25 query has loaded it) and `files`
+        (its snapshot, which a later process loads instead of building). `dense` (SQLite,
+        once a dense query has loaded the vectors; else None): `vectors`, `from_cache`
+        (mapped from the files saved beside the index), `files`, and `ann` (None below the
+        `ann_threshold`): `nlist`, `nprobe`, `calibrated_recall`, `build_seconds`,
+        `loaded` (from the cache), and the queries it `answered` itself or `fell_back` to
+        the exact scan."""
         keeper = getattr(self.store, "keywords", None)
-        if keeper is None:
-            return {"builds": 0, "rows": None, "postings": None, "files": []}
-        index = getattr(keeper.index, "base", None)
-        stem = keeper.path[:-len(".npz")] if keeper.path and keeper.path.endswith(
-            ".npz") else keeper.path
-        return {"builds": keeper.builds,
-                "rows": None if index is None else len(index),
-                "postings": None if index is None else int(index.offsets[-1]),
-                "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else []}
+        keyword = {"builds": 0, "rows": None, "postings": None, "files": []}
+        if keeper is not None:
+            index = getattr(keeper.index, "base", None)
+            stem = keeper.path.removesuffix(".npz") if keeper.path else None
+            keyword = {"builds": keeper.builds,
+                       "rows": None if index is None else len(index),
+                       "postings": None if index is None else int(index.offsets[-1]),
+                       "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else []}
+        loaded = getattr(self.store, "_matrix", None)  # SQLite: (key, VectorMatrix)
+        dense = None
+        if loaded is not None:
+            matrix, ann = loaded[1], loaded[1].ann
+            dense = {"vectors": len(matrix), "from_cache": matrix.from_cache,
+                     "files": sorted(glob.glob(glob.escape(os.path.abspath(self.location))
+                                               + ".ann-*")),
+                     "ann": None if ann is None else {
+                         "nlist": ann.nlist, "nprobe": ann.nprobe,
+                         "calibrated_recall": ann.calibrated_recall,
+                         "build_seconds": ann.build_seconds, "loaded": ann.loaded,
+                         "answered": matrix.ann_answered, "fell_back": matrix.ann_fell_back}}
+        return {"keyword": keyword, "dense": dense}
 
     # -- models shared between Index objects ----------------------------------------------
     @property
