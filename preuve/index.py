@@ -435,26 +435,34 @@ class Index:
 
     # -- bulk loading and tuning (benchmarks, tools) ---------------------------------------
     def load(self, batches: Iterable[list[tuple[Document, list]]], *,
-             vectors: Callable[[list], list] | None = None,
-             model: str | None = None) -> dict[str, float]:
+             vectors: Callable[[list], list] | None = None, model: str | None = None,
+             progress: Callable[[dict[str, float]], None] | None = None) -> dict[str, float]:
         """Write prepared documents and their chunks (tokens and text hashes already set,
         e.g. a synthetic benchmark's), one transaction per batch as an ingest writes, with
-        the derived indexes (PostgreSQL's HNSW) built once at the end. `vectors(batch)`
-        gives the batch's (text_hash, vector) pairs, stored under `model` (a
-        `preuve.ingest.vectors.model_key`). No embedder is called and nothing is recorded
-        about one. Returns the seconds spent writing: {"apply": ..., "vectors": ...}."""
+        the derived indexes (PostgreSQL's HNSW) built once at the end.
+
+        `vectors(batch)` gives the batch's (text_hash, vector) pairs, stored under `model`
+        (a `preuve.ingest.vectors.model_key`) before the batch is written, as an ingest
+        does (PostgreSQL writes each chunk row once, with its vector). No embedder is called
+        and nothing is recorded about one. `progress` is called after each batch with that
+        batch's seconds. Returns the seconds spent writing: {"vectors": ..., "apply": ...}."""
         if vectors is not None and not model:
             raise InvalidInput("load: vectors need the model key they belong to")
-        spent = {"apply": 0.0, "vectors": 0.0}
+        spent = {"vectors": 0.0, "apply": 0.0}
         with self.store.deferred_index():
             for batch in batches:
-                started = time.perf_counter()
-                self.store.apply(Changes(upserts=list(batch)))
-                spent["apply"] += time.perf_counter() - started
+                step = {"vectors": 0.0, "apply": 0.0}
                 if vectors is not None:
                     started = time.perf_counter()
                     self.store.put_vectors(model, vectors(batch))
-                    spent["vectors"] += time.perf_counter() - started
+                    step["vectors"] = time.perf_counter() - started
+                started = time.perf_counter()
+                self.store.apply(Changes(upserts=list(batch)))
+                step["apply"] = time.perf_counter() - started
+                for key, seconds in step.items():
+                    spent[key] += seconds
+                if progress is not None:
+                    progress(step)
         return spent
 
     def meta(self, key: str) -> str | None:
@@ -598,14 +606,16 @@ def sibling_index(main: str | os.PathLike | None, name: str) -> str:
 
 
 @contextlib.contextmanager
-def local_postgres(folder: str | os.PathLike, durable: bool = True) -> Iterator[str]:
+def local_postgres(folder: str | os.PathLike, durable: bool = True,
+                   port: int | None = None) -> Iterator[str]:
     """A throwaway local PostgreSQL + pgvector server in `folder` (benchmarks, trying
-    preuve; needs `preuve[postgres-server]`): a server left running there is stopped first,
-    the block gets the database URL, and the server stops when it ends."""
+    preuve; needs `preuve[postgres-server]`), on `port` (None: a free one): a server left
+    running there is stopped first, the block gets the database URL, and the server stops
+    when it ends. `durable=False` turns fsync off."""
     from preuve.store import pgserver
 
     pgserver.stop(folder)
-    url = pgserver.start(folder, durable=durable)
+    url = pgserver.start(folder, port=port, durable=durable)
     try:
         yield url
     finally:
