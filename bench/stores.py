@@ -273,11 +273,21 @@ def pg_dense_sql(filters: dict, exact: bool) -> tuple[str, list]:
             f"WHERE c.embedding IS NOT NULL AND {where} ORDER BY s, c.id LIMIT {K}", params)
 
 
+def pg_connect(url: str) -> psycopg.Connection:
+    """The bench's own connection to the index's schema, pgvector's types on its path."""
+    conn = psycopg.connect(url)
+    schema = conn.execute("SELECT current_schema()").fetchone()[0]
+    ext = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
+                       "WHERE extname = 'vector'").fetchone()[0]
+    conn.execute(f'SET search_path TO "{schema}", {ext}')
+    return conn
+
+
 def pg_exact(url: str, vectors, filters) -> tuple[list[float], list[list[str]]]:
     """PostgreSQL exact dense search, the planner kept off the HNSW index (`+ 0`)."""
     sql, params = pg_dense_sql(filters, exact=True)
     times, ids = [], []
-    with psycopg.connect(url) as conn, conn.cursor() as cur:
+    with pg_connect(url) as conn, conn.cursor() as cur:
         for v in vectors:
             start = time.perf_counter()
             cur.execute(sql, [json.dumps(v.tolist()), *params])
@@ -288,7 +298,7 @@ def pg_exact(url: str, vectors, filters) -> tuple[list[float], list[list[str]]]:
 
 def pg_plan(url: str, vector, filters) -> str:
     sql, params = pg_dense_sql(filters, exact=False)
-    with psycopg.connect(url) as conn, conn.cursor() as cur:
+    with pg_connect(url) as conn, conn.cursor() as cur:
         cur.execute("EXPLAIN " + sql, [json.dumps(vector.tolist()), *params])
         plan = "\n".join(row[0] for row in cur.fetchall())
     return "HNSW" if "hnsw" in plan else "no index" if "Seq Scan" in plan else "other"
