@@ -207,6 +207,18 @@ class Index:
         return retrieve.search(self.store, query, method=method, k=k, filters=filters,
                                options=options)
 
+    def rankings(self, query: str, *, k: int = 10, as_of: str | dt.date | None = "today",
+                 audience: str | None = None, paths: Sequence[str] = ()) -> dict[str, list[Hit]]:
+        """The lists a hybrid search fuses, each `k` deep: "bm25", "dense" and "translated"
+        (bm25 over the question translated word by word, hits in the other language only;
+        [] without dictionaries). bench/fusion.py replays fusions over them."""
+        filters = make_filters(as_of, audience, paths)
+        options = self._options(needs_vectors=True)
+        return {method: retrieve.search(self.store, query, method=method, k=k,
+                                        filters=filters, options=options)
+                for method in ("bm25", "dense")} | {
+            "translated": retrieve.translated(self.store, query, filters, k, options)}
+
     def default_method(self) -> str:
         return "bm25" if self.embedder_name == NO_EMBEDDER else "hybrid"
 
