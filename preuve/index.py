@@ -401,12 +401,13 @@ class Index:
     def documents(self, *, audience: str | None = None, as_of: str | dt.date | None = None,
                   paths: Sequence[str] = ()) -> list[Document]:
         """The documents `audience` may read (None: the operator, every document); with
-        `as_of` ("today", "none" or a date) and `paths` (prefixes), those a search with the
-        same filters would draw from."""
+        `as_of` ("today", "none" or a date; None: any date) and `paths` (prefixes), those a
+        search with the same filters would draw from."""
         if as_of is None and not paths:
             return self.store.documents(None if audience is None
                                         else Filters(audience=audience))
-        return self.store.documents(make_filters(as_of, audience, paths))
+        return self.store.documents(make_filters("none" if as_of is None else as_of,
+                                                 audience, paths))
 
     def document(self, doc_id: str, *, audience: str | None = None) -> Document:
         """One document `audience` may read; NotFound for one it may not, as for none."""
