@@ -12,7 +12,8 @@ import pytest
 from conftest import KEYWORD_ONLY, REPO, open_index
 
 from preuve import Index
-from preuve.errors import NotFound
+from preuve.errors import InvalidInput, NotFound
+from preuve.models import Chunk, Document
 
 STAFF_DOC = "handbook/on-call.md"
 
@@ -132,6 +133,38 @@ def test_links_are_built_by_the_link_function_given(index):
     assert "file:" not in answer.answer
     default = index.ask(question, audience="public")
     assert all(c["link"].startswith("file:") for c in default.citations)
+
+
+# ------------------------------------------------------------------ what the benchmarks use
+def _prepared(i: int) -> tuple[Document, list[Chunk]]:
+    doc = Document(doc_id=f"d{i}", path=f"{i % 2:02d}/doc{i}.txt", root="/bench", kind="text",
+                   title=f"Doc {i}", language="", content_hash=f"h{i}",
+                   access="public" if i % 2 else "staff",
+                   effective_to="2020-12-31" if i == 3 else None)
+    words = ["vanadinite", f"mot{i}"]
+    return doc, [Chunk(text=" ".join(words), tokens=words, chunk_id=f"d{i}:0", doc_id=doc.doc_id,
+                       start_line=1, end_line=1, text_hash=f"t{i}")]
+
+
+def test_load_writes_prepared_chunks_through_the_door(fresh_index):
+    with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
+        steps = []
+        spent = index.load([[_prepared(0), _prepared(1)], [_prepared(2), _prepared(3)]],
+                           progress=steps.append)
+        assert len(steps) == 2 and spent["apply"] > 0 and spent["vectors"] == 0
+        assert len(index.documents()) == 4
+        assert [d.path for d in index.documents(paths=["01/"])] == ["01/doc1.txt", "01/doc3.txt"]
+        assert [d.path for d in index.documents(audience="public", as_of="2026-01-01")] == [
+            "01/doc1.txt"]
+        hits = index.search("vanadinite", method="bm25", as_of="none", audience="public")
+        assert sorted(h.doc_id for h in hits) == ["d1", "d3"]
+        assert index.engine_stats()["keyword"]["builds"] >= 0
+        index.set_meta("bench.params", "1")
+        assert index.meta("bench.params") == "1"
+        with pytest.raises(InvalidInput):
+            index.set_meta("embedder", "x")
+        with pytest.raises(InvalidInput):
+            index.load([[_prepared(4)]], vectors=lambda batch: [])
 
 
 # ------------------------------------------------------------------ nothing goes around
