@@ -420,12 +420,13 @@ def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
         for phase, with_ingest in enumerate((False, True)):
             barrier.wait()
             started = time.perf_counter()
-            done, applied = 0, 0.0
+            done, applied, written = 0, 0.0, []
             if with_ingest:
                 for part in parts:
                     if time.perf_counter() - started >= seconds:
                         break
                     ingest(pg, part)
+                    written.append(part)
                     done += len(part[1])
                     applied = time.perf_counter() - started
             lat: dict[str, list[float]] = {m: [] for m in METHODS}
@@ -442,7 +443,7 @@ def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
                 rate = done / applied if applied else float("nan")
                 row += [rate, f"{rate / slice_rate:.2f}×",
                         "ran out of batches" if done == sum(len(p[1]) for p in parts) else ""]
-                remove_extra(pg, url, parts)
+                remove_extra(pg, url, written)  # forget: only documents that exist
             else:
                 row += [float("nan"), "", ""]
             rows.append(row)
