@@ -528,10 +528,10 @@ class Index:
                        "rows": None if index is None else len(index),
                        "postings": None if index is None else int(index.offsets[-1]),
                        "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else []}
-        loaded = getattr(self.store, "_matrix", None)  # SQLite: (key, VectorMatrix)
+        matrix = getattr(self.store, "vector_matrix", None)  # SQLite only
         dense = None
-        if loaded is not None:
-            matrix, ann = loaded[1], loaded[1].ann
+        if matrix is not None:
+            ann = matrix.ann
             dense = {"vectors": len(matrix), "from_cache": matrix.from_cache,
                      "files": sorted(glob.glob(glob.escape(os.path.abspath(self.location))
                                                + ".ann-*")),
