@@ -74,15 +74,23 @@ EXACT = 10**12  # an ann_threshold never reached: dense search stays exact
 
 
 class FixedEmbedder:
-    """Returns the vector it was given: hybrid timing without the model."""
+    """Returns the vector given for a query's words: dense and hybrid timing without the
+    model. preuve remembers a question's embedding by its words (`query_vector` in
+    preuve.retrieve.dense), so one set of words must always go with one vector: `give`
+    refuses to map words already given to another vector."""
 
     name, revision, dimension = "bench-synthetic", "1", DIM
 
     def __init__(self) -> None:
-        self.vector = np.zeros(DIM, dtype=np.float32)
+        self.vectors: dict[str, np.ndarray] = {}
+
+    def give(self, words: str, vector: np.ndarray) -> None:
+        known = self.vectors.setdefault(words, vector)
+        if known is not vector and not np.array_equal(known, vector):
+            raise ValueError(f"bench: the words {words!r} already went with another vector")
 
     def embed_queries(self, texts):
-        return self.vector[None, :]
+        return np.stack([self.vectors[t] for t in texts])
 
 
 MODEL = model_key(FixedEmbedder)
@@ -206,7 +214,7 @@ def query_vectors(path: str, topics: Topics, n: int, seed: int) -> dict:
 def search(index: Index, embedder: FixedEmbedder, vector, words: str, filters: dict,
            method: str, k: int = K) -> list:
     """A user's query through the door, its embedding being `vector`."""
-    embedder.vector = vector
+    embedder.give(words, vector)
     return index.search(words, method=method, k=k, **filters)
 
 
@@ -304,7 +312,7 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
             latency_rows.append([f"{built.chunks:,}", name, f"{kept:.1%}", method, e50, e95,
                                  a50, a95, f"{e50 / a50:.1f}×"])
         half = n_queries // 2
-        uniform_texts = texts[:len(qv["uniform"])]
+        uniform_texts = [f"uniform {i}" for i in range(len(qv["uniform"]))]
         _, exact_uniform = run_queries(exact, exact_embedder, qv["uniform"], uniform_texts,
                                        filters, "dense")
         _, ann_uniform = run_queries(approx, embedder, qv["uniform"], uniform_texts, filters,
