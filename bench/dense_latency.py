@@ -150,6 +150,24 @@ class Built:
     cached: bool
 
 
+def batches(first_doc: int, n_docs: int, per_batch: int, vocab: list[str], topics: Topics,
+            rng: np.random.Generator, vrng: np.random.Generator):
+    """(documents with chunks, [(text_hash, vector)]) per batch of the synthetic index
+    (stores.py appends more with other seeds)."""
+    cdf = np.cumsum(zipf_probabilities(VOCABULARY))
+    for first in range(first_doc, first_doc + n_docs, per_batch):
+        batch = synthetic_batch(first, min(per_batch, first_doc + n_docs - first), vocab, cdf,
+                                rng)
+        vectors = []
+        for doc, chunks in batch:
+            topic = topics.pick(vrng, int(doc.path[:2]))
+            for chunk, vector in zip(chunks, topics.chunks(vrng, topic, len(chunks)),
+                                     strict=True):
+                chunk.text_hash = hashlib.sha1(chunk.chunk_id.encode()).hexdigest()
+                vectors.append((chunk.text_hash, vector))
+        yield batch, vectors
+
+
 def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
     """The cached synthetic index with vectors, built if missing or made otherwise."""
     path = str(OUT / f"dense-{n_chunks}.sqlite")
@@ -164,27 +182,18 @@ def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
     for stale in OUT.glob(f"dense-{n_chunks}.sqlite.ann-*"):
         stale.unlink()
     index = open_index(path)
-    rng = np.random.default_rng(SEED + n_chunks)
-    vrng = np.random.default_rng(SEED + 7 * n_chunks)
-    cdf = np.cumsum(zipf_probabilities(VOCABULARY))
     n_docs = n_chunks // CHUNKS_PER_DOC
     pending: dict[int, list] = {}  # a batch's (text_hash, vector) pairs, until it is written
 
-    def batches():
-        for first in range(0, n_docs, BATCH_DOCS):
-            batch = synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
-            vectors = []
-            for doc, chunks in batch:
-                topic = topics.pick(vrng, int(doc.path[:2]))
-                for chunk, vector in zip(chunks, topics.chunks(vrng, topic, len(chunks)),
-                                         strict=True):
-                    chunk.text_hash = hashlib.sha1(chunk.chunk_id.encode()).hexdigest()
-                    vectors.append((chunk.text_hash, vector))
+    def todo():
+        for batch, vectors in batches(0, n_docs, BATCH_DOCS, vocab, topics,
+                                      np.random.default_rng(SEED + n_chunks),
+                                      np.random.default_rng(SEED + 7 * n_chunks)):
             pending[id(batch)] = vectors
             yield batch
 
     started = time.perf_counter()
-    index.load(batches(), vectors=lambda batch: pending.pop(id(batch)), model=MODEL)
+    index.load(todo(), vectors=lambda batch: pending.pop(id(batch)), model=MODEL)
     seconds = time.perf_counter() - started
     index.set_meta(CACHE_KEY, json.dumps({"params": params, "seconds": seconds}))
     index.close()

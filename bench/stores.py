@@ -42,7 +42,6 @@ Measured, PostgreSQL against SQLite in the same run:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import multiprocessing as mp
 import os
@@ -62,12 +61,19 @@ from bm25_latency import (
     kept_fraction,
     make_queries,
     remove_index,
-    synthetic_batch,
     vocabulary,
-    zipf_probabilities,
 )
 from common import OUT, machine_note, percentile, pin_threads, table
-from dense_latency import DIM, EXACT, MODEL, FixedEmbedder, Topics, open_index, query_vectors
+from dense_latency import (
+    DIM,
+    EXACT,
+    MODEL,
+    FixedEmbedder,
+    Topics,
+    batches,
+    open_index,
+    query_vectors,
+)
 from dense_latency import build_index as build_sqlite
 from dense_latency import search as door_search
 
@@ -86,23 +92,6 @@ METHODS = ("hybrid", "bm25", "dense")
 
 
 # -- data ---------------------------------------------------------------------------------
-def batches(first_doc: int, n_docs: int, per_batch: int, vocab: list[str], topics: Topics,
-            rng: np.random.Generator, vrng: np.random.Generator):
-    """(documents with chunks, [(text_hash, vector)]) per batch, as dense_latency builds."""
-    cdf = np.cumsum(zipf_probabilities(VOCABULARY))
-    for first in range(first_doc, first_doc + n_docs, per_batch):
-        batch = synthetic_batch(first, min(per_batch, first_doc + n_docs - first), vocab, cdf,
-                                rng)
-        vectors = []
-        for doc, chunks in batch:
-            topic = topics.pick(vrng, int(doc.path[:2]))
-            for chunk, vector in zip(chunks, topics.chunks(vrng, topic, len(chunks)),
-                                     strict=True):
-                chunk.text_hash = hashlib.sha1(chunk.chunk_id.encode()).hexdigest()
-                vectors.append((chunk.text_hash, vector))
-        yield batch, vectors
-
-
 def extra_batches(n_chunks: int, n_docs: int, per_batch: int, salt: int, vocab, topics):
     """New documents numbered after the index's own (removed again after each test)."""
     first = n_chunks // CHUNKS_PER_DOC + salt * 1_000_000

@@ -177,6 +177,23 @@ def _sources():
         yield from (sorted(path.rglob("*.py")) if path.is_dir() else [path])
 
 
+def _goes_around(tree: ast.AST, where: Path) -> list[str]:
+    """Imports of `preuve.store` and reads of a `.store` attribute in `tree`."""
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("preuve.store"):
+            problems.append(f"{where}:{node.lineno} imports {node.module}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "preuve" and any(
+                a.name == "store" for a in node.names):
+            problems.append(f"{where}:{node.lineno} imports preuve.store")
+        elif isinstance(node, ast.Import):
+            problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
+                         if a.name.startswith("preuve.store")]
+        elif isinstance(node, ast.Attribute) and node.attr == "store":
+            problems.append(f"{where}:{node.lineno} reads .store")
+    return problems
+
+
 def test_no_front_end_goes_around_index():
     """The CLI, the servers and the evaluation import nothing from `preuve.store`, read
     no `.store` of an Index, and set nothing private on one."""
@@ -184,18 +201,11 @@ def test_no_front_end_goes_around_index():
     for source in _sources():
         tree = ast.parse(source.read_text(encoding="utf-8"))
         where = Path(source).relative_to(REPO)
+        problems += _goes_around(tree, where)
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                    "preuve.store"):
-                problems.append(f"{where}:{node.lineno} imports {node.module}")
-            elif isinstance(node, ast.Import):
-                problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
-                             if a.name.startswith("preuve.store")]
-            elif isinstance(node, ast.Attribute) and node.attr == "store":
-                problems.append(f"{where}:{node.lineno} reads .store")
-            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-                  and node.attr.startswith("_") and isinstance(node.value, ast.Name)
-                  and node.value.id != "self"):
+            if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                    and node.attr.startswith("_") and isinstance(node.value, ast.Name)
+                    and node.value.id != "self"):
                 problems.append(f"{where}:{node.lineno} sets {node.value.id}.{node.attr}")
     assert problems == []
 
@@ -206,19 +216,7 @@ def test_no_bench_script_imports_the_store():
     problems = []
     for source in sorted((REPO / "bench").glob("*.py")):
         tree = ast.parse(source.read_text(encoding="utf-8"))
-        where = source.relative_to(REPO)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                    "preuve.store"):
-                problems.append(f"{where}:{node.lineno} imports {node.module}")
-            elif isinstance(node, ast.ImportFrom) and node.module == "preuve" and any(
-                    a.name == "store" for a in node.names):
-                problems.append(f"{where}:{node.lineno} imports preuve.store")
-            elif isinstance(node, ast.Import):
-                problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
-                             if a.name.startswith("preuve.store")]
-            elif isinstance(node, ast.Attribute) and node.attr == "store":
-                problems.append(f"{where}:{node.lineno} reads .store")
+        problems += _goes_around(tree, source.relative_to(REPO))
     assert problems == []
 
 
