@@ -6,9 +6,11 @@
 
 Chunks of 80-150 words drawn from a Zipfian vocabulary, ten chunks per document,
 documents labelled public or staff, some versions expired or not yet in force, spread over
-eleven top folders. The index is built through `SQLiteStore.apply` in batches, exactly as
-an ingest writes, and cached under bench/out/ (rebuilt when the schema gains a migration;
-delete a file there to force it).
+eleven top folders. The index is built through `Index.load` in batches (one transaction
+each, exactly as an ingest writes), and cached under bench/out/ (rebuilt when the schema
+gains a migration; delete a file there to force it). Queries go through `Index.search`
+(method bm25, the filters as its arguments): what is timed is what a user gets, query
+analysis included; the SQL rows open the same file with `Settings(bm25="sql")`.
 
 Callers and filters: F0 none (the operator); public and staff (audiences alone: BM25
 statistics are those of the labels a caller reads, so a public caller ranks one partition
@@ -22,9 +24,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import glob
 import json
 import os
+import sqlite3
 import statistics
 import string
 import time
@@ -34,11 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 from common import OUT, machine_note, percentile, pin_threads, table
 
-from preuve.models import Chunk, Document, Filters
-from preuve.store import Changes
-from preuve.store import keyword as kw
-from preuve.store.sql import filter_sql, fts_query, migrations
-from preuve.store.sqlite import SQLiteStore
+from preuve.index import Index
+from preuve.models import Chunk, Document
+from preuve.settings import Settings
 
 SEED = 20251129
 VOCABULARY = 100_000
@@ -47,12 +47,12 @@ CHUNKS_PER_DOC = 10
 TOP_FOLDERS = 11  # one folder holds ~9 % of the chunks; with F1: ~3 %
 BATCH_DOCS = 1_000  # documents per `apply` (one transaction each)
 AS_OF = dt.date(2026, 6, 1)
-FILTERS = {
-    "F0 none (operator)": Filters(),
-    "public caller": Filters(audience="public"),
-    "staff caller": Filters(audience="staff"),
-    "F1 public + as-of": Filters(as_of=AS_OF, audience="public"),
-    "F2 F1 + path prefix": Filters(as_of=AS_OF, audience="public", path_prefixes=("03/",)),
+FILTERS = {  # the filters of `Index.search` (and `Index.documents`), as a caller gives them
+    "F0 none (operator)": {"as_of": "none"},
+    "public caller": {"as_of": "none", "audience": "public"},
+    "staff caller": {"as_of": "none", "audience": "staff"},
+    "F1 public + as-of": {"as_of": AS_OF, "audience": "public"},
+    "F2 F1 + path prefix": {"as_of": AS_OF, "audience": "public", "paths": ("03/",)},
 }
 CACHE_KEY = "bench.synthetic"
 
@@ -62,7 +62,7 @@ class Built:
     path: str
     chunks: int
     seconds: float  # whole build: generating text and writing it
-    apply_seconds: float  # time spent inside SQLiteStore.apply
+    apply_seconds: float  # time spent writing the chunks (Index.load's "apply")
     cached: bool
 
 
@@ -122,31 +122,27 @@ def remove_index(path: str) -> None:
 def build_index(n_chunks: int, vocab: list[str]) -> Built:
     """The cached synthetic index of `n_chunks` chunks, built if missing or incomplete."""
     path = str(OUT / f"bm25-{n_chunks}.sqlite")
-    params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "zipf": ZIPF_S,
-              "schema": migrations("sqlite")[-1][0]}  # a new migration means a rebuild
+    params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "zipf": ZIPF_S}
     if os.path.exists(path):
-        store = SQLiteStore(path)
-        info = json.loads(store.get_meta(CACHE_KEY) or "{}")
-        store.close()
-        if info.get("params") == params:
+        with Index(path, embedder="none") as index:  # opening migrates: a new one rebuilds
+            info = json.loads(index.meta(CACHE_KEY) or "{}")
+            schema = index.schema_version
+        if info.get("params") == {**params, "schema": schema}:
             return Built(path, n_chunks, info["seconds"], info["apply_seconds"], cached=True)
     remove_index(path)
-    store = SQLiteStore(path)
+    index = Index(path, embedder="none")
+    params["schema"] = index.schema_version
     rng = np.random.default_rng(SEED + n_chunks)
     cdf = np.cumsum(zipf_probabilities(VOCABULARY))
     n_docs = n_chunks // CHUNKS_PER_DOC
-    started, in_apply = time.perf_counter(), 0.0
-    for first in range(0, n_docs, BATCH_DOCS):
-        batch = synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
-        t0 = time.perf_counter()
-        store.apply(Changes(upserts=batch))
-        in_apply += time.perf_counter() - t0
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    started = time.perf_counter()
+    spent = index.load(synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
+                       for first in range(0, n_docs, BATCH_DOCS))
     seconds = time.perf_counter() - started
-    info = {"params": params, "seconds": seconds, "apply_seconds": in_apply}
-    store.set_meta(CACHE_KEY, json.dumps(info))
-    store.close()
-    return Built(path, n_chunks, seconds, in_apply, cached=False)
+    info = {"params": params, "seconds": seconds, "apply_seconds": spent["apply"]}
+    index.set_meta(CACHE_KEY, json.dumps(info))
+    index.close()
+    return Built(path, n_chunks, seconds, spent["apply"], cached=False)
 
 
 def file_size(path: str) -> int:
@@ -166,30 +162,46 @@ def make_queries(n: int, vocab: list[str], seed: int) -> list[list[str]]:
     return queries
 
 
-def kept_fraction(store: SQLiteStore, filters: Filters) -> float:
-    where, params = filter_sql(filters)
-    kept = store.db.execute(f"SELECT COUNT(*) FROM chunks c WHERE {where}", params).fetchone()
-    total = store.db.execute("SELECT COUNT(*) FROM chunks").fetchone()
-    return kept[0] / total[0]
+def kept_fraction(index: Index, filters: dict) -> float:
+    """Share of the chunks `filters` keep (every synthetic document has ten chunks)."""
+    return len(index.documents(**filters)) / len(index.documents())
 
 
-def fts_table(store: SQLiteStore) -> str:
-    """The FTS5 table the peer ranks: the whole index's (before per-label statistics) or
-    the public partition's (after)."""
-    if not hasattr(store, "bm25_partitions"):
-        return "chunks_fts"
-    return next(table for _, label, table in store.bm25_partitions() if label == "public")
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 OR query of quoted terms."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def fts_alone(store: SQLiteStore, table: str, terms: list[str], k: int) -> list:
-    """The peer: one FTS5 table ranked alone (no join, no filter, no hit rows)."""
-    return store.db.execute(
-        f"SELECT rowid, bm25({table}) AS s FROM {table} WHERE {table} MATCH ? "
-        "ORDER BY s LIMIT ?", [fts_query(terms), k]).fetchall()
+class FtsAlone:
+    """The peer: one FTS5 table of the file ranked alone by SQLite itself (no join, no
+    filter, no hit rows): the whole index's table (before per-label statistics) or the
+    public partition's (after)."""
+
+    def __init__(self, path: str):
+        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        try:
+            part = self.db.execute("SELECT part FROM lexicon_parts WHERE label = 'public'"
+                                   ).fetchone()
+        except sqlite3.OperationalError:
+            part = None
+        self.table = "chunks_fts" if part is None else f"lex_{int(part[0])}"
+
+    def search(self, terms: list[str], k: int) -> list:
+        return self.db.execute(
+            f"SELECT rowid, bm25({self.table}) AS s FROM {self.table} WHERE {self.table} "
+            "MATCH ? ORDER BY s LIMIT ?", [fts_query(terms), k]).fetchall()
+
+    def kept(self, index: Index) -> float:
+        return 1.0 if self.table == "chunks_fts" else kept_fraction(
+            index, {"as_of": "none", "audience": "public"})
+
+    def close(self) -> None:
+        self.db.close()
 
 
-def kept_fraction_of(store: SQLiteStore, table: str) -> float:
-    return 1.0 if table == "chunks_fts" else kept_fraction(store, Filters(audience="public"))
+def bm25(index: Index, terms: list[str], filters: dict, k: int = 10) -> list:
+    """A user's BM25 query: the words, the filters, through the door."""
+    return index.search(" ".join(terms), method="bm25", k=k, **filters)
 
 
 def latencies(search: Callable[[list[str]], object], queries: list[list[str]]) -> list[float]:
@@ -207,43 +219,37 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
     (FTS5 bm25(), what search_bm25 ran before: `sql_runs` runs) and one for the peer:
     kept fraction, p50/p95 (median over runs), ratios to the SQL path and to FTS5 alone.
     Also the keyword index's cost: built from the rows, then loaded by a new process."""
-    snapshot = kw.snapshot_path(built.path)
-    for leftover in glob.glob(snapshot[:-len(".npz")] + "*") if not keep else []:
+    with Index(built.path, embedder="none") as index:
+        saved = index.engine_stats()["keyword"]["files"]
+    for leftover in saved if not keep else []:
         os.remove(leftover)
-    store = SQLiteStore(built.path)
+    index = Index(built.path, embedder="none")
     started = time.perf_counter()
-    store.search_bm25(queries[0], Filters(), 10)  # builds the keyword index, saves it
+    bm25(index, queries[0], FILTERS["F0 none (operator)"])  # builds the keyword index, saves it
     build_s = time.perf_counter() - started
-    store.close()
-    store = SQLiteStore(built.path)
+    index.close()
+    index = Index(built.path, embedder="none")
     started = time.perf_counter()
-    store.search_bm25(queries[0], Filters(), 10)  # a new process: loads the saved index
+    bm25(index, queries[0], FILTERS["F0 none (operator)"])  # a new process: loads the saved index
     load_s = time.perf_counter() - started
-    index = store.keywords.index.base
-    size = sum(os.path.getsize(f) for f in glob.glob(snapshot[:-len(".npz")] + "*"))
-    cost = [[f"{built.chunks:,}", build_s, load_s, store.keywords.builds, f"{len(index):,}",
-             f"{int(index.offsets[-1]):,}", f"{size / 1e9:.2f} GB"]]
+    stats = index.engine_stats()["keyword"]
+    size = sum(os.path.getsize(f) for f in stats["files"])
+    cost = [[f"{built.chunks:,}", build_s, load_s, stats["builds"], f"{stats['rows']:,}",
+             f"{stats['postings']:,}", f"{size / 1e9:.2f} GB"]]
     for terms in queries[:20]:  # warm the page cache
-        store.search_bm25(terms, Filters(), 10)
-
-    def sql(terms, f):
-        store.bm25_engine = False
-        try:
-            return store.search_bm25(terms, f, 10)
-        finally:
-            store.bm25_engine = True
+        bm25(index, terms, FILTERS["F0 none (operator)"])
+    sql_index = Index(built.path, embedder="none", settings=Settings(bm25="sql"))
 
     variants = []
     for name, f in FILTERS.items():
-        kept = f"{kept_fraction(store, f):.1%}"
-        variants.append((name, kept, runs, lambda terms, f=f: store.search_bm25(terms, f, 10)))
+        kept = f"{kept_fraction(index, f):.1%}"
+        variants.append((name, kept, runs, lambda terms, f=f: bm25(index, terms, f)))
         if sql_runs:
             variants.append((f"{name}, SQL (before)", kept, sql_runs,
-                             lambda terms, f=f: sql(terms, f)))
-    table = fts_table(store)
-    variants.append((f"peer: FTS5 alone ({table}), no filter",
-                     f"{kept_fraction_of(store, table):.1%}", runs,
-                     lambda terms: fts_alone(store, table, terms, 10)))
+                             lambda terms, f=f: bm25(sql_index, terms, f)))
+    peer = FtsAlone(built.path)
+    variants.append((f"peer: FTS5 alone ({peer.table}), no filter",
+                     f"{peer.kept(index):.1%}", runs, lambda terms: peer.search(terms, 10)))
     results = []
     for name, kept, n_runs, search in variants:
         p50s, p95s = [], []
@@ -253,7 +259,9 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
             p95s.append(percentile(times, 95) * 1000)
         results.append((name, kept, statistics.median(p50s), statistics.median(p95s)))
         print(f"<!-- {built.chunks} {name}: {results[-1][2:]} -->", flush=True)
-    store.close()
+    peer.close()
+    sql_index.close()
+    index.close()
     by_name = {name: p50 for name, _, p50, _ in results}
     peer = results[-1][2]
     rows = []
@@ -293,19 +301,20 @@ def main() -> None:
         latency_rows += rows
         cost_rows += cost
 
-    print("### Building the synthetic index (SQLiteStore.apply, 1,000 documents per batch)\n")
+    print("### Building the synthetic index (Index.load, 1,000 documents per batch)\n")
     print(table(["chunks", "build s (all)", "apply s", "chunks/s (apply)", "file size", ""],
                 build_rows))
     print("\n### The keyword index (store/keyword.py): first query of a process without it "
           "(built from the rows, saved beside the file), then of a new process (loads it)\n")
     print(table(["chunks", "build s", "load s", "builds", "rows", "postings", "files"],
                 cost_rows))
-    print(f"\n### BM25 OR queries through SQLiteStore.search_bm25, top 10 (p50/p95 in ms, "
+    print(f"\n### BM25 OR queries through Index.search (method bm25), top 10 (p50/p95 in ms, "
           f"median of {args.runs} runs; SQL rows: {args.sql_runs})\n")
     print(table(["chunks", "query", "chunks kept", "p50 ms", "p95 ms", "SQL / index",
                  "p50 vs FTS5 alone"], latency_rows))
     print("\nThe peer runs the same FTS5 MATCH and bm25() on the same file but returns rowids "
-          "only: the floor the store's query (joins, filters, hit columns) is compared to.")
+          "only: the floor preuve's search (query analysis, joins, filters, hit columns) is "
+          "compared to.")
     print("\n" + machine_note())
 
 

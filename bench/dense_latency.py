@@ -6,8 +6,8 @@
 
 The text side is bench/bm25_latency.py's generator (chunks of 80-150 Zipfian words, ten per
 document, public or staff, some versions expired or not yet in force, eleven top folders),
-written through `SQLiteStore.apply`; each chunk also gets a 384-d normalised vector through
-`store.put_vectors`. The index is cached under bench/out/ (delete a file to rebuild it).
+written through `Index.load`, which also stores each chunk's 384-d normalised vector. The
+index is cached under bench/out/ (delete a file to rebuild it).
 
 Vectors have the structure embeddings have, not uniform noise (on which no approximate
 index finds anything: the "nearest" neighbours of a random direction are all about as far):
@@ -18,21 +18,24 @@ own groups, so a path filter follows the topics, as real folders do.
 Queries (vector and words drawn independently): half perturbed copies of stored vectors
 (cosine ~0.89 to their source), half new documents' chunks of a random topic. Recall@10 of
 the ANN against exact search is also given for uniformly random directions (out of
-distribution: a sanity check, not a target). Hybrid = `preuve.retrieve.hybrid` with an
-embedder returning the query's fixed vector, so the time excludes the model (e5 query
-embedding measured separately).
+distribution: a sanity check, not a target). Every query is `Index.search` (method dense or
+hybrid, the filters as its arguments) on an Index whose embedder returns the query's fixed
+vector, so the time excludes the model (e5 query embedding measured separately).
 
-Exact and ANN are measured in the same run on the same store, by switching the matrix's
-`use_ann`. The ANN is forced on at every size here (ann_threshold=1); by default it
-starts at 200,000 chunks.
+Exact and ANN are measured in the same run on the same file, through two Index objects:
+one with `Settings(ann_threshold=1)` (the ANN forced on at every size; by default it starts
+at 200,000 chunks), one with a threshold never reached (exact). Each holds its own vectors
+in memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
+import sqlite3
 import statistics
 import time
 from dataclasses import dataclass
@@ -54,10 +57,9 @@ from bm25_latency import (
 )
 from common import OUT, machine_note, percentile, pin_threads, table
 
+from preuve.index import Index
 from preuve.ingest.vectors import model_key
-from preuve.retrieve import Options, hybrid
-from preuve.store import Changes, ann
-from preuve.store.sqlite import SQLiteStore
+from preuve.settings import VARIABLES, Settings
 
 DIM = 384
 GROUPS, PER_GROUP = 200, 20  # 4,000 topics
@@ -68,21 +70,37 @@ PERTURB = 0.5  # noise norm of perturbed-copy queries (cosine ~0.89 to the sourc
 CACHE_KEY = "bench.dense"
 K = 10
 FORCED = 1  # ann_threshold: the approximate index at every size, to compare with exact
+EXACT = 10**12  # an ann_threshold never reached: dense search stays exact
 
 
 class FixedEmbedder:
-    """Returns the vector it was given: hybrid timing without the model."""
+    """Returns the vector given for a query's words: dense and hybrid timing without the
+    model. preuve remembers a question's embedding by its words (`query_vector` in
+    preuve.retrieve.dense), so one set of words must always go with one vector: `give`
+    refuses to map words already given to another vector."""
 
     name, revision, dimension = "bench-synthetic", "1", DIM
 
     def __init__(self) -> None:
-        self.vector = np.zeros(DIM, dtype=np.float32)
+        self.vectors: dict[str, np.ndarray] = {}
+
+    def give(self, words: str, vector: np.ndarray) -> None:
+        known = self.vectors.setdefault(words, vector)
+        if known is not vector and not np.array_equal(known, vector):
+            raise ValueError(f"bench: the words {words!r} already went with another vector")
 
     def embed_queries(self, texts):
-        return self.vector[None, :]
+        return np.stack([self.vectors[t] for t in texts])
 
 
 MODEL = model_key(FixedEmbedder)
+
+
+def open_index(path: str, ann_threshold: int = FORCED,
+               embedder: FixedEmbedder | None = None) -> Index:
+    """The synthetic index through the door, its dense search exact or approximate."""
+    return Index(path, embedder=embedder or FixedEmbedder(),
+                 settings=Settings(ann_threshold=ann_threshold))
 
 
 def unit(a: np.ndarray) -> np.ndarray:
@@ -132,28 +150,14 @@ class Built:
     cached: bool
 
 
-def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
-    """The cached synthetic index with vectors, built if missing or made otherwise."""
-    path = str(OUT / f"dense-{n_chunks}.sqlite")
-    params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "model": MODEL,
-              "topics": [GROUPS, PER_GROUP, TOPIC_ZIPF, DOC_SPREAD, CHUNK_SPREAD, OWN_TOPIC]}
-    if os.path.exists(path):
-        store = SQLiteStore(path)
-        info = json.loads(store.get_meta(CACHE_KEY) or "{}")
-        store.close()
-        if info.get("params") == params:
-            return Built(path, n_chunks, info["seconds"], cached=True)
-    remove_index(path)
-    for stale in OUT.glob(f"dense-{n_chunks}.sqlite.ann-*"):
-        stale.unlink()
-    store = SQLiteStore(path)
-    rng = np.random.default_rng(SEED + n_chunks)
-    vrng = np.random.default_rng(SEED + 7 * n_chunks)
+def batches(first_doc: int, n_docs: int, per_batch: int, vocab: list[str], topics: Topics,
+            rng: np.random.Generator, vrng: np.random.Generator):
+    """(documents with chunks, [(text_hash, vector)]) per batch of the synthetic index
+    (stores.py appends more with other seeds)."""
     cdf = np.cumsum(zipf_probabilities(VOCABULARY))
-    n_docs = n_chunks // CHUNKS_PER_DOC
-    started = time.perf_counter()
-    for first in range(0, n_docs, BATCH_DOCS):
-        batch = synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
+    for first in range(first_doc, first_doc + n_docs, per_batch):
+        batch = synthetic_batch(first, min(per_batch, first_doc + n_docs - first), vocab, cdf,
+                                rng)
         vectors = []
         for doc, chunks in batch:
             topic = topics.pick(vrng, int(doc.path[:2]))
@@ -161,38 +165,75 @@ def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
                                      strict=True):
                 chunk.text_hash = hashlib.sha1(chunk.chunk_id.encode()).hexdigest()
                 vectors.append((chunk.text_hash, vector))
-        store.apply(Changes(upserts=batch))
-        store.put_vectors(MODEL, vectors)
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        yield batch, vectors
+
+
+def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
+    """The cached synthetic index with vectors, built if missing or made otherwise."""
+    path = str(OUT / f"dense-{n_chunks}.sqlite")
+    params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "model": MODEL,
+              "topics": [GROUPS, PER_GROUP, TOPIC_ZIPF, DOC_SPREAD, CHUNK_SPREAD, OWN_TOPIC]}
+    if os.path.exists(path):
+        with open_index(path) as index:
+            info = json.loads(index.meta(CACHE_KEY) or "{}")
+        if info.get("params") == params:
+            return Built(path, n_chunks, info["seconds"], cached=True)
+    remove_index(path)
+    for stale in OUT.glob(f"dense-{n_chunks}.sqlite.ann-*"):
+        stale.unlink()
+    index = open_index(path)
+    n_docs = n_chunks // CHUNKS_PER_DOC
+    pending: dict[int, list] = {}  # a batch's (text_hash, vector) pairs, until it is written
+
+    def todo():
+        for batch, vectors in batches(0, n_docs, BATCH_DOCS, vocab, topics,
+                                      np.random.default_rng(SEED + n_chunks),
+                                      np.random.default_rng(SEED + 7 * n_chunks)):
+            pending[id(batch)] = vectors
+            yield batch
+
+    started = time.perf_counter()
+    index.load(todo(), vectors=lambda batch: pending.pop(id(batch)), model=MODEL)
     seconds = time.perf_counter() - started
-    store.set_meta(CACHE_KEY, json.dumps({"params": params, "seconds": seconds}))
-    store.close()
+    index.set_meta(CACHE_KEY, json.dumps({"params": params, "seconds": seconds}))
+    index.close()
     return Built(path, n_chunks, seconds, cached=False)
 
 
-def query_vectors(store: SQLiteStore, topics: Topics, n: int, seed: int) -> dict:
+def read_only(path: str) -> contextlib.closing[sqlite3.Connection]:
+    """The bench's own look at its file (sqlite3, read only): no preuve code involved."""
+    return contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True))
+
+
+def query_vectors(path: str, topics: Topics, n: int, seed: int) -> dict:
     """{kind: (n, DIM) array}: perturbed copies, fresh chunks, uniform directions."""
     rng = np.random.default_rng(seed)
-    total = store.db.execute("SELECT MAX(id) FROM chunks").fetchone()[0]
-    picks = [int(x) for x in rng.choice(np.arange(1, total + 1), n // 2, replace=False)]
-    stored = np.stack([np.frombuffer(row[0], dtype=np.float32) for row in store.db.execute(
-        "SELECT v.vector FROM chunks c JOIN vectors v ON v.model = ? AND "
-        f"v.text_hash = c.text_hash WHERE c.id IN ({','.join(map(str, picks))})", (MODEL,))])
+    with read_only(path) as db:
+        total = db.execute("SELECT MAX(id) FROM chunks").fetchone()[0]
+        picks = [int(x) for x in rng.choice(np.arange(1, total + 1), n // 2, replace=False)]
+        stored = np.stack([np.frombuffer(row[0], dtype=np.float32) for row in db.execute(
+            "SELECT v.vector FROM chunks c JOIN vectors v ON v.model = ? AND "
+            f"v.text_hash = c.text_hash WHERE c.id IN ({','.join(map(str, picks))})",
+            (MODEL,))])
     fresh = np.stack([topics.chunks(rng, topics.pick(rng), 1)[0] for _ in range(n - n // 2)])
     return {"perturbed": unit(stored + PERTURB * noise(rng, len(stored))), "fresh": fresh,
             "uniform": noise(rng, n // 2)}
 
 
-def run_queries(store, vectors, texts, filters, method, embedder) -> tuple[list, list]:
+def search(index: Index, embedder: FixedEmbedder, vector, words: str, filters: dict,
+           method: str, k: int = K) -> list:
+    """A user's query through the door, its embedding being `vector`."""
+    embedder.give(words, vector)
+    return index.search(words, method=method, k=k, **filters)
+
+
+def run_queries(index: Index, embedder: FixedEmbedder, vectors, texts, filters,
+                method) -> tuple[list, list]:
     """(seconds per query, chunk ids per query)."""
     times, results = [], []
     for vector, words in zip(vectors, texts, strict=True):
         start = time.perf_counter()
-        if method == "dense":
-            hits = store.search_dense(vector, MODEL, filters, K)
-        else:
-            embedder.vector = vector
-            hits = hybrid(store, words, filters, K, Options(embedder=embedder))
+        hits = search(index, embedder, vector, words, filters, method)
         times.append(time.perf_counter() - start)
         results.append([h.chunk_id for h in hits])
     return times, results
@@ -203,80 +244,88 @@ def recall(approx: list[list[str]], exact: list[list[str]]) -> float:
                           for a, e in zip(approx, exact, strict=True)]))
 
 
-def ann_share(matrix, vectors, filters) -> float:
-    """Share of queries the ANN answered itself (the rest fell back to exact search)."""
-    keep = matrix.mask(filters)
-    return float(np.mean([matrix.ann.search(matrix.vectors, v, K, keep) is not None
-                          for v in vectors]))
+def ann_counts(index: Index) -> tuple[int, int]:
+    """(queries the ANN answered itself, queries it left to the exact scan) so far."""
+    ann = index.engine_stats()["dense"]["ann"]
+    return ann["answered"], ann["fell_back"]
 
 
 def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs: int):
     for cached in OUT.glob(os.path.basename(built.path) + ".ann-*"):
         cached.unlink()  # as after an ingest: the first query builds, the next process maps
     started = time.perf_counter()
-    probe = SQLiteStore(built.path, ann_threshold=FORCED)
-    rows = probe.db.execute(
-        "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to, c.role, "
-        "c.path "
-        "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
-        "ORDER BY c.id", (MODEL,)).fetchall()
+    with read_only(built.path) as db:
+        rows = db.execute(
+            "SELECT c.id, v.vector, c.access, c.kind, c.effective_from, c.effective_to, "
+            "c.role, c.path "
+            "FROM chunks c JOIN vectors v ON v.model = ? AND v.text_hash = c.text_hash "
+            "ORDER BY c.id", (MODEL,)).fetchall()
     sql_read = time.perf_counter() - started
     del rows
-    probe.close()
 
-    store = SQLiteStore(built.path, ann_threshold=FORCED)
-    started = time.perf_counter()
-    matrix = store._vector_matrix(MODEL, DIM)  # what the first dense query pays
-    first = time.perf_counter() - started
-    index = matrix.ann
-    # a later process: the matrix mapped from its cache
-    again = SQLiteStore(built.path, ann_threshold=FORCED)
-    started = time.perf_counter()
-    reopened = again._vector_matrix(MODEL, DIM)
-    second = time.perf_counter() - started
-    assert reopened.from_cache and reopened.ann.loaded
-    del reopened
-    again.close()
-    size = sum(f.stat().st_size for f in OUT.glob(os.path.basename(built.path) + ".ann-*"))
-    setup = [f"{built.chunks:,}", sql_read, first, index.build_seconds, second,
-             f"{size / 1e6:,.0f} MB", index.nlist, index.nprobe, index.calibrated_recall]
-
-    qv = query_vectors(store, topics, n_queries, SEED + 11)
+    qv = query_vectors(built.path, topics, n_queries, SEED + 11)
     vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
     texts = [" ".join(t) for t in make_queries(len(vectors), vocab, SEED + 1)]
+    unfiltered = FILTERS["F0 none (operator)"]
     embedder = FixedEmbedder()
+    approx = open_index(built.path, FORCED, embedder)
+    started = time.perf_counter()
+    search(approx, embedder, vectors[0], texts[0], unfiltered, "dense")  # loads the vectors
+    first = time.perf_counter() - started
+    index = approx.engine_stats()["dense"]["ann"]
+    # a later process: the matrix mapped from its cache
+    again_embedder = FixedEmbedder()
+    again = open_index(built.path, FORCED, again_embedder)
+    started = time.perf_counter()
+    search(again, again_embedder, vectors[0], texts[0], unfiltered, "dense")
+    second = time.perf_counter() - started
+    reopened = again.engine_stats()["dense"]
+    assert reopened["from_cache"] and reopened["ann"]["loaded"]
+    again.close()
+    size = sum(os.path.getsize(f) for f in reopened["files"])
+    setup = [f"{built.chunks:,}", sql_read, first, index["build_seconds"], second,
+             f"{size / 1e6:,.0f} MB", index["nlist"], index["nprobe"],
+             index["calibrated_recall"]]
+
+    exact_embedder = FixedEmbedder()
+    exact = open_index(built.path, EXACT, exact_embedder)
+    by_mode = {"exact": (exact, exact_embedder), "ann": (approx, embedder)}
     for v, t in zip(vectors[:10], texts[:10], strict=True):  # warm caches
-        store.search_dense(v, MODEL, FILTERS["F0 none"], K)
-        store.search_bm25(t.split(), FILTERS["F0 none"], K)
+        for idx, emb in by_mode.values():
+            search(idx, emb, v, t, unfiltered, "dense")
+            search(idx, emb, v, t, unfiltered, "bm25")
 
     latency_rows, recall_rows = [], []
     for name, filters in FILTERS.items():
-        kept = kept_fraction(store, filters)
+        kept = kept_fraction(approx, filters)
         cells: dict[tuple[str, str], tuple[float, float]] = {}
         ids: dict[tuple[str, str], list] = {}
+        answered = fell_back = 0
         for method in ("dense", "hybrid"):
             for mode in ("exact", "ann"):
-                matrix.use_ann = mode == "ann"
+                idx, emb = by_mode[mode]
                 p50s, p95s = [], []
                 for _ in range(runs):
-                    times, ids[method, mode] = run_queries(store, vectors, texts, filters,
-                                                           method, embedder)
+                    before = ann_counts(approx)
+                    times, ids[method, mode] = run_queries(idx, emb, vectors, texts, filters,
+                                                           method)
+                    if (method, mode) == ("dense", "ann"):
+                        after = ann_counts(approx)
+                        answered += after[0] - before[0]
+                        fell_back += after[1] - before[1]
                     p50s.append(percentile(times, 50) * 1000)
                     p95s.append(percentile(times, 95) * 1000)
                 cells[method, mode] = (statistics.median(p50s), statistics.median(p95s))
-        matrix.use_ann = True
         for method in ("dense", "hybrid"):
             (e50, e95), (a50, a95) = cells[method, "exact"], cells[method, "ann"]
             latency_rows.append([f"{built.chunks:,}", name, f"{kept:.1%}", method, e50, e95,
                                  a50, a95, f"{e50 / a50:.1f}×"])
         half = n_queries // 2
-        exact_ids = {}
-        for kind in ("uniform",):
-            matrix.use_ann = False
-            _, exact_ids[kind] = run_queries(store, qv[kind], qv[kind], filters, "dense", None)
-            matrix.use_ann = True
-        _, ann_uniform = run_queries(store, qv["uniform"], qv["uniform"], filters, "dense",
-                                     None)
+        uniform_texts = [f"uniform {i}" for i in range(len(qv["uniform"]))]
+        _, exact_uniform = run_queries(exact, exact_embedder, qv["uniform"], uniform_texts,
+                                       filters, "dense")
+        _, ann_uniform = run_queries(approx, embedder, qv["uniform"], uniform_texts, filters,
+                                     "dense")
         dense_exact, dense_ann = ids["dense", "exact"], ids["dense", "ann"]
         recall_rows.append([
             f"{built.chunks:,}", name, f"{kept:.1%}",
@@ -285,11 +334,12 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
             recall(dense_ann, dense_exact),
             min(len(set(a) & set(e)) / K for a, e in zip(dense_ann, dense_exact, strict=True)),
             recall(ids["hybrid", "ann"], ids["hybrid", "exact"]),
-            recall(ann_uniform, exact_ids["uniform"]),
-            f"{ann_share(matrix, vectors, filters):.0%}",
+            recall(ann_uniform, exact_uniform),
+            f"{answered / max(1, answered + fell_back):.0%}",
             min(len(r) for r in dense_ann),
         ])
-    store.close()
+    exact.close()
+    approx.close()
     return setup, latency_rows, recall_rows
 
 
@@ -341,7 +391,7 @@ def main() -> None:
         progress = json.dumps([setup, latency, recalls], default=str)
         print(f"<!-- {n:,} chunks: {progress} -->", flush=True)  # the tables follow at the end
 
-    print("### Synthetic index (SQLiteStore.apply + put_vectors, 1,000 documents per batch)\n")
+    print("### Synthetic index (Index.load with vectors, 1,000 documents per batch)\n")
     print(table(["chunks", "build s", ""], build_rows))
     print("\n### First dense query of a process: vectors into memory, the ANN index\n")
     print(table(["chunks", "SQL read of the vectors s", "first query after a change s",
@@ -356,7 +406,8 @@ def main() -> None:
                  "dense: worst query", "hybrid top 10", "uniform random (OOD)",
                  "answered by ANN", "fewest hits"], recall_rows))
     print(f"\ne5 query embedding (ONNX int8, one thread), not included above: {e5_query_cost()}.")
-    print(f"Default ANN threshold: {ann.ANN_THRESHOLD:,} chunks (forced on here).")
+    default = next(v.default for v in VARIABLES if v.field == "ann_threshold").strip("`")
+    print(f"Default ANN threshold: {int(default):,} chunks (forced on here).")
     print("\n" + machine_note())
 
 

@@ -24,9 +24,8 @@ from common import OUT, ROOT, machine_note, pin_threads, table
 
 from preuve.evaluate.datasets import load
 from preuve.evaluate.run import eval_index_path, evaluate_collection
-from preuve.index import Index, copy_index
-from preuve.store import pgserver
-from preuve.store.postgres import PostgresStore
+from preuve.index import Index, copy_index, local_postgres
+from preuve.settings import Settings
 
 DATA = ROOT.parent / "shared" / "eval-data"
 COLLECTIONS = {
@@ -54,12 +53,12 @@ def run(pg_base: str, names: list[str]) -> None:
             copy_index(sqlite_path, pg_url)
             notes.append(f"{name}: copied to PostgreSQL in {time.perf_counter() - started:.1f} s")
         scores = {}
-        with PostgresStore(pg_url) as store:  # dense exact first: no HNSW index yet
-            store.drop_hnsw()
+        with Index(pg_url, embedder="e5") as pg:  # dense exact first: no HNSW index yet
+            pg.drop_hnsw()
         for label, location in (("sqlite", sqlite_path), ("postgres", pg_url), ("hnsw", pg_url)):
             if label == "hnsw":
-                with PostgresStore(pg_url, hnsw_threshold=1) as store:
-                    store.build_hnsw()
+                with Index(pg_url, embedder="e5", settings=Settings(hnsw_threshold=1)) as pg:
+                    pg.build_hnsw()
             with Index(location, embedder="e5") as index:
                 report = index.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                                               language=evalset.language)
@@ -92,11 +91,8 @@ def main() -> None:
         run(args.pg, args.only)
         return
     folder = Path(tempfile.mkdtemp(prefix="preuve-pg-eval-"))
-    base = pgserver.start(folder / "data")
-    try:
+    with local_postgres(folder / "data") as base:
         run(base, args.only)
-    finally:
-        pgserver.stop(folder / "data")
 
 
 if __name__ == "__main__":

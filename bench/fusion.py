@@ -62,20 +62,15 @@ def _fingerprint(path: str) -> str:
     from preuve.index import Index
 
     with Index(path) as index:
-        docs = sorted((d.path, d.content_hash) for d in index.store.documents())
-        model = index.store.get_meta("embedder_model")
+        docs = sorted((d.path, d.content_hash) for d in index.documents())
+        model = index.meta("embedder_model")
     return hashlib.sha1(repr((docs, model)).encode()).hexdigest()[:12]
 
 
-def _lists(index, text: str, filters) -> tuple[list, list, list]:
-    from preuve.retrieve import translated
-    from preuve.retrieve.dense import dense
-    from preuve.retrieve.lexical import bm25
-
-    options = index._options(needs_vectors=True)
-    return (bm25(index.store, text, filters, DEPTH),
-            dense(index.store, text, filters, DEPTH, embedder=options.embedder),
-            translated(index.store, text, filters, DEPTH))
+def _lists(index, text: str, filters: dict) -> tuple[list, list, list]:
+    """The three lists hybrid fuses (`Index.rankings`), DEPTH deep."""
+    lists = index.rankings(text, k=DEPTH, **filters)
+    return lists["bm25"], lists["dense"], lists["translated"]
 
 
 def _strip(hits: list) -> list:
@@ -89,7 +84,6 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
     from preuve.evaluate.datasets import load
     from preuve.evaluate.run import eval_index_path
     from preuve.index import Index
-    from preuve.retrieve.filters import make_filters
 
     evalset = load(COLLECTIONS[name])
     path = eval_index_path(str(Path(index_dir) / "x"), evalset, "e5")
@@ -104,7 +98,7 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
         rows = pickle.loads(cache.read_bytes())
     else:
         rows = []
-        filters = make_filters(as_of="none")
+        filters = {"as_of": "none"}
         with Index(path, embedder="e5") as index:
             for n, query in enumerate(queries, 1):
                 b, d, t = _lists(index, query.text, filters)
@@ -130,7 +124,6 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
     """Questions of a reference file over an index of examples/ (built if missing)."""
     from preuve.evaluate.reference import load_reference
     from preuve.index import Index
-    from preuve.retrieve.filters import make_filters
 
     with Index(index_path, embedder="e5") as index:
         index.ingest([str(ROOT / "examples")])
@@ -142,7 +135,7 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
         rows = []
         with Index(index_path, embedder="e5") as index:
             for q in questions:
-                filters = make_filters(as_of=q.as_of or "today", audience=q.audience)
+                filters = {"as_of": q.as_of or "today", "audience": q.audience}
                 b, d, t = _lists(index, q.question, filters)
                 rows.append((q.id, q.question, q.type, b, d, t))
         cache.parent.mkdir(parents=True, exist_ok=True)

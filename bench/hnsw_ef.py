@@ -4,10 +4,12 @@
     .venv/bin/python bench/hnsw_ef.py --sizes 100000,1000000 --ef 40,100,200,400
 
 Uses the schemas bench/stores.py built in bench/out/pg (run it first) and the same query
-vectors (perturbed copies of stored vectors and fresh chunks of a random topic). Exact
-search is the same query with `+ 0` in the order expression, which keeps the planner off
-the index. The store's own fallback (an exact query when HNSW returns fewer than k rows)
-is not involved: the queries here are issued directly.
+vectors (perturbed copies of stored vectors and fresh chunks of a random topic). Each
+`ef_search` is an Index opened with `Settings(hnsw_ef_search=ef)`, and every timed query is
+`Index.search` (method dense, the filters as its arguments, an embedder returning the
+query's fixed vector): what a user gets, the store's exact retry when HNSW returns fewer
+than k rows included. The reference is exact search on the same data, written by the bench
+with psycopg (`+ 0` in the order expression keeps the planner off the index).
 """
 
 from __future__ import annotations
@@ -19,28 +21,14 @@ import time
 import numpy as np
 from bm25_latency import FILTERS, SEED, kept_fraction
 from common import OUT, machine_note, percentile, pin_threads, table
-from dense_latency import DIM, Topics, query_vectors
+from dense_latency import FixedEmbedder, Topics, open_index, query_vectors
+from dense_latency import search as door_search
+from stores import PG_DIR, open_pg, pg_exact, pg_url
 
-from preuve.store import pgserver
-from preuve.store.postgres import PostgresStore, vector_literal, with_schema
-from preuve.store.sql import filter_sql
-from preuve.store.sqlite import SQLiteStore
+from preuve.index import Index, local_postgres
+from preuve.settings import Settings
 
-PG_DIR = OUT / "pg"
 K = 10
-
-
-def search(store: PostgresStore, vector: np.ndarray, filters, exact: bool,
-           ef: int = 100) -> list[int]:
-    where, params = filter_sql(filters, "c", "%s")
-    order = f"(c.embedding::halfvec({DIM})) <#> %s::halfvec({DIM})"
-    order = f"({order}) + 0" if exact else order
-    with store.pool.connection() as conn:
-        conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef)}")
-        rows = conn.execute(f"SELECT c.id FROM chunks c WHERE c.embedding IS NOT NULL AND "
-                            f"{where} ORDER BY {order} LIMIT {K}",
-                            [*params, vector_literal(vector)]).fetchall()
-    return [r[0] for r in rows]
 
 
 def main() -> None:
@@ -51,34 +39,40 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100)
     args = parser.parse_args()
     efs = [int(e) for e in args.ef.split(",")]
-    pgserver.stop(PG_DIR)
-    base = pgserver.start(PG_DIR, durable=True)
     rows = []
-    try:
+    with local_postgres(PG_DIR, durable=True) as base:
         for n in (int(s) for s in args.sizes.split(",")):
-            lite = SQLiteStore(str(OUT / f"dense-{n}.sqlite"))
-            qv = query_vectors(lite, Topics.make(SEED + 3), args.queries, SEED + 11)
+            path = str(OUT / f"dense-{n}.sqlite")
+            lite = open_index(path)
+            qv = query_vectors(path, Topics.make(SEED + 3), args.queries, SEED + 11)
             vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
-            store = PostgresStore(with_schema(base, f"stores_{n}"))
-            assert store.hnsw_ready(), f"stores_{n}: no HNSW index (run bench/stores.py)"
+            url = pg_url(base, n)
+            with open_pg(url) as probe:
+                assert probe.hnsw_ready, f"stores_{n}: no HNSW index (run bench/stores.py)"
+            by_ef = {}
+            for ef in efs:
+                embedder = FixedEmbedder()
+                by_ef[ef] = (Index(url, embedder=embedder,
+                                   settings=Settings(hnsw_ef_search=ef)), embedder)
             for name, filters in FILTERS.items():
-                exact = [search(store, v, filters, True) for v in vectors]
+                _, exact = pg_exact(url, vectors, filters)
                 for ef in efs:
+                    index, embedder = by_ef[ef]
                     times, found = [], []
-                    for v in vectors:
+                    for i, v in enumerate(vectors):  # words: one per vector (dense ignores them)
                         t = time.perf_counter()
-                        found.append(search(store, v, filters, False, ef))
+                        hits = door_search(index, embedder, v, f"query {i}", filters, "dense", K)
                         times.append((time.perf_counter() - t) * 1000)
+                        found.append([h.chunk_id for h in hits])
                     recall = [len(set(a) & set(e)) / max(1, min(K, len(e)))
                               for a, e in zip(found, exact, strict=True)]
                     rows.append([f"{n:,}", name, f"{kept_fraction(lite, filters):.1%}", ef,
                                  f"{statistics.mean(recall):.3f}", f"{min(recall):.2f}",
                                  statistics.median(times), percentile(times, 95),
                                  min(len(f) for f in found)])
-            store.close()
+            for index, _ in by_ef.values():
+                index.close()
             lite.close()
-    finally:
-        pgserver.stop(PG_DIR)
     print(table(["chunks", "filter", "kept", "ef_search", "recall@10", "worst query",
                  "p50 ms", "p95 ms", "fewest rows"], rows))
     print(machine_note())

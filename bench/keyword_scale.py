@@ -4,17 +4,19 @@
     .venv/bin/python bench/keyword_scale.py --pg URL --pg-size 1000000  # PostgreSQL bm25, readers
 
 SQLite: the cached synthetic index of bench/dense_latency.py (text and vectors), each query
-under F0 / public / staff / F1 / F2 through `search_bm25` (the keyword index; and the FTS5
-SQL it replaced, `--sql-runs`), `search_dense` (the store's default: IVF at this size) and
-`preuve.retrieve.hybrid` with a fixed query vector (model time excluded).
+under F0 / public / staff / F1 / F2 through `Index.search` (the filters as its arguments):
+bm25 (the keyword index; and the FTS5 SQL it replaced, an Index opened with
+`Settings(bm25="sql")`, `--sql-runs`), dense (the store's default: IVF at this size) and
+hybrid, on an Index whose embedder returns a fixed query vector (model time excluded).
 
 PostgreSQL: a schema loaded in bulk (COPY) with the documents and chunks of
-bench/bm25_latency.py's cached SQLite index of that size: what the keyword index reads.
+bench/bm25_latency.py's cached SQLite index of that size: what the keyword index reads (the
+bench's own COPY through psycopg, into a schema `Index` created).
 The `lexical` table and its statistics are not loaded (so the SQL BM25 of before cannot
 run on it: its figures are stores.py's), nor vectors. Measured: the index built from the
 rows (first query of a process, saved in the cache folder), loaded by a new process, the
-bm25 p50/p95 per filter, and reader processes (own connection each) cycling bm25 queries
-under F0/F1/F2 for `--seconds`.
+bm25 p50/p95 per filter (`Index.search`), and reader processes (an Index with one
+connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import sqlite3
 import statistics
 import time
 import uuid
@@ -30,10 +33,21 @@ import numpy as np
 from bm25_latency import FILTERS, SEED, VOCABULARY, latencies, make_queries, vocabulary
 from common import OUT, machine_note, percentile, pin_threads, table
 
-from preuve.models import Filters
-from preuve.store import keyword as kw
+from preuve.index import Index, sibling_index
+from preuve.settings import Settings
 
 K = 10
+NO_HNSW = 10**12  # a threshold never reached: no HNSW index is built
+UNFILTERED = FILTERS["F0 none (operator)"]
+
+
+def bm25(index: Index, terms: list[str], filters: dict) -> list:
+    """A user's BM25 query through the door."""
+    return index.search(" ".join(terms), method="bm25", k=K, **filters)
+
+
+def open_pg(url: str, pool: int | None = None) -> Index:
+    return Index(url, embedder="none", settings=Settings(hnsw_threshold=NO_HNSW, pg_pool=pool))
 
 
 def p50_p95(fn, items, runs: int) -> tuple[float, float]:
@@ -47,51 +61,46 @@ def p50_p95(fn, items, runs: int) -> tuple[float, float]:
 
 # -- SQLite --------------------------------------------------------------------------------
 def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[object]]:
-    from dense_latency import MODEL, FixedEmbedder, Topics, build_index, query_vectors
-
-    from preuve.retrieve import Options, hybrid
-    from preuve.store.sqlite import SQLiteStore
+    from dense_latency import FixedEmbedder, Topics, build_index, open_index, query_vectors
+    from dense_latency import search as door_search
 
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     topics = Topics.make(SEED + 3)
     built = build_index(n, vocab, topics)
-    store = SQLiteStore(built.path)
+    embedder = FixedEmbedder()
+    index = open_index(built.path, None, embedder)  # the store's defaults
+    sql_index = Index(built.path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
     started = time.perf_counter()
-    store.search_bm25(["x"], Filters(), K)
+    bm25(index, ["x"], UNFILTERED)
     first = time.perf_counter() - started
-    qv = query_vectors(store, topics, queries, SEED + 11)
+    qv = query_vectors(built.path, topics, queries, SEED + 11)
     vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
     texts = make_queries(len(vectors), vocab, SEED + 1)
-    embedder = FixedEmbedder()
     for v, t in zip(vectors[:5], texts[:5], strict=True):  # warm: matrix, ANN, caches
-        store.search_dense(v, MODEL, Filters(), K)
-        store.search_bm25(t, Filters(), K)
+        door_search(index, embedder, v, " ".join(t), UNFILTERED, "dense", K)
+        bm25(index, t, UNFILTERED)
     pairs = list(zip(vectors, texts, strict=True))
     rows = []
     for name, f in FILTERS.items():
-        def bm25(p, f=f):
-            return store.search_bm25(p[1], f, K)
+        def keyword(p, f=f):
+            return bm25(index, p[1], f)
 
         def dense(p, f=f):
-            return store.search_dense(p[0], MODEL, f, K)
+            return door_search(index, embedder, p[0], " ".join(p[1]), f, "dense", K)
 
         def both(p, f=f):
-            embedder.vector = p[0]
-            return hybrid(store, " ".join(p[1]), f, K, Options(embedder=embedder))
+            return door_search(index, embedder, p[0], " ".join(p[1]), f, "hybrid", K)
 
         def sql(p, f=f):
-            store.bm25_engine = False
-            try:
-                return store.search_bm25(p[1], f, K)
-            finally:
-                store.bm25_engine = True
+            return bm25(sql_index, p[1], f)
 
         row = [f"{n:,}", name]
-        for fn, r in ((bm25, runs), (dense, runs), (both, runs), (sql, sql_runs)):
+        for fn, r in ((keyword, runs), (dense, runs), (both, runs), (sql, sql_runs)):
             row += list(p50_p95(fn, pairs, r)) if r else [float("nan")] * 2
         rows.append(row)
         print(f"<!-- {row} -->", flush=True)
-    store.close()
+    sql_index.close()
+    index.close()
     print(f"<!-- first query (keyword index built or loaded): {first:.1f} s -->")
     return rows
 
@@ -99,26 +108,18 @@ def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[obj
 # -- PostgreSQL ----------------------------------------------------------------------------
 def load_pg(base: str, n: int) -> str:
     """A schema `kw_N` with the documents and chunks of the SQLite bm25 index of size n."""
-    import sqlite3
-
     import psycopg
 
-    from preuve.store.postgres import PostgresStore, with_schema
-
-    url = with_schema(base, f"kw_{n}")
-    store = PostgresStore(url, hnsw_threshold=10**12)
-    with store._cursor() as cur:
-        cur.execute("SELECT count(*) FROM chunks")
-        if cur.fetchone()[0] == n:
-            store.close()
+    url = sibling_index(base, f"kw_{n}")
+    with open_pg(url) as index:
+        if index.status()["chunks"] == n:
             return url
-    store.close()
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS kw_{n} CASCADE")
-    store = PostgresStore(url, hnsw_threshold=10**12)
+    open_pg(url).close()  # creates the schema, migrated
     source = sqlite3.connect(str(OUT / f"bm25-{n}.sqlite"))
     started = time.perf_counter()
-    with store.pool.connection() as conn, conn.cursor() as cur:
+    with psycopg.connect(url) as conn, conn.cursor() as cur:
         with cur.copy("COPY documents (doc_id, path, root, kind, title, language, "
                       "content_hash, access, version, effective_from, effective_to, size, "
                       "pages, meta, indexed_at) FROM STDIN") as copy:
@@ -145,15 +146,12 @@ def load_pg(base: str, n: int) -> str:
     print(f"<!-- loaded {n:,} chunks into PostgreSQL in {time.perf_counter() - started:.0f} s "
           "-->", flush=True)
     source.close()
-    store.close()
     return url
 
 
 def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> None:
-    from preuve.store.postgres import PostgresStore
-
-    store = PostgresStore(url, pool_size=1, hnsw_threshold=10**12)
-    store.search_bm25(texts[0], Filters(), K)  # loads the saved keyword index
+    index = open_pg(url, pool=1)
+    bm25(index, texts[0], UNFILTERED)  # loads the saved keyword index
     filters = [FILTERS[name] for name in FILTERS if name.startswith("F")]
     rng = np.random.default_rng(seed)
     barrier.wait()
@@ -161,42 +159,38 @@ def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> N
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         start = time.perf_counter()
-        store.search_bm25(texts[int(rng.integers(len(texts)))],
-                          filters[int(rng.integers(len(filters)))], K)
+        bm25(index, texts[int(rng.integers(len(texts)))],
+             filters[int(rng.integers(len(filters)))])
         out.append(time.perf_counter() - start)
     results.put(out)
-    store.close()
+    index.close()
 
 
 def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seconds: float,
             keep: bool = False):
-    from preuve.store.postgres import PostgresStore
-
     url = load_pg(base, n)
-    path = kw.cache_path(PostgresStore(url, hnsw_threshold=10**12).location, f"kw_{n}")
-    for leftover in [] if keep else (path, *[p for p in os.listdir(os.path.dirname(path))
-                             if p.startswith(os.path.basename(path)[:-4])]):
-        full = os.path.join(os.path.dirname(path), os.path.basename(leftover))
-        if os.path.exists(full):
-            os.remove(full)
+    with open_pg(url) as index:
+        saved = index.engine_stats()["keyword"]["files"]
+    for leftover in [] if keep else saved:
+        if os.path.exists(leftover):
+            os.remove(leftover)
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     texts = make_queries(queries, vocab, SEED + 1)
-    store = PostgresStore(url, hnsw_threshold=10**12)
+    index = open_pg(url)
     started = time.perf_counter()
-    store.search_bm25(texts[0], Filters(), K)
+    bm25(index, texts[0], UNFILTERED)
     build = time.perf_counter() - started
-    store.close()
-    store = PostgresStore(url, hnsw_threshold=10**12)
+    index.close()
+    index = open_pg(url)
     started = time.perf_counter()
-    store.search_bm25(texts[0], Filters(), K)
+    bm25(index, texts[0], UNFILTERED)
     load = time.perf_counter() - started
-    cost = [[f"{n:,}", build, load, store.keywords.builds]]
+    cost = [[f"{n:,}", build, load, index.engine_stats()["keyword"]["builds"]]]
     rows = []
     for name, f in FILTERS.items():
-        rows.append([f"{n:,}", name, *p50_p95(lambda t, f=f: store.search_bm25(t, f, K),
-                                               texts, runs)])
+        rows.append([f"{n:,}", name, *p50_p95(lambda t, f=f: bm25(index, t, f), texts, runs)])
         print(f"<!-- {rows[-1]} -->", flush=True)
-    store.close()
+    index.close()
     ctx = mp.get_context("spawn")
     load_rows = []
     for count in readers:

@@ -10,17 +10,20 @@ words, ten per document, filters F0/F1/F2, 384-d topic-structured vectors). The 
 reuses its cached index bench/out/dense-N.sqlite (built there if missing). The PostgreSQL side
 runs in a durable server this script starts in bench/out/pg (stopped at the end) and is
 cached there, one schema per size (`stores_N`; dropped and rebuilt when the build parameters
-change: drop the folder to force it). It is built through `PostgresStore.put_vectors` +
-`apply` with the same batches (vectors first, as `preuve ingest` does, so each chunk row is
-written once with its vector) inside `store.deferred_index()`: the HNSW index is built once
-at the end by the store itself (CREATE INDEX CONCURRENTLY), timed apart (`--no-hnsw` keeps
-PostgreSQL dense search exact). A cached schema whose rows still match is reused whatever
-its schema version (the store migrates it); a missing HNSW index is built then and timed.
+change: drop the folder to force it). It is built through `Index.load` with the same
+batches (vectors first, as `preuve ingest` does, so each chunk row is written once with its
+vector): the HNSW index is built once at the end by the store itself (CREATE INDEX
+CONCURRENTLY), timed apart (`--no-hnsw` keeps PostgreSQL dense search exact). A cached
+schema whose rows still match is reused whatever its schema version (opening migrates it);
+a missing HNSW index is built then (`Index.build_hnsw`) and timed. Everything preuve does
+goes through `preuve.index.Index`, the knobs through `Settings` (hnsw_threshold, pg_pool);
+the reference queries the bench writes itself (PostgreSQL exact, its plan) use psycopg.
 
 Measured, PostgreSQL against SQLite in the same run:
 
-1. query latency p50/p95 (median of runs) of bm25, dense and hybrid (`preuve.retrieve.hybrid`
-   with an embedder returning the query's fixed vector: model time excluded) per filter.
+1. query latency p50/p95 (median of runs) of bm25, dense and hybrid (`Index.search` with
+   the filters as arguments, on an Index whose embedder returns the query's fixed vector:
+   model time excluded) per filter.
    Each store in its default mode: SQLite dense exact below 200k chunks, IVF above; PostgreSQL
    dense through HNSW (ef_search 100, iterative scan) once the index exists, which the store
    builds above `PREUVE_HNSW_THRESHOLD` (50k; forced at the 10k quick size);
@@ -39,7 +42,6 @@ Measured, PostgreSQL against SQLite in the same run:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import multiprocessing as mp
 import os
@@ -49,6 +51,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import psycopg
 from bm25_latency import (
     BATCH_DOCS,
     CHUNKS_PER_DOC,
@@ -58,19 +61,25 @@ from bm25_latency import (
     kept_fraction,
     make_queries,
     remove_index,
-    synthetic_batch,
     vocabulary,
-    zipf_probabilities,
 )
 from common import OUT, machine_note, percentile, pin_threads, table
-from dense_latency import DIM, MODEL, FixedEmbedder, Topics, query_vectors
+from dense_latency import (
+    DIM,
+    EXACT,
+    MODEL,
+    FixedEmbedder,
+    Topics,
+    batches,
+    open_index,
+    query_vectors,
+)
 from dense_latency import build_index as build_sqlite
+from dense_latency import search as door_search
 
-from preuve.retrieve import Options, hybrid
-from preuve.store import Changes
-from preuve.store.postgres import PostgresStore
-from preuve.store.sql import filter_sql, migrations
-from preuve.store.sqlite import SQLiteStore
+from preuve.index import Index, local_postgres
+from preuve.models import Filters
+from preuve.settings import Settings
 
 K = 10
 PG_DIR = OUT / "pg"
@@ -83,23 +92,6 @@ METHODS = ("hybrid", "bm25", "dense")
 
 
 # -- data ---------------------------------------------------------------------------------
-def batches(first_doc: int, n_docs: int, per_batch: int, vocab: list[str], topics: Topics,
-            rng: np.random.Generator, vrng: np.random.Generator):
-    """(documents with chunks, [(text_hash, vector)]) per batch, as dense_latency builds."""
-    cdf = np.cumsum(zipf_probabilities(VOCABULARY))
-    for first in range(first_doc, first_doc + n_docs, per_batch):
-        batch = synthetic_batch(first, min(per_batch, first_doc + n_docs - first), vocab, cdf,
-                                rng)
-        vectors = []
-        for doc, chunks in batch:
-            topic = topics.pick(vrng, int(doc.path[:2]))
-            for chunk, vector in zip(chunks, topics.chunks(vrng, topic, len(chunks)),
-                                     strict=True):
-                chunk.text_hash = hashlib.sha1(chunk.chunk_id.encode()).hexdigest()
-                vectors.append((chunk.text_hash, vector))
-        yield batch, vectors
-
-
 def extra_batches(n_chunks: int, n_docs: int, per_batch: int, salt: int, vocab, topics):
     """New documents numbered after the index's own (removed again after each test)."""
     first = n_chunks // CHUNKS_PER_DOC + salt * 1_000_000
@@ -108,24 +100,29 @@ def extra_batches(n_chunks: int, n_docs: int, per_batch: int, salt: int, vocab, 
                         np.random.default_rng(SEED + 7 * n_chunks + salt + 1)))
 
 
-def ingest(store, part) -> tuple[float, float, int]:
+def ingest(index: Index, part) -> tuple[float, float, int]:
     """(put_vectors s, apply s, chunks) of one batch, vectors first as `preuve ingest`."""
     batch, vectors = part
-    t0 = time.perf_counter()
-    store.put_vectors(MODEL, vectors)
-    t1 = time.perf_counter()
-    store.apply(Changes(upserts=batch))
-    return t1 - t0, time.perf_counter() - t1, len(vectors)
+    spent = index.load([batch], vectors=lambda _: vectors, model=MODEL)
+    return spent["vectors"], spent["apply"], len(vectors)
 
 
-def remove_extra(store: PostgresStore, parts) -> None:
-    """Drop appended documents and their cached vectors: the index as it was built."""
+def remove_extra(index: Index, url: str, parts) -> None:
+    """Drop appended documents (`Index.forget`) and their cached vectors (the bench's own
+    SQL: the cache of vectors is not something a user removes): the index as it was built."""
     ids = [doc.doc_id for part, _ in parts for doc, _ in part]
     hashes = [h for _, vectors in parts for h, _ in vectors]
-    store.apply(Changes(removals=ids))
-    with store._cursor() as cur:
-        cur.execute("DELETE FROM vectors WHERE model = %s AND text_hash = ANY(%s)",
-                    (MODEL, hashes))
+    index.forget(ids, exact_ids=True)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM vectors WHERE model = %s AND text_hash = ANY(%s)",
+                     (MODEL, hashes))
+
+
+def open_pg(url: str, threshold: int | None = None, embedder: FixedEmbedder | None = None,
+            pool: int | None = None) -> Index:
+    """The PostgreSQL index through the door (`threshold`: hnsw_threshold)."""
+    return Index(url, embedder=embedder or FixedEmbedder(),
+                 settings=Settings(hnsw_threshold=threshold, pg_pool=pool))
 
 
 # -- the PostgreSQL index -------------------------------------------------------------------
@@ -143,101 +140,121 @@ def pg_url(base: str, n_chunks: int) -> str:
 def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt:
     url = pg_url(base, n_chunks)
     threshold = min(DEFAULT_HNSW, n_chunks) if use_hnsw else NO_HNSW
+    index = open_pg(url, threshold)
     params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "model": MODEL,
-              "schema": migrations("postgres")[-1][0], "hnsw_threshold": threshold,
+              "schema": index.schema_version, "hnsw_threshold": threshold,
               "route": "put_vectors+apply, HNSW at the end"}
-    store = PostgresStore(url, hnsw_threshold=threshold)
-    info = json.loads(store.get_meta(CACHE_KEY) or "{}")
+    info = json.loads(index.meta(CACHE_KEY) or "{}")
 
-    def data(p: dict) -> dict:  # what decides the rows; the store migrates its own schema
+    def data(p: dict) -> dict:  # what decides the rows; opening migrates the schema
         return {k: v for k, v in p.items() if k not in ("schema", "hnsw_threshold")}
 
     if info.get("params") and data(info["params"]) == data(params):
-        if use_hnsw and not store.hnsw_ready():
+        if use_hnsw and not index.hnsw_ready:
             started = time.perf_counter()
-            store.build_hnsw()
+            index.build_hnsw()
             info["hnsw_seconds"] = time.perf_counter() - started
-        elif not use_hnsw and store.hnsw_ready():
-            store.drop_hnsw()
-        stats = store.stats()
+        elif not use_hnsw and index.hnsw_ready:
+            index.drop_hnsw()
+        stats = index.status()
         info.update(params=params, size_bytes=stats["size_bytes"],
                     hnsw_bytes=stats["dense_index_bytes"])
-        store.set_meta(CACHE_KEY, json.dumps(info))
-        store.close()
+        index.set_meta(CACHE_KEY, json.dumps(info))
+        index.close()
         return PgBuilt(url, info, cached=True)
     # an interrupted build goes on where it stopped (the batches are deterministic)
-    done = json.loads(store.get_meta(CACHE_KEY + ".partial") or "{}")
+    done = json.loads(index.meta(CACHE_KEY + ".partial") or "{}")
     if done.get("params") != params:
-        schema = store.schema
-        store.close()
-        import psycopg
-
+        index.close()
         with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        store = PostgresStore(url, hnsw_threshold=threshold)
+            conn.execute(f'DROP SCHEMA IF EXISTS "stores_{int(n_chunks)}" CASCADE')
+        index = open_pg(url, threshold)
         done = {"params": params, "batches": 0, "put": 0.0, "apply": 0.0, "load": 0.0}
     # HNSW held back while loading (else each row past the threshold is a graph insert),
-    # then built once by the store when the block ends
-    started = mark = time.perf_counter()
+    # then built once by the store when `load` ends
+    started = time.perf_counter()
+    clock = {"mark": started}
     n_docs = n_chunks // CHUNKS_PER_DOC
-    with store.deferred_index():
-        for i, part in enumerate(batches(0, n_docs, BATCH_DOCS, vocab, topics,
-                                         np.random.default_rng(SEED + n_chunks),
-                                         np.random.default_rng(SEED + 7 * n_chunks))):
+    pending: list[list] = []
+
+    def todo():
+        for i, (batch, vectors) in enumerate(batches(
+                0, n_docs, BATCH_DOCS, vocab, topics, np.random.default_rng(SEED + n_chunks),
+                np.random.default_rng(SEED + 7 * n_chunks))):
             if i < done["batches"]:
-                mark = time.perf_counter()
+                clock["mark"] = time.perf_counter()
                 continue  # generated all the same: the random streams stay in step
-            p, a, _ = ingest(store, part)
-            now = time.perf_counter()
-            done.update(batches=i + 1, put=done["put"] + p, apply=done["apply"] + a,
-                        load=done["load"] + now - mark)  # generation of the batch included
-            mark = now
-            store.set_meta(CACHE_KEY + ".partial", json.dumps(done))
-            if i % 20 == 19:
-                print(f"<!-- pg {n_chunks:,}: {(i + 1) * BATCH_DOCS * CHUNKS_PER_DOC:,} chunks, "
-                      f"{time.perf_counter() - started:.0f} s -->", flush=True)
-        loaded = time.perf_counter()
-    hnsw = time.perf_counter() - loaded if use_hnsw else float("nan")
-    assert store.hnsw_ready() == use_hnsw
+            pending.append(vectors)
+            yield batch
+
+    def after_batch(step: dict) -> None:
+        now = time.perf_counter()
+        done.update(batches=done["batches"] + 1, put=done["put"] + step["vectors"],
+                    apply=done["apply"] + step["apply"],
+                    load=done["load"] + now - clock["mark"])  # generation of the batch included
+        clock["mark"] = now
+        index.set_meta(CACHE_KEY + ".partial", json.dumps(done))
+        if done["batches"] % 20 == 0:
+            print(f"<!-- pg {n_chunks:,}: {done['batches'] * BATCH_DOCS * CHUNKS_PER_DOC:,} "
+                  f"chunks, {now - started:.0f} s -->", flush=True)
+
+    index.load(todo(), vectors=lambda _: pending.pop(0), model=MODEL, progress=after_batch)
+    hnsw = time.perf_counter() - clock["mark"] if use_hnsw else float("nan")
+    assert index.hnsw_ready == use_hnsw
     load, put, app = done["load"], done["put"], done["apply"]
+    stats = index.status()
     info = {"params": params, "load_seconds": load, "put_vectors_seconds": put,
             "apply_seconds": app, "hnsw_seconds": hnsw,
-            "size_bytes": store.stats()["size_bytes"],
-            "hnsw_bytes": store.stats()["dense_index_bytes"]}
-    store.set_meta(CACHE_KEY, json.dumps(info))
-    store.close()
+            "size_bytes": stats["size_bytes"], "hnsw_bytes": stats["dense_index_bytes"]}
+    index.set_meta(CACHE_KEY, json.dumps(info))
+    index.close()
     return PgBuilt(url, info, cached=False)
 
 
 # -- measurements ---------------------------------------------------------------------------
-def run_one(store, method: str, vector, text: str, filters, embedder) -> list[str]:
-    if method == "bm25":
-        hits = store.search_bm25(text.split(), filters, K)
-    elif method == "dense":
-        hits = store.search_dense(vector, MODEL, filters, K)
-    else:
-        embedder.vector = vector
-        hits = hybrid(store, text, filters, K, Options(embedder=embedder))
-    return [h.chunk_id for h in hits]
+def run_one(index: Index, method: str, vector, text: str, filters: dict,
+            embedder: FixedEmbedder) -> list[str]:
+    return [h.chunk_id for h in door_search(index, embedder, vector, text, filters, method)]
 
 
-def timed_runs(store, method, vectors, texts, filters, runs):
+def timed_runs(index, embedder, method, vectors, texts, filters, runs):
     """(median p50 ms, median p95 ms, ids of the last run)."""
-    embedder = FixedEmbedder()
     p50s, p95s, ids = [], [], []
     for _ in range(runs):
         times, ids = [], []
         for vector, text in zip(vectors, texts, strict=True):
             start = time.perf_counter()
-            ids.append(run_one(store, method, vector, text, filters, embedder))
+            ids.append(run_one(index, method, vector, text, filters, embedder))
             times.append(time.perf_counter() - start)
         p50s.append(percentile(times, 50) * 1000)
         p95s.append(percentile(times, 95) * 1000)
     return statistics.median(p50s), statistics.median(p95s), ids
 
 
-def pg_dense_sql(filters, exact: bool) -> tuple[str, list]:
-    where, params = filter_sql(filters, "c", "%s")
+def reference_where(filters: dict) -> tuple[str, list]:
+    """The filters as SQL conditions on `chunks c`, for the queries the bench writes
+    itself (the same rows `Index.search` is allowed to rank: labels the audience reads,
+    in force on the day, under the path prefixes, no navigation chunks)."""
+    as_of = filters.get("as_of")
+    audience = filters.get("audience")
+    labels = Filters(audience=audience).readable_labels()
+    clauses, params = ["c.role <> 'navigation'"], []
+    if labels is not None:
+        clauses.append("c.access = ANY(%s)")
+        params.append(list(labels))
+    if as_of not in (None, "none"):
+        clauses.append("(c.effective_from IS NULL OR c.effective_from <= %s) AND "
+                       "(c.effective_to IS NULL OR c.effective_to >= %s)")
+        params += [as_of.isoformat()] * 2
+    prefixes = list(filters.get("paths", ()))
+    if prefixes:
+        clauses.append("(" + " OR ".join(["starts_with(c.path, %s)"] * len(prefixes)) + ")")
+        params += prefixes
+    return " AND ".join(clauses), params
+
+
+def pg_dense_sql(filters: dict, exact: bool) -> tuple[str, list]:
+    where, params = reference_where(filters)
     order = f"(c.embedding::halfvec({DIM})) <#> %s::halfvec({DIM})"
     if exact:
         order = f"({order}) + 0"
@@ -245,10 +262,21 @@ def pg_dense_sql(filters, exact: bool) -> tuple[str, list]:
             f"WHERE c.embedding IS NOT NULL AND {where} ORDER BY s, c.id LIMIT {K}", params)
 
 
-def pg_exact(store: PostgresStore, vectors, filters) -> tuple[list[float], list[list[str]]]:
+def pg_connect(url: str) -> psycopg.Connection:
+    """The bench's own connection to the index's schema, pgvector's types on its path."""
+    conn = psycopg.connect(url)
+    schema = conn.execute("SELECT current_schema()").fetchone()[0]
+    ext = conn.execute("SELECT extnamespace::regnamespace::text FROM pg_extension "
+                       "WHERE extname = 'vector'").fetchone()[0]
+    conn.execute(f'SET search_path TO "{schema}", {ext}')
+    return conn
+
+
+def pg_exact(url: str, vectors, filters) -> tuple[list[float], list[list[str]]]:
+    """PostgreSQL exact dense search, the planner kept off the HNSW index (`+ 0`)."""
     sql, params = pg_dense_sql(filters, exact=True)
     times, ids = [], []
-    with store._cursor() as cur:
+    with pg_connect(url) as conn, conn.cursor() as cur:
         for v in vectors:
             start = time.perf_counter()
             cur.execute(sql, [json.dumps(v.tolist()), *params])
@@ -257,9 +285,9 @@ def pg_exact(store: PostgresStore, vectors, filters) -> tuple[list[float], list[
     return times, ids
 
 
-def pg_plan(store: PostgresStore, vector, filters) -> str:
+def pg_plan(url: str, vector, filters) -> str:
     sql, params = pg_dense_sql(filters, exact=False)
-    with store._cursor() as cur:
+    with pg_connect(url) as conn, conn.cursor() as cur:
         cur.execute("EXPLAIN " + sql, [json.dumps(vector.tolist()), *params])
         plan = "\n".join(row[0] for row in cur.fetchall())
     return "HNSW" if "hnsw" in plan else "no index" if "Seq Scan" in plan else "other"
@@ -269,45 +297,50 @@ def overlap(a: list[list[str]], b: list[list[str]]) -> float:
     return float(np.mean([len(set(x) & set(y)) / K for x, y in zip(a, b, strict=True)]))
 
 
-def measure_queries(n, sq: SQLiteStore, pg: PostgresStore, vectors, texts, runs,
+def measure_queries(n, sqlite_path: str, pg_url_: str, threshold: int, vectors, texts, runs,
                     use_hnsw: bool):
-    embedder = FixedEmbedder()
+    unfiltered = FILTERS["F0 none (operator)"]
+    sq_emb, pg_emb, exact_emb = FixedEmbedder(), FixedEmbedder(), FixedEmbedder()
+    sq = open_index(sqlite_path, None, sq_emb)  # SQLite's default mode
+    sq_exact = open_index(sqlite_path, EXACT, exact_emb)
+    pg = open_pg(pg_url_, threshold, pg_emb)
     for v, t in zip(vectors[:10], texts[:10], strict=True):  # warm caches, load the matrix
-        for store in (sq, pg):
+        for index, emb in ((sq, sq_emb), (pg, pg_emb)):
             for method in METHODS:
-                run_one(store, method, v, t, FILTERS["F0 none"], embedder)
-    matrix = sq._vector_matrix(MODEL, DIM)
+                run_one(index, method, v, t, unfiltered, emb)
     latency_rows, recall_rows = [], []
     for name, filters in FILTERS.items():
         kept = f"{kept_fraction(sq, filters):.1%}"
         ids = {}
         for method in METHODS:
-            s50, s95, _ = timed_runs(sq, method, vectors, texts, filters, runs)
-            p50, p95, ids[method] = timed_runs(pg, method, vectors, texts, filters, runs)
+            s50, s95, _ = timed_runs(sq, sq_emb, method, vectors, texts, filters, runs)
+            p50, p95, ids[method] = timed_runs(pg, pg_emb, method, vectors, texts, filters,
+                                               runs)
             extra = float("nan")
             if method == "dense" and use_hnsw:
-                exact_times, ids["exact"] = pg_exact(pg, vectors, filters)
+                exact_times, ids["exact"] = pg_exact(pg_url_, vectors, filters)
                 extra = percentile(exact_times, 50) * 1000
             elif method == "dense":  # the store's query is the exact one already
                 ids["exact"], extra = ids["dense"], p50
             latency_rows.append([f"{n:,}", name, kept, method, s50, s95, p50, p95,
                                  f"{p50 / s50:.2f}×", extra])
-        use_ann, matrix.use_ann = matrix.use_ann, False
-        sqlite_exact = [run_one(sq, "dense", v, "", filters, None) for v in vectors]
-        matrix.use_ann = use_ann
+        sqlite_exact = [run_one(sq_exact, "dense", v, t, filters, exact_emb)
+                        for v, t in zip(vectors, texts, strict=True)]
         hnsw, exact = ids["dense"], ids["exact"]
         recall_rows.append([
             f"{n:,}", name, kept, overlap(hnsw, exact) if use_hnsw else float("nan"),
             min(len(set(a) & set(e)) / K for a, e in zip(hnsw, exact, strict=True))
             if use_hnsw else float("nan"),
             min(len(r) for r in hnsw), overlap(exact, sqlite_exact), overlap(hnsw, sqlite_exact),
-            pg_plan(pg, vectors[0], filters)])
+            pg_plan(pg_url_, vectors[0], filters)])
         print(f"<!-- {n:,} {name}: {json.dumps(latency_rows[-3:] + recall_rows[-1:])} -->",
               flush=True)
+    for index in (sq, sq_exact, pg):
+        index.close()
     return latency_rows, recall_rows
 
 
-def measure_slice(n, sqlite_path: str, pg: PostgresStore, vocab, topics):
+def measure_slice(n, sqlite_path: str, pg: Index, url: str, vocab, topics):
     """Appending 20k chunks to the full-size index of each store: chunks/s."""
     parts = extra_batches(n, SLICE_DOCS, SLICE_BATCH, 1, vocab, topics)
     scratch = str(OUT / "stores-scratch.sqlite")
@@ -315,13 +348,13 @@ def measure_slice(n, sqlite_path: str, pg: PostgresStore, vocab, topics):
     shutil.copyfile(sqlite_path, scratch)
     rows = []
     try:
-        sq = SQLiteStore(scratch)
+        sq = open_index(scratch, None)
         results = {}
-        for label, store in (("SQLite", sq), ("PostgreSQL", pg)):
+        for label, index in (("SQLite", sq), ("PostgreSQL", pg)):
             put = app = 0.0
             chunks = 0
             for part in parts:
-                p, a, c = ingest(store, part)
+                p, a, c = ingest(index, part)
                 put, app, chunks = put + p, app + a, chunks + c
             results[label] = chunks / (put + app)
             rows.append([f"{n:,}", label, chunks, put, app, chunks / (put + app)])
@@ -329,7 +362,7 @@ def measure_slice(n, sqlite_path: str, pg: PostgresStore, vocab, topics):
     finally:
         remove_index(scratch)
         t0 = time.perf_counter()
-        remove_extra(pg, parts)
+        remove_extra(pg, url, parts)
         removal = time.perf_counter() - t0
     for row in rows:
         row.append(f"{row[-1] / results['SQLite']:.2f}×")
@@ -338,8 +371,8 @@ def measure_slice(n, sqlite_path: str, pg: PostgresStore, vocab, topics):
 
 def reader(url: str, vectors, texts, seed: int, phases: list[float], barrier, results) -> None:
     """One reading process: cycles methods and filters until each phase's time is up."""
-    store = PostgresStore(url, pool_size=1)
     embedder = FixedEmbedder()
+    index = open_pg(url, embedder=embedder, pool=1)
     rng = np.random.default_rng(seed)
     filters = list(FILTERS.values())
     i = seed
@@ -351,15 +384,15 @@ def reader(url: str, vectors, texts, seed: int, phases: list[float], barrier, re
             j = int(rng.integers(len(vectors)))
             method = METHODS[i % len(METHODS)]
             start = time.perf_counter()
-            run_one(store, method, vectors[j], texts[j], filters[int(rng.integers(3))],
+            run_one(index, method, vectors[j], texts[j], filters[int(rng.integers(3))],
                     embedder)
             out.append((method, time.perf_counter() - start))
             i += 1
         results.put((phase, out))
-    store.close()
+    index.close()
 
 
-def measure_load(n, url: str, pg: PostgresStore, vectors, texts, readers: list[int],
+def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
                  seconds: float, vocab, topics, slice_rate: float):
     """Readers alone, then readers while an ingest runs: one row per (readers, ingest)."""
     need = int(max(slice_rate, 2_000) * seconds * 1.5) // (LOAD_BATCH * CHUNKS_PER_DOC) + 1
@@ -376,12 +409,13 @@ def measure_load(n, url: str, pg: PostgresStore, vectors, texts, readers: list[i
         for phase, with_ingest in enumerate((False, True)):
             barrier.wait()
             started = time.perf_counter()
-            done, applied = 0, 0.0
+            done, applied, written = 0, 0.0, []
             if with_ingest:
                 for part in parts:
                     if time.perf_counter() - started >= seconds:
                         break
                     ingest(pg, part)
+                    written.append(part)
                     done += len(part[1])
                     applied = time.perf_counter() - started
             lat: dict[str, list[float]] = {m: [] for m in METHODS}
@@ -398,7 +432,7 @@ def measure_load(n, url: str, pg: PostgresStore, vectors, texts, readers: list[i
                 rate = done / applied if applied else float("nan")
                 row += [rate, f"{rate / slice_rate:.2f}×",
                         "ran out of batches" if done == sum(len(p[1]) for p in parts) else ""]
-                remove_extra(pg, parts)
+                remove_extra(pg, url, written)  # forget: only documents that exist
             else:
                 row += [float("nan"), "", ""]
             rows.append(row)
@@ -430,20 +464,18 @@ def main() -> None:
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     topics = Topics.make(SEED + 3)
 
-    from preuve.store import pgserver
-
     use_hnsw = not args.no_hnsw
     if args.build_only:
         for n in sizes:
             print(json.dumps(build_pg(args.build_only, n, vocab, topics, use_hnsw).info))
         return
-    pgserver.stop(PG_DIR)  # a server left over by an interrupted run
-    t0 = time.perf_counter()
-    base = pgserver.start(PG_DIR, port=args.port, durable=True)
-    print(f"<!-- server {base} started in {time.perf_counter() - t0:.1f} s -->", flush=True)
     build_rows, slice_rows, latency_rows, recall_rows, load_rows = [], [], [], [], []
     notes = []
-    try:
+    t0 = time.perf_counter()
+    # a server left over by an interrupted run is stopped first
+    with local_postgres(PG_DIR, durable=True, port=args.port) as base:
+        print(f"<!-- server {base} started in {time.perf_counter() - t0:.1f} s -->",
+              flush=True)
         for n in sizes:
             sq_built = build_sqlite(n, vocab, topics)
             pg_built = build_pg(base, n, vocab, topics, use_hnsw)
@@ -462,18 +494,17 @@ def main() -> None:
 
             n_queries = args.queries or (30 if args.quick or n > 200_000 else 100)
             runs = args.runs or (2 if args.quick or n > 200_000 else 3)
-            sq = SQLiteStore(sq_built.path)
-            pg = PostgresStore(pg_built.url, hnsw_threshold=min(DEFAULT_HNSW, n)
-                               if use_hnsw else NO_HNSW)
-            qv = query_vectors(sq, topics, n_queries, SEED + 11)
+            threshold = min(DEFAULT_HNSW, n) if use_hnsw else NO_HNSW
+            qv = query_vectors(sq_built.path, topics, n_queries, SEED + 11)
             vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
             texts = [" ".join(t) for t in make_queries(len(vectors), vocab, SEED + 1)]
-            lat, rec = measure_queries(n, sq, pg, vectors, texts, runs, use_hnsw)
+            lat, rec = measure_queries(n, sq_built.path, pg_built.url, threshold, vectors,
+                                       texts, runs, use_hnsw)
             latency_rows += lat
             recall_rows += rec
-            sq.close()
 
-            rows, removal = measure_slice(n, sq_built.path, pg, vocab, topics)
+            pg = open_pg(pg_built.url, threshold)
+            rows, removal = measure_slice(n, sq_built.path, pg, pg_built.url, vocab, topics)
             slice_rows += rows
             notes.append(f"{n:,}: removing the 20k appended chunks from PostgreSQL took "
                          f"{removal:.1f} s.")
@@ -481,8 +512,6 @@ def main() -> None:
             load_rows += measure_load(n, pg_built.url, pg, vectors, texts, readers, seconds,
                                       vocab, topics, slice_rows[-1][-2])
             pg.close()
-    finally:
-        pgserver.stop(PG_DIR)
 
     if not use_hnsw:
         print("**--no-hnsw**: PostgreSQL dense search is exact throughout (threshold set out "
@@ -491,10 +520,10 @@ def main() -> None:
           "then apply, HNSW built at the end)\n")
     print(table(["chunks", "store", "build s (all)", "put_vectors s", "apply s",
                  "chunks/s (put+apply)", "HNSW build s", "HNSW size", "size", ""], build_rows))
-    print("\nSQLite's build time is dense_latency.py's (apply then put_vectors, text generation "
-          "included). PostgreSQL's HNSW index is held back while loading and built once at "
-          "the end by the store (CREATE INDEX CONCURRENTLY, m=16, ef_construction=64); size = "
-          "the schema's tables with their indexes and TOAST.")
+    print("\nSQLite's build time is dense_latency.py's (Index.load: put_vectors then apply, "
+          "text generation included). PostgreSQL's HNSW index is held back while loading and "
+          "built once at the end by the store (CREATE INDEX CONCURRENTLY, m=16, "
+          "ef_construction=64); size = the schema's tables with their indexes and TOAST.")
     print("\n### Ingest at full size: 20,000 new chunks appended in 4 batches of 500 documents "
           "(put_vectors, then apply)\n")
     print(table(["chunks", "store", "chunks added", "put_vectors s", "apply s", "chunks/s",

@@ -9,18 +9,22 @@ The CLI, the HTTP server, the MCP server, the evaluation and the benchmarks call
 methods and never the store beneath: reads for a caller (`documents`, `document`,
 `passage`, `search`, `ask`, `history`) take the caller's audience and show nothing else;
 writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too. The
-helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`)
-are what a front end needs to know about a location without opening it.
+helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`,
+`local_postgres`) are what a front end needs to know about a location without opening it.
+The benchmarks load prepared chunks with `load` and choose engines and knobs through
+`Settings` (`bm25`, `ann_threshold`, `hnsw_threshold`, `hnsw_ef_search`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import glob
 import json
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from preuve import registry, retrieve
 from preuve.answer.answerability import (
@@ -44,7 +48,7 @@ from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
-           "is_database", "require_index", "shown_location", "sibling_index"]
+           "is_database", "local_postgres", "require_index", "shown_location", "sibling_index"]
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
@@ -202,6 +206,18 @@ class Index:
                                 weights=weights)
         return retrieve.search(self.store, query, method=method, k=k, filters=filters,
                                options=options)
+
+    def rankings(self, query: str, *, k: int = 10, as_of: str | dt.date | None = "today",
+                 audience: str | None = None, paths: Sequence[str] = ()) -> dict[str, list[Hit]]:
+        """The lists a hybrid search fuses, each `k` deep: "bm25", "dense" and "translated"
+        (bm25 over the question translated word by word, hits in the other language only;
+        [] without dictionaries). bench/fusion.py replays fusions over them."""
+        filters = make_filters(as_of, audience, paths)
+        options = self._options(needs_vectors=True)
+        return {method: retrieve.search(self.store, query, method=method, k=k,
+                                        filters=filters, options=options)
+                for method in ("bm25", "dense")} | {
+            "translated": retrieve.translated(self.store, query, filters, k, options)}
 
     def default_method(self) -> str:
         return "bm25" if self.embedder_name == NO_EMBEDDER else "hybrid"
@@ -382,9 +398,16 @@ class Index:
     def location(self) -> str:
         return self.store.location
 
-    def documents(self, *, audience: str | None = None) -> list[Document]:
-        """The documents `audience` may read (None: the operator, every document)."""
-        return self.store.documents(None if audience is None else Filters(audience=audience))
+    def documents(self, *, audience: str | None = None, as_of: str | dt.date | None = None,
+                  paths: Sequence[str] = ()) -> list[Document]:
+        """The documents `audience` may read (None: the operator, every document); with
+        `as_of` ("today", "none" or a date; None: any date) and `paths` (prefixes), those a
+        search with the same filters would draw from."""
+        if as_of is None and not paths:
+            return self.store.documents(None if audience is None
+                                        else Filters(audience=audience))
+        return self.store.documents(make_filters("none" if as_of is None else as_of,
+                                                 audience, paths))
 
     def document(self, doc_id: str, *, audience: str | None = None) -> Document:
         """One document `audience` may read; NotFound for one it may not, as for none."""
@@ -422,6 +445,102 @@ class Index:
         if chosen:
             self.store.apply(Changes(removals=list(chosen)))
         return list(chosen.values())
+
+    # -- bulk loading and tuning (benchmarks, tools) ---------------------------------------
+    def load(self, batches: Iterable[list[tuple[Document, list]]], *,
+             vectors: Callable[[list], list] | None = None, model: str | None = None,
+             progress: Callable[[dict[str, float]], None] | None = None) -> dict[str, float]:
+        """Write prepared documents and their chunks (tokens and text hashes already set,
+        e.g. a synthetic benchmark's), one transaction per batch as an ingest writes, with
+        the derived indexes (PostgreSQL's HNSW) built once at the end.
+
+        `vectors(batch)` gives the batch's (text_hash, vector) pairs, stored under `model`
+        (a `preuve.ingest.vectors.model_key`) before the batch is written, as an ingest
+        does (PostgreSQL writes each chunk row once, with its vector). No embedder is called
+        and nothing is recorded about one. `progress` is called after each batch with that
+        batch's seconds. Returns the seconds spent writing: {"vectors": ..., "apply": ...}."""
+        if vectors is not None and not model:
+            raise InvalidInput("load: vectors need the model key they belong to")
+        spent = {"vectors": 0.0, "apply": 0.0}
+        with self.store.deferred_index():
+            for batch in batches:
+                step = {"vectors": 0.0, "apply": 0.0}
+                if vectors is not None:
+                    started = time.perf_counter()
+                    self.store.put_vectors(model, vectors(batch))
+                    step["vectors"] = time.perf_counter() - started
+                started = time.perf_counter()
+                self.store.apply(Changes(upserts=list(batch)))
+                step["apply"] = time.perf_counter() - started
+                for key, seconds in step.items():
+                    spent[key] += seconds
+                if progress is not None:
+                    progress(step)
+        return spent
+
+    def meta(self, key: str) -> str | None:
+        """A value recorded in the index under `key` (tools' own keys, e.g. a benchmark's
+        cache parameters; preuve's own keys are read through the methods above)."""
+        return self.store.get_meta(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record `value` under `key` in the index (tools' own keys only)."""
+        if key.startswith(("embedder", "chunking", "refusal_threshold")):
+            raise InvalidInput(f"{key}: preuve's own key, set by ingest and calibrate")
+        self.store.set_meta(key, value)
+
+    @property
+    def hnsw_ready(self) -> bool:
+        """Whether dense search runs through an HNSW index (PostgreSQL; False on SQLite)."""
+        ready = getattr(self.store, "hnsw_ready", None)
+        return bool(ready and ready())
+
+    def build_hnsw(self) -> bool:
+        """Build the HNSW index now, whatever the `hnsw_threshold` (PostgreSQL; a no-op
+        returning False on SQLite or when one is ready)."""
+        build = getattr(self.store, "build_hnsw", None)
+        return bool(build and build())
+
+    def drop_hnsw(self) -> None:
+        """Drop the HNSW index: dense search is exact until it is built again (PostgreSQL;
+        a no-op on SQLite)."""
+        drop = getattr(self.store, "drop_hnsw", None)
+        if drop:
+            drop()
+
+    def engine_stats(self) -> dict:
+        """What the in-memory engines hold, for benchmarks.
+
+        `keyword`: the keyword index's `builds` (full builds from the rows in this
+        process), `rows` and `postings` (None until a BM25 query has loaded it) and `files`
+        (its snapshot, which a later process loads instead of building). `dense` (SQLite,
+        once a dense query has loaded the vectors; else None): `vectors`, `from_cache`
+        (mapped from the files saved beside the index), `files`, and `ann` (None below the
+        `ann_threshold`): `nlist`, `nprobe`, `calibrated_recall`, `build_seconds`,
+        `loaded` (from the cache), and the queries it `answered` itself or `fell_back` to
+        the exact scan."""
+        keeper = getattr(self.store, "keywords", None)
+        keyword = {"builds": 0, "rows": None, "postings": None, "files": []}
+        if keeper is not None:
+            index = getattr(keeper.index, "base", None)
+            stem = keeper.path.removesuffix(".npz") if keeper.path else None
+            keyword = {"builds": keeper.builds,
+                       "rows": None if index is None else len(index),
+                       "postings": None if index is None else int(index.offsets[-1]),
+                       "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else []}
+        matrix = getattr(self.store, "vector_matrix", None)  # SQLite only
+        dense = None
+        if matrix is not None:
+            ann = matrix.ann
+            dense = {"vectors": len(matrix), "from_cache": matrix.from_cache,
+                     "files": sorted(glob.glob(glob.escape(os.path.abspath(self.location))
+                                               + ".ann-*")),
+                     "ann": None if ann is None else {
+                         "nlist": ann.nlist, "nprobe": ann.nprobe,
+                         "calibrated_recall": ann.calibrated_recall,
+                         "build_seconds": ann.build_seconds, "loaded": ann.loaded,
+                         "answered": matrix.ann_answered, "fell_back": matrix.ann_fell_back}}
+        return {"keyword": keyword, "dense": dense}
 
     # -- models shared between Index objects ----------------------------------------------
     @property
@@ -497,6 +616,23 @@ def sibling_index(main: str | os.PathLike | None, name: str) -> str:
         return with_schema(main, name.replace("-", "_").lower())
     folder = os.path.dirname(os.path.abspath(main or os.path.join(".preuve", "x")))
     return os.path.join(folder, "eval", f"{name}.sqlite")
+
+
+@contextlib.contextmanager
+def local_postgres(folder: str | os.PathLike, durable: bool = True,
+                   port: int | None = None) -> Iterator[str]:
+    """A throwaway local PostgreSQL + pgvector server in `folder` (benchmarks, trying
+    preuve; needs `preuve[postgres-server]`), on `port` (None: a free one): a server left
+    running there is stopped first, the block gets the database URL, and the server stops
+    when it ends. `durable=False` turns fsync off."""
+    from preuve.store import pgserver
+
+    pgserver.stop(folder)
+    url = pgserver.start(folder, port=port, durable=durable)
+    try:
+        yield url
+    finally:
+        pgserver.stop(folder)
 
 
 def copy_index(source: str, target: str, progress=None):

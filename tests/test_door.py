@@ -12,7 +12,8 @@ import pytest
 from conftest import KEYWORD_ONLY, REPO, open_index
 
 from preuve import Index
-from preuve.errors import NotFound
+from preuve.errors import InvalidInput, NotFound
+from preuve.models import Chunk, Document
 
 STAFF_DOC = "handbook/on-call.md"
 
@@ -134,6 +135,38 @@ def test_links_are_built_by_the_link_function_given(index):
     assert all(c["link"].startswith("file:") for c in default.citations)
 
 
+# ------------------------------------------------------------------ what the benchmarks use
+def _prepared(i: int) -> tuple[Document, list[Chunk]]:
+    doc = Document(doc_id=f"d{i}", path=f"{i % 2:02d}/doc{i}.txt", root="/bench", kind="text",
+                   title=f"Doc {i}", language="", content_hash=f"h{i}",
+                   access="public" if i % 2 else "staff",
+                   effective_to="2020-12-31" if i == 3 else None)
+    words = ["vanadinite", f"mot{i}"]
+    return doc, [Chunk(text=" ".join(words), tokens=words, chunk_id=f"d{i}:0", doc_id=doc.doc_id,
+                       start_line=1, end_line=1, text_hash=f"t{i}")]
+
+
+def test_load_writes_prepared_chunks_through_the_door(fresh_index):
+    with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
+        steps = []
+        spent = index.load([[_prepared(0), _prepared(1)], [_prepared(2), _prepared(3)]],
+                           progress=steps.append)
+        assert len(steps) == 2 and spent["apply"] > 0 and spent["vectors"] == 0
+        assert len(index.documents()) == 4
+        assert [d.path for d in index.documents(paths=["01/"])] == ["01/doc1.txt", "01/doc3.txt"]
+        assert [d.path for d in index.documents(audience="public", as_of="2026-01-01")] == [
+            "01/doc1.txt"]
+        hits = index.search("vanadinite", method="bm25", as_of="none", audience="public")
+        assert sorted(h.doc_id for h in hits) == ["d1", "d3"]
+        assert index.engine_stats()["keyword"]["builds"] >= 0
+        index.set_meta("bench.params", "1")
+        assert index.meta("bench.params") == "1"
+        with pytest.raises(InvalidInput):
+            index.set_meta("embedder", "x")
+        with pytest.raises(InvalidInput):
+            index.load([[_prepared(4)]], vectors=lambda batch: [])
+
+
 # ------------------------------------------------------------------ nothing goes around
 FRONT_ENDS = ["preuve/cli.py", "preuve/server", "preuve/evaluate"]
 
@@ -144,6 +177,23 @@ def _sources():
         yield from (sorted(path.rglob("*.py")) if path.is_dir() else [path])
 
 
+def _goes_around(tree: ast.AST, where: Path) -> list[str]:
+    """Imports of `preuve.store` and reads of a `.store` attribute in `tree`."""
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("preuve.store"):
+            problems.append(f"{where}:{node.lineno} imports {node.module}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "preuve" and any(
+                a.name == "store" for a in node.names):
+            problems.append(f"{where}:{node.lineno} imports preuve.store")
+        elif isinstance(node, ast.Import):
+            problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
+                         if a.name.startswith("preuve.store")]
+        elif isinstance(node, ast.Attribute) and node.attr == "store":
+            problems.append(f"{where}:{node.lineno} reads .store")
+    return problems
+
+
 def test_no_front_end_goes_around_index():
     """The CLI, the servers and the evaluation import nothing from `preuve.store`, read
     no `.store` of an Index, and set nothing private on one."""
@@ -151,19 +201,22 @@ def test_no_front_end_goes_around_index():
     for source in _sources():
         tree = ast.parse(source.read_text(encoding="utf-8"))
         where = Path(source).relative_to(REPO)
+        problems += _goes_around(tree, where)
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                    "preuve.store"):
-                problems.append(f"{where}:{node.lineno} imports {node.module}")
-            elif isinstance(node, ast.Import):
-                problems += [f"{where}:{node.lineno} imports {a.name}" for a in node.names
-                             if a.name.startswith("preuve.store")]
-            elif isinstance(node, ast.Attribute) and node.attr == "store":
-                problems.append(f"{where}:{node.lineno} reads .store")
-            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-                  and node.attr.startswith("_") and isinstance(node.value, ast.Name)
-                  and node.value.id != "self"):
+            if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                    and node.attr.startswith("_") and isinstance(node.value, ast.Name)
+                    and node.value.id != "self"):
                 problems.append(f"{where}:{node.lineno} sets {node.value.id}.{node.attr}")
+    assert problems == []
+
+
+def test_no_bench_script_imports_the_store():
+    """The bench scripts time what a user gets: they reach the engine through `Index`
+    (peers may use sqlite3, psycopg or numpy directly), never through `preuve.store`."""
+    problems = []
+    for source in sorted((REPO / "bench").glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        problems += _goes_around(tree, source.relative_to(REPO))
     assert problems == []
 
 

@@ -42,6 +42,8 @@ class VectorMatrix:
     ann: ivf.IVFIndex | None = None  # set by prepare_ann on large matrices
     use_ann: bool = True  # False: always exact (benchmarks compare both)
     from_cache: bool = False  # True when loaded from the snapshot file, not from SQL
+    ann_answered: int = 0  # queries the approximate index answered itself (benchmarks)
+    ann_fell_back: int = 0  # queries it left to the exact scan (too few allowed rows found)
     # when the rows are permuted: (sorted rowids, their positions), for rowid lookups
     _sorted: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
@@ -199,7 +201,10 @@ class VectorMatrix:
             return []
         if self.ann is not None and self.use_ann and not exact:
             found = self.ann.search(self.vectors, query, k, keep)
-            if found is not None:
+            if found is None:
+                self.ann_fell_back += 1
+            else:
+                self.ann_answered += 1
                 positions, scores = found
                 return [(int(self.rowids[p]), float(s))
                         for p, s in zip(positions, scores, strict=True)]

@@ -394,6 +394,12 @@ class SQLiteStore(SqlStore):
             self._matrix = (key, matrix)
         return self._matrix[1]
 
+    @property
+    def vector_matrix(self) -> VectorMatrix | None:
+        """The vectors dense search holds in memory (None until a dense query loaded them):
+        what `Index.engine_stats` reports."""
+        return None if self._matrix is None else self._matrix[1]
+
     def state(self) -> str:
         """What derived files (vector matrix, ANN index) are keyed on: the generation and a
         random token drawn by every write. Another index file at this path (deleted and made
