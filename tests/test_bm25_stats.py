@@ -20,6 +20,7 @@ import pytest
 from conftest import integrity_ok, open_index, rows
 
 from preuve import text
+from preuve.store import keyword
 from preuve.store.sqlite import PARTITIONS_MIGRATION
 
 QUERY = "zorglub frobnique cantaloup"
@@ -186,9 +187,11 @@ def test_results_obey_every_filter(tmp_path, fresh_index, caller, filters):
 # ------------------------------------------------------------------------ migration
 
 
-def test_an_old_sqlite_index_is_split_into_partitions(tmp_path):
+def test_an_old_sqlite_index_is_split_into_partitions(tmp_path, monkeypatch):
     """An index written before per-label statistics (one FTS5 table) opens with the
-    partitions rebuilt from its chunks: the same scores as an index made today."""
+    partitions rebuilt from its chunks: the same scores as an index made today (plain
+    BM25: an old index has no title field until its documents are ingested again)."""
+    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
     corpus = base_corpus(tmp_path / "docs")
     write(corpus, "brouillon.md", None, "zorglub cantaloup brouillon")
     new = tmp_path / "new.sqlite"
@@ -205,7 +208,8 @@ def test_an_old_sqlite_index_is_split_into_partitions(tmp_path):
             conn.execute(f"PRAGMA user_version = {number}")
     conn.execute("ATTACH ? AS new", (str(new),))
     for table in ("documents", "chunks", "meta"):
-        conn.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+        columns = ", ".join(r[1] for r in conn.execute(f"PRAGMA main.table_info({table})"))
+        conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM new.{table}")
     conn.commit()
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'zorglub'"
                         ).fetchone()[0] > 0
@@ -221,8 +225,11 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
                                                          monkeypatch):
     """A PostgreSQL index written before per-label statistics (one `terms.df`, one
     `lexicon_stats`, weights for the global mean length) opens with df, counts and weights
-    per label rebuilt: the same scores as an index made today."""
+    per label rebuilt: the same scores as an index made today (plain BM25: an old index
+    has no title field until its documents are ingested again)."""
     import psycopg
+
+    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
 
     from preuve.store import postgres
     from preuve.store.postgres import PostgresStore, bm25_weight, sparse_literal
@@ -240,6 +247,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         (n, sql) for n, sql in every if n < postgres.PARTITIONS_MIGRATION])
     PostgresStore(old).close()
     monkeypatch.undo()
+    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
     chunks = rows(new, "SELECT id, tokens, length FROM chunks")
     ids = {r["term"]: r["id"] for r in rows(new, "SELECT id, term FROM terms")}
     df = Counter(t for c in chunks for t in set(c["tokens"].split()))
@@ -251,7 +259,11 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         conn.execute("SELECT set_config('search_path', current_schema() || ', ' || %s, "
                      "false)", (ext,))
         for table in ("documents", "chunks", "meta"):
-            conn.execute(f'INSERT INTO {table} SELECT * FROM "{src}".{table}')
+            columns = ", ".join(r[0] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+                "AND table_schema = current_schema() ORDER BY ordinal_position", (table,)))
+            conn.execute(f'INSERT INTO {table} ({columns}) SELECT {columns} '
+                         f'FROM "{src}".{table}')
         conn.execute(f'INSERT INTO lexical SELECT id, path, kind, access, effective_from, '
                      f'effective_to, terms, bm25 FROM "{src}".lexical')
         conn.cursor().executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", [
