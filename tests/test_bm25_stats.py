@@ -53,6 +53,13 @@ def scores(index, audience: str | None, **filters) -> list[tuple[str, float]]:
     return [(h.chunk_id, h.score) for h in hits]
 
 
+def plain_bm25(monkeypatch) -> None:
+    """The index's BM25F as plain BM25 over `tokens` (no title weight, title words in the
+    body): the formula below and the SQL paths; BM25F itself: tests/test_bm25f.py."""
+    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
+    monkeypatch.setattr(keyword, "TITLE_IN_BODY", True)
+
+
 def all_scores(index) -> dict[str, list[tuple[str, float]]]:
     return {name: scores(index, audience) for name, audience in CALLERS.items()}
 
@@ -140,7 +147,8 @@ def expected_scores(location, audience: str | None) -> dict[str, float]:
 
 @pytest.mark.parametrize("collection", ["mixed", "all public"])
 def test_scores_follow_the_formula_over_the_readable_labels(tmp_path, fresh_index,
-                                                            collection):
+                                                            collection, monkeypatch):
+    plain_bm25(monkeypatch)
     # all public: must score as before per-label statistics (one partition, FTS5 as is)
     corpus = base_corpus(tmp_path / "docs", only="public" if collection == "all public"
                          else None)
@@ -191,7 +199,7 @@ def test_an_old_sqlite_index_is_split_into_partitions(tmp_path, monkeypatch):
     """An index written before per-label statistics (one FTS5 table) opens with the
     partitions rebuilt from its chunks: the same scores as an index made today (plain
     BM25: an old index has no title field until its documents are ingested again)."""
-    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
+    plain_bm25(monkeypatch)
     corpus = base_corpus(tmp_path / "docs")
     write(corpus, "brouillon.md", None, "zorglub cantaloup brouillon")
     new = tmp_path / "new.sqlite"
@@ -229,7 +237,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
     has no title field until its documents are ingested again)."""
     import psycopg
 
-    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
+    plain_bm25(monkeypatch)
 
     from preuve.store import postgres
     from preuve.store.postgres import PostgresStore, bm25_weight, sparse_literal
@@ -247,7 +255,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         (n, sql) for n, sql in every if n < postgres.PARTITIONS_MIGRATION])
     PostgresStore(old).close()
     monkeypatch.undo()
-    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
+    plain_bm25(monkeypatch)
     chunks = rows(new, "SELECT id, tokens, length FROM chunks")
     ids = {r["term"]: r["id"] for r in rows(new, "SELECT id, term FROM terms")}
     df = Counter(t for c in chunks for t in set(c["tokens"].split()))

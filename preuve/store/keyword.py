@@ -63,8 +63,8 @@ log = logging.getLogger(__name__)
 K1, B = 1.2, 0.75
 # BM25F: weight of the title field, and whether title words also count in the body field
 # (chosen on the public eval sets: README, Evaluation)
-W_TITLE = 1.0
-TITLE_IN_BODY = True
+W_TITLE = 1.5
+TITLE_IN_BODY = False
 FORMAT = 2
 LOG_PREFIX = "bm25log."  # meta keys of the per-ingest change records
 LOG_KEEP = 200  # change records kept (an index older than that is rebuilt)
