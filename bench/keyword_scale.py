@@ -130,13 +130,14 @@ def load_pg(base: str, n: int) -> str:
                 copy.write_row(row)
         with cur.copy("COPY chunks (id, chunk_id, doc_id, ordinal, path, kind, access, "
                       "effective_from, effective_to, heading, page, page_label, start_line, "
-                      "end_line, symbol, symbol_kind, text, tokens, text_hash, length, role) "
-                      "FROM STDIN") as copy:
+                      "end_line, symbol, symbol_kind, text, tokens, text_hash, length, role, "
+                      "title_tokens) FROM STDIN") as copy:
             for row in source.execute(
                     "SELECT id, chunk_id, doc_id, ordinal, path, kind, access, effective_from, "
                     "effective_to, heading, page, page_label, start_line, end_line, symbol, "
-                    "symbol_kind, text, tokens, text_hash, role FROM chunks ORDER BY id"):
-                copy.write_row((*row[:19], len(row[17].split()), row[19]))
+                    "symbol_kind, text, tokens, text_hash, role, title_tokens FROM chunks "
+                    "ORDER BY id"):
+                copy.write_row((*row[:19], len(row[17].split()), *row[19:]))
         cur.execute("SELECT setval(pg_get_serial_sequence('chunks', 'id'), max(id)) FROM chunks")
         cur.execute("INSERT INTO meta (key, value) VALUES ('generation', '1'), ('state', %s) "
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

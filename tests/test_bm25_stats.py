@@ -20,6 +20,7 @@ import pytest
 from conftest import integrity_ok, open_index, rows
 
 from preuve import text
+from preuve.store import keyword
 from preuve.store.sqlite import PARTITIONS_MIGRATION
 
 QUERY = "zorglub frobnique cantaloup"
@@ -50,6 +51,13 @@ def scores(index, audience: str | None, **filters) -> list[tuple[str, float]]:
     hits = index.search(QUERY, method="bm25", k=100, as_of="none", audience=audience,
                         **filters)
     return [(h.chunk_id, h.score) for h in hits]
+
+
+def plain_bm25(monkeypatch) -> None:
+    """The index's BM25F as plain BM25 over `tokens` (no title weight, title words in the
+    body): the formula below and the SQL paths; BM25F itself: tests/test_bm25f.py."""
+    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
+    monkeypatch.setattr(keyword, "TITLE_IN_BODY", True)
 
 
 def all_scores(index) -> dict[str, list[tuple[str, float]]]:
@@ -139,7 +147,8 @@ def expected_scores(location, audience: str | None) -> dict[str, float]:
 
 @pytest.mark.parametrize("collection", ["mixed", "all public"])
 def test_scores_follow_the_formula_over_the_readable_labels(tmp_path, fresh_index,
-                                                            collection):
+                                                            collection, monkeypatch):
+    plain_bm25(monkeypatch)
     # all public: must score as before per-label statistics (one partition, FTS5 as is)
     corpus = base_corpus(tmp_path / "docs", only="public" if collection == "all public"
                          else None)
@@ -186,9 +195,11 @@ def test_results_obey_every_filter(tmp_path, fresh_index, caller, filters):
 # ------------------------------------------------------------------------ migration
 
 
-def test_an_old_sqlite_index_is_split_into_partitions(tmp_path):
+def test_an_old_sqlite_index_is_split_into_partitions(tmp_path, monkeypatch):
     """An index written before per-label statistics (one FTS5 table) opens with the
-    partitions rebuilt from its chunks: the same scores as an index made today."""
+    partitions rebuilt from its chunks: the same scores as an index made today (plain
+    BM25: an old index has no title field until its documents are ingested again)."""
+    plain_bm25(monkeypatch)
     corpus = base_corpus(tmp_path / "docs")
     write(corpus, "brouillon.md", None, "zorglub cantaloup brouillon")
     new = tmp_path / "new.sqlite"
@@ -205,7 +216,8 @@ def test_an_old_sqlite_index_is_split_into_partitions(tmp_path):
             conn.execute(f"PRAGMA user_version = {number}")
     conn.execute("ATTACH ? AS new", (str(new),))
     for table in ("documents", "chunks", "meta"):
-        conn.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+        columns = ", ".join(r[1] for r in conn.execute(f"PRAGMA main.table_info({table})"))
+        conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM new.{table}")
     conn.commit()
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'zorglub'"
                         ).fetchone()[0] > 0
@@ -221,8 +233,11 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
                                                          monkeypatch):
     """A PostgreSQL index written before per-label statistics (one `terms.df`, one
     `lexicon_stats`, weights for the global mean length) opens with df, counts and weights
-    per label rebuilt: the same scores as an index made today."""
+    per label rebuilt: the same scores as an index made today (plain BM25: an old index
+    has no title field until its documents are ingested again)."""
     import psycopg
+
+    plain_bm25(monkeypatch)
 
     from preuve.store import postgres
     from preuve.store.postgres import PostgresStore, bm25_weight, sparse_literal
@@ -240,6 +255,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         (n, sql) for n, sql in every if n < postgres.PARTITIONS_MIGRATION])
     PostgresStore(old).close()
     monkeypatch.undo()
+    plain_bm25(monkeypatch)
     chunks = rows(new, "SELECT id, tokens, length FROM chunks")
     ids = {r["term"]: r["id"] for r in rows(new, "SELECT id, term FROM terms")}
     df = Counter(t for c in chunks for t in set(c["tokens"].split()))
@@ -251,7 +267,11 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         conn.execute("SELECT set_config('search_path', current_schema() || ', ' || %s, "
                      "false)", (ext,))
         for table in ("documents", "chunks", "meta"):
-            conn.execute(f'INSERT INTO {table} SELECT * FROM "{src}".{table}')
+            columns = ", ".join(r[0] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+                "AND table_schema = current_schema() ORDER BY ordinal_position", (table,)))
+            conn.execute(f'INSERT INTO {table} ({columns}) SELECT {columns} '
+                         f'FROM "{src}".{table}')
         conn.execute(f'INSERT INTO lexical SELECT id, path, kind, access, effective_from, '
                      f'effective_to, terms, bm25 FROM "{src}".lexical')
         conn.cursor().executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", [

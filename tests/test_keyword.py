@@ -31,6 +31,14 @@ FILTERS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def plain_bm25(monkeypatch):
+    """The SQL paths score plain BM25 over `tokens`: the index's BM25F with no title
+    weight (title words counted in the body) must be exactly that."""
+    monkeypatch.setattr(kw, "W_TITLE", 0.0)
+    monkeypatch.setattr(kw, "TITLE_IN_BODY", True)
+
+
 def write(folder, name: str, access: str | None, body: str, extra: str = "") -> None:
     front = f"---\naccess: {access}\n{extra}---\n" if access else ""
     path = folder / name

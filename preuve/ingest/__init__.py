@@ -27,7 +27,7 @@ from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -259,7 +259,9 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.chunk_id = f"{doc_id}:{ordinal}"
         context = " ".join(filter(None, [relpath if path_terms else "", title,
                                          chunk.heading, chunk.symbol]))
-        chunk.tokens = text.tokens(context, stem_language) + text.tokens(chunk.text, stem_language)
+        context_tokens = text.tokens(context, stem_language)
+        chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
+        chunk.title_tokens = len(context_tokens)
         chunk.text_hash = vectors.text_hash(
             vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
     return document, parsed.chunks

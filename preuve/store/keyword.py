@@ -8,14 +8,24 @@ arrays (the same columns, and the same `mask`, as the vector matrix of dense sea
 query is a handful of vector operations over the postings of its terms, the filters
 applied before the top k is cut:
 
-    score(row) = Σ_t idf_C(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len(row)/avgdl_label(row)))
+    score(row) = Σ_t idf_C(t) · tf̃·(k1+1) / (tf̃ + k1)
+    tf̃ = tf_body / (1 − b + b·len_body(row)/avg_body_label(row))
+        + W_TITLE · tf_title / (1 − b + b·len_title(row)/avg_title_label(row))
 
-exactly the formula both stores use (k1 1.2, b 0.75, FTS5's IDF). Statistics stay per
-access label, as the security model requires: the index counts, per label, its chunks,
-their tokens and each term's document frequency, so `idf_C` comes from the labels the
-caller C may read (chunk counts and frequencies summed over them, nothing else) and each
-row's length normalisation from its own label's average. Adding, changing or removing a
-chunk a caller cannot read changes none of the numbers its scores are computed from.
+BM25F (Robertson & Zaragoza) over two fields of a chunk: its title field, the context
+words ingest puts first in `tokens` (path, document title, heading path, symbol; the
+`title_tokens` column counts them), and its body (the rest; with TITLE_IN_BODY the whole
+of `tokens`, title words included). Each field's term frequency is normalised by that
+field's own length against its label's average, the weighted sum saturated once with k1;
+a term's document frequency counts a chunk once whichever field holds it. With W_TITLE 0
+and TITLE_IN_BODY this is exactly the plain BM25 both stores' SQL paths compute (k1 1.2,
+b 0.75, FTS5's IDF) over `tokens`; those paths (Settings bm25="sql": FTS5, sparse vectors)
+know no fields and keep scoring plain BM25. Statistics stay per access label, as the
+security model requires: the index counts, per label, its chunks, the tokens of each
+field and each term's document frequency, so `idf_C` comes from the labels the caller C
+may read (chunk counts and frequencies summed over them, nothing else) and each row's
+length normalisations from its own label's averages. Adding, changing or removing a chunk
+a caller cannot read changes none of the numbers its scores are computed from.
 
 It is derived, never trusted: the store keys it on its state (generation and a random
 token drawn by every write) and reads the winners' rows back under the caller's filters in
@@ -51,7 +61,11 @@ from preuve.store.sql import bm25_idf
 log = logging.getLogger(__name__)
 
 K1, B = 1.2, 0.75
-FORMAT = 1
+# BM25F: weight of the title field, and whether title words also count in the body field
+# (chosen on the public eval sets: README, Evaluation)
+W_TITLE = 1.5
+TITLE_IN_BODY = False
+FORMAT = 2
 LOG_PREFIX = "bm25log."  # meta keys of the per-ingest change records
 LOG_KEEP = 200  # change records kept (an index older than that is rebuilt)
 REBUILD_FRACTION = 0.05  # delta rows beyond this share of the snapshot: rebuild it
@@ -61,7 +75,7 @@ _BATCH = 50_000  # rows tokenized at a time while building
 _MASKS = 32  # filter masks remembered per index
 _BLOCK = 8_000_000  # postings per block when computing their tf parts
 
-# (rowid, tokens, access, kind, effective_from, effective_to, role, path)
+# (rowid, tokens, access, kind, effective_from, effective_to, role, path, title_tokens)
 Row = tuple
 
 
@@ -75,10 +89,12 @@ class Part:
     offsets: np.ndarray  # int64 (terms + 1): postings of term t are [offsets[t], offsets[t+1])
     docs: np.ndarray  # int32 row position per posting
     tf: np.ndarray  # uint16/int32 occurrences per posting
+    title_tf: np.ndarray  # same type: of them, occurrences in the row's title field
+    title_lengths: np.ndarray  # int32 title field tokens per row (within `lengths`)
     labels: list[str | None]  # label of each label index
     label_of_row: np.ndarray  # int16 label index per row
     df: np.ndarray  # int32 (labels, terms): document frequency per label
-    # (average length per label, tf part of every posting) for those averages: see
+    # (average lengths per label and parameters, tf part of every posting): see
     # KeywordIndex._impacts_of
     impacts: tuple[tuple, np.ndarray] | None = field(default=None, repr=False)
 
@@ -88,20 +104,29 @@ class Part:
         vocabulary: defaultdict[str, int] = defaultdict()
         vocabulary.default_factory = vocabulary.__len__
         lookup = vocabulary.__getitem__
-        column_rows, lengths, pieces = [], [], []
+        column_rows, lengths, title_lengths, pieces = [], [], [], []
         batch: list[Row] = []
 
         def flush() -> None:
             first = len(column_rows)
             split = [r[1].split() for r in batch]
             counts = np.fromiter(map(len, split), np.int64, len(split))
-            terms = np.fromiter(map(lookup, (t for s in split for t in s)), np.int64,
-                                int(counts.sum()))
+            titled = np.minimum(np.fromiter((r[8] or 0 for r in batch), np.int64, len(batch)),
+                                counts)
+            total = int(counts.sum())
+            terms = np.fromiter(map(lookup, (t for s in split for t in s)), np.int64, total)
             local = np.repeat(np.arange(len(batch), dtype=np.int64), counts)
-            keys, tf = np.unique(terms * len(batch) + local, return_counts=True)
+            # position of each token within its row: the first `titled` are the title field
+            position = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+            in_title = position < np.repeat(titled, counts)
+            keys, inverse, tf = np.unique(terms * len(batch) + local, return_inverse=True,
+                                          return_counts=True)
+            title_tf = np.bincount(inverse.ravel(), weights=in_title, minlength=keys.size)
             pieces.append(((keys // len(batch)).astype(np.int32),
-                           (keys % len(batch) + first).astype(np.int32), tf.astype(np.int32)))
+                           (keys % len(batch) + first).astype(np.int32), tf.astype(np.int32),
+                           title_tf.astype(np.int32)))
             lengths.append(counts)
+            title_lengths.append(titled)
             column_rows.extend((r[0], b"", *r[2:8]) for r in batch)
             batch.clear()
 
@@ -116,15 +141,16 @@ class Part:
         column_rows.clear()
         # counting sort of the postings by term (each piece is sorted by term, then row)
         per_term = np.zeros(n_terms, dtype=np.int64)
-        for terms, _, _ in pieces:
+        for terms, _, _, _ in pieces:
             per_term += np.bincount(terms, minlength=n_terms)
         offsets = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
         total = int(offsets[-1])
         docs = np.empty(total, dtype=np.int32)
-        max_tf = max((int(tf.max()) for _, _, tf in pieces if tf.size), default=0)
+        max_tf = max((int(tf.max()) for _, _, tf, _ in pieces if tf.size), default=0)
         tf_all = np.empty(total, dtype=np.uint16 if max_tf < 65_536 else np.int32)
+        title_tf_all = np.empty(total, dtype=tf_all.dtype)
         cursor = offsets[:-1].copy()
-        for terms, rowpos, tf in pieces:
+        for terms, rowpos, tf, title_tf in pieces:
             if not terms.size:
                 continue
             starts = np.flatnonzero(np.concatenate([[True], terms[1:] != terms[:-1]]))
@@ -133,25 +159,30 @@ class Part:
             at = cursor[terms] + within
             docs[at] = rowpos
             tf_all[at] = tf
+            title_tf_all[at] = title_tf
             cursor[terms[starts]] += run
         pieces.clear()
         length = (np.concatenate(lengths) if lengths else np.zeros(0, np.int64)).astype(np.int32)
+        title_length = (np.concatenate(title_lengths) if title_lengths
+                        else np.zeros(0, np.int64)).astype(np.int32)
         labels, label_of_row = _labels(columns)
         df = _label_df(offsets, docs, label_of_row, len(labels))
-        return cls(columns, length, dict(vocabulary), offsets, docs, tf_all, labels,
-                   label_of_row, df)
+        return cls(columns, length, dict(vocabulary), offsets, docs, tf_all, title_tf_all,
+                   title_length, labels, label_of_row, df)
 
     def __len__(self) -> int:
         return len(self.lengths)
 
-    def label_sizes(self, dead: np.ndarray | None) -> tuple[Counter, Counter]:
-        """(chunks, tokens) per label of the live rows."""
+    def label_sizes(self, dead: np.ndarray | None) -> tuple[Counter, Counter, Counter]:
+        """(chunks, tokens, title field tokens) per label of the live rows."""
         live = slice(None) if dead is None else ~dead
         codes = self.label_of_row[live]
-        chunks = np.bincount(codes, minlength=len(self.labels))
-        tokens = np.bincount(codes, weights=self.lengths[live], minlength=len(self.labels))
-        return (Counter({x: int(n) for x, n in zip(self.labels, chunks, strict=True)}),
-                Counter({x: int(n) for x, n in zip(self.labels, tokens, strict=True)}))
+        n = len(self.labels)
+        chunks = np.bincount(codes, minlength=n)
+        tokens = np.bincount(codes, weights=self.lengths[live], minlength=n)
+        titles = np.bincount(codes, weights=self.title_lengths[live], minlength=n)
+        return tuple(Counter({x: int(v) for x, v in zip(self.labels, counts, strict=True)})
+                     for counts in (chunks, tokens, titles))
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str, key: str) -> None:
@@ -165,11 +196,12 @@ class Part:
                 "labels": self.labels, "vocabulary": len(self.vocabulary)}
         tmp = f"{path}.{token}.tmp"
         try:
-            for name in ("docs", "tf"):
+            for name in ("docs", "tf", "title_tf"):
                 np.save(f"{stem}.{name}.npy", getattr(self, name), allow_pickle=False)
             words = "\n".join(self.vocabulary).encode("utf-8")
             arrays = {"rowids": c.rowids, "access": c.access, "kinds": c.kinds,
                       "starts": c.starts, "ends": c.ends, "lengths": self.lengths,
+                      "title_lengths": self.title_lengths,
                       "offsets": self.offsets, "label_of_row": self.label_of_row,
                       "df": self.df, "words": np.frombuffer(words, dtype=np.uint8)}
             for optional in ("path_ids", "navigation"):
@@ -180,7 +212,8 @@ class Part:
             os.replace(tmp, path)
         except OSError as e:
             log.warning("could not save the BM25 index at %s: %s", path, e)
-            for leftover in (tmp, f"{stem}.docs.npy", f"{stem}.tf.npy"):
+            for leftover in (tmp, f"{stem}.docs.npy", f"{stem}.tf.npy",
+                             f"{stem}.title_tf.npy"):
                 _remove(leftover)
             return
         for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.npy"):
@@ -199,20 +232,22 @@ class Part:
             stem = f"{path[:-len('.npz')]}.{info['token']}"
             docs = np.load(f"{stem}.docs.npy", mmap_mode="r", allow_pickle=False)
             tf = np.load(f"{stem}.tf.npy", mmap_mode="r", allow_pickle=False)
+            title_tf = np.load(f"{stem}.title_tf.npy", mmap_mode="r", allow_pickle=False)
         except (OSError, ValueError, KeyError):
             return None
         words = a["words"].tobytes().decode("utf-8")
         vocabulary = {w: i for i, w in enumerate(words.split("\n"))} if words else {}
         if (len(vocabulary) != info["vocabulary"] or len(a["rowids"]) != info["rows"]
-                or len(docs) != int(a["offsets"][-1]) or len(tf) != len(docs)):
+                or len(docs) != int(a["offsets"][-1]) or len(tf) != len(docs)
+                or len(title_tf) != len(docs) or "title_lengths" not in a):
             return None
         columns = VectorMatrix(a["rowids"], np.zeros((info["rows"], 0), np.float32),
                                a["access"], info["access_codes"], a["kinds"],
                                info["kind_codes"], a["starts"], a["ends"], info["paths"],
                                a.get("path_ids"), navigation=a.get("navigation"),
                                from_cache=True)
-        return cls(columns, a["lengths"], vocabulary, a["offsets"], docs, tf, info["labels"],
-                   a["label_of_row"], a["df"]), info["key"]
+        return cls(columns, a["lengths"], vocabulary, a["offsets"], docs, tf, title_tf,
+                   a["title_lengths"], info["labels"], a["label_of_row"], a["df"]), info["key"]
 
 
 def _labels(columns: VectorMatrix) -> tuple[list[str | None], np.ndarray]:
@@ -238,7 +273,8 @@ def _label_df(offsets: np.ndarray, docs: np.ndarray, label_of_row: np.ndarray,
 def rows_sql(ranges: list[tuple[int, int]] | None, mark: str = "?") -> tuple[str, list]:
     """The query for the rows an index is made of (all of them, or those of (low, high]
     id ranges), in rowid order; `mark` is the driver's placeholder."""
-    sql = "SELECT id, tokens, access, kind, effective_from, effective_to, role, path FROM chunks"
+    sql = ("SELECT id, tokens, access, kind, effective_from, effective_to, role, path, "
+           "title_tokens FROM chunks")
     params: list[int] = []
     if ranges is not None:
         sql += " WHERE " + " OR ".join([f"(id > {mark} AND id <= {mark})"] * len(ranges))
@@ -303,15 +339,13 @@ class KeywordIndex:
     _buffers: threading.local = field(default_factory=threading.local, repr=False)
 
     def __post_init__(self) -> None:
-        chunks, tokens = self.base.label_sizes(self.dead)
+        chunks, tokens, titles = self.base.label_sizes(self.dead)
         if self.delta is not None:
-            more_chunks, more_tokens = self.delta.label_sizes(None)
-            chunks.update(more_chunks)
-            tokens.update(more_tokens)
-        self.chunks, self.tokens = chunks, tokens
-        self._norms = [self._norm(p) for p in self.parts()]
-        self._impacts = [self._impacts_of(p, n)
-                         for p, n in zip(self.parts(), self._norms, strict=True)]
+            for mine, more in zip((chunks, tokens, titles), self.delta.label_sizes(None),
+                                  strict=True):
+                mine.update(more)
+        self.chunks, self.tokens, self.title_tokens = chunks, tokens, titles
+        self._impacts = [self._impacts_of(p) for p in self.parts()]
         self._readable_stats: dict = {}
 
     def parts(self) -> list[Part]:
@@ -321,29 +355,50 @@ class KeywordIndex:
     def delta_rows(self) -> int:
         return 0 if self.delta is None else len(self.delta)
 
-    def _norm(self, part: Part) -> np.ndarray:
-        """k1·(1 − b + b·len/avgdl) per row, avgdl of the row's own label (float64)."""
-        avgdl = np.array([self.tokens[x] / self.chunks[x] if self.chunks[x] else 0.0
-                          for x in part.labels], dtype=np.float64)
-        mean = avgdl[part.label_of_row]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(mean > 0, part.lengths / np.where(mean > 0, mean, 1.0), 1.0)
-        return K1 * (1 - B + B * ratio)
+    def _averages(self, in_body: bool) -> tuple[dict, dict]:
+        """(average body length, average title length) per label."""
+        body, title = {}, {}
+        for x, n in self.chunks.items():
+            body[x] = (self.tokens[x] - (0 if in_body else self.title_tokens[x])) / n if n else 0.0
+            title[x] = self.title_tokens[x] / n if n else 0.0
+        return body, title
 
-    def _impacts_of(self, part: Part, norm: np.ndarray) -> np.ndarray:
-        """tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)) of every posting, computed in float64
-        and kept in float32 (scores to ~1e-6). A row's value depends on its own label's
-        average length only; kept on the part while those averages stay the same (a later
-        state whose ingest changed no average length reuses them)."""
-        averages = tuple(self.tokens[x] / self.chunks[x] if self.chunks[x] else 0.0
-                         for x in part.labels)
-        if part.impacts is not None and part.impacts[0] == averages:
+    @staticmethod
+    def _normaliser(part: Part, lengths: np.ndarray, average: dict) -> np.ndarray:
+        """1 − b + b·len/avg per row, avg of the row's own label (float64; 1 when 0)."""
+        avg = np.array([average.get(x, 0.0) for x in part.labels], dtype=np.float64)
+        mean = avg[part.label_of_row]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(mean > 0, lengths / np.where(mean > 0, mean, 1.0), 1.0)
+        return 1 - B + B * ratio
+
+    def _impacts_of(self, part: Part) -> np.ndarray:
+        """tf̃·(k1+1) / (tf̃ + k1) of every posting (BM25F, module docstring), computed in
+        float64 and kept in float32 (scores to ~1e-6). A row's value depends on its own
+        label's average lengths only; kept on the part while those averages (and the
+        parameters) stay the same (a later state whose ingest changed no average length
+        reuses them)."""
+        weight, in_body = float(W_TITLE), bool(TITLE_IN_BODY)
+        body_avg, title_avg = self._averages(in_body)
+        key = (weight, in_body, tuple((body_avg.get(x, 0.0), title_avg.get(x, 0.0))
+                                      for x in part.labels))
+        if part.impacts is not None and part.impacts[0] == key:
             return part.impacts[1]
+        body_len = part.lengths if in_body else part.lengths - part.title_lengths
+        body_norm = self._normaliser(part, body_len, body_avg)
+        title_norm = self._normaliser(part, part.title_lengths, title_avg)
         out = np.empty(len(part.docs), dtype=np.float32)
         for start in range(0, len(part.docs), _BLOCK):
-            tf = part.tf[start:start + _BLOCK].astype(np.float64)
-            out[start:start + _BLOCK] = tf * (K1 + 1) / (tf + norm[part.docs[start:start + _BLOCK]])
-        part.impacts = (averages, out)
+            block = slice(start, start + _BLOCK)
+            docs = part.docs[block]
+            tf = part.tf[block].astype(np.float64)
+            title_tf = part.title_tf[block].astype(np.float64)
+            body_tf = tf if in_body else tf - title_tf
+            tilde = body_tf / body_norm[docs]
+            if weight:
+                tilde += weight * title_tf / title_norm[docs]
+            out[block] = tilde * (K1 + 1) / (tilde + K1)
+        part.impacts = (key, out)
         return out
 
     def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:

@@ -68,7 +68,7 @@ PARTITIONS_MIGRATION = 6  # the migration that split BM25 statistics per access 
 
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
                   "heading, page, page_label, start_line, end_line, symbol, symbol_kind, text, "
-                  "tokens, text_hash, length, role")
+                  "tokens, text_hash, length, role, title_tokens")
 
 
 # -- BM25 as pure functions ---------------------------------------------------------------
@@ -356,7 +356,7 @@ class PostgresStore(SqlStore):
                     c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                     doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                     c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
-                    " ".join(c.tokens), c.text_hash or None, len(c.tokens), c.role,
+                    " ".join(c.tokens), c.text_hash or None, len(c.tokens), c.role, c.title_tokens,
                     "{" + ",".join(str(i) for i in sorted(weights)) + "}",
                     sparse_literal(weights)))
         model = self.get_meta("dense_model", cur)

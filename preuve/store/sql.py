@@ -28,7 +28,8 @@ HIT_COLUMNS = (
 DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
                "effective_from, effective_to, size, pages, meta, indexed_at")
 EXPORT_CHUNK_COLUMNS = ("doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
-                        "end_line, symbol, symbol_kind, text, tokens, text_hash, role")
+                        "end_line, symbol, symbol_kind, text, tokens, text_hash, role, "
+                        "title_tokens")
 
 
 def document_from_row(row) -> Document:
@@ -46,7 +47,7 @@ def chunk_from_row(row) -> Chunk:
         doc_id=row[0], chunk_id=row[1], ordinal=row[2], heading=row[3], page=row[4],
         page_label=row[5], start_line=row[6], end_line=row[7], symbol=row[8],
         symbol_kind=row[9], text=row[10], tokens=row[11].split(), text_hash=row[12] or "",
-        role=row[13],
+        role=row[13], title_tokens=row[14] or 0,
     )
 
 

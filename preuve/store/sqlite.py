@@ -180,12 +180,13 @@ class SQLiteStore(SqlStore):
                 db.executemany(
                     "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
                     "effective_from, effective_to, heading, page, page_label, start_line, "
-                    "end_line, symbol, symbol_kind, text, tokens, text_hash, role) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "end_line, symbol, symbol_kind, text, tokens, text_hash, role, title_tokens) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [(c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                       doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                       c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
-                      " ".join(c.tokens), c.text_hash or None, c.role) for c in chunks],
+                      " ".join(c.tokens), c.text_hash or None, c.role, c.title_tokens)
+                     for c in chunks],
                 )
             high = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             generation = db.execute(
