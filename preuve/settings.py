@@ -5,7 +5,7 @@ The front ends (the CLI, the HTTP server, the MCP server, the bench scripts) bui
 pass it (or the values in it) down as parameters. Nothing below them reads `os.environ`.
 
 Precedence, highest first: flags (keyword arguments that are not None), the config file
-(YAML, keys are the field names below), the `PREUVE_*` environment variables, the
+(YAML, keys are the fields of settings.toml), the `PREUVE_*` environment variables, the
 defaults. `VARIABLES` is the table the README documents.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,104 +29,28 @@ class Variable:
     kind: type
     meaning: str
     default: str  # as the README shows it
+    value: Any = None  # the Settings field's default (None: whoever uses it decides)
 
 
-VARIABLES: tuple[Variable, ...] = (
-    Variable("PREUVE_INDEX", "index", str,
-             "The index: a SQLite file or a postgresql:// URL (`--index`).",
-             "`./.preuve/index.sqlite`"),
-    Variable("PREUVE_EMBEDDER", "embedder", str,
-             "Embedding model of a new index: a registered embedder, or `none` (`--embedder`).",
-             "`e5` (an index keeps its own)"),
-    Variable("PREUVE_RERANKER", "reranker", str,
-             "Cross-encoder for `--method rerank`: a folder, or `NAME:ARG` (`--reranker`).",
-             "none"),
-    Variable("PREUVE_AUDIENCE", "audience", str,
-             "CLI searches and answers: only what this audience may read (`--audience`).",
-             "everything (the operator)"),
-    Variable("PREUVE_LINK_BASE", "link_base", str,
-             "Base of citation links, e.g. a repository URL pinned to a commit (`--link-base`).",
-             "the local folder"),
-    Variable("PREUVE_MCP_AUDIENCE", "mcp_audience", str,
-             "What the MCP server's agent may read (`preuve mcp --audience`).",
-             "`public`"),
-    Variable("PREUVE_SERVER_CONFIG", "server_config", str,
-             "YAML settings of `preuve serve` (`--config`).",
-             "none"),
-    Variable("PREUVE_API_KEYS", "api_keys", str,
-             "`key:audience,...` added to the server's API keys.",
-             "none"),
-    Variable("PREUVE_ANONYMOUS", "anonymous", str,
-             "Audience of server requests without a key (over the config file's).",
-             "none: 401 without a key"),
-    Variable("PREUVE_LLM_BASE_URL", "llm_base_url", str,
-             "OpenAI-compatible API root for `--generator openai` (`--base-url`).",
-             "none"),
-    Variable("PREUVE_LLM_MODEL", "llm_model", str,
-             "Model name for `--generator openai` (`--model`).",
-             "none"),
-    Variable("PREUVE_LLM_API_KEY", "llm_api_key", str,
-             "API key of that endpoint.",
-             "`$OPENAI_API_KEY`, else none"),
-    Variable("PREUVE_LLM_TIMEOUT", "llm_timeout", float,
-             "Seconds without a byte from the model server before an attempt fails.",
-             "60"),
-    Variable("PREUVE_LLM_MAX_RETRIES", "llm_max_retries", int,
-             "Retries after the first attempt (connection errors, timeouts, 408, 429, 5xx).",
-             "4"),
-    Variable("PREUVE_CACHE", "cache", str,
-             "Folder of built model files (the e5 ONNX graph).",
-             "`~/.cache/preuve`"),
-    Variable("PREUVE_DICT_DIR", "dict_dir", str,
-             "Folder of the FreeDict French-English dictionaries (keyword search across "
-             "languages; skipped without them).",
-             "`/usr/share/dictd`"),
-    Variable("PREUVE_BM25", "bm25", str,
-             "How BM25 ranks: `memory` (the in-memory keyword index) or `sql` (FTS5 / sparse "
-             "vectors: slower, for comparison).",
-             "`memory`"),
-    Variable("PREUVE_ANN_THRESHOLD", "ann_threshold", int,
-             "SQLite: vectors from which dense search uses the approximate index.",
-             "200000"),
-    Variable("PREUVE_HNSW_THRESHOLD", "hnsw_threshold", int,
-             "PostgreSQL: chunks from which an HNSW index is built.",
-             "50000"),
-    Variable("PREUVE_HNSW_EF_SEARCH", "hnsw_ef_search", int,
-             "PostgreSQL: `hnsw.ef_search` of each connection.",
-             "200"),
-    Variable("PREUVE_PG_POOL", "pg_pool", int,
-             "PostgreSQL: connections per store.",
-             "4"),
-)
+KINDS = {"str": str, "int": int, "float": float}
+
+
+def _variables() -> tuple[Variable, ...]:
+    """The table of settings.toml (data: the name, field, type, meaning and defaults of each)."""
+    import tomllib
+
+    with (Path(__file__).parent / "settings.toml").open("rb") as source:
+        rows = tomllib.load(source)["variable"]
+    return tuple(Variable(**{**row, "kind": KINDS[row["kind"]]}) for row in rows)
+
+
+VARIABLES: tuple[Variable, ...] = _variables()
 FALLBACKS = {"llm_api_key": ("OPENAI_API_KEY",)}  # read when the PREUVE_ variable is unset
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What the user configured; None means "the default of whoever uses it" unless a
-    default is written here."""
-
-    index: str | None = None
-    embedder: str | None = None
-    reranker: str | None = None
-    audience: str | None = None
-    link_base: str | None = None
-    mcp_audience: str = "public"
-    server_config: str | None = None
-    api_keys: str = ""
-    anonymous: str | None = None
-    llm_base_url: str | None = None
-    llm_model: str | None = None
-    llm_api_key: str | None = None
-    llm_timeout: float | None = None
-    llm_max_retries: int | None = None
-    cache: str | None = None
-    dict_dir: str | None = None
-    bm25: str = "memory"
-    ann_threshold: int | None = None
-    hnsw_threshold: int | None = None
-    hnsw_ef_search: int | None = None
-    pg_pool: int | None = None
+class _Methods:
+    """What every `Settings` can do; its fields are made from `VARIABLES` below, so the
+    table the README shows and the object the code reads are one list."""
 
     def __repr__(self) -> str:  # never shows a key
         shown = []
@@ -171,6 +95,14 @@ class Settings:
     def with_(self, **changes: Any) -> Settings:
         """A copy with these fields changed (None values are ignored)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+Settings = make_dataclass(
+    "Settings", [(v.field, v.kind | None, field(default=v.value)) for v in VARIABLES],
+    bases=(_Methods,), frozen=True, repr=False,
+    namespace={"__module__": __name__, "__doc__": """What the user configured, one field per
+    `VARIABLES` entry; None means "the default of whoever uses it" unless the entry gives a
+    value."""})
 
 
 def _kind(field_name: str) -> type:
