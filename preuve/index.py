@@ -137,7 +137,7 @@ class Index:
         recorded = self.store.get_meta("chunking")
         if asked is None:
             return ChunkSettings.parse(recorded) if recorded else ChunkSettings()
-        held = bool(self.store.documents())
+        held = self.store.readable_chunks(Filters(navigation=True)) > 0  # counts, no scan
         if not recorded and held:  # built before chunkings were recorded: the default
             recorded = ChunkSettings().describe()
         if recorded and recorded != asked.describe() and held:
