@@ -125,7 +125,7 @@ class Filters:
         return (PUBLIC, self.audience)
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """A retrieved chunk with its rank and score, as printed by `search --json`."""
 

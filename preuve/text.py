@@ -102,10 +102,15 @@ def _parts(unit: str) -> tuple[list[str], list[str]]:
     return wholes, [w.lower() for w in words]
 
 
+def _units(text: str) -> list[str]:
+    """The units of `text` (words, identifiers, dotted or dashed forms), elisions cut."""
+    return _UNIT.findall(_ELISION.sub(" ", text))
+
+
 def tokens(text: str, language: str = "") -> list[str]:
     """Index tokens of `text`, stemmed in `language` ('fr', 'en' or '' for none)."""
     out: list[str] = []
-    for unit in _UNIT.findall(_ELISION.sub(" ", text)):
+    for unit in _units(text):
         out.extend(_unit_tokens(unit, language))
     return out
 
@@ -127,11 +132,19 @@ def query_terms(text: str) -> list[str]:
     """Distinct search terms of a question: its tokens stemmed in every language, then the
     unstemmed ones (documents whose language was not detected are indexed unstemmed; the
     unstemmed form is a new term only where it differs from both stems), in order."""
+    return list(_query_terms(text))
+
+
+@lru_cache(maxsize=4096)
+def _query_terms(text: str) -> tuple[str, ...]:
+    """query_terms, remembered per question (a hybrid search, `compare` and the answer
+    path analyse the same question several times; people ask the same ones again)."""
+    units = _units(text)  # split once, stemmed per language (cached per unit)
     seen: dict[str, None] = {}
     for language in (*LANGUAGES, ""):
-        for token in tokens(text, language):
-            seen.setdefault(token, None)
-    return list(seen)
+        for unit in units:
+            seen.update(dict.fromkeys(_unit_tokens(unit, language)))
+    return tuple(seen)
 
 
 _FR_HINTS = frozenset("le la les des du une est et pour dans sur avec qui que pas au aux".split())

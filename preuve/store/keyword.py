@@ -74,6 +74,10 @@ SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
 _BATCH = 50_000  # rows tokenized at a time while building
 _MASKS = 32  # filter masks remembered per index
 _BLOCK = 8_000_000  # postings per block when computing their tf parts
+# parts of up to this many rows sum a query's postings in one np.bincount (an array of
+# this size per query; cheaper than one scatter-add per term at these sizes), larger ones
+# add term by term into a per-thread accumulator
+_SUM_ROWS = 262_144
 
 # (rowid, tokens, access, kind, effective_from, effective_to, role, path, title_tokens)
 Row = tuple
@@ -419,53 +423,65 @@ class KeywordIndex:
         if k <= 0 or not terms:
             return []
         n_chunks, codes, dfs = self._stats(filters.readable_labels())
-        weights: list[tuple[str, float]] = []
-        for term, repeats in Counter(terms).items():  # a repeated term counts again (FTS5)
-            df = self._df(term, codes, dfs)
+        parts = self.parts()
+        # per part, (idf, term id) of the query's terms that part holds
+        weighted: list[list[tuple[float, int]]] = [[] for _ in parts]
+        repeats: dict[str, int] = {}  # a repeated term counts again (as in FTS5)
+        for term in terms:
+            repeats[term] = repeats.get(term, 0) + 1
+        for term, times in repeats.items():
+            ids = [p.vocabulary.get(term) for p in parts]
+            df = self._df(ids, codes, dfs)
             if df:
-                weights.append((term, repeats * bm25_idf(n_chunks, df)))
-        if not weights:
+                idf = times * bm25_idf(n_chunks, df)
+                for mine, t in zip(weighted, ids, strict=True):
+                    if t is not None:
+                        mine.append((idf, t))
+        found = [self._score(i, part, weighted[i], filters, k)
+                 for i, part in enumerate(parts) if weighted[i]]
+        if not found:
             return []
-        found_ids, found_scores = [], []
-        for i, part in enumerate(self.parts()):
-            ids, scores = self._score(i, part, weights, filters, k)
-            found_ids.append(ids)
-            found_scores.append(scores)
-        ids, scores = np.concatenate(found_ids), np.concatenate(found_scores)
+        ids, scores = found[0] if len(found) == 1 else map(np.concatenate, zip(*found, strict=True))
+        if ids.size == 1:
+            return [(int(ids[0]), float(scores[0]))]
         order = np.lexsort((ids, -scores))[:k]
-        return [(int(ids[j]), float(scores[j])) for j in order]
+        return list(zip(ids[order].tolist(), scores[order].tolist(), strict=True))
 
-    def _df(self, term: str, codes: list, dfs: list) -> int:
+    def _df(self, ids: list[int | None], codes: list, dfs: list) -> int:
+        """A term's document frequency among the caller's labels (`ids`: its id per part)."""
         df = 0
-        for i, part in enumerate(self.parts()):
-            t = part.vocabulary.get(term)
+        for i, t in enumerate(ids):
             if t is None:
                 continue
             df += int(dfs[i][t])
             if i == 0 and self.dead is not None:
+                part = self.base
                 docs = part.docs[part.offsets[t]:part.offsets[t + 1]]
                 gone = part.label_of_row[docs[self.dead[docs]]]
                 df -= int(np.isin(gone, codes[i]).sum())
         return df
 
-    def _score(self, i: int, part: Part, weights: list[tuple[str, float]],
+    def _score(self, i: int, part: Part, weighted: list[tuple[float, int]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
-        impacts = self._impacts[i]
-        buffer = self._buffer(i, len(part))
-        touched = []
-        for term, idf in weights:
-            t = part.vocabulary.get(term)
-            if t is None:
-                continue
-            lo, hi = part.offsets[t], part.offsets[t + 1]
-            docs = part.docs[lo:hi]
-            buffer[docs] += idf * impacts[lo:hi]
-            touched.append(docs)
-        if not touched:
-            return np.zeros(0, np.int64), np.zeros(0)
-        rows = touched[0] if len(touched) == 1 else np.flatnonzero(buffer)
-        scores = buffer[rows]
-        buffer[rows] = 0.0
+        impacts, offsets = self._impacts[i], part.offsets
+        spans = [(idf, int(offsets[t]), int(offsets[t + 1])) for idf, t in weighted]
+        if len(spans) == 1:
+            idf, lo, hi = spans[0]
+            rows, scores = part.docs[lo:hi], (idf * impacts[lo:hi]).astype(np.float64)
+        elif len(part) <= _SUM_ROWS:  # one pass over all postings (see _SUM_ROWS)
+            sums = np.bincount(
+                np.concatenate([part.docs[lo:hi] for _, lo, hi in spans]),
+                np.concatenate([idf * impacts[lo:hi] for idf, lo, hi in spans]),
+                minlength=len(part))
+            rows = np.flatnonzero(sums)
+            scores = sums[rows]
+        else:  # term by term into an accumulator kept zeroed between queries
+            buffer = self._buffer(i, len(part))
+            for idf, lo, hi in spans:
+                buffer[part.docs[lo:hi]] += idf * impacts[lo:hi]
+            rows = np.flatnonzero(buffer)
+            scores = buffer[rows]
+            buffer[rows] = 0.0
         keep = self._mask(i, part, filters)
         if keep is not None:
             allowed = keep[rows]

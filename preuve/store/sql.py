@@ -52,13 +52,11 @@ def chunk_from_row(row) -> Chunk:
 
 
 def hit_from_row(row, rank: int, score: float) -> Hit:
-    """A Hit from a row of HIT_COLUMNS."""
-    return Hit(
-        rank=rank, score=score, chunk_id=row[0], doc_id=row[1], path=row[2], kind=row[3],
-        title=row[4], heading=row[5], page=row[6], page_label=row[7], start_line=row[8],
-        end_line=row[9], symbol=row[10], symbol_kind=row[11], text=row[12], language=row[13],
-        access=row[14], root=row[15], role=row[16],
-    )
+    """A Hit from a row of HIT_COLUMNS (the order of Hit's fields after rank and score)."""
+    return Hit(rank, score, *row[:_HIT_WIDTH])
+
+
+_HIT_WIDTH = len(HIT_COLUMNS.split(","))
 
 # Tables `preuve migrate` copies row by row, with the column that orders them (documents,
 # chunks and vectors go through `Store.apply` and `put_vectors` instead).

@@ -422,12 +422,9 @@ class SQLiteStore(SqlStore):
         rows = self.db.execute(
             f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
             f"WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}", [*ids, *params]).fetchall()
-        by_id = {row["id"]: row for row in rows}
-        hits = [hit_from_row(by_id[rowid], 0, score) for rowid, score in scored
-                if rowid in by_id]
-        for rank, hit in enumerate(hits, 1):
-            hit.rank = rank
-        return hits
+        by_id = {row[-1]: row for row in rows}  # the last column is c.id
+        found = [(by_id[rowid], score) for rowid, score in scored if rowid in by_id]
+        return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
 
     # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
