@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 
 K1, B = 1.2, 0.75
 # BM25F: weight of the title field, and whether title words also count in the body field
-# (chosen on the public eval sets: README, Evaluation)
+# (chosen on the public eval sets: docs/evaluation.md, BM25F)
 W_TITLE = 1.5
 TITLE_IN_BODY = False
 FORMAT = 2
