@@ -153,6 +153,38 @@ def test_another_process_writing_is_seen(tmp_path, fresh_index):
     reference.close()
 
 
+def test_hits_show_the_rows_of_the_state_searched(tmp_path, fresh_index):
+    """What a hit shows (text, label) is the row as it is in the state searched: rows
+    read for an earlier state (SQLite keeps them per state, `_rows`) are never shown after
+    a write, by this connection or another, and a passage relabelled staff is gone for a
+    public caller at once."""
+    docs = tmp_path / "docs"
+    write(docs, "a.md", "public", "zorglub " * 20 + "ancien texte")
+    write(docs, "b.md", "public", "zorglub " * 10 + "cantaloup")
+    with open_index(fresh_index) as reader:
+        assert reader.ingest([docs]).ok
+        for _ in range(2):  # read twice: the second answer may come from remembered rows
+            first = reader.search("zorglub", method="bm25", k=5, as_of="none",
+                                  audience="public")
+        assert [h.path for h in first] == ["a.md", "b.md"]
+        assert "ancien" in first[0].text
+
+        with open_index(fresh_index) as writer:  # another connection
+            write(docs, "a.md", "public", "zorglub " * 20 + "nouveau texte")
+            write(docs, "b.md", "staff", "zorglub " * 10 + "cantaloup")
+            assert writer.ingest([docs]).ok
+        public = reader.search("zorglub", method="bm25", k=5, as_of="none", audience="public")
+        assert [h.path for h in public] == ["a.md"]
+        assert "nouveau" in public[0].text and "ancien" not in public[0].text
+        staff = reader.search("zorglub", method="bm25", k=5, as_of="none", audience="staff")
+        assert {h.path: h.access for h in staff} == {"a.md": "public", "b.md": "staff"}
+
+        write(docs, "a.md", "public", "zorglub " * 20 + "troisième version")  # this one
+        assert reader.ingest([docs]).ok
+        again = reader.search("zorglub", method="bm25", k=5, as_of="none", audience="public")
+        assert "troisième" in again[0].text
+
+
 def test_broken_chain_of_records_rebuilds(tmp_path, fresh_index):
     docs = corpus(tmp_path / "docs")
     reference = Reference(fresh_index, tmp_path)

@@ -72,6 +72,7 @@ class SQLiteStore(SqlStore):
         self.keywords = kw.Keeper(kw.snapshot_path(location))
         self.bm25_engine = bm25_engine
         self._keywords_stamp: tuple | None = None
+        self._row_cache: tuple[tuple | None, dict[int, tuple]] = (None, {})  # see _rows
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
@@ -413,18 +414,37 @@ class SQLiteStore(SqlStore):
 
     def _hits_by_rowid(self, scored: Sequence[tuple[int, float]],
                        filters: Filters) -> list[Hit]:
-        """The rows of ranked ids, read under the same filters as the ranking: an id that
-        no longer names a row the caller may read is dropped, never shown."""
+        """The rows of ranked ids that pass the filters now, in this snapshot (call inside
+        one): an id that no longer names a row the caller may read is dropped, never shown.
+        Which ids pass is always asked of the database, under the caller's filters; only the
+        columns of the rows that pass may come from `_rows`, a cache of this state's rows."""
         if not scored:
             return []
         ids = [rowid for rowid, _ in scored]
         where, params = filter_sql(filters)
-        rows = self.db.execute(
-            f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-            f"WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}", [*ids, *params]).fetchall()
-        by_id = {row[-1]: row for row in rows}  # the last column is c.id
-        found = [(by_id[rowid], score) for rowid, score in scored if rowid in by_id]
+        passing = {row[0] for row in self.db.execute(
+            f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}",
+            [*ids, *params])}
+        rows = self._rows([rowid for rowid in ids if rowid in passing])
+        found = [(rows[rowid], score) for rowid, score in scored if rowid in rows]
         return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
+
+    def _rows(self, ids: list[int]) -> dict[int, tuple]:
+        """HIT_COLUMNS of chunk rows by id, in this snapshot. Remembered for the state they
+        were read in (data_version: another connection committed; total_changes: this one
+        wrote), forgotten as soon as it changes: a row's columns never outlive its state."""
+        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if self._row_cache[0] != stamp or len(self._row_cache[1]) > _ROW_CACHE:
+            self._row_cache = (stamp, {})
+        cache = self._row_cache[1]
+        missing = [rowid for rowid in ids if rowid not in cache]
+        if missing:
+            for row in self.db.execute(
+                    f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d "
+                    f"ON d.doc_id = c.doc_id WHERE c.id IN ({','.join('?' * len(missing))})",
+                    missing):
+                cache[row[-1]] = tuple(row)  # the last column is c.id
+        return {rowid: cache[rowid] for rowid in ids if rowid in cache}
 
     # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
@@ -452,6 +472,9 @@ class SQLiteStore(SqlStore):
 
 
 PARTITIONS_MIGRATION = 7  # the migration that split BM25 into partitions per label
+
+
+_ROW_CACHE = 20_000  # chunk rows remembered for the current state (see _rows)
 
 
 def _part_table(part: int) -> str:
