@@ -128,17 +128,13 @@ def _unit_tokens(unit: str, language: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def query_terms(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def query_terms(text: str) -> tuple[str, ...]:
     """Distinct search terms of a question: its tokens stemmed in every language, then the
     unstemmed ones (documents whose language was not detected are indexed unstemmed; the
-    unstemmed form is a new term only where it differs from both stems), in order."""
-    return list(_query_terms(text))
-
-
-@lru_cache(maxsize=4096)
-def _query_terms(text: str) -> tuple[str, ...]:
-    """query_terms, remembered per question (a hybrid search, `compare` and the answer
-    path analyse the same question several times; people ask the same ones again)."""
+    unstemmed form is a new term only where it differs from both stems), in order.
+    Remembered per question: a hybrid search, `compare` and the answer path analyse the
+    same question several times, and people ask the same ones again."""
     units = _units(text)  # split once, stemmed per language (cached per unit)
     seen: dict[str, None] = {}
     for language in (*LANGUAGES, ""):
