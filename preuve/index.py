@@ -82,6 +82,7 @@ class Index:
         self.store = store or open_store(location, self.settings)
         self._embedder_choice = embedder
         self._embedder: Embedder | None = None
+        self._companion: Embedder | None = None
         self.reranker = reranker
 
     # -- models ---------------------------------------------------------------------------
@@ -129,6 +130,29 @@ class Index:
             self.store.set_meta("embedder_dimension", str(self._embedder.dimension))
         return self._embedder
 
+    def companion(self) -> Embedder | None:
+        """The second embedder (the `companion` setting, `use-m3` by default) whose
+        nearest passages hybrid fuses as a list of their own: a multilingual model that
+        finds passages across French and English better than e5 (docs/evaluation.md,
+        "Companion list"). None for a keyword-only index, an index whose embedder was
+        given as an object, or when the setting is `none`. Its vectors are stored beside
+        the main ones, keyed by model like them; an index that has none of them yet (built
+        before, or the setting changed) searches without this list until an ingest fills
+        them in."""
+        name = (self.settings.companion or NO_EMBEDDER).lower()
+        if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
+            return None
+        if self.embedder_name in (NO_EMBEDDER, name):
+            return None
+        if self._companion is None:
+            self._companion = get_embedder(name, self.settings)
+        return self._companion
+
+    def _companion_pair(self, embedder: Embedder | None) -> tuple | None:
+        """(companion, its registered name) for an ingest that embeds, else None."""
+        companion = self.companion() if embedder is not None else None
+        return None if companion is None else (companion, self.settings.companion.lower())
+
     def chunking(self, asked: ChunkSettings | None = None) -> ChunkSettings:
         """The chunking of this index: recorded at the first ingest (strategy, size and
         overlap, like the embedder); later ingests use it. Asking for another on an index
@@ -160,6 +184,7 @@ class Index:
                                    "--embedder none): use --method bm25, or re-ingest with "
                                    "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
+                       companion=self.companion() if embedder is not None else None,
                        dict_dir=self.settings.dict_dir, cache=self.settings.cache,
                        **{k: v for k, v in overrides.items() if v is not None})
 
@@ -177,7 +202,8 @@ class Index:
         return ingest(self.store, paths, settings=settings, default_access=access,
                       progress=progress, embedder=embedder,
                       embedder_name=name if embedder is not None else None,
-                      embedder_settings=self.settings, **kwargs)
+                      embedder_settings=self.settings, companion=self._companion_pair(embedder),
+                      **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
                        settings: ChunkSettings | None = None,
@@ -189,7 +215,8 @@ class Index:
         return ingest_records(self.store, records, source=source, language=language,
                               settings=settings, progress=progress, embedder=embedder,
                               embedder_name=name if embedder is not None else None,
-                              embedder_settings=self.settings)
+                              embedder_settings=self.settings,
+                              companion=self._companion_pair(embedder))
 
     def search(self, query: str, *, method: str | None = None, k: int = 10,
                as_of: str | dt.date | None = "today", audience: str | None = None,
@@ -209,15 +236,17 @@ class Index:
 
     def rankings(self, query: str, *, k: int = 10, as_of: str | dt.date | None = "today",
                  audience: str | None = None, paths: Sequence[str] = ()) -> dict[str, list[Hit]]:
-        """The lists a hybrid search fuses, each `k` deep: "bm25", "dense" and "translated"
+        """The lists a hybrid search fuses, each `k` deep: "bm25", "dense", "translated"
         (bm25 over the question translated word by word, hits in the other language only;
-        [] without dictionaries). bench/fusion.py replays fusions over them."""
+        [] without dictionaries) and "companion" (the second embedder's, [] without one).
+        bench/fusion.py replays fusions over them."""
         filters = make_filters(as_of, audience, paths)
         options = self._options(needs_vectors=True)
         return {method: retrieve.search(self.store, query, method=method, k=k,
                                         filters=filters, options=options)
                 for method in ("bm25", "dense")} | {
-            "translated": retrieve.translated(self.store, query, filters, k, options)}
+            "translated": retrieve.translated(self.store, query, filters, k, options),
+            "companion": retrieve.companion(self.store, query, filters, k, options)}
 
     def default_method(self) -> str:
         return "bm25" if self.embedder_name == NO_EMBEDDER else "hybrid"

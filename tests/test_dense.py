@@ -122,15 +122,18 @@ def test_identifiers_rank_their_passage_in_the_hybrid_top_5(e5_index, qid):
 
 def test_lone_identifier_gives_bm25_double_weight_in_the_fusion(e5_index):
     """`LB-1` alone: bm25 weighs twice dense in the fusion; in a sentence, the default."""
-    from preuve.retrieve.adaptive import TRANSLATED, Fusion
+    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, across_languages
 
     defaults = Fusion()
     top = search(e5_index, "LB-1", "hybrid", k=5)[0]
     assert "LB-1" in top.heading
     assert top.scores["bm25"]["rank"] == 1
-    weights = {"bm25": defaults.identifier_bm25, "dense": 1.0, TRANSLATED: defaults.translated}
-    assert top.score == pytest.approx(expected_fusion(top, own_lists(e5_index, "LB-1"),
-                                                      weights))
+    lists = own_lists(e5_index, "LB-1")
+    # the sample mixes French and English: the companion list is fused at its weight
+    assert across_languages("LB-1", lists["dense"], lists["companion"])
+    weights = {"bm25": defaults.identifier_bm25, "dense": 1.0, TRANSLATED: defaults.translated,
+               COMPANION: defaults.companion}
+    assert top.score == pytest.approx(expected_fusion(top, lists, weights))
     assert top.score > 2.0 * 0.99  # bm25's first hit alone gives 2 x 1
     sentence = "What is the warranty on the LB-1 base?"
     first = search(e5_index, sentence, "hybrid", k=5)[0]
@@ -252,7 +255,8 @@ def test_index_records_the_embedder_and_every_chunk_has_a_vector(e5_build, e5_in
                    (meta["embedder_model"],))
     assert missing[0]["n"] == 0
     distinct = rows(path, "SELECT COUNT(DISTINCT text_hash) AS n FROM chunks")[0]["n"]
-    assert report.embedded == distinct == count(path, "vectors")
+    assert report.embedded == distinct == vectors_of(path, "intfloat/")
+    assert vectors_of(path, "google/") == distinct  # the companion's (use-m3), as many
     blob = rows(path, "SELECT vector FROM vectors LIMIT 1")[0]["vector"]
     # SQLite: float32 bytes; PostgreSQL: pgvector's text form (never computed on in SQL)
     vector = (np.array(json.loads(blob), dtype=np.float32) if isinstance(blob, str)
@@ -319,6 +323,12 @@ def test_reingesting_the_same_folder_embeds_nothing(e5_index_path, corpus, tmp_p
     assert count(path, "vectors") == vectors
 
 
+def vectors_of(path, model_prefix: str) -> int:
+    """Vectors stored for the models whose key starts with `model_prefix`."""
+    return rows(path, "SELECT COUNT(*) AS n FROM vectors WHERE model LIKE ?",
+                (model_prefix + "%",))[0]["n"]
+
+
 def chunk_hashes(path, doc_path) -> list[str]:
     return [r["text_hash"] for r in rows(
         path, "SELECT text_hash FROM chunks WHERE path = ? ORDER BY ordinal", (doc_path,))]
@@ -344,7 +354,8 @@ def test_vectors_back_filled_then_only_changed_chunks_embedded(tmp_path, fresh_i
     with Index(path, embedder="e5") as index:
         backfill = index.ingest([folder])
         assert backfill.ok and backfill.unchanged == 2 and not backfill.updated
-        assert backfill.embedded == distinct == count(path, "vectors")
+        assert backfill.embedded == distinct == vectors_of(path, "intfloat/")
+        assert vectors_of(path, "google/") == distinct
         assert index.embedder_name == "e5" and index.default_method() == "hybrid"
         hits = index.search("How much do I get for cycling to work?", method="dense", k=3)
         assert any("Forfait mobilités durables" in h.heading for h in hits)
@@ -386,15 +397,10 @@ def own_ranks(index, query, method, **kwargs) -> dict[str, int]:
 
 
 def own_lists(index, query, **kwargs) -> dict[str, list]:
-    """Each method's own 20 candidates (the default depth of hybrid), as hybrid sees them."""
-    from preuve.retrieve import translated
-    from preuve.retrieve.adaptive import TRANSLATED
-    from preuve.retrieve.filters import make_filters
-
-    lists = {m: search(index, query, m, k=20, **kwargs) for m in ("bm25", "dense")}
-    filters = make_filters(kwargs.get("as_of", "none"), kwargs.get("audience"))
-    lists[TRANSLATED] = translated(index.store, query, filters, 20)
-    return lists
+    """Each list's own 20 candidates (the default depth of hybrid), as hybrid sees them:
+    bm25, dense, the translated keywords and the companion embedder's (`Index.rankings`)."""
+    return index.rankings(query, k=20, as_of=kwargs.get("as_of", "none"),
+                          audience=kwargs.get("audience"))
 
 
 def expected_fusion(hit, lists, weights) -> float:
@@ -410,7 +416,7 @@ def expected_fusion(hit, lists, weights) -> float:
 
 
 def test_hybrid_scores_combine_each_methods_own_scores(e5_index):
-    from preuve.retrieve.adaptive import TRANSLATED, Fusion, plan
+    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, plan
 
     query = "Can I work remotely from another country for a couple of weeks?"
     hits = search(e5_index, query, "hybrid", k=10, audience="public")
@@ -418,8 +424,9 @@ def test_hybrid_scores_combine_each_methods_own_scores(e5_index):
     ranks = {m: {h.chunk_id: h.rank for h in hs} for m, hs in lists.items()}
     assert [h.rank for h in hits] == list(range(1, 11))
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-    weights = plan(query, lists["bm25"], lists["dense"], Fusion()).weights
-    assert set(weights) == {"bm25", "dense", TRANSLATED}
+    weights = plan(query, lists["bm25"], lists["dense"], Fusion(),
+                   companion=lists["companion"]).weights
+    assert set(weights) == {"bm25", "dense", TRANSLATED, COMPANION}
     for hit in hits:
         for name in ("bm25", "dense"):
             if hit.chunk_id in ranks[name]:
@@ -443,7 +450,7 @@ def test_cli_search_explain_shows_every_methods_rank(e5_index, e5_index_path):
     for position, hit in enumerate(hits, 1):
         scores = hit["scores"]
         assert {"dense", "fusion"} <= set(scores) <= {"bm25", "dense", "translated",
-                                                      "fusion"}, scores
+                                                      "companion", "fusion"}, scores
         assert scores["fusion"]["rank"] == hit["rank"] == position
         assert scores["bm25"]["rank"] == bm25.get(hit["chunk_id"])  # None: not matched
         assert scores["dense"]["rank"] == dense.get(hit["chunk_id"])

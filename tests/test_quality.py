@@ -240,20 +240,28 @@ def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_pat
 
 
 def test_the_plan_weighs_bm25_by_what_the_question_and_lists_show():
-    from preuve.retrieve.adaptive import TRANSLATED, Fusion, plan
+    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, plan
 
     fusion = Fusion()
     english = [_hit(f"en{i}", 0.8, "en") for i in range(3)]
     french = [_hit(f"fr{i}", 0.8, "fr") for i in range(3)]
     keywords = [_hit("k", 5.0, "fr")]
-    # a French question whose dense hits are French: bm25 keeps its weight
-    same = plan("Combien de jours de congé ?", keywords, french, fusion)
-    assert same.weights == {"bm25": fusion.bm25, "dense": 1.0, TRANSLATED: fusion.translated}
+    # a French question whose dense and companion hits are French: bm25 keeps its weight,
+    # the companion list is not fused (one language)
+    same = plan("Combien de jours de congé ?", keywords, french, fusion, companion=french)
+    assert same.weights == {"bm25": fusion.bm25, "dense": 1.0, TRANSLATED: fusion.translated,
+                            COMPANION: 0.0}
     assert same.reasons == ()
+    # an English passage among the companion's candidates: languages mix, it is fused
+    mixed = plan("Combien de jours de congé ?", keywords, french, fusion,
+                 companion=french + english[:1])
+    assert mixed.weights[COMPANION] == fusion.companion > 0
+    assert mixed.weights["bm25"] == fusion.bm25 and mixed.reasons == ("across languages",)
     # dense's first hits are English: the answer is across languages, bm25 steps aside
     across = plan("Combien de jours de congé ?", keywords, english, fusion)
     assert across.weights["bm25"] == fusion.bm25 * fusion.crossing_bm25
-    assert across.reasons == ("crossing",)
+    assert across.weights[COMPANION] == fusion.companion
+    assert across.reasons == ("crossing", "across languages")
     # a lone identifier: bm25 weighs most, whatever dense says
     code = plan("PK-2200-07", keywords, english, fusion)
     assert code.weights["bm25"] == fusion.identifier_bm25 > 1.0

@@ -76,12 +76,14 @@ def ingest(
     embedder=None,
     embedder_name: str | None = None,
     embedder_settings=None,
+    companion: tuple | None = None,
 ) -> IngestReport:
     """Bring the index in line with `paths` (folders or files), atomically.
 
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
     worker processes when given, made with `embedder_settings`, a `preuve.settings.Settings`);
-    vectors are cached by text hash across ingests.
+    vectors are cached by text hash across ingests. `companion`, (embedder, registered name),
+    is a second embedder whose vectors are made the same way (`Index.companion`).
     Files over `max_bytes`, PDFs over `max_pages` and zip bombs are refused unparsed
     (`preuve.ingest.limits`); links inside the folders are not followed (`walk`)."""
     settings = settings or ChunkSettings()
@@ -151,16 +153,20 @@ def ingest(
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
     return _commit(store, changes, report, embedder, embedder_name, progress,
-                   embedder_settings)
+                   embedder_settings, companion)
 
 
 def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
-            embedder_name: str | None, progress: bool, embedder_settings=None) -> IngestReport:
-    """Embed what lacks a vector, then apply every change in one transaction."""
+            embedder_name: str | None, progress: bool, embedder_settings=None,
+            companion: tuple | None = None) -> IngestReport:
+    """Embed what lacks a vector (with the embedder, then its companion), then apply every
+    change in one transaction."""
     changes.unchanged, changes.failed = report.unchanged, len(report.failed)
     if embedder is not None:
         report.embedded = _embed(store, changes, embedder, embedder_name, progress,
                                  embedder_settings)
+        if companion is not None:
+            _embed(store, changes, companion[0], companion[1], progress, embedder_settings)
     if changes.upserts or changes.removals:
         store.apply(changes)
     return report
@@ -270,7 +276,8 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
 def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",
                    access: str | None = "public", settings: ChunkSettings | None = None,
                    progress: bool = False, embedder=None,
-                   embedder_name: str | None = None, embedder_settings=None) -> IngestReport:
+                   embedder_name: str | None = None, embedder_settings=None,
+                   companion: tuple | None = None) -> IngestReport:
     """Index in-memory records (objects with `id`, `title`, `text`) as text documents.
 
     Used for reference collections (BEIR, PIAF, Cranfield): each record's path is its id,
@@ -312,7 +319,7 @@ def ingest_records(store: Store, records: Iterable, *, source: str, language: st
             changes.removals.append(doc.doc_id)
             report.removed.append(path)
     return _commit(store, changes, report, embedder, embedder_name, progress,
-                   embedder_settings)
+                   embedder_settings, companion)
 
 
 def _progress(items: list, enabled: bool):

@@ -4,7 +4,9 @@ those of `preuve.registry.methods`, where these are registered and plugins add t
 - `bm25`: keyword ranking inside the store (FTS5 over preuve's own tokens);
 - `dense`: cosine over the embedder's vectors;
 - `hybrid`: the two fused (20 candidates each by default), with weights per question
-  (`adaptive.py`) and normalised scores or reciprocal ranks (`fusion.py`);
+  (`adaptive.py`) and normalised scores or reciprocal ranks (`fusion.py`), together with
+  the keyword list of the question translated (`bilingual.py`) and the list of a second,
+  multilingual embedder (`companion`);
 - `rerank`: a cross-encoder re-scores the hybrid candidates (see `rerank.py`).
 
 Every method receives the same `Filters` and applies them before its top k.
@@ -19,7 +21,13 @@ from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.registry import Method, methods
 from preuve.retrieve import bilingual
-from preuve.retrieve.adaptive import TRANSLATED, Fusion, identifier_query, plan
+from preuve.retrieve.adaptive import (
+    COMPANION,
+    TRANSLATED,
+    Fusion,
+    identifier_query,
+    plan,
+)
 from preuve.retrieve.dense import dense
 from preuve.retrieve.fusion import RRF_CONSTANT, combine, rrf
 from preuve.retrieve.lexical import bm25
@@ -38,6 +46,7 @@ class Options:
 
     embedder: object | None = None
     reranker: object | None = None
+    companion: object | None = None  # a second embedder whose list hybrid fuses
     candidates: int = 20  # per method, before fusion
     rrf_constant: int = RRF_CONSTANT
     weights: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 2.0}
@@ -55,7 +64,18 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
     }
     if options.fusion.translated:
         rankings[TRANSLATED] = translated(store, query, filters, depth, options)
+    if options.fusion.companion:
+        rankings[COMPANION] = companion(store, query, filters, depth, options)
     return fuse(query, rankings, k, options)
+
+
+def companion(store: Store, query: str, filters: Filters, k: int, options: Options
+              ) -> list[Hit]:
+    """The companion embedder's nearest passages ([] without one, or while the index holds
+    none of its vectors)."""
+    if options.companion is None:
+        return []
+    return dense(store, query, filters, k, embedder=options.companion, label=COMPANION)
 
 
 def translated(store: Store, query: str, filters: Filters, k: int,
@@ -74,7 +94,7 @@ def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -
     """The two lists of one question fused as its plan says (pure: bench/fusion.py replays
     it over cached lists)."""
     chosen = plan(query, rankings["bm25"], rankings["dense"], options.fusion,
-                  options.weights)
+                  options.weights, rankings.get(COMPANION, ()))
     if chosen.kind == "rrf":
         return rrf(rankings, k, options.rrf_constant, chosen.weights, chosen.hit_weight)
     return combine(rankings, k, chosen.weights, chosen.hit_weight)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from preuve import text
 from preuve.models import Hit
 
+COMPANION = "companion"  # the list of the companion embedder (`Index.companion`)
 TRANSLATED = "translated"  # the keyword list of the question translated (bilingual.py)
 
 
@@ -37,6 +38,9 @@ class Fusion:
     crossing_bm25: float = 0.0  # multiplier of bm25 when dense's first hits are in another language
     spread: float = 0.0  # bm25 weight grows by spread x (first - second) / first
     translated: float = 0.5  # weight of bm25 over the translated question (`bilingual.py`)
+    # weight of the companion embedder's list (`Index.companion`) when the candidates mix
+    # languages (`across_languages`); 0 when they are all in the question's language
+    companion: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,18 @@ def identifier_query(query: str) -> bool:
     return bool(codes) and len(words) <= 3
 
 
+def across_languages(query: str, *candidates: Sequence[Hit]) -> bool:
+    """Whether the candidates (dense's and the companion's) hold a passage in another
+    language than the question: a question asked across languages, or a collection that
+    mixes them. There the companion list (a multilingual model) is fused; within one
+    language it is not (it gained nothing on the monolingual public sets and lost on
+    Cranfield: docs/evaluation.md, "Companion list")."""
+    language = text.question_language(query)
+    return any(h.language and h.language != language for hits in candidates for h in hits)
+
+
 def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
-         weights: dict[str, float] | None = None) -> Plan:
+         weights: dict[str, float] | None = None, companion: Sequence[Hit] = ()) -> Plan:
     """The fusion for one question. Explicit `weights` (a caller's) win over the plan's."""
     language = text.question_language(query)
     reasons = []
@@ -83,6 +97,9 @@ def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
         if fusion.spread and len(bm25) > 1 and bm25[0].score > 0:
             gap = (bm25[0].score - bm25[1].score) / bm25[0].score
             bm25_weight *= 1 + fusion.spread * max(0.0, gap)
+    companion_weight = fusion.companion if across_languages(query, dense, companion) else 0.0
+    if companion_weight:
+        reasons.append("across languages")
     chosen = {"bm25": bm25_weight, "dense": 1.0, TRANSLATED: fusion.translated,
-              **(weights or {})}
+              COMPANION: companion_weight, **(weights or {})}
     return Plan(fusion.kind, chosen, language, fusion.foreign_bm25, tuple(reasons))

@@ -28,12 +28,14 @@ def query_vector(embedder, query: str) -> np.ndarray:
     return vector
 
 
-def dense(store: Store, query: str, filters: Filters, k: int, *, embedder) -> list[Hit]:
-    """Top k chunks by cosine similarity, filters applied before the cut."""
+def dense(store: Store, query: str, filters: Filters, k: int, *, embedder,
+          label: str = "dense") -> list[Hit]:
+    """Top k chunks by cosine similarity, filters applied before the cut; each hit's rank
+    and score are kept under `label` in `hit.scores`."""
     if embedder is None:
         raise InvalidInput("dense search needs an embedder; this index has no vectors "
                            "(ingest with --embedder e5)")
     hits = store.search_dense(query_vector(embedder, query), model_key(embedder), filters, k)
     for hit in hits:
-        hit.scores["dense"] = {"rank": hit.rank, "score": round(hit.score, 4)}
+        hit.scores[label] = {"rank": hit.rank, "score": round(hit.score, 4)}
     return hits

@@ -498,7 +498,7 @@ class PostgresStore(SqlStore):
                 return []
             stored, dim = space
             if stored != model:
-                raise Conflict(f"{self.location} holds vectors of {stored}, not of {model}")
+                return self._search_other_space(cur, query, model, filters, k)
             if query.shape[-1] != dim:
                 raise Conflict(f"{self.location}: query vector has {query.shape[-1]} "
                                f"dimensions, the index {dim}")
@@ -520,6 +520,22 @@ class PostgresStore(SqlStore):
                 # the graph walk gave up before k rows passed the filters: exact scan
                 rows = run(f"((c.embedding::halfvec({dim})) <#> %s::halfvec({dim})) + 0")
             return [hit_from_row(row[1:], rank, -row[0]) for rank, row in enumerate(rows, 1)]
+
+    def _search_other_space(self, cur, query: np.ndarray, model: str, filters: Filters,
+                            k: int) -> list[Hit]:
+        """Dense search in a vector space other than the chunks' own (a companion
+        embedder's): exact, over the vector cache joined by text hash (no HNSW index on
+        it; its cost grows with the collection: docs/postgres.md)."""
+        where, params = filter_sql(filters, "c", "%s")
+        cur.execute(
+            f"WITH top AS MATERIALIZED (SELECT c.id, v.vector <#> %s::vector AS s "
+            f"FROM chunks c JOIN vectors v ON v.model = %s AND v.text_hash = c.text_hash "
+            f"AND vector_dims(v.vector) = %s WHERE {where} ORDER BY s, c.id LIMIT %s) "
+            f"SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
+            "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
+            [vector_literal(query), model, int(query.shape[-1]), *params, k])
+        return [hit_from_row(row[1:], rank, -row[0])
+                for rank, row in enumerate(cur.fetchall(), 1)]
 
     def _dense_space(self, cur) -> tuple[str, int] | None:
         """(model, dimension) of the vectors dense search reads; read once, as neither

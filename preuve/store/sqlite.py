@@ -66,8 +66,9 @@ class SQLiteStore(SqlStore):
         self._migrate()
         if self.get_meta("state") is None:  # an index made before states were recorded
             self.set_meta("state", _new_state())
-        self._matrix: tuple[tuple, VectorMatrix] | None = None  # (cache key, matrix)
-        self._matrix_stamp: tuple | None = None
+        # per vector model (the embedder's, its companion's): (cache key, matrix), stamp
+        self._matrices: dict[str, tuple[tuple, VectorMatrix]] = {}
+        self._matrix_stamps: dict[str, tuple] = {}
         # BM25 through the in-memory keyword index (the `bm25` setting `sql`: FTS5's bm25())
         self.keywords = kw.Keeper(kw.snapshot_path(location))
         self.bm25_engine = bm25_engine
@@ -372,14 +373,14 @@ class SQLiteStore(SqlStore):
         # nothing written since the last look (by another connection: data_version; by this
         # one: total_changes): the matrix is current, skip the COUNT(*) (a scan of the
         # vector blobs, ~2 s at 1M chunks)
-        stamp = (model, self.db.execute("PRAGMA data_version").fetchone()[0],
-                 self.db.total_changes)
-        if self._matrix is not None and self._matrix_stamp == stamp:
-            return self._matrix[1]
-        self._matrix_stamp = stamp
+        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        held = self._matrices.get(model)
+        if held is not None and self._matrix_stamps.get(model) == stamp:
+            return held[1]
+        self._matrix_stamps[model] = stamp
         key = (model, self.state(), self._vectors_count(model))
-        if self._matrix is None or self._matrix[0] != key:
-            self._matrix = None  # free the old matrix before reading the new one
+        if held is None or held[0] != key:
+            self._matrices.pop(model, None)  # free the old matrix before reading the new one
             # large matrices (see preuve.store.ann) are cached beside this file with their
             # approximate index: a new process maps them instead of reading every vector
             matrix = VectorMatrix.cached(self.location, model, key[1], key[2], dimension,
@@ -393,14 +394,15 @@ class SQLiteStore(SqlStore):
                 matrix = VectorMatrix.build(rows, dimension)
                 del rows
                 matrix.prepare_ann(self.location, model, key[1], key[2], self.ann_threshold)
-            self._matrix = (key, matrix)
-        return self._matrix[1]
+            self._matrices[model] = (key, matrix)
+        return self._matrices[model][1]
 
     @property
     def vector_matrix(self) -> VectorMatrix | None:
-        """The vectors dense search holds in memory (None until a dense query loaded them):
-        what `Index.engine_stats` reports."""
-        return None if self._matrix is None else self._matrix[1]
+        """The vectors dense search holds in memory for the index's embedder (None until a
+        dense query loaded them): what `Index.engine_stats` reports."""
+        held = self._matrices.get(self.get_meta("embedder_model") or "")
+        return None if held is None else held[1]
 
     def state(self) -> str:
         """What derived files (vector matrix, ANN index) are keyed on: the generation and a

@@ -1,0 +1,81 @@
+"""The companion list: a second, multilingual embedder (use-m3) whose nearest passages
+hybrid fuses beside bm25, dense and the translated keywords (`Index.companion`).
+
+It is a channel like the others: it must apply the caller's filters before its top k, on
+both stores; an index without its vectors searches without it until an ingest fills them
+in; the `companion` setting `none` turns it off."""
+
+from __future__ import annotations
+
+from conftest import E5, copy_index
+
+from preuve.index import Index
+from preuve.settings import Settings
+
+# staff documents of the sample: the returns escalation (fr) and the on-call rota (en)
+STAFF_QUESTIONS = [
+    "Who approves a refund above the escalation threshold?",
+    "Qui est d'astreinte et comment escalader un incident ?",
+    "How is the on-call rota organised?",
+]
+
+
+def test_the_companion_list_stays_inside_the_callers_labels(e5_index):
+    seen_staff = 0
+    for question in STAFF_QUESTIONS:
+        operator = e5_index.rankings(question, k=20, as_of="none")["companion"]
+        public = e5_index.rankings(question, k=20, as_of="none", audience="public")["companion"]
+        assert operator and public
+        seen_staff += sum(h.access == "staff" for h in operator)
+        assert all(h.access != "staff" for h in public), question
+        # the public list keeps the order the operator's (unfiltered) list gives its hits
+        wider = e5_index.rankings(question, k=60, as_of="none")["companion"]
+        order = {h.chunk_id: i for i, h in enumerate(wider)}
+        shared = [order[h.chunk_id] for h in public if h.chunk_id in order]
+        assert shared == sorted(shared)
+        hits = e5_index.search(question, k=10, as_of="none", audience="public")
+        assert all(h.access != "staff" for h in hits)
+    assert seen_staff >= 2  # the staff passages are near these questions for the operator
+
+
+def test_hybrid_fuses_it_and_the_same_list_comes_from_both_stores(e5_index, e5_build):
+    question = "How many days a week may I work from home?"  # the policy is in French
+    hits = e5_index.search(question, k=10, as_of="none")
+    assert any("companion" in h.scores for h in hits)
+    ours = [h.chunk_id for h in e5_index.rankings(question, k=10, as_of="none")["companion"]]
+    with Index(e5_build[0], embedder=E5) as sqlite_index:
+        reference = sqlite_index.rankings(question, k=10, as_of="none")["companion"]
+    assert ours == [h.chunk_id for h in reference]  # PostgreSQL: exact over the cache
+
+
+def test_vectors_filled_in_by_the_next_ingest_and_setting_none(tmp_path, fresh_index):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conges.md").write_text(
+        "---\nlanguage: fr\n---\n# Congés\n\nChaque salarié dispose de vingt-cinq jours de "
+        "congés payés par an, "
+        "à poser au moins un mois à l'avance dans l'outil Horaire.\n", encoding="utf-8")
+    (docs / "parking.md").write_text(
+        "---\nlanguage: en\n---\n# Parking\n\nThe car park behind the Nantes office has "
+        "twelve spaces; book one "
+        "the day before on the intranet.\n", encoding="utf-8")
+    location = fresh_index
+    question = "How many days of paid leave does an employee get?"
+    off = Settings(companion="none")
+    with Index(location, embedder=E5, settings=off) as index:
+        assert index.ingest([docs]).ok
+        assert index.rankings(question, k=5, as_of="none")["companion"] == []
+        assert not any("companion" in h.scores for h in index.search(question, as_of="none"))
+    with Index(location, embedder=E5) as index:
+        # built without it: searched without it, until an ingest fills its vectors in
+        assert index.rankings(question, k=5, as_of="none")["companion"] == []
+        report = index.ingest([docs])
+        assert report.ok and report.unchanged == 2
+        found = index.rankings(question, k=5, as_of="none")["companion"]
+        assert [h.path for h in found][:1] == ["conges.md"]  # across languages
+        assert any("companion" in h.scores for h in index.search(question, as_of="none"))
+    # a copy on the other store (`preuve migrate`) carries the companion's vectors too
+    copied = copy_index(location, tmp_path / "copy.sqlite")
+    with Index(copied, embedder=E5) as index:
+        assert [h.path for h in index.rankings(question, k=5, as_of="none")["companion"]][
+            :1] == ["conges.md"]
