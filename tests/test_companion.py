@@ -79,3 +79,13 @@ def test_vectors_filled_in_by_the_next_ingest_and_setting_none(tmp_path, fresh_i
     with Index(copied, embedder=E5) as index:
         assert [h.path for h in index.rankings(question, k=5, as_of="none")["companion"]][
             :1] == ["conges.md"]
+
+
+def test_postgresql_searches_it_up_to_the_hnsw_threshold(e5_index_path, store_kind):
+    """No HNSW index covers the companion's vectors on PostgreSQL: above the threshold
+    (where the main vectors get theirs) its exact scan would grow with the collection, so
+    the list is left out there; SQLite's vector matrix has its own approximate index."""
+    question = "How many days a week may I work from home?"
+    with Index(e5_index_path, embedder=E5, settings=Settings(hnsw_threshold=10)) as index:
+        found = index.rankings(question, k=5, as_of="none")["companion"]
+        assert (found == []) == (store_kind == "postgres")

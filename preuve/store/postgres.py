@@ -524,8 +524,12 @@ class PostgresStore(SqlStore):
     def _search_other_space(self, cur, query: np.ndarray, model: str, filters: Filters,
                             k: int) -> list[Hit]:
         """Dense search in a vector space other than the chunks' own (a companion
-        embedder's): exact, over the vector cache joined by text hash (no HNSW index on
-        it; its cost grows with the collection: docs/postgres.md)."""
+        embedder's): exact, over the vector cache joined by text hash. There is no HNSW
+        index on it, so it is searched up to `hnsw_threshold` chunks only (an exact scan
+        of that many takes tens of milliseconds); above, [] (docs/postgres.md)."""
+        cur.execute("SELECT coalesce(sum(chunks), 0) FROM lexicon_parts")
+        if cur.fetchone()[0] > self.hnsw_threshold:
+            return []
         where, params = filter_sql(filters, "c", "%s")
         cur.execute(
             f"WITH top AS MATERIALIZED (SELECT c.id, v.vector <#> %s::vector AS s "
