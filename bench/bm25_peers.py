@@ -2,14 +2,16 @@
 
     .venv/bin/python bench/bm25_peers.py [--data DIR] [--runs N] [--quick]
 
-On a BEIR folder (default: the Python 3.11 FAQ set in ../shared/eval-data), every engine
+On an evaluation set (default: the Python 3.11 FAQ set in ../shared/eval-data; any layout
+`preuve.evaluate.load` reads: BEIR, PIAF's SQuAD JSON, Cranfield), every engine
 indexes the same tokens (`preuve.text.tokens`, one document per corpus record; ours loaded
 by `Index.load`) and is asked the same question: the peers its terms
 (`preuve.text.query_terms`), ours the question itself through `Index.search`, which
 derives the same terms, so the comparison is about the engines:
 nDCG@10 and queries per second (one query at a time, median of several runs), with the
 ratio against ours measured in the same run. bm25s with its own tokenizer and stemmer is
-shown for reference. Peers use k1=1.2, b=0.75 like FTS5's bm25().
+shown for reference, in the set's language (French Snowball and bm25s's French stop words on
+PIAF). Peers use k1=1.2, b=0.75 like FTS5's bm25().
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from common import ROOT, machine_note, pin_threads, table
 from rank_bm25 import BM25Okapi
 
 from preuve import text
-from preuve.evaluate import EvalSet, evaluate_run, load_beir
+from preuve.evaluate import EvalSet, evaluate_run, load
 from preuve.index import Index
 from preuve.models import Chunk, Document
 
@@ -57,7 +59,8 @@ def build_ours(es: EvalSet, tokens: list[list[str]], folder: str) -> Callable[[s
     upserts = []
     for record, toks in zip(es.corpus, tokens, strict=True):
         doc = Document(doc_id=record.id, path=f"{record.id}.txt", root=folder, kind="text",
-                       title=record.title, language="en", content_hash=record.id)
+                       title=record.title, language=es.language or "en",
+                       content_hash=record.id)
         chunk = Chunk(text=record.text, chunk_id=record.id, doc_id=record.id, tokens=toks)
         upserts.append((doc, [chunk]))
     index.load([upserts])
@@ -100,17 +103,20 @@ def build_bm25s(es: EvalSet, tokens: list[list[str]]) -> Search:
 
 
 def build_bm25s_own(es: EvalSet) -> Search:
-    """bm25s as its README shows it: its tokenizer, English stop words, Snowball stemmer,
-    default parameters (Lucene variant, k1=1.5)."""
-    stemmer = snowballstemmer.stemmer("english")
+    """bm25s as its README shows it: its tokenizer, stop words and Snowball stemmer of the
+    set's language (English unless the set says French), default parameters (Lucene
+    variant, k1=1.5)."""
+    french = es.language == "fr"
+    stemmer = snowballstemmer.stemmer("french" if french else "english")
+    stop = bm25s.stopwords.STOPWORDS_FRENCH if french else "en"
     corpus = [f"{r.title}\n{r.text}" for r in es.corpus]
     engine = bm25s.BM25()
-    engine.index(bm25s.tokenize(corpus, stopwords="en", stemmer=stemmer, show_progress=False),
+    engine.index(bm25s.tokenize(corpus, stopwords=stop, stemmer=stemmer, show_progress=False),
                  show_progress=False)
     ids = [r.id for r in es.corpus]
 
     def search(question: str) -> list[str]:
-        query = bm25s.tokenize([question], stopwords="en", stemmer=stemmer,
+        query = bm25s.tokenize([question], stopwords=stop, stemmer=stemmer,
                                show_progress=False, return_ids=False)
         docs, scores = engine.retrieve(query, k=K, show_progress=False)
         return [ids[d] for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
@@ -135,12 +141,13 @@ def run_queries(engines: list[tuple[Callable, dict[str, object]]], runs: int):
 def main() -> None:
     pin_threads()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="BEIR folder")
+    parser.add_argument("--data", default=str(DEFAULT_DATA),
+                        help="evaluation set (BEIR folder, SQuAD .json, Cranfield folder)")
     parser.add_argument("--runs", type=int, default=7, help="timed passes over the queries")
     parser.add_argument("--quick", action="store_true", help="3 timed passes")
     args = parser.parse_args()
     runs = 3 if args.quick else args.runs
-    es = load_beir(args.data)
+    es = load(args.data)
     terms = {q.id: list(text.query_terms(q.text)) for q in es.queries}
     questions = {q.id: q.text for q in es.queries}
 

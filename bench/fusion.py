@@ -5,6 +5,11 @@ with the question's own filters) are fetched once through preuve's own retriever
 cached in bench/out/fusion/ (keyed by the eval index's fingerprint); every fusion is then
 a pure function of those lists, the same function `hybrid` calls, so the sweep is cheap.
 
+The grid: RRF (the fusion before issue 13), RRF with weights, and the normalised
+combination over bm25's weight, per-hit language, the crossing test, bm25's score spread,
+the translated list and (with per-hit language 1 and translated 0.5) the coverage of the
+question by bm25's first hit (`adaptive.coverage`).
+
 Sets: the three public collections (each in its eval index, as `preuve eval` builds it),
 and the sample's reference files asked against an index of examples/.
 
@@ -197,16 +202,25 @@ def depth_of(name: str) -> int:
 
 
 def grid() -> list:
+    """Every field but identifier_bm25 pinned, so a change of defaults leaves the grid as is."""
     from preuve.retrieve import Fusion
 
-    configs = [Fusion(kind="rrf", bm25=1.0, identifier_bm25=2.0)]  # before: plain RRF
+    base = {"identifier_bm25": 2.0, "foreign_bm25": 1.0, "spread": 0.0, "coverage": 0.0,
+            "covered": 0.0}
+    configs = [Fusion(**{**base, "kind": "rrf", "bm25": 1.0, "crossing_bm25": 0.0,
+                         "translated": 0.5})]  # before: RRF (as the first lines of issue 13)
     for bm25, crossing, translated in itertools.product((0.3, 1.0), (0.0, 1.0), (0.0, 0.5)):
-        configs.append(Fusion(kind="rrf", bm25=bm25, crossing_bm25=crossing,
-                              translated=translated))
+        configs.append(Fusion(**{**base, "kind": "rrf", "bm25": bm25, "crossing_bm25": crossing,
+                                 "translated": translated}))
     for bm25, foreign, crossing, spread, translated in itertools.product(
             (0.1, 0.2, 0.3, 0.5, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.5)):
-        configs.append(Fusion(kind="combine", bm25=bm25, foreign_bm25=foreign,
-                              crossing_bm25=crossing, spread=spread, translated=translated))
+        coverages = [(0.0, 0.0)]
+        if foreign == 1.0 and translated == 0.5:  # the coverage of the question by bm25's first hit
+            coverages += list(itertools.product((1.0, 2.0, 4.0), (0.0, 0.5)))
+        for coverage, covered in coverages:
+            configs.append(Fusion(kind="combine", bm25=bm25, identifier_bm25=2.0,
+                                  foreign_bm25=foreign, crossing_bm25=crossing, spread=spread,
+                                  translated=translated, coverage=coverage, covered=covered))
     return configs
 
 
@@ -266,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
 def _name(config) -> str:
     return (f"{config.kind} bm25={config.bm25} foreign={config.foreign_bm25} "
             f"crossing={config.crossing_bm25} spread={config.spread} "
-            f"translated={config.translated}")
+            f"translated={config.translated} coverage={config.coverage}/{config.covered}")
 
 
 if __name__ == "__main__":

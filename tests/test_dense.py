@@ -123,7 +123,7 @@ def test_identifiers_rank_their_passage_in_the_hybrid_top_5(e5_index, qid):
 
 def test_lone_identifier_gives_bm25_double_weight_in_the_fusion(e5_index):
     """`LB-1` alone: bm25 weighs twice dense in the fusion; in a sentence, the default."""
-    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, across_languages
+    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, across_languages, coverage
 
     defaults = Fusion()
     top = search(e5_index, "LB-1", "hybrid", k=5)[0]
@@ -138,9 +138,16 @@ def test_lone_identifier_gives_bm25_double_weight_in_the_fusion(e5_index):
     assert top.score > 2.0 * 0.99  # bm25's first hit alone gives 2 x 1
     sentence = "What is the warranty on the LB-1 base?"
     first = search(e5_index, sentence, "hybrid", k=5)[0]
-    weights["bm25"] = defaults.bm25
-    assert first.score == pytest.approx(expected_fusion(first, own_lists(e5_index, sentence),
-                                                        weights))
+    lists = own_lists(e5_index, sentence)
+    # in a sentence: the default weight, grown by how much of the question bm25's first hit
+    # holds (`adaptive.coverage`), never the identifier's
+    share = coverage(sentence, lists["bm25"][0], "en")
+    weights["bm25"] = defaults.bm25 * (1 + defaults.coverage
+                                       * max(0.0, share - defaults.covered))
+    assert weights["bm25"] < defaults.identifier_bm25
+    mixed = across_languages(sentence, lists["dense"], lists["companion"])
+    weights[COMPANION] = defaults.companion if mixed else 0.0
+    assert first.score == pytest.approx(expected_fusion(first, lists, weights))
 
 
 # ------------------------------------------------------------------------------ audience

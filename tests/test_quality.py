@@ -242,7 +242,7 @@ def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_pat
 def test_the_plan_weighs_bm25_by_what_the_question_and_lists_show():
     from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, plan
 
-    fusion = Fusion()
+    fusion = Fusion(crossing_bm25=0.0, coverage=0.0)  # the crossing test on, coverage off
     english = [_hit(f"en{i}", 0.8, "en") for i in range(3)]
     french = [_hit(f"fr{i}", 0.8, "fr") for i in range(3)]
     keywords = [_hit("k", 5.0, "fr")]
