@@ -26,7 +26,7 @@ import pickle
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,6 +54,7 @@ class Question:
     translated: list  # bm25 of the question translated, hits in the other language
     judged: Callable[[list], list[str]] | None = None  # hits -> ids for the qrels
     qrels: dict[str, int] | None = None
+    companion: list = field(default_factory=list)  # the companion embedder's (use-m3)
 
 
 def table(headers, rows) -> str:
@@ -72,10 +73,10 @@ def _fingerprint(path: str) -> str:
     return hashlib.sha1(repr((docs, model)).encode()).hexdigest()[:12]
 
 
-def _lists(index, text: str, filters: dict) -> tuple[list, list, list]:
+def _lists(index, text: str, filters: dict) -> tuple[list, list, list, list]:
     """The three lists hybrid fuses (`Index.rankings`), DEPTH deep."""
     lists = index.rankings(text, k=DEPTH, **filters)
-    return lists["bm25"], lists["dense"], lists["translated"]
+    return lists["bm25"], lists["dense"], lists["translated"], lists["companion"]
 
 
 def _strip(hits: list) -> list:
@@ -98,7 +99,7 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
     queries = [q for q in evalset.queries if evalset.qrels.get(q.id)]
     if limit and limit < len(queries):
         queries = random.Random(13).sample(queries, limit)
-    cache = OUT / "fusion" / f"{name}-{_fingerprint(path)}-{len(queries)}-v2.pkl"
+    cache = OUT / "fusion" / f"{name}-{_fingerprint(path)}-{len(queries)}-v3.pkl"
     if cache.exists():
         rows = pickle.loads(cache.read_bytes())
     else:
@@ -106,9 +107,9 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
         filters = {"as_of": "none"}
         with Index(path, embedder="e5") as index:
             for n, query in enumerate(queries, 1):
-                b, d, t = _lists(index, query.text, filters)
+                b, d, t, c = _lists(index, query.text, filters)
                 rows.append((query.id, query.text, query.type, _strip(b), _strip(d),
-                             _strip(t)))
+                             _strip(t), _strip(c)))
                 if n % 200 == 0:
                     print(f"[{name}] {n}/{len(queries)}", file=sys.stderr, flush=True)
         cache.parent.mkdir(parents=True, exist_ok=True)
@@ -121,8 +122,8 @@ def collection_questions(name: str, index_dir: str, limit: int | None) -> list[Q
                 ranked.append(hit.path)
         return ranked[:K]
 
-    return [Question(qid, text, qtype, b, d, t, records, evalset.qrels[qid])
-            for qid, text, qtype, b, d, t in rows]
+    return [Question(qid, text, qtype, b, d, t, records, evalset.qrels[qid], c)
+            for qid, text, qtype, b, d, t, c in rows]
 
 
 def reference_questions(name: str, index_path: str) -> list[Question]:
@@ -133,7 +134,7 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
     with Index(index_path, embedder="e5") as index:
         index.ingest([str(ROOT / "examples")])
     questions = [q for q in load_reference(REFERENCES[name]) if not q.refuse]
-    cache = OUT / "fusion" / f"{name}-{_fingerprint(index_path)}-v2.pkl"
+    cache = OUT / "fusion" / f"{name}-{_fingerprint(index_path)}-v3.pkl"
     if cache.exists():
         rows = pickle.loads(cache.read_bytes())
     else:
@@ -141,13 +142,13 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
         with Index(index_path, embedder="e5") as index:
             for q in questions:
                 filters = {"as_of": q.as_of or "today", "audience": q.audience}
-                b, d, t = _lists(index, q.question, filters)
-                rows.append((q.id, q.question, q.type, b, d, t))
+                b, d, t, c = _lists(index, q.question, filters)
+                rows.append((q.id, q.question, q.type, b, d, t, c))
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_bytes(pickle.dumps(rows))
     by_id = {q.id: q for q in questions}
     out = []
-    for qid, text, qtype, b, d, t in rows:
+    for qid, text, qtype, b, d, t, c in rows:
         relevant = by_id[qid].relevant
 
         def judged(hits: list, relevant=relevant) -> list[str]:
@@ -158,7 +159,7 @@ def reference_questions(name: str, index_path: str) -> list[Question]:
             return ranked
 
         out.append(Question(qid, text, qtype, b, d, t, judged,
-                            {f"rel{i}": 1 for i in range(len(relevant))}))
+                            {f"rel{i}": 1 for i in range(len(relevant))}, c))
     return out
 
 
@@ -184,13 +185,13 @@ def ndcg(questions: list[Question], rank: Callable[[Question], list]) -> float:
 def fused(config, depth: int) -> Callable[[Question], list]:
     """The ranking `hybrid` makes from a question's two lists under a `Fusion` config."""
     from preuve.retrieve import Options, fuse
-    from preuve.retrieve.adaptive import TRANSLATED
+    from preuve.retrieve.adaptive import COMPANION, TRANSLATED
 
     options = Options(fusion=config, candidates=depth)
 
     def rank(q: Question) -> list:
         lists = {"bm25": q.bm25[:depth], "dense": q.dense[:depth],
-                 TRANSLATED: q.translated[:depth]}
+                 TRANSLATED: q.translated[:depth], COMPANION: q.companion[:depth]}
         return fuse(q.text, lists, depth, options)
     return rank
 
@@ -206,7 +207,7 @@ def grid() -> list:
     from preuve.retrieve import Fusion
 
     base = {"identifier_bm25": 2.0, "foreign_bm25": 1.0, "spread": 0.0, "coverage": 0.0,
-            "covered": 0.0}
+            "covered": 0.0, "companion": 0.0}
     configs = [Fusion(**{**base, "kind": "rrf", "bm25": 1.0, "crossing_bm25": 0.0,
                          "translated": 0.5})]  # before: RRF (as the first lines of issue 13)
     for bm25, crossing, translated in itertools.product((0.3, 1.0), (0.0, 1.0), (0.0, 0.5)):
@@ -217,10 +218,11 @@ def grid() -> list:
         coverages = [(0.0, 0.0)]
         if foreign == 1.0 and translated == 0.5:  # the coverage of the question by bm25's first hit
             coverages += list(itertools.product((1.0, 2.0, 4.0), (0.0, 0.5)))
-        for coverage, covered in coverages:
+        for (coverage, covered), companion in itertools.product(coverages, (0.0, 1.0)):
             configs.append(Fusion(kind="combine", bm25=bm25, identifier_bm25=2.0,
                                   foreign_bm25=foreign, crossing_bm25=crossing, spread=spread,
-                                  translated=translated, coverage=coverage, covered=covered))
+                                  translated=translated, coverage=coverage, covered=covered,
+                                  companion=companion))
     return configs
 
 
@@ -280,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
 def _name(config) -> str:
     return (f"{config.kind} bm25={config.bm25} foreign={config.foreign_bm25} "
             f"crossing={config.crossing_bm25} spread={config.spread} "
-            f"translated={config.translated} coverage={config.coverage}/{config.covered}")
+            f"translated={config.translated} coverage={config.coverage}/{config.covered} "
+            f"companion={config.companion}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from preuve.models import Hit
-from preuve.retrieve.adaptive import TRANSLATED, Fusion, coverage, plan
+from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, coverage, plan
 
 
 def _hit(chunk_id: str, text: str, language: str = "fr", score: float = 5.0) -> Hit:
@@ -41,7 +41,7 @@ def test_bm25_weighs_more_when_its_first_hit_holds_the_question():
     # a quarter of the terms, under the threshold: the base weight
     partial = plan(QUESTION, [HOLDS_ONE], DENSE, fusion)
     assert partial.weights == {"bm25": fusion.bm25, "dense": 1.0,
-                               TRANSLATED: fusion.translated}
+                               TRANSLATED: fusion.translated, COMPANION: 0.0}
     assert partial.reasons == ()
     # no bm25 hit, or the signal off: the base weight
     assert plan(QUESTION, [], DENSE, fusion).weights["bm25"] == fusion.bm25
@@ -57,4 +57,4 @@ def test_the_crossing_test_is_off_by_default():
     default = plan(QUESTION, [HOLDS_ONE], english, Fusion())
     assert default.weights["bm25"] == Fusion().bm25 and "crossing" not in default.reasons
     on = plan(QUESTION, [HOLDS_ONE], english, Fusion(crossing_bm25=0.0))
-    assert on.weights["bm25"] == 0.0 and on.reasons == ("crossing",)
+    assert on.weights["bm25"] == 0.0 and on.reasons == ("crossing", "across languages")
