@@ -10,6 +10,7 @@ from __future__ import annotations
 from conftest import E5, copy_index
 
 from preuve.index import Index
+from preuve.models import Filters
 from preuve.settings import Settings
 
 # staff documents of the sample: the returns escalation (fr) and the on-call rota (en)
@@ -89,3 +90,32 @@ def test_postgresql_searches_it_up_to_the_hnsw_threshold(e5_index_path, store_ki
     with Index(e5_index_path, embedder=E5, settings=Settings(hnsw_threshold=10)) as index:
         found = index.rankings(question, k=5, as_of="none")["companion"]
         assert (found == []) == (store_kind == "postgres")
+
+
+def test_a_collection_in_the_questions_language_never_searches_it(tmp_path, fresh_index):
+    """The companion list is fused only where languages mix; where every document the
+    caller may read is in the question's language it is not searched at all (no query
+    embedding, no vectors loaded), and adding a document in another language brings it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, body in [("conges.md", "Chaque salarié dispose de vingt-cinq jours de congés "
+                                     "payés par an, posés dans l'outil Horaire."),
+                       ("velo.md", "Les trajets à vélo sont remboursés à hauteur de vingt "
+                                   "centimes par kilomètre.")]:
+        (docs / name).write_text(f"---\nlanguage: fr\naccess: public\n---\n# {name}\n\n"
+                                 f"{body}\n", encoding="utf-8")
+    question = "Combien de jours de congés payés par an ?"
+    with Index(fresh_index, embedder=E5) as index:
+        assert index.ingest([docs]).ok
+        assert index.store.languages(Filters()) == {"fr"}
+        hits = index.search(question, as_of="none")
+        assert hits and not any("companion" in h.scores for h in hits)
+        (docs / "parking.md").write_text(
+            "---\nlanguage: en\naccess: staff\n---\n# Parking\n\nTwelve spaces behind the "
+            "office.\n", encoding="utf-8")
+        assert index.ingest([docs]).ok
+        # the English document is staff-only: a public caller's documents are still French
+        public = index.search(question, as_of="none", audience="public")
+        assert public and not any("companion" in h.scores for h in public)
+        operator = index.search(question, as_of="none")
+        assert any("companion" in h.scores for h in operator)

@@ -64,8 +64,13 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
     }
     if options.fusion.translated:
         rankings[TRANSLATED] = translated(store, query, filters, depth, options)
-    if options.fusion.companion:
-        rankings[COMPANION] = companion(store, query, filters, depth, options)
+    if options.fusion.companion and options.companion is not None:
+        # only where the caller's documents are not all in the question's language: there
+        # the plan could not give the list any weight (`adaptive.across_languages`), so a
+        # monolingual collection never pays for its query nor loads its vectors
+        language = text.question_language(query)
+        if store.languages(filters) - {language, ""}:
+            rankings[COMPANION] = companion(store, query, filters, depth, options)
     return fuse(query, rankings, k, options)
 
 

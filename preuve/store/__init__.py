@@ -78,6 +78,10 @@ class Store(Protocol):
         """Top k chunks by cosine to `query` in `model`'s vectors, filters before the cut."""
         ...
 
+    def languages(self, filters: Filters) -> frozenset[str]:
+        """The languages of the documents the caller's labels let it read."""
+        ...
+
     def readable_chunks(self, filters: Filters) -> int:
         """How many chunks the audience of `filters` may read (its labels only; a cheap
         count kept per label, for statistics such as IDF)."""

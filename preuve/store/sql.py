@@ -174,6 +174,7 @@ class SqlStore:
 
     def __init__(self) -> None:
         self.conversations = Conversations(self)
+        self._languages: dict[tuple, frozenset[str]] = {}  # see languages()
 
     # -- what an engine supplies --------------------------------------------------------
     def _cursor(self) -> AbstractContextManager:
@@ -190,6 +191,10 @@ class SqlStore:
         raise NotImplementedError
 
     def close(self) -> None:
+        raise NotImplementedError
+
+    def state(self) -> str:
+        """A key that every write changes (generation and a random token)."""
         raise NotImplementedError
 
     def _sql(self, sql: str) -> str:
@@ -209,6 +214,25 @@ class SqlStore:
         with self._cursor() as cur:
             rows = cur.execute(sql + " ORDER BY d.path", params).fetchall()
         return [document_from_row(row) for row in rows]
+
+    def languages(self, filters: Filters) -> frozenset[str]:
+        """The languages of the documents the caller may read ('' where none was told),
+        by its labels only (dates and folders not applied: a superset). Remembered per
+        store state (`state`, which every write changes) and set of labels."""
+        labels = filters.readable_labels()
+        key = (self.state(), labels)
+        found = self._languages.get(key)
+        if found is None:
+            where, params = filter_sql(document_filters(Filters(audience=filters.audience)),
+                                       "d", self.mark)
+            with self._cursor() as cur:
+                rows = cur.execute(f"SELECT DISTINCT d.language FROM documents d WHERE {where}",
+                                   params).fetchall()
+            found = frozenset(row[0] or "" for row in rows)
+            if len(self._languages) > 64:
+                self._languages.clear()
+            self._languages[key] = found
+        return found
 
     def chunks(self, chunk_ids: Sequence[str], filters: Filters) -> list[Hit]:
         """Chunks by id that the filters allow, in the order asked (rank 0, score 0)."""
