@@ -30,7 +30,15 @@ import time
 import uuid
 
 import numpy as np
-from bm25_latency import FILTERS, SEED, VOCABULARY, latencies, make_queries, vocabulary
+from bm25_latency import (
+    FILTERS,
+    SEED,
+    VOCABULARY,
+    keyword_ready,
+    latencies,
+    make_queries,
+    vocabulary,
+)
 from common import OUT, machine_note, percentile, pin_threads, table
 
 from preuve.index import Index, sibling_index
@@ -70,9 +78,7 @@ def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[obj
     embedder = FixedEmbedder()
     index = open_index(built.path, None, embedder)  # the store's defaults
     sql_index = Index(built.path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
-    started = time.perf_counter()
-    bm25(index, ["x"], UNFILTERED)
-    first = time.perf_counter() - started
+    _, first = keyword_ready(index, ["x"])
     qv = query_vectors(built.path, topics, queries, SEED + 11)
     vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
     texts = make_queries(len(vectors), vocab, SEED + 1)
@@ -152,7 +158,7 @@ def load_pg(base: str, n: int) -> str:
 
 def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> None:
     index = open_pg(url, pool=1)
-    bm25(index, texts[0], UNFILTERED)  # loads the saved keyword index
+    keyword_ready(index, texts[0])  # loads the saved keyword index
     filters = [FILTERS[name] for name in FILTERS if name.startswith("F")]
     rng = np.random.default_rng(seed)
     barrier.wait()
@@ -178,14 +184,10 @@ def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seco
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     texts = make_queries(queries, vocab, SEED + 1)
     index = open_pg(url)
-    started = time.perf_counter()
-    bm25(index, texts[0], UNFILTERED)
-    build = time.perf_counter() - started
+    _, build = keyword_ready(index, texts[0])
     index.close()
     index = open_pg(url)
-    started = time.perf_counter()
-    bm25(index, texts[0], UNFILTERED)
-    load = time.perf_counter() - started
+    _, load = keyword_ready(index, texts[0])
     cost = [[f"{n:,}", build, load, index.engine_stats()["keyword"]["builds"]]]
     rows = []
     for name, f in FILTERS.items():
