@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/keyword_scale.py --sqlite 1000000            # bm25 + dense + hybrid
     .venv/bin/python bench/keyword_scale.py --pg URL --pg-size 1000000  # PostgreSQL bm25, readers
+    .venv/bin/python bench/keyword_scale.py --pg URL --pg-vectors      # PostgreSQL hybrid
 
 SQLite: the cached synthetic index of bench/dense_latency.py (text and vectors), each query
 under F0 / public / staff / F1 / F2 through `Index.search` (the filters as its arguments):
@@ -16,7 +17,10 @@ The `lexical` table and its statistics are not loaded (so the SQL BM25 of before
 run on it: its figures are stores.py's), nor vectors. Measured: the index built from the
 rows (first query of a process, saved in the cache folder), loaded by a new process, the
 bm25 p50/p95 per filter (`Index.search`), and reader processes (an Index with one
-connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`.
+connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`. With `--pg-vectors`
+the schema is stores.py's `stores_N` instead (built through `Index.load`, with vectors and
+the HNSW index: `bench/stores.py --build-only URL`), where bm25, dense and hybrid are
+measured too.
 """
 
 from __future__ import annotations
@@ -68,24 +72,26 @@ def p50_p95(fn, items, runs: int) -> tuple[float, float]:
 
 
 # -- SQLite --------------------------------------------------------------------------------
-def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[object]]:
-    from dense_latency import FixedEmbedder, Topics, build_index, open_index, query_vectors
-    from dense_latency import search as door_search
+def query_pairs(n: int, queries: int):
+    """(query vector, words) pairs: dense_latency's query vectors for its size-n file."""
+    from dense_latency import Topics, build_index, query_vectors
 
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     topics = Topics.make(SEED + 3)
     built = build_index(n, vocab, topics)
-    embedder = FixedEmbedder()
-    index = open_index(built.path, None, embedder)  # the store's defaults
-    sql_index = Index(built.path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
-    _, first = keyword_ready(index, ["x"])
     qv = query_vectors(built.path, topics, queries, SEED + 11)
     vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
     texts = make_queries(len(vectors), vocab, SEED + 1)
-    for v, t in zip(vectors[:5], texts[:5], strict=True):  # warm: matrix, ANN, caches
-        door_search(index, embedder, v, " ".join(t), UNFILTERED, "dense", K)
-        bm25(index, t, UNFILTERED)
-    pairs = list(zip(vectors, texts, strict=True))
+    return built.path, list(zip(vectors, texts, strict=True))
+
+
+def method_rows(n: int, index: Index, embedder, pairs, runs: int, sql_index: Index | None,
+                sql_runs: int) -> list[list[object]]:
+    """A row per filter: bm25, dense, hybrid (and bm25 through `sql_index`) p50/p95 ms."""
+    from dense_latency import search as door_search
+
+    for v, t in pairs[:5]:  # warm: matrix, ANN, caches
+        door_search(index, embedder, v, " ".join(t), UNFILTERED, "hybrid", K)
     rows = []
     for name, f in FILTERS.items():
         def keyword(p, f=f):
@@ -101,13 +107,43 @@ def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[obj
             return bm25(sql_index, p[1], f)
 
         row = [f"{n:,}", name]
-        for fn, r in ((keyword, runs), (dense, runs), (both, runs), (sql, sql_runs)):
+        for fn, r in ((keyword, runs), (dense, runs), (both, runs),
+                      (sql, sql_runs if sql_index else 0)):
             row += list(p50_p95(fn, pairs, r)) if r else [float("nan")] * 2
         rows.append(row)
         print(f"<!-- {row} -->", flush=True)
+    return rows
+
+
+def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[object]]:
+    from dense_latency import FixedEmbedder, open_index
+
+    path, pairs = query_pairs(n, queries)
+    embedder = FixedEmbedder()
+    index = open_index(path, None, embedder)  # the store's defaults
+    sql_index = Index(path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
+    _, first = keyword_ready(index, ["x"])
+    rows = method_rows(n, index, embedder, pairs, runs, sql_index, sql_runs)
     sql_index.close()
     index.close()
     print(f"<!-- first query (keyword index built or loaded): {first:.1f} s -->")
+    return rows
+
+
+def pg_vector_rows(base: str, n: int, queries: int, runs: int) -> list[list[object]]:
+    """bm25, dense, hybrid on stores.py's schema `stores_N` (vectors, HNSW index): the
+    PostgreSQL store's defaults (HNSW from 50,000 chunks), the same query pairs."""
+    from dense_latency import FixedEmbedder
+
+    _, pairs = query_pairs(n, queries)
+    embedder = FixedEmbedder()
+    url = f"{base}?options=-csearch_path%3Dstores_{n}"
+    index = Index(url, embedder=embedder, settings=Settings(hnsw_threshold=50_000))
+    assert index.status()["chunks"] == n, "build it first: bench/stores.py --build-only URL"
+    _, first = keyword_ready(index, ["x"])
+    print(f"<!-- PostgreSQL: keyword index ready after {first:.1f} s -->", flush=True)
+    rows = method_rows(n, index, embedder, pairs, runs, None, 0)
+    index.close()
     return rows
 
 
@@ -123,7 +159,10 @@ def load_pg(base: str, n: int) -> str:
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS kw_{n} CASCADE")
     open_pg(url).close()  # creates the schema, migrated
-    source = sqlite3.connect(str(OUT / f"bm25-{n}.sqlite"))
+    # dense_latency.py's file of that size has the same chunks (same generator and seeds)
+    name = next((f for f in (f"bm25-{n}.sqlite", f"dense-{n}.sqlite") if (OUT / f).exists()),
+                f"bm25-{n}.sqlite")
+    source = sqlite3.connect(str(OUT / name))
     started = time.perf_counter()
     with psycopg.connect(url) as conn, conn.cursor() as cur:
         with cur.copy("COPY documents (doc_id, path, root, kind, title, language, "
@@ -174,8 +213,8 @@ def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> N
 
 
 def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seconds: float,
-            keep: bool = False):
-    url = load_pg(base, n)
+            keep: bool = False, url: str | None = None):
+    url = url or load_pg(base, n)
     with open_pg(url) as index:
         saved = index.engine_stats()["keyword"]["files"]
     for leftover in [] if keep else saved:
@@ -225,6 +264,9 @@ def main() -> None:
     parser.add_argument("--keep-index", action="store_true",
                         help="reuse a saved keyword index (its build time is then a load)")
     parser.add_argument("--seconds", type=float, default=25)
+    parser.add_argument("--pg-vectors", action="store_true",
+                        help="with --pg: bm25/dense/hybrid on stores.py's schema stores_N "
+                             "(vectors and HNSW) instead of the bm25 rows and readers")
     args = parser.parse_args()
     if args.sqlite:
         rows = sqlite_rows(args.sqlite, args.queries // 2, args.runs, args.sql_runs)
@@ -233,10 +275,20 @@ def main() -> None:
         print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
                      "hybrid p50", "hybrid p95", "bm25 SQL p50 (before)",
                      "bm25 SQL p95 (before)"], rows))
+    if args.pg and args.pg_vectors:
+        rows = pg_vector_rows(args.pg, args.pg_size, args.queries // 2, args.runs)
+        print(f"\n### PostgreSQL, {args.pg_size:,} chunks (stores.py's schema): p50 / p95 ms, "
+              f"top {K} (keyword index; dense: HNSW; hybrid: RRF of both, model time "
+              "excluded)\n")
+        print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
+                     "hybrid p50", "hybrid p95", "-", "-"], rows))
     if args.pg:
         readers = [int(r) for r in args.readers.split(",")]
+        stores = f"{args.pg}?options=-csearch_path%3Dstores_{args.pg_size}"
         cost, rows, load_rows = pg_rows(args.pg, args.pg_size, args.queries, args.runs,
-                                        readers, args.seconds, args.keep_index)
+                                        readers, args.seconds,
+                                        args.keep_index or args.pg_vectors,
+                                        stores if args.pg_vectors else None)
         print(f"\n### PostgreSQL, {args.pg_size:,} chunks: the keyword index built from the "
               "rows (first process), loaded from the cache folder (next process)\n")
         print(table(["chunks", "build s", "load s", "builds (2nd process)"], cost))
