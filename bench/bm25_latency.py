@@ -214,6 +214,7 @@ def keyword_ready(index: Index, terms: list[str]) -> tuple[float, float]:
     while index.engine_stats()["keyword"]["building"]:
         time.sleep(0.1)
     bm25(index, terms, FILTERS["F0 none (operator)"])  # takes it up
+    assert index.engine_stats()["keyword"]["rows"] is not None, f"no index used: {terms}"
     return first, time.perf_counter() - started
 
 

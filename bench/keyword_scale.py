@@ -122,7 +122,7 @@ def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[obj
     embedder = FixedEmbedder()
     index = open_index(path, None, embedder)  # the store's defaults
     sql_index = Index(path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
-    _, first = keyword_ready(index, ["x"])
+    _, first = keyword_ready(index, pairs[0][1])
     rows = method_rows(n, index, embedder, pairs, runs, sql_index, sql_runs)
     sql_index.close()
     index.close()
@@ -140,7 +140,7 @@ def pg_vector_rows(base: str, n: int, queries: int, runs: int) -> list[list[obje
     url = f"{base}?options=-csearch_path%3Dstores_{n}"
     index = Index(url, embedder=embedder, settings=Settings(hnsw_threshold=50_000))
     assert index.status()["chunks"] == n, "build it first: bench/stores.py --build-only URL"
-    _, first = keyword_ready(index, ["x"])
+    _, first = keyword_ready(index, pairs[0][1])
     print(f"<!-- PostgreSQL: keyword index ready after {first:.1f} s -->", flush=True)
     rows = method_rows(n, index, embedder, pairs, runs, None, 0)
     index.close()
