@@ -33,7 +33,6 @@ import argparse
 import datetime as dt
 import os
 import sqlite3
-import statistics
 import time
 
 import numpy as np
@@ -47,7 +46,7 @@ from bm25_latency import (
     make_queries,
     vocabulary,
 )
-from common import OUT, machine_note, percentile, pin_threads, table
+from common import OUT, machine_note, p50_p95_cpu, pin_threads, table
 
 from preuve.index import Index
 from preuve.text import query_terms
@@ -129,23 +128,6 @@ class Tantivy:
         return [self.searcher.doc(address)["id"][0] for _, address in hits]
 
 
-def p50_p95(fn, queries, runs: int) -> tuple[float, float, float]:
-    """(p50, p95 ms of wall time, p50 ms of the process's CPU time): on a shared machine the
-    CPU time is what the query costs, the wall time also what the others took meanwhile."""
-    p50s, p95s, cpus = [], [], []
-    for _ in range(runs):
-        times, cpu = [], []
-        for query in queries:
-            start, used = time.perf_counter(), time.process_time()
-            fn(query)
-            times.append(time.perf_counter() - start)
-            cpu.append(time.process_time() - used)
-        p50s.append(percentile(times, 50) * 1000)
-        p95s.append(percentile(times, 95) * 1000)
-        cpus.append(percentile(cpu, 50) * 1000)
-    return statistics.median(p50s), statistics.median(p95s), statistics.median(cpus)
-
-
 def measure(n: int, vocab: list[str], n_queries: int, runs: int) -> tuple[list, list]:
     path = source(n, vocab)
     index = Index(path, embedder="none")
@@ -160,9 +142,9 @@ def measure(n: int, vocab: list[str], n_queries: int, runs: int) -> tuple[list, 
     rows = []
     for name in PEER_FILTERS:
         f = FILTERS[name]
-        ours = p50_p95(lambda text, f=f: index.search(text, method="bm25", k=K, **f), texts,
+        ours = p50_p95_cpu(lambda text, f=f: index.search(text, method="bm25", k=K, **f), texts,
                        runs)
-        theirs = p50_p95(lambda text, f=f: peer.search(terms[text], f), texts, runs)
+        theirs = p50_p95_cpu(lambda text, f=f: peer.search(terms[text], f), texts, runs)
         rows.append([f"{n:,}", name, *ours, *theirs, f"{ours[0] / theirs[0]:.1f}×",
                      f"{ours[2] / theirs[2]:.1f}×" if theirs[2] else "—"])
         print(f"<!-- {rows[-1]} -->", flush=True)

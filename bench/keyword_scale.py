@@ -29,7 +29,6 @@ import argparse
 import multiprocessing as mp
 import os
 import sqlite3
-import statistics
 import time
 import uuid
 
@@ -39,11 +38,10 @@ from bm25_latency import (
     SEED,
     VOCABULARY,
     keyword_ready,
-    latencies,
     make_queries,
     vocabulary,
 )
-from common import OUT, machine_note, percentile, pin_threads, table
+from common import OUT, machine_note, p50_p95_cpu, percentile, pin_threads, table
 
 from preuve.index import Index, sibling_index
 from preuve.settings import Settings
@@ -62,13 +60,12 @@ def open_pg(url: str, pool: int | None = None) -> Index:
     return Index(url, embedder="none", settings=Settings(hnsw_threshold=NO_HNSW, pg_pool=pool))
 
 
-def p50_p95(fn, items, runs: int) -> tuple[float, float]:
-    p50s, p95s = [], []
-    for _ in range(runs):
-        times = latencies(fn, items)
-        p50s.append(percentile(times, 50) * 1000)
-        p95s.append(percentile(times, 95) * 1000)
-    return statistics.median(p50s), statistics.median(p95s)
+def p50_p95(fn, items, runs: int, cpu: list | None = None) -> tuple[float, float]:
+    """(p50, p95 ms of wall time); `cpu` gets the p50 ms of this process's CPU time."""
+    p50, p95, used = p50_p95_cpu(fn, items, runs)
+    if cpu is not None:
+        cpu.append(used)
+    return p50, p95
 
 
 # -- SQLite --------------------------------------------------------------------------------
@@ -106,11 +103,11 @@ def method_rows(n: int, index: Index, embedder, pairs, runs: int, sql_index: Ind
         def sql(p, f=f):
             return bm25(sql_index, p[1], f)
 
-        row = [f"{n:,}", name]
+        row, cpu = [f"{n:,}", name], []
         for fn, r in ((keyword, runs), (dense, runs), (both, runs),
                       (sql, sql_runs if sql_index else 0)):
-            row += list(p50_p95(fn, pairs, r)) if r else [float("nan")] * 2
-        rows.append(row)
+            row += list(p50_p95(fn, pairs, r, cpu)) if r else [float("nan")] * 2
+        rows.append(row + [cpu[0], cpu[2]])
         print(f"<!-- {row} -->", flush=True)
     return rows
 
@@ -274,14 +271,15 @@ def main() -> None:
               "dense: the store's default; hybrid: RRF of both, model time excluded)\n")
         print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
                      "hybrid p50", "hybrid p95", "bm25 SQL p50 (before)",
-                     "bm25 SQL p95 (before)"], rows))
+                     "bm25 SQL p95 (before)", "bm25 CPU p50", "hybrid CPU p50"], rows))
     if args.pg and args.pg_vectors:
         rows = pg_vector_rows(args.pg, args.pg_size, args.queries // 2, args.runs)
         print(f"\n### PostgreSQL, {args.pg_size:,} chunks (stores.py's schema): p50 / p95 ms, "
               f"top {K} (keyword index; dense: HNSW; hybrid: RRF of both, model time "
               "excluded)\n")
         print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
-                     "hybrid p50", "hybrid p95", "-", "-"], rows))
+                     "hybrid p50", "hybrid p95", "-", "-", "bm25 CPU p50 (client)",
+                     "hybrid CPU p50 (client)"], rows))
     if args.pg:
         readers = [int(r) for r in args.readers.split(",")]
         stores = f"{args.pg}?options=-csearch_path%3Dstores_{args.pg_size}"
