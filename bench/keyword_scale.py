@@ -263,7 +263,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=25)
     parser.add_argument("--pg-vectors", action="store_true",
                         help="with --pg: bm25/dense/hybrid on stores.py's schema stores_N "
-                             "(vectors and HNSW) instead of the bm25 rows and readers")
+                             "(vectors and HNSW), then its bm25 rows and readers")
+    parser.add_argument("--pg-stores", action="store_true",
+                        help="with --pg: the bm25 rows and readers on stores_N, no vectors")
     args = parser.parse_args()
     if args.sqlite:
         rows = sqlite_rows(args.sqlite, args.queries // 2, args.runs, args.sql_runs)
@@ -285,8 +287,8 @@ def main() -> None:
         stores = f"{args.pg}?options=-csearch_path%3Dstores_{args.pg_size}"
         cost, rows, load_rows = pg_rows(args.pg, args.pg_size, args.queries, args.runs,
                                         readers, args.seconds,
-                                        args.keep_index or args.pg_vectors,
-                                        stores if args.pg_vectors else None)
+                                        args.keep_index or args.pg_vectors or args.pg_stores,
+                                        stores if args.pg_vectors or args.pg_stores else None)
         print(f"\n### PostgreSQL, {args.pg_size:,} chunks: the keyword index built from the "
               "rows (first process), loaded from the cache folder (next process)\n")
         print(table(["chunks", "build s", "load s", "builds (2nd process)"], cost))
