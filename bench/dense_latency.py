@@ -49,6 +49,7 @@ from bm25_latency import (
     TOP_FOLDERS,
     VOCABULARY,
     kept_fraction,
+    keyword_ready,
     make_queries,
     remove_index,
     synthetic_batch,
@@ -290,6 +291,8 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
     exact_embedder = FixedEmbedder()
     exact = open_index(built.path, EXACT, exact_embedder)
     by_mode = {"exact": (exact, exact_embedder), "ann": (approx, embedder)}
+    for idx, _ in by_mode.values():  # the keyword index built (in the background) or loaded
+        keyword_ready(idx, texts[0].split())
     for v, t in zip(vectors[:10], texts[:10], strict=True):  # warm caches
         for idx, emb in by_mode.values():
             search(idx, emb, v, t, unfiltered, "dense")

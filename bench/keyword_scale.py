@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/keyword_scale.py --sqlite 1000000            # bm25 + dense + hybrid
     .venv/bin/python bench/keyword_scale.py --pg URL --pg-size 1000000  # PostgreSQL bm25, readers
+    .venv/bin/python bench/keyword_scale.py --pg URL --pg-vectors      # PostgreSQL hybrid
 
 SQLite: the cached synthetic index of bench/dense_latency.py (text and vectors), each query
 under F0 / public / staff / F1 / F2 through `Index.search` (the filters as its arguments):
@@ -16,7 +17,10 @@ The `lexical` table and its statistics are not loaded (so the SQL BM25 of before
 run on it: its figures are stores.py's), nor vectors. Measured: the index built from the
 rows (first query of a process, saved in the cache folder), loaded by a new process, the
 bm25 p50/p95 per filter (`Index.search`), and reader processes (an Index with one
-connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`.
+connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`. With `--pg-vectors`
+the schema is stores.py's `stores_N` instead (built through `Index.load`, with vectors and
+the HNSW index: `bench/stores.py --build-only URL`), where bm25, dense and hybrid are
+measured too.
 """
 
 from __future__ import annotations
@@ -25,13 +29,19 @@ import argparse
 import multiprocessing as mp
 import os
 import sqlite3
-import statistics
 import time
 import uuid
 
 import numpy as np
-from bm25_latency import FILTERS, SEED, VOCABULARY, latencies, make_queries, vocabulary
-from common import OUT, machine_note, percentile, pin_threads, table
+from bm25_latency import (
+    FILTERS,
+    SEED,
+    VOCABULARY,
+    keyword_ready,
+    make_queries,
+    vocabulary,
+)
+from common import OUT, machine_note, p50_p95_cpu, percentile, pin_threads, table
 
 from preuve.index import Index, sibling_index
 from preuve.settings import Settings
@@ -50,36 +60,35 @@ def open_pg(url: str, pool: int | None = None) -> Index:
     return Index(url, embedder="none", settings=Settings(hnsw_threshold=NO_HNSW, pg_pool=pool))
 
 
-def p50_p95(fn, items, runs: int) -> tuple[float, float]:
-    p50s, p95s = [], []
-    for _ in range(runs):
-        times = latencies(fn, items)
-        p50s.append(percentile(times, 50) * 1000)
-        p95s.append(percentile(times, 95) * 1000)
-    return statistics.median(p50s), statistics.median(p95s)
+def p50_p95(fn, items, runs: int, cpu: list | None = None) -> tuple[float, float]:
+    """(p50, p95 ms of wall time); `cpu` gets the p50 ms of this process's CPU time."""
+    p50, p95, used = p50_p95_cpu(fn, items, runs)
+    if cpu is not None:
+        cpu.append(used)
+    return p50, p95
 
 
 # -- SQLite --------------------------------------------------------------------------------
-def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[object]]:
-    from dense_latency import FixedEmbedder, Topics, build_index, open_index, query_vectors
-    from dense_latency import search as door_search
+def query_pairs(n: int, queries: int):
+    """(query vector, words) pairs: dense_latency's query vectors for its size-n file."""
+    from dense_latency import Topics, build_index, query_vectors
 
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     topics = Topics.make(SEED + 3)
     built = build_index(n, vocab, topics)
-    embedder = FixedEmbedder()
-    index = open_index(built.path, None, embedder)  # the store's defaults
-    sql_index = Index(built.path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
-    started = time.perf_counter()
-    bm25(index, ["x"], UNFILTERED)
-    first = time.perf_counter() - started
     qv = query_vectors(built.path, topics, queries, SEED + 11)
     vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
     texts = make_queries(len(vectors), vocab, SEED + 1)
-    for v, t in zip(vectors[:5], texts[:5], strict=True):  # warm: matrix, ANN, caches
-        door_search(index, embedder, v, " ".join(t), UNFILTERED, "dense", K)
-        bm25(index, t, UNFILTERED)
-    pairs = list(zip(vectors, texts, strict=True))
+    return built.path, list(zip(vectors, texts, strict=True))
+
+
+def method_rows(n: int, index: Index, embedder, pairs, runs: int, sql_index: Index | None,
+                sql_runs: int) -> list[list[object]]:
+    """A row per filter: bm25, dense, hybrid (and bm25 through `sql_index`) p50/p95 ms."""
+    from dense_latency import search as door_search
+
+    for v, t in pairs[:5]:  # warm: matrix, ANN, caches
+        door_search(index, embedder, v, " ".join(t), UNFILTERED, "hybrid", K)
     rows = []
     for name, f in FILTERS.items():
         def keyword(p, f=f):
@@ -94,14 +103,44 @@ def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[obj
         def sql(p, f=f):
             return bm25(sql_index, p[1], f)
 
-        row = [f"{n:,}", name]
-        for fn, r in ((keyword, runs), (dense, runs), (both, runs), (sql, sql_runs)):
-            row += list(p50_p95(fn, pairs, r)) if r else [float("nan")] * 2
-        rows.append(row)
+        row, cpu = [f"{n:,}", name], []
+        for fn, r in ((keyword, runs), (dense, runs), (both, runs),
+                      (sql, sql_runs if sql_index else 0)):
+            row += list(p50_p95(fn, pairs, r, cpu)) if r else [float("nan")] * 2
+        rows.append(row + [cpu[0], cpu[2]])
         print(f"<!-- {row} -->", flush=True)
+    return rows
+
+
+def sqlite_rows(n: int, queries: int, runs: int, sql_runs: int) -> list[list[object]]:
+    from dense_latency import FixedEmbedder, open_index
+
+    path, pairs = query_pairs(n, queries)
+    embedder = FixedEmbedder()
+    index = open_index(path, None, embedder)  # the store's defaults
+    sql_index = Index(path, embedder=FixedEmbedder(), settings=Settings(bm25="sql"))
+    _, first = keyword_ready(index, pairs[0][1])
+    rows = method_rows(n, index, embedder, pairs, runs, sql_index, sql_runs)
     sql_index.close()
     index.close()
     print(f"<!-- first query (keyword index built or loaded): {first:.1f} s -->")
+    return rows
+
+
+def pg_vector_rows(base: str, n: int, queries: int, runs: int) -> list[list[object]]:
+    """bm25, dense, hybrid on stores.py's schema `stores_N` (vectors, HNSW index): the
+    PostgreSQL store's defaults (HNSW from 50,000 chunks), the same query pairs."""
+    from dense_latency import FixedEmbedder
+
+    _, pairs = query_pairs(n, queries)
+    embedder = FixedEmbedder()
+    url = f"{base}?options=-csearch_path%3Dstores_{n}"
+    index = Index(url, embedder=embedder, settings=Settings(hnsw_threshold=50_000))
+    assert index.status()["chunks"] == n, "build it first: bench/stores.py --build-only URL"
+    _, first = keyword_ready(index, pairs[0][1])
+    print(f"<!-- PostgreSQL: keyword index ready after {first:.1f} s -->", flush=True)
+    rows = method_rows(n, index, embedder, pairs, runs, None, 0)
+    index.close()
     return rows
 
 
@@ -117,7 +156,10 @@ def load_pg(base: str, n: int) -> str:
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS kw_{n} CASCADE")
     open_pg(url).close()  # creates the schema, migrated
-    source = sqlite3.connect(str(OUT / f"bm25-{n}.sqlite"))
+    # dense_latency.py's file of that size has the same chunks (same generator and seeds)
+    name = next((f for f in (f"bm25-{n}.sqlite", f"dense-{n}.sqlite") if (OUT / f).exists()),
+                f"bm25-{n}.sqlite")
+    source = sqlite3.connect(str(OUT / name))
     started = time.perf_counter()
     with psycopg.connect(url) as conn, conn.cursor() as cur:
         with cur.copy("COPY documents (doc_id, path, root, kind, title, language, "
@@ -152,7 +194,7 @@ def load_pg(base: str, n: int) -> str:
 
 def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> None:
     index = open_pg(url, pool=1)
-    bm25(index, texts[0], UNFILTERED)  # loads the saved keyword index
+    keyword_ready(index, texts[0])  # loads the saved keyword index
     filters = [FILTERS[name] for name in FILTERS if name.startswith("F")]
     rng = np.random.default_rng(seed)
     barrier.wait()
@@ -168,8 +210,8 @@ def pg_reader(url: str, texts, seed: int, seconds: float, barrier, results) -> N
 
 
 def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seconds: float,
-            keep: bool = False):
-    url = load_pg(base, n)
+            keep: bool = False, url: str | None = None):
+    url = url or load_pg(base, n)
     with open_pg(url) as index:
         saved = index.engine_stats()["keyword"]["files"]
     for leftover in [] if keep else saved:
@@ -178,14 +220,10 @@ def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seco
     vocab = vocabulary(VOCABULARY, np.random.default_rng(SEED))
     texts = make_queries(queries, vocab, SEED + 1)
     index = open_pg(url)
-    started = time.perf_counter()
-    bm25(index, texts[0], UNFILTERED)
-    build = time.perf_counter() - started
+    _, build = keyword_ready(index, texts[0])
     index.close()
     index = open_pg(url)
-    started = time.perf_counter()
-    bm25(index, texts[0], UNFILTERED)
-    load = time.perf_counter() - started
+    _, load = keyword_ready(index, texts[0])
     cost = [[f"{n:,}", build, load, index.engine_stats()["keyword"]["builds"]]]
     rows = []
     for name, f in FILTERS.items():
@@ -223,6 +261,11 @@ def main() -> None:
     parser.add_argument("--keep-index", action="store_true",
                         help="reuse a saved keyword index (its build time is then a load)")
     parser.add_argument("--seconds", type=float, default=25)
+    parser.add_argument("--pg-vectors", action="store_true",
+                        help="with --pg: bm25/dense/hybrid on stores.py's schema stores_N "
+                             "(vectors and HNSW), then its bm25 rows and readers")
+    parser.add_argument("--pg-stores", action="store_true",
+                        help="with --pg: the bm25 rows and readers on stores_N, no vectors")
     args = parser.parse_args()
     if args.sqlite:
         rows = sqlite_rows(args.sqlite, args.queries // 2, args.runs, args.sql_runs)
@@ -230,11 +273,22 @@ def main() -> None:
               "dense: the store's default; hybrid: RRF of both, model time excluded)\n")
         print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
                      "hybrid p50", "hybrid p95", "bm25 SQL p50 (before)",
-                     "bm25 SQL p95 (before)"], rows))
+                     "bm25 SQL p95 (before)", "bm25 CPU p50", "hybrid CPU p50"], rows))
+    if args.pg and args.pg_vectors:
+        rows = pg_vector_rows(args.pg, args.pg_size, args.queries // 2, args.runs)
+        print(f"\n### PostgreSQL, {args.pg_size:,} chunks (stores.py's schema): p50 / p95 ms, "
+              f"top {K} (keyword index; dense: HNSW; hybrid: RRF of both, model time "
+              "excluded)\n")
+        print(table(["chunks", "filter", "bm25 p50", "bm25 p95", "dense p50", "dense p95",
+                     "hybrid p50", "hybrid p95", "-", "-", "bm25 CPU p50 (client)",
+                     "hybrid CPU p50 (client)"], rows))
     if args.pg:
         readers = [int(r) for r in args.readers.split(",")]
+        stores = f"{args.pg}?options=-csearch_path%3Dstores_{args.pg_size}"
         cost, rows, load_rows = pg_rows(args.pg, args.pg_size, args.queries, args.runs,
-                                        readers, args.seconds, args.keep_index)
+                                        readers, args.seconds,
+                                        args.keep_index or args.pg_vectors or args.pg_stores,
+                                        stores if args.pg_vectors or args.pg_stores else None)
         print(f"\n### PostgreSQL, {args.pg_size:,} chunks: the keyword index built from the "
               "rows (first process), loaded from the cache folder (next process)\n")
         print(table(["chunks", "build s", "load s", "builds (2nd process)"], cost))

@@ -59,6 +59,7 @@ from bm25_latency import (
     SEED,
     VOCABULARY,
     kept_fraction,
+    keyword_ready,
     make_queries,
     remove_index,
     vocabulary,
@@ -304,6 +305,8 @@ def measure_queries(n, sqlite_path: str, pg_url_: str, threshold: int, vectors, 
     sq = open_index(sqlite_path, None, sq_emb)  # SQLite's default mode
     sq_exact = open_index(sqlite_path, EXACT, exact_emb)
     pg = open_pg(pg_url_, threshold, pg_emb)
+    for index in (sq, pg):  # the keyword index built (in the background) or loaded
+        keyword_ready(index, texts[0].split())
     for v, t in zip(vectors[:10], texts[:10], strict=True):  # warm caches, load the matrix
         for index, emb in ((sq, sq_emb), (pg, pg_emb)):
             for method in METHODS:

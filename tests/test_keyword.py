@@ -8,9 +8,11 @@ not in (a broken chain of records, an index file replaced by another one)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import shutil
+import threading
 
 import pytest
 from conftest import kind_of, open_index
@@ -105,12 +107,20 @@ class Reference:
             self.index.close()
 
 
-def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
+@contextlib.contextmanager
+def ingested(tmp_path, location):
+    """(docs, index, reference): the corpus ingested at `location` and into the reference."""
     docs = corpus(tmp_path / "docs")
-    reference = Reference(fresh_index, tmp_path)
-    with open_index(fresh_index) as index:
+    reference = Reference(location, tmp_path)
+    with open_index(location) as index:
         assert index.ingest([docs]).ok
         reference.ingest(docs)
+        yield docs, index, reference
+    reference.close()
+
+
+def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
+    with ingested(tmp_path, fresh_index) as (docs, index, reference):
         store = index.store
         assert reference.check(store) > 100
         builds = store.keywords.builds
@@ -133,7 +143,6 @@ def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
         reference.ingest(docs)
         assert reference.check(store) > 100
         assert store.keywords.builds == builds
-    reference.close()
 
 
 def test_another_process_writing_is_seen(tmp_path, fresh_index):
@@ -283,3 +292,120 @@ def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):
         if kind_of(fresh_index) == "sqlite":
             store._keywords_stamp = None
         assert {tuple(t): ranked(store, True, t, public) for t in QUERIES} == before
+
+
+# -- the background build (Keeper: from BACKGROUND_MIN_ROWS rows) ---------------------------
+class Gate:
+    """Holds the keeper's background build until the test opens it (`Keeper.build_hook`)."""
+
+    def __init__(self, keeper, fail: bool = False):
+        self.keeper, self.fail = keeper, fail
+        self.started, self.open = threading.Event(), threading.Event()
+        self.calls = 0
+        keeper.background_rows = 1  # this small index is built in the background
+        keeper.build_hook = self
+
+    def __call__(self) -> None:
+        self.calls += 1
+        self.started.set()
+        assert self.open.wait(60)
+        if self.fail:
+            raise RuntimeError("the build fails (test)")
+
+    def finish(self) -> None:
+        self.open.set()
+        thread = self.keeper._thread
+        if thread is not None:
+            thread.join(60)
+        assert not self.keeper.building
+
+
+def public_only(hits) -> None:
+    assert all(h.access == "public" for h in hits), [(h.path, h.access) for h in hits]
+
+
+def test_background_build_answers_through_sql_meanwhile(tmp_path, fresh_index):
+    """A big index missing: the query does not wait for its build. It is answered by the
+    store's SQL BM25 (FTS5, sparse vectors), the same results as the `sql` setting, while
+    one background thread builds it; once built, queries use it."""
+    with ingested(tmp_path, fresh_index) as (_, index, reference):
+        store = index.store
+        keeper = store.keywords
+        gate = Gate(keeper)
+        for terms in QUERIES:
+            for filters in FILTERS:
+                assert (ranked(store, True, terms, filters, 100)
+                        == ranked(store, False, terms, filters, 100)), (terms, filters)
+        assert gate.started.wait(30) and keeper.building
+        assert keeper.index is None and keeper.builds == 0
+        assert keeper.fallbacks >= len(QUERIES) * len(FILTERS)
+        public_only(index.search("zorglub cantaloup", method="bm25", k=50, audience="public",
+                                 as_of="none"))
+        gate.finish()
+        assert keeper.builds == 1 and gate.calls == 1
+        fallbacks = keeper.fallbacks
+        assert reference.check(store) > 100  # the index's scores (the SQL reference's)
+        assert keeper.fallbacks == fallbacks and keeper.index is not None
+        assert keeper.builds == 1 and gate.calls == 1
+
+
+def test_background_build_never_shows_another_label(tmp_path, fresh_index):
+    """While the build is held, a staff flood is ingested (the thread's snapshot is of the
+    state before it); public callers never see a staff passage: not through SQL meanwhile,
+    nor through the index brought forward after (scores the reference's)."""
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    public = {"audience": "public", "as_of": "none"}
+    queries = ("zorglub", "zorglub frobnique cantaloup mot1", "cantaloup")
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        store = index.store
+        gate = Gate(store.keywords)
+        public_only(index.search("zorglub frobnique", method="bm25", k=50, **public))
+        assert gate.started.wait(30)
+        write(docs, "flood.md", "staff", "zorglub frobnique cantaloup mot1 " * 200)
+        write(docs, "sub/flood2.md", "staff", "zorglub " * 50)
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        for query in queries:
+            public_only(index.search(query, method="bm25", k=50, **public))
+            staff = index.search(query, method="bm25", k=50, audience="staff", as_of="none")
+            assert any(h.path in ("flood.md", "sub/flood2.md") for h in staff)
+        gate.finish()  # built for the state before the flood
+        store.keywords.background_rows = 10**9  # the flood is brought forward, not rebuilt
+        for query in queries:
+            public_only(index.search(query, method="bm25", k=50, **public))
+        assert store.keywords.builds == 1 and store.keywords.index.delta_rows > 0
+        assert reference.check(store) > 100
+        assert store.keywords.builds == 1 and gate.calls == 1
+    reference.close()
+
+
+def test_failed_background_build_builds_in_the_foreground(tmp_path, fresh_index):
+    docs = corpus(tmp_path / "docs")
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        store = index.store
+        gate = Gate(store.keywords, fail=True)
+        sql = ranked(store, False, ["zorglub", "cantaloup"], Filters(audience="public"))
+        assert ranked(store, True, ["zorglub", "cantaloup"], Filters(audience="public")) == sql
+        gate.finish()
+        assert store.keywords.builds == 0 and store.keywords.index is None
+        ranked(store, True, ["zorglub"], Filters())  # waits for its own build
+        assert store.keywords.builds == 1 and store.keywords.index is not None
+        assert gate.calls == 1
+
+
+def test_closing_stops_the_background_build(tmp_path):
+    docs = corpus(tmp_path / "docs")
+    location = tmp_path / "index.sqlite"
+    with open_index(location) as index:
+        assert index.ingest([docs]).ok
+        gate = Gate(index.store.keywords)
+        ranked(index.store, True, ["zorglub"], Filters())
+        assert gate.started.wait(30)
+        thread = index.store.keywords._thread
+        index.store.keywords._stop.set()
+        gate.open.set()
+    thread.join(30)
+    assert not thread.is_alive() and index.store.keywords.builds == 0

@@ -169,7 +169,10 @@ class PostgresStore(SqlStore):
         self._migrate()
         # BM25 through the in-memory keyword index (the `bm25` setting `sql`: the sparse vectors),
         # its snapshot saved in the user's cache folder for the other processes
-        self.keywords = kw.Keeper(kw.cache_path(self.location, self.schema, cache))
+        # (built in the background from BACKGROUND_MIN_ROWS rows: the sparse vectors answer
+        # meanwhile)
+        self.keywords = kw.Keeper(kw.cache_path(self.location, self.schema, cache),
+                                  self._keyword_snapshot)
         self.bm25_engine = bm25_engine
 
     # -- connections and schema ---------------------------------------------------------
@@ -407,25 +410,12 @@ class PostgresStore(SqlStore):
             with self._cursor() as cur:
                 # one snapshot for the state, the rows the index is made of and the hits
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                cur.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'state')")
-                meta = dict(cur.fetchall())
-                key = f"{meta.get('generation', 0)}x{meta.get('state', '')}"
                 index = self.keywords.get(
-                    key, lambda: self._change_records(cur),
+                    self._state_key(cur), lambda: self._change_records(cur),
                     lambda ranges: self._keyword_rows(cur, ranges),
-                    lambda: cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0])
-                ranked = index.search(terms, filters, k)
-                if not ranked:
-                    return []
-                where, params = filter_sql(filters, "c", "%s")
-                cur.execute(f"SELECT c.id, {HIT_COLUMNS} FROM chunks c JOIN documents d "
-                            f"ON d.doc_id = c.doc_id WHERE c.id = ANY(%s) AND {where}",
-                            [[rowid for rowid, _ in ranked], *params])
-                by_id = {row[0]: row[1:] for row in cur.fetchall()}
-            # an id that no longer names a row the caller may read is dropped, never shown
-            found = [(by_id[rowid], score) for rowid, score in ranked if rowid in by_id]
-            return [hit_from_row(row, rank, score)
-                    for rank, (row, score) in enumerate(found, 1)]
+                    lambda: _max_chunk_id(cur))
+                if index is not None:  # None: built in the background; the sparse vectors
+                    return self._hits_by_id(cur, index.search(terms, filters, k), filters)
         with self._cursor() as cur:
             query = self._query_vector(cur, terms, filters)
             if not query:
@@ -440,6 +430,42 @@ class PostgresStore(SqlStore):
                 [vec, list(query), *params, k])
             return [hit_from_row(row[1:], rank, -row[0])
                     for rank, row in enumerate(cur.fetchall(), 1)]
+
+    @staticmethod
+    def _hits_by_id(cur, ranked: list[tuple[int, float]], filters: Filters) -> list[Hit]:
+        """The rows of ranked ids, read by `cur` (the ranking's snapshot) under the same
+        filters: an id that no longer names a row the caller may read is dropped, never
+        shown."""
+        if not ranked:
+            return []
+        where, params = filter_sql(filters, "c", "%s")
+        cur.execute(f"SELECT c.id, {HIT_COLUMNS} FROM chunks c JOIN documents d "
+                    f"ON d.doc_id = c.doc_id WHERE c.id = ANY(%s) AND {where}",
+                    [[rowid for rowid, _ in ranked], *params])
+        by_id = {row[0]: row[1:] for row in cur.fetchall()}
+        found = [(by_id[rowid], score) for rowid, score in ranked if rowid in by_id]
+        return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
+
+    @staticmethod
+    def _state_key(cur) -> str:
+        cur.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'state')")
+        meta = dict(cur.fetchall())
+        return f"{meta.get('generation', 0)}x{meta.get('state', '')}"
+
+    @contextlib.contextmanager
+    def _keyword_snapshot(self) -> Iterator[kw.Snapshot]:
+        """A read snapshot on a connection of its own (not the pool's: a build holds it for
+        minutes), for a background build."""
+        import psycopg
+
+        with psycopg.connect(self.pool.conninfo, **(self.pool.kwargs or {})) as conn:
+            self._configure(conn)
+            with conn.cursor() as cur:
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                yield (self._state_key(cur), lambda: self._change_records(cur),
+                       lambda ranges: self._keyword_rows(cur, ranges),
+                       lambda: _max_chunk_id(cur))
+            conn.rollback()
 
     def state(self) -> str:
         """What the keyword index is keyed on: the generation and a random token drawn by
@@ -678,6 +704,7 @@ class PostgresStore(SqlStore):
         }
 
     def close(self) -> None:
+        self.keywords.close()
         self.pool.close()
 
     # -- helpers ----------------------------------------------------------------------
@@ -767,6 +794,10 @@ class BucketTable:
                 cur.execute("DELETE FROM rate_buckets "
                             "WHERE full_at < extract(epoch FROM clock_timestamp())")
         return 0.0 if spent else (1 - tokens) / rate
+
+
+def _max_chunk_id(cur) -> int:
+    return cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
 
 
 def _new_state() -> str:

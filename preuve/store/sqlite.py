@@ -70,7 +70,9 @@ class SQLiteStore(SqlStore):
         self._matrices: dict[str, tuple[tuple, VectorMatrix]] = {}
         self._matrix_stamps: dict[str, tuple] = {}
         # BM25 through the in-memory keyword index (the `bm25` setting `sql`: FTS5's bm25())
-        self.keywords = kw.Keeper(kw.snapshot_path(location))
+        # (built in the background from BACKGROUND_MIN_ROWS rows: FTS5 answers meanwhile)
+        path = kw.snapshot_path(location)
+        self.keywords = kw.Keeper(path, self._keyword_snapshot if path else None)
         self.bm25_engine = bm25_engine
         self._keywords_stamp: tuple | None = None
         self._row_cache: tuple[tuple | None, dict[int, tuple]] = (None, {})  # see _rows
@@ -218,9 +220,10 @@ class SQLiteStore(SqlStore):
         if not terms or k <= 0:
             return []
         with self._snapshot():
-            if self.bm25_engine:
-                ranked = self._keyword_index().search(terms, filters, k)
-                return self._hits_by_rowid(ranked, filters)
+            index = self._keyword_index() if self.bm25_engine else None
+            if index is not None:
+                return self._hits_by_rowid(index.search(terms, filters, k), filters)
+            # the `sql` setting, or the keyword index being built in the background: FTS5
             parts = self._readable_parts(filters)
             # the audience is the choice of partitions (each holds one label's chunks):
             # ranking joins the chunk rows only for the other filters; the winners' rows
@@ -240,21 +243,37 @@ class SQLiteStore(SqlStore):
                     break
             return hits
 
-    def _keyword_index(self) -> kw.KeywordIndex:
-        """The keyword index of the state this read transaction sees (call inside one)."""
+    def _keyword_index(self) -> kw.KeywordIndex | None:
+        """The keyword index of the state this read transaction sees (call inside one), or
+        None while it is built in the background."""
         stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
         if self.keywords.index is not None and self._keywords_stamp == stamp:
             return self.keywords.index
-        self._keywords_stamp = stamp
-        return self.keywords.get(self.state(), self._change_records, self._keyword_rows,
-                                 self._max_chunk_id)
+        index = self.keywords.get(self.state(), self._change_records, self._keyword_rows,
+                                  self._max_chunk_id)
+        self._keywords_stamp = None if index is None else stamp
+        return index
+
+    @contextmanager
+    def _keyword_snapshot(self) -> Iterator[kw.Snapshot]:
+        """A read snapshot on a connection of its own, for a background build."""
+        db = sqlite3.connect(self.location, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA busy_timeout=30000")
+            db.execute("BEGIN")
+            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN "
+                                   "('generation', 'state')").fetchall())
+            key = f"{meta.get('generation') or 0}x{meta.get('state')}"
+            yield (key, lambda: _change_records(db), lambda ranges: db.execute(
+                *kw.rows_sql(ranges)), lambda: _max_chunk_id(db))
+        finally:
+            db.close()
 
     def _max_chunk_id(self) -> int:
-        return self.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+        return _max_chunk_id(self.db)
 
     def _change_records(self) -> dict[int, str]:
-        return {int(key[len(kw.LOG_PREFIX):]): value for key, value in self.db.execute(
-            "SELECT key, value FROM meta WHERE key LIKE ?", (kw.LOG_PREFIX + "%",))}
+        return _change_records(self.db)
 
     def _keyword_rows(self, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
         yield from self.db.execute(*kw.rows_sql(ranges))
@@ -470,6 +489,7 @@ class SQLiteStore(SqlStore):
         return {"size_bytes": sum(os.path.getsize(p) for p in files if os.path.exists(p))}
 
     def close(self) -> None:
+        self.keywords.close()
         self.db.close()
 
 
@@ -477,6 +497,15 @@ PARTITIONS_MIGRATION = 7  # the migration that split BM25 into partitions per la
 
 
 _ROW_CACHE = 20_000  # chunk rows remembered for the current state (see _rows)
+
+
+def _max_chunk_id(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+
+
+def _change_records(db: sqlite3.Connection) -> dict[int, str]:
+    return {int(key[len(kw.LOG_PREFIX):]): value for key, value in db.execute(
+        "SELECT key, value FROM meta WHERE key LIKE ?", (kw.LOG_PREFIX + "%",))}
 
 
 def _part_table(part: int) -> str:
