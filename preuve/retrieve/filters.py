@@ -34,7 +34,7 @@ def make_filters(
     """Validated `Filters`; kinds may be given comma-separated. `navigation` brings back
     tables of contents and indexes, which are left out by default."""
     kind_list = tuple(k.strip() for item in kinds for k in item.split(",") if k.strip())
-    known = registered_kinds.names()
+    known = registered_kinds.names() if kind_list else ()
     unknown = [k for k in kind_list if k not in known]
     if unknown:
         raise InvalidInput(f"--kind: unknown kind {', '.join(unknown)} (known: {', '.join(known)})")

@@ -83,6 +83,9 @@ _BLOCK = 8_000_000  # postings per block when computing their tf parts
 # this size per query; cheaper than one scatter-add per term at these sizes), larger ones
 # add term by term into a per-thread accumulator
 _SUM_ROWS = 262_144
+# parts of up to this many terms x rows cells (a few hundred chunks) keep their impacts as
+# a dense float32 matrix as well (16 MB at most): a query is one gather and one product
+_DENSE_CELLS = 4_000_000
 
 # (rowid, tokens, access, kind, effective_from, effective_to, role, path, title_tokens)
 Row = tuple
@@ -355,6 +358,8 @@ class KeywordIndex:
                 mine.update(more)
         self.chunks, self.tokens, self.title_tokens = chunks, tokens, titles
         self._impacts = [self._impacts_of(p) for p in self.parts()]
+        self._dense = [self._dense_of(p, impacts)
+                       for p, impacts in zip(self.parts(), self._impacts, strict=True)]
         self._readable_stats: dict = {}
 
     def parts(self) -> list[Part]:
@@ -410,6 +415,17 @@ class KeywordIndex:
         part.impacts = (key, out)
         return out
 
+    @staticmethod
+    def _dense_of(part: Part, impacts: np.ndarray) -> np.ndarray | None:
+        """For a small part (terms x rows up to _DENSE_CELLS), its impacts as a dense
+        terms x rows matrix: a query is then one gather and one product (see `_score`)."""
+        if len(part) * len(part.vocabulary) > _DENSE_CELLS:
+            return None
+        dense = np.zeros((len(part.vocabulary), len(part)), dtype=np.float32)
+        terms = np.repeat(np.arange(len(part.vocabulary)), np.diff(part.offsets))
+        dense[terms, part.docs] = impacts
+        return dense
+
     def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:
         """(chunks, label indexes per part, df per term per part) of the labels a caller
         reads: its statistics, and nothing else's."""
@@ -434,14 +450,21 @@ class KeywordIndex:
         repeats: dict[str, int] = {}  # a repeated term counts again (as in FTS5)
         for term in terms:
             repeats[term] = repeats.get(term, 0) + 1
-        for term, times in repeats.items():
-            ids = [p.vocabulary.get(term) for p in parts]
-            df = self._df(ids, codes, dfs)
-            if df:
-                idf = times * bm25_idf(n_chunks, df)
-                for mine, t in zip(weighted, ids, strict=True):
-                    if t is not None:
-                        mine.append((idf, t))
+        if len(parts) == 1 and self.dead is None:  # one part, nothing deleted since
+            vocabulary, df_of, mine = parts[0].vocabulary, dfs[0], weighted[0]
+            for term, times in repeats.items():
+                t = vocabulary.get(term)
+                if t is not None and (df := int(df_of[t])):
+                    mine.append((times * bm25_idf(n_chunks, df), t))
+        else:
+            for term, times in repeats.items():
+                ids = [p.vocabulary.get(term) for p in parts]
+                df = self._df(ids, codes, dfs)
+                if df:
+                    idf = times * bm25_idf(n_chunks, df)
+                    for mine, t in zip(weighted, ids, strict=True):
+                        if t is not None:
+                            mine.append((idf, t))
         found = [self._score(i, part, weighted[i], filters, k)
                  for i, part in enumerate(parts) if weighted[i]]
         if not found:
@@ -468,9 +491,16 @@ class KeywordIndex:
 
     def _score(self, i: int, part: Part, weighted: list[tuple[float, int]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
-        impacts, offsets = self._impacts[i], part.offsets
-        spans = [(idf, int(offsets[t]), int(offsets[t + 1])) for idf, t in weighted]
-        if len(spans) == 1:
+        impacts, offsets, dense = self._impacts[i], part.offsets, self._dense[i]
+        spans = [] if dense is not None else [(idf, int(offsets[t]), int(offsets[t + 1]))
+                                              for idf, t in weighted]
+        if dense is not None:  # a small part: one gather, one product
+            idfs = np.fromiter((idf for idf, _ in weighted), np.float64, len(weighted))
+            terms = np.fromiter((t for _, t in weighted), np.int64, len(weighted))
+            sums = idfs @ dense[terms]
+            rows = np.flatnonzero(sums != 0)
+            scores = sums[rows]
+        elif len(spans) == 1:
             idf, lo, hi = spans[0]
             rows, scores = part.docs[lo:hi], (idf * impacts[lo:hi]).astype(np.float64)
         elif len(part) <= _SUM_ROWS:  # one pass over all postings (see _SUM_ROWS)

@@ -443,7 +443,9 @@ class SQLiteStore(SqlStore):
             return []
         ids = [rowid for rowid, _ in scored]
         where, params = filter_sql(filters)
-        passing = {row[0] for row in self.db.execute(
+        plain = self.db.cursor()  # rows as plain tuples (no sqlite3.Row to build)
+        plain.row_factory = None
+        passing = {rowid for (rowid,) in plain.execute(
             f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}",
             [*ids, *params])}
         rows = self._rows([rowid for rowid in ids if rowid in passing])
@@ -460,11 +462,13 @@ class SQLiteStore(SqlStore):
         cache = self._row_cache[1]
         missing = [rowid for rowid in ids if rowid not in cache]
         if missing:
-            for row in self.db.execute(
+            plain = self.db.cursor()
+            plain.row_factory = None
+            for row in plain.execute(
                     f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d "
                     f"ON d.doc_id = c.doc_id WHERE c.id IN ({','.join('?' * len(missing))})",
                     missing):
-                cache[row[-1]] = tuple(row)  # the last column is c.id
+                cache[row[-1]] = row  # the last column is c.id
         return {rowid: cache[rowid] for rowid in ids if rowid in cache}
 
     # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
