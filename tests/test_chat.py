@@ -91,8 +91,10 @@ def test_abroad_follow_up_after_a_telework_question(chat_index_path):
 
 def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
         chat_index_path, corpus):
-    rewritten = ("L'entreprise me rembourse-t-elle une chaise de bureau pour travailler "
-                 "à la maison ?")
+    # (a rewrite in the words of the question and the policy: "chaise ... à la maison"
+    # sits at the default judgment's word-coverage threshold, where a list more or less
+    # among the passages tips it into a refusal, which is not what this test is about)
+    rewritten = "L'entreprise rembourse-t-elle une chaise de bureau pour le télétravail ?"
     reply = "Oui, jusqu'à 150 € [handbook/teletravail.pdf p. 3]."
     usage = {"prompt_tokens": 900, "completion_tokens": 15, "total_tokens": 915}
     with Index(chat_index_path, embedder="e5") as index:
