@@ -367,12 +367,16 @@ def test_migrate_copies_vectors_without_an_embedder_and_refuses_a_full_target(
     assert sum(report["vectors"].values()) == count(source, "vectors") > 0
     assert (count(target, "documents"), count(target, "chunks")) == (n_docs, n_chunks)
     assert state_digest(target) == state_digest(source)
-    # the vectors are the source's, bit for bit in float32 (nothing re-embedded)
-    stored = {r["text_hash"]: r["vector"] for r in rows(source, "SELECT text_hash, vector "
-                                                                 "FROM vectors")}
-    for r in rows(target, "SELECT text_hash, vector::text AS vector FROM vectors"):
-        np.testing.assert_array_equal(np.array(json.loads(r["vector"]), dtype=np.float32),
-                                      np.frombuffer(stored[r["text_hash"]], dtype=np.float32))
+    # the vectors are the source's, bit for bit in float32 (nothing re-embedded), those of
+    # the embedder and of its companion alike
+    stored = {(r["model"], r["text_hash"]): r["vector"]
+              for r in rows(source, "SELECT model, text_hash, vector FROM vectors")}
+    copied = rows(target, "SELECT model, text_hash, vector::text AS vector FROM vectors")
+    assert len({r["model"] for r in copied}) == 2 and len(copied) == len(stored)
+    for r in copied:
+        np.testing.assert_array_equal(
+            np.array(json.loads(r["vector"]), dtype=np.float32),
+            np.frombuffer(stored[r["model"], r["text_hash"]], dtype=np.float32))
     assert rows(target, "SELECT COUNT(*) AS n FROM chunks WHERE embedding IS NULL") == [
         {"n": 0}]
     meta = {r["key"]: r["value"] for r in rows(target, "SELECT key, value FROM meta")}
