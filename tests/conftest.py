@@ -402,11 +402,14 @@ def perturb_stored_vectors(location) -> None:
 
     db = sqlite3.connect(location)
     try:
-        stored = db.execute("SELECT id, vector FROM vectors").fetchall()
-        moved = perturb(np.stack([np.frombuffer(b, dtype=np.float32) for _, b in stored]),
-                        VECTOR_NOISE, seed=7)
-        db.executemany("UPDATE vectors SET vector = ? WHERE id = ?",
-                       [(v.tobytes(), i) for (i, _), v in zip(stored, moved, strict=True)])
+        models = [m for (m,) in db.execute("SELECT DISTINCT model FROM vectors ORDER BY model")]
+        for model in models:  # the embedder's and its companion's (other dimensions)
+            stored = db.execute("SELECT id, vector FROM vectors WHERE model = ?",
+                                (model,)).fetchall()
+            moved = perturb(np.stack([np.frombuffer(b, dtype=np.float32) for _, b in stored]),
+                            VECTOR_NOISE, seed=7)
+            db.executemany("UPDATE vectors SET vector = ? WHERE id = ?",
+                           [(v.tobytes(), i) for (i, _), v in zip(stored, moved, strict=True)])
         db.commit()
     finally:
         db.close()
