@@ -139,7 +139,7 @@ class Index:
         the main ones, keyed by model like them; an index that has none of them yet (built
         before, or the setting changed) searches without this list until an ingest fills
         them in."""
-        name = (self.settings.companion or NO_EMBEDDER).lower()
+        name = self._companion_name
         if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
             return None
         if self.embedder_name in (NO_EMBEDDER, name):
@@ -148,10 +148,14 @@ class Index:
             self._companion = get_embedder(name, self.settings)
         return self._companion
 
+    @property
+    def _companion_name(self) -> str:
+        return (self.settings.companion or NO_EMBEDDER).lower()
+
     def _companion_pair(self, embedder: Embedder | None) -> tuple | None:
         """(companion, its registered name) for an ingest that embeds, else None."""
         companion = self.companion() if embedder is not None else None
-        return None if companion is None else (companion, self.settings.companion.lower())
+        return None if companion is None else (companion, self._companion_name)
 
     def chunking(self, asked: ChunkSettings | None = None) -> ChunkSettings:
         """The chunking of this index: recorded at the first ingest (strategy, size and

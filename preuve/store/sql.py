@@ -162,7 +162,8 @@ class SqlStore:
     An engine supplies `mark` (the driver's placeholder: `?` sqlite3, `%s` psycopg; the
     SQL here is written with `?`), `_cursor()` (something whose `execute` returns a cursor;
     what it writes is committed by the end of the block), `_write()` (one all-or-nothing
-    transaction), `_schema_version(cur)` and `_engine_stats(cur)`.
+    transaction), `_schema_version(cur)`, `_engine_stats(cur)` and `state()` (a key every
+    write changes, which derived caches are keyed on).
     """
 
     location: str
