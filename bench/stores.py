@@ -42,6 +42,7 @@ Measured, PostgreSQL against SQLite in the same run:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -456,6 +457,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0, help="per load phase (default: auto)")
     parser.add_argument("--port", type=int, default=None, help="port of the benchmark server")
     parser.add_argument("--no-hnsw", action="store_true", help="PostgreSQL dense stays exact")
+    parser.add_argument("--pg", metavar="URL",
+                        help="measure in the running server at URL (its cached `stores_N` "
+                             "schemas reused) instead of starting one in bench/out/pg")
     parser.add_argument("--build-only", metavar="URL",
                         help="only build (or finish building) the PostgreSQL indexes in the "
                              "server at URL, then stop")
@@ -476,7 +480,9 @@ def main() -> None:
     notes = []
     t0 = time.perf_counter()
     # a server left over by an interrupted run is stopped first
-    with local_postgres(PG_DIR, durable=True, port=args.port) as base:
+    server = (contextlib.nullcontext(args.pg) if args.pg
+              else local_postgres(PG_DIR, durable=True, port=args.port))
+    with server as base:
         print(f"<!-- server {base} started in {time.perf_counter() - t0:.1f} s -->",
               flush=True)
         for n in sizes:
@@ -556,6 +562,8 @@ def main() -> None:
           "rate above. Appended documents are removed after each row.")
     print("\n" + machine_note() + f" PostgreSQL server in {PG_DIR} (durable), "
           f"{os.cpu_count()} cores shared by the server, the readers and the ingest.")
+    if args.pg:
+        print("(The PostgreSQL server was the one given by --pg, not bench/out/pg.)")
 
 
 if __name__ == "__main__":

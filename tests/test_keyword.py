@@ -194,6 +194,41 @@ def test_hits_show_the_rows_of_the_state_searched(tmp_path, fresh_index):
         assert "troisième" in again[0].text
 
 
+def test_read_back_alone_keeps_rows_from_a_caller_who_may_not_read_them(tmp_path, fresh_index,
+                                                                       monkeypatch):
+    """The second line holds on its own: with the keyword index rigged to rank every row
+    (staff and expired ones included), a public caller still gets only the rows its filters
+    pass, on the first query and on repeats (whose answers may come from what the store
+    remembers of the state), for another caller's filters in the same state, and after a
+    passage is relabelled staff by another connection."""
+    docs = tmp_path / "docs"
+    write(docs, "a.md", "public", "zorglub alpha")
+    write(docs, "b.md", "staff", "zorglub beta")
+    write(docs, "c.md", "public", "zorglub gamma", "effective_to: 2020-01-01\n")
+
+    def every_row(self, terms, filters, k):  # no filter applied: the first line is gone
+        rowids = [int(r) for r in self.parts()[0].columns.rowids]
+        return [(rowid, 1.0 / (i + 1)) for i, rowid in enumerate(sorted(rowids))][:k]
+
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        assert index.search("zorglub", method="bm25", k=9, as_of="none")  # index built
+        monkeypatch.setattr(kw.KeywordIndex, "search", every_row)
+        staff = index.search("zorglub", method="bm25", k=9, as_of="none", audience="staff")
+        assert {h.path for h in staff} == {"a.md", "b.md", "c.md"}
+        for _ in range(3):
+            public = index.search("zorglub", method="bm25", k=9, as_of="2026-06-01",
+                                  audience="public")
+            assert [h.path for h in public] == ["a.md"]
+        with open_index(fresh_index) as writer:
+            write(docs, "a.md", "staff", "zorglub alpha")
+            assert writer.ingest([docs]).ok
+        assert index.search("zorglub", method="bm25", k=9, as_of="2026-06-01",
+                            audience="public") == []
+        public = index.search("zorglub", method="bm25", k=9, as_of="none", audience="public")
+        assert [h.path for h in public] == ["c.md"]
+
+
 def test_broken_chain_of_records_rebuilds(tmp_path, fresh_index):
     docs = corpus(tmp_path / "docs")
     reference = Reference(fresh_index, tmp_path)

@@ -75,7 +75,8 @@ class SQLiteStore(SqlStore):
         self.keywords = kw.Keeper(path, self._keyword_snapshot if path else None)
         self.bm25_engine = bm25_engine
         self._keywords_stamp: tuple | None = None
-        self._row_cache: tuple[tuple | None, dict[int, tuple]] = (None, {})  # see _rows
+        self._read_version: int | None = None  # data_version of the open snapshot (_stamp)
+        self._memo = _StateMemo(None)  # what was read in the current state (_state_memo)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
@@ -88,9 +89,29 @@ class SQLiteStore(SqlStore):
                 return
             self.db.execute("BEGIN")
             try:
+                # the first read opens the read transaction: the state is fixed from here
+                self._read_version = self.db.execute("PRAGMA data_version").fetchone()[0]
                 yield
             finally:
+                self._read_version = None
                 self.db.execute("COMMIT")
+
+    def _stamp(self) -> tuple[int, int]:
+        """Which state this connection reads: (data_version: moves when another connection
+        commits; total_changes: moves when this one writes). Inside a snapshot, its
+        data_version was read when it opened and cannot move until it closes."""
+        version = self._read_version
+        if version is None:
+            version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        return version, self.db.total_changes
+
+    def _state_memo(self) -> _StateMemo:
+        """What this connection has read in the state it reads now (call inside a snapshot):
+        emptied as soon as that state changes, or when it grows past _ROW_CACHE entries."""
+        stamp = self._stamp()
+        if self._memo.stamp != stamp or self._memo.entries > _ROW_CACHE:
+            self._memo = _StateMemo(stamp)
+        return self._memo
 
     @contextmanager
     def _cursor(self) -> Iterator[sqlite3.Connection]:
@@ -246,7 +267,7 @@ class SQLiteStore(SqlStore):
     def _keyword_index(self) -> kw.KeywordIndex | None:
         """The keyword index of the state this read transaction sees (call inside one), or
         None while it is built in the background."""
-        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        stamp = self._stamp()
         if self.keywords.index is not None and self._keywords_stamp == stamp:
             return self.keywords.index
         index = self.keywords.get(self.state(), self._change_records, self._keyword_rows,
@@ -392,7 +413,7 @@ class SQLiteStore(SqlStore):
         # nothing written since the last look (by another connection: data_version; by this
         # one: total_changes): the matrix is current, skip the COUNT(*) (a scan of the
         # vector blobs, ~2 s at 1M chunks)
-        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        stamp = self._stamp()
         held = self._matrices.get(model)
         if held is not None and self._matrix_stamps.get(model) == stamp:
             return held[1]
@@ -437,39 +458,38 @@ class SQLiteStore(SqlStore):
                        filters: Filters) -> list[Hit]:
         """The rows of ranked ids that pass the filters now, in this snapshot (call inside
         one): an id that no longer names a row the caller may read is dropped, never shown.
-        Which ids pass is always asked of the database, under the caller's filters; only the
-        columns of the rows that pass may come from `_rows`, a cache of this state's rows."""
+        Which ids pass is the database's answer under the caller's filters, asked in this
+        state (remembered for it: the same state, filters and id give the same answer); the
+        columns of the rows that pass are read in this state too (and remembered for it)."""
         if not scored:
             return []
-        ids = [rowid for rowid, _ in scored]
-        where, params = filter_sql(filters)
+        memo = self._state_memo()
+        verdicts = memo.verdicts.get(filters)
+        if verdicts is None:
+            verdicts = memo.verdicts[filters] = {}
+        unknown = [rowid for rowid, _ in scored if rowid not in verdicts]
         plain = self.db.cursor()  # rows as plain tuples (no sqlite3.Row to build)
         plain.row_factory = None
-        passing = {rowid for (rowid,) in plain.execute(
-            f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND {where}",
-            [*ids, *params])}
-        rows = self._rows([rowid for rowid in ids if rowid in passing])
-        found = [(rows[rowid], score) for rowid, score in scored if rowid in rows]
-        return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
-
-    def _rows(self, ids: list[int]) -> dict[int, tuple]:
-        """HIT_COLUMNS of chunk rows by id, in this snapshot. Remembered for the state they
-        were read in (data_version: another connection committed; total_changes: this one
-        wrote), forgotten as soon as it changes: a row's columns never outlive its state."""
-        stamp = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
-        if self._row_cache[0] != stamp or len(self._row_cache[1]) > _ROW_CACHE:
-            self._row_cache = (stamp, {})
-        cache = self._row_cache[1]
-        missing = [rowid for rowid in ids if rowid not in cache]
+        if unknown:
+            where, params = filter_sql(filters)
+            passing = {rowid for (rowid,) in plain.execute(
+                f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(unknown))}) "
+                f"AND {where}", [*unknown, *params])}
+            for rowid in unknown:
+                verdicts[rowid] = rowid in passing
+            memo.entries += len(unknown)
+        rows = memo.rows
+        missing = [rowid for rowid, _ in scored if verdicts[rowid] and rowid not in rows]
         if missing:
-            plain = self.db.cursor()
-            plain.row_factory = None
             for row in plain.execute(
                     f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d "
                     f"ON d.doc_id = c.doc_id WHERE c.id IN ({','.join('?' * len(missing))})",
                     missing):
-                cache[row[-1]] = row  # the last column is c.id
-        return {rowid: cache[rowid] for rowid in ids if rowid in cache}
+                rows[row[-1]] = row  # the last column is c.id
+            memo.entries += len(missing)
+        found = [(rows[rowid], score) for rowid, score in scored
+                 if verdicts[rowid] and rowid in rows]
+        return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
 
     # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
@@ -500,7 +520,21 @@ class SQLiteStore(SqlStore):
 PARTITIONS_MIGRATION = 7  # the migration that split BM25 into partitions per label
 
 
-_ROW_CACHE = 20_000  # chunk rows remembered for the current state (see _rows)
+_ROW_CACHE = 20_000  # rows and verdicts remembered for the current state (_state_memo)
+
+
+class _StateMemo:
+    """What one connection read in one state of the file (`_stamp`): chunk rows
+    (HIT_COLUMNS, then c.id) by id, and per filters which ids pass them. Never consulted
+    in another state: `_state_memo` starts a new one as soon as the state moves."""
+
+    __slots__ = ("stamp", "rows", "verdicts", "entries")
+
+    def __init__(self, stamp: tuple | None) -> None:
+        self.stamp = stamp
+        self.rows: dict[int, tuple] = {}
+        self.verdicts: dict[Filters, dict[int, bool]] = {}
+        self.entries = 0
 
 
 def _max_chunk_id(db: sqlite3.Connection) -> int:
