@@ -69,11 +69,18 @@ def build_ours(es: EvalSet, tokens: list[list[str]], folder: str) -> Callable[[s
 
 
 def afresh(search: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
-    """Our search with the per-question memory of `text.query_terms` emptied before each
-    question (its per-word stems stay remembered, as in any process that has run a while)."""
+    """Our search with each question analysed as if never seen: `text.query_terms` is
+    swapped for its unremembered function during the call (its per-word stems stay
+    remembered, as in any process that has run a while). The memory itself is left as it
+    is, so the passes of the row that remembers, interleaved with these, keep it."""
+    remembered = text.query_terms
+
     def search_afresh(question: str) -> list[str]:
-        text.query_terms.cache_clear()
-        return search(question)
+        text.query_terms = remembered.__wrapped__
+        try:
+            return search(question)
+        finally:
+            text.query_terms = remembered
 
     return search_afresh
 

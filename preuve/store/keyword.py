@@ -492,15 +492,12 @@ class KeywordIndex:
     def _score(self, i: int, part: Part, weighted: list[tuple[float, int]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
         impacts, offsets, dense = self._impacts[i], part.offsets, self._dense[i]
-        spans = [] if dense is not None else [(idf, int(offsets[t]), int(offsets[t + 1]))
-                                              for idf, t in weighted]
-        if dense is not None:  # a small part: one gather, one product
-            idfs = np.fromiter((idf for idf, _ in weighted), np.float64, len(weighted))
-            terms = np.fromiter((t for _, t in weighted), np.int64, len(weighted))
-            sums = idfs @ dense[terms]
-            rows = np.flatnonzero(sums != 0)
-            scores = sums[rows]
-        elif len(spans) == 1:
+        if dense is not None:  # a small part: one gather, one product, one partition
+            pairs = np.array(weighted)  # (idf, term id) per term
+            sums = pairs[:, 0] @ dense[pairs[:, 1].astype(np.intp)]
+            return self._top_of_all(i, part, sums, filters, k)
+        spans = [(idf, int(offsets[t]), int(offsets[t + 1])) for idf, t in weighted]
+        if len(spans) == 1:
             idf, lo, hi = spans[0]
             rows, scores = part.docs[lo:hi], (idf * impacts[lo:hi]).astype(np.float64)
         elif len(part) <= _SUM_ROWS:  # one pass over all postings (see _SUM_ROWS)
@@ -527,6 +524,20 @@ class KeywordIndex:
             best = scores >= kth
             rows, scores = rows[best], scores[best]
         return part.columns.rowids[rows], scores
+
+    def _top_of_all(self, i: int, part: Part, sums: np.ndarray, filters: Filters, k: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """`_score`'s end for a score per row of the part (0: no query term): the rows the
+        filters allow scoring at least the k-th best (ties kept for the sort)."""
+        keep = self._mask(i, part, filters)
+        if keep is not None:
+            sums = np.where(keep, sums, 0.0)
+        if sums.size > k:
+            kth = np.partition(sums, sums.size - k)[sums.size - k]
+            rows = np.flatnonzero(sums >= kth) if kth > 0 else np.flatnonzero(sums)
+        else:
+            rows = np.flatnonzero(sums)
+        return part.columns.rowids[rows], sums[rows]
 
     def _buffer(self, i: int, n: int) -> np.ndarray:
         """A zeroed score accumulator per part and thread (left zeroed after each use)."""
