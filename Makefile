@@ -31,10 +31,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	scripts/setup-system.sh
-	$(BIN)/python -m pytest -q
+	# two worker processes (pytest-xdist): each test has its own index (file or schema)
+	$(BIN)/python -m pytest -q -n 2
 	# the answer and dense tests once more, every vector moved as another CPU's int8
 	# inference would move it (tests/conftest.py, VECTOR_NOISE): none may pass by luck
-	PREUVE_TEST_VECTOR_NOISE=0.05 $(BIN)/python -m pytest -q -p no:cacheprovider \
+	PREUVE_TEST_VECTOR_NOISE=0.05 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider \
 		-k "not postgres" $(NOISY_TESTS)
 
 lint: $(STAMP)

@@ -64,8 +64,13 @@ def _system_user() -> str | None:
     try:
         pwd.getpwnam(SYSTEM_USER)
     except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                        SYSTEM_USER], check=True, capture_output=True)
+        made = subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
+                               "/usr/sbin/nologin", SYSTEM_USER], capture_output=True)
+        if made.returncode:
+            try:  # another process starting a server may have created it meanwhile
+                pwd.getpwnam(SYSTEM_USER)
+            except KeyError:
+                made.check_returncode()
     return SYSTEM_USER
 
 
@@ -96,7 +101,18 @@ def start(data_dir: str | os.PathLike, port: int | None = None, durable: bool = 
         subprocess.run(_as_owner([str(bins / "initdb"), "-D", str(data), "-U", ROLE,
                                   "--auth=trust", "--encoding=UTF8", "--locale=C"], user),
                        check=True, capture_output=True)
-    port = port or free_port()
+    if port is None:  # a free port may be taken by another process before the server
+        for attempt in range(3):  # binds it: try another one
+            try:
+                return _start(data, free_port(), durable, settings, user, bins)
+            except subprocess.CalledProcessError:
+                if attempt == 2:
+                    raise
+    return _start(data, port, durable, settings, user, bins)
+
+
+def _start(data: Path, port: int, durable: bool, settings: dict[str, str] | None,
+           user: str | None, bins: Path) -> str:
     options = {
         "listen_addresses": "127.0.0.1", "port": str(port), "unix_socket_directories": str(data),
         "max_connections": "200", "shared_buffers": "512MB", "maintenance_work_mem": "2GB",

@@ -107,9 +107,9 @@ class SQLiteStore(SqlStore):
 
     def _state_memo(self) -> _StateMemo:
         """What this connection has read in the state it reads now (call inside a snapshot):
-        emptied as soon as that state changes, or when it grows past _ROW_CACHE entries."""
+        emptied as soon as that state changes, or when it grows past _MEMO_ENTRIES entries."""
         stamp = self._stamp()
-        if self._memo.stamp != stamp or self._memo.entries > _ROW_CACHE:
+        if self._memo.stamp != stamp or self._memo.entries > _MEMO_ENTRIES:
             self._memo = _StateMemo(stamp)
         return self._memo
 
@@ -520,7 +520,7 @@ class SQLiteStore(SqlStore):
 PARTITIONS_MIGRATION = 7  # the migration that split BM25 into partitions per label
 
 
-_ROW_CACHE = 20_000  # rows and verdicts remembered for the current state (_state_memo)
+_MEMO_ENTRIES = 20_000  # rows and verdicts remembered for the current state (_state_memo)
 
 
 class _StateMemo:
