@@ -374,9 +374,17 @@ def measure_slice(n, sqlite_path: str, pg: Index, url: str, vocab, topics):
 
 
 def reader(url: str, vectors, texts, seed: int, phases: list[float], barrier, results) -> None:
-    """One reading process: cycles methods and filters until each phase's time is up."""
+    """One reading process: cycles methods and filters until each phase's time is up.
+    Before the first phase it waits until its keyword index answers (a new process loads
+    the saved one, or brings it forward, or builds it) and runs each method once: the
+    phases measure readers at work, the seconds to get ready are reported apart."""
     embedder = FixedEmbedder()
+    started = time.perf_counter()
     index = open_pg(url, embedder=embedder, pool=1)
+    keyword_ready(index, texts[0].split())
+    for method in METHODS:
+        run_one(index, method, vectors[0], texts[0], FILTERS["F0 none (operator)"], embedder)
+    results.put(("ready", time.perf_counter() - started))
     rng = np.random.default_rng(seed)
     filters = list(FILTERS.values())
     i = seed
@@ -399,7 +407,8 @@ def reader(url: str, vectors, texts, seed: int, phases: list[float], barrier, re
 def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
                  seconds: float, vocab, topics, slice_rate: float):
     """Readers alone, then readers while an ingest runs: one row per (readers, ingest)."""
-    need = int(max(slice_rate, 2_000) * seconds * 1.5) // (LOAD_BATCH * CHUNKS_PER_DOC) + 1
+    rate = slice_rate if slice_rate == slice_rate else 0  # nan: not measured this run
+    need = int(max(rate, 2_000) * seconds * 1.5) // (LOAD_BATCH * CHUNKS_PER_DOC) + 1
     parts = extra_batches(n, need * LOAD_BATCH, LOAD_BATCH, 2, vocab, topics)
     ctx = mp.get_context("spawn")
     rows = []
@@ -410,6 +419,7 @@ def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
                  for seed in range(count)]
         for p in procs:
             p.start()
+        ready = [results.get(timeout=3600)[1] for _ in procs]
         for phase, with_ingest in enumerate((False, True)):
             barrier.wait()
             started = time.perf_counter()
@@ -434,11 +444,12 @@ def measure_load(n, url: str, pg: Index, vectors, texts, readers: list[int],
             row += [percentile(lat[m], 50) * 1000 for m in METHODS]
             if with_ingest:
                 rate = done / applied if applied else float("nan")
-                row += [rate, f"{rate / slice_rate:.2f}×",
+                row += [rate, f"{rate / slice_rate:.2f}×" if slice_rate == slice_rate else "",
                         "ran out of batches" if done == sum(len(p[1]) for p in parts) else ""]
                 remove_extra(pg, url, written)  # forget: only documents that exist
             else:
                 row += [float("nan"), "", ""]
+            row.append(f"{min(ready):.1f}–{max(ready):.1f}")
             rows.append(row)
             print(f"<!-- load {json.dumps(row)} -->", flush=True)
         for p in procs:
@@ -457,6 +468,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0, help="per load phase (default: auto)")
     parser.add_argument("--port", type=int, default=None, help="port of the benchmark server")
     parser.add_argument("--no-hnsw", action="store_true", help="PostgreSQL dense stays exact")
+    parser.add_argument("--readers-only", action="store_true",
+                        help="only the concurrent readers (on the cached indexes)")
     parser.add_argument("--pg", metavar="URL",
                         help="measure in the running server at URL (its cached `stores_N` "
                              "schemas reused) instead of starting one in bench/out/pg")
@@ -507,19 +520,22 @@ def main() -> None:
             qv = query_vectors(sq_built.path, topics, n_queries, SEED + 11)
             vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
             texts = [" ".join(t) for t in make_queries(len(vectors), vocab, SEED + 1)]
-            lat, rec = measure_queries(n, sq_built.path, pg_built.url, threshold, vectors,
-                                       texts, runs, use_hnsw)
-            latency_rows += lat
-            recall_rows += rec
-
             pg = open_pg(pg_built.url, threshold)
-            rows, removal = measure_slice(n, sq_built.path, pg, pg_built.url, vocab, topics)
-            slice_rows += rows
-            notes.append(f"{n:,}: removing the 20k appended chunks from PostgreSQL took "
-                         f"{removal:.1f} s.")
-            print(f"<!-- slice {json.dumps(rows)} -->", flush=True)
+            slice_rate = float("nan")
+            if not args.readers_only:
+                lat, rec = measure_queries(n, sq_built.path, pg_built.url, threshold, vectors,
+                                           texts, runs, use_hnsw)
+                latency_rows += lat
+                recall_rows += rec
+                rows, removal = measure_slice(n, sq_built.path, pg, pg_built.url, vocab,
+                                              topics)
+                slice_rows += rows
+                slice_rate = slice_rows[-1][-2]
+                notes.append(f"{n:,}: removing the 20k appended chunks from PostgreSQL took "
+                             f"{removal:.1f} s.")
+                print(f"<!-- slice {json.dumps(rows)} -->", flush=True)
             load_rows += measure_load(n, pg_built.url, pg, vectors, texts, readers, seconds,
-                                      vocab, topics, slice_rows[-1][-2])
+                                      vocab, topics, slice_rate)
             pg.close()
 
     if not use_hnsw:
@@ -556,10 +572,12 @@ def main() -> None:
           "process with its own connection, cycling hybrid/bm25/dense under F0/F1/F2)\n")
     print(table(["chunks", "readers", "ingest", "queries/s", "p50 ms", "p95 ms",
                  "hybrid p50", "bm25 p50", "dense p50", "ingest chunks/s",
-                 "vs ingest alone", ""], load_rows))
+                 "vs ingest alone", "", "readers ready s"], load_rows))
     print("\nIngest under load: put_vectors + apply of 1,000-chunk batches in the main "
           "process until the readers stop; `vs ingest alone` = against the appended-slice "
-          "rate above. Appended documents are removed after each row.")
+          "rate above. Appended documents are removed after each row. `readers ready s`: "
+          "from a reader process's start until its keyword index answered and each method "
+          "had run once (fewest–most seconds over the readers; not in the timed phases).")
     print("\n" + machine_note() + f" PostgreSQL server in {PG_DIR} (durable), "
           f"{os.cpu_count()} cores shared by the server, the readers and the ingest.")
     if args.pg:
