@@ -468,11 +468,9 @@ class SQLiteStore(SqlStore):
         if verdicts is None:
             verdicts = memo.verdicts[filters] = {}
         unknown = [rowid for rowid, _ in scored if rowid not in verdicts]
-        plain = self.db.cursor()  # rows as plain tuples (no sqlite3.Row to build)
-        plain.row_factory = None
         if unknown:
             where, params = filter_sql(filters)
-            passing = {rowid for (rowid,) in plain.execute(
+            passing = {rowid for (rowid,) in self._plain().execute(
                 f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(unknown))}) "
                 f"AND {where}", [*unknown, *params])}
             for rowid in unknown:
@@ -481,7 +479,7 @@ class SQLiteStore(SqlStore):
         rows = memo.rows
         missing = [rowid for rowid, _ in scored if verdicts[rowid] and rowid not in rows]
         if missing:
-            for row in plain.execute(
+            for row in self._plain().execute(
                     f"SELECT {HIT_COLUMNS}, c.id FROM chunks c JOIN documents d "
                     f"ON d.doc_id = c.doc_id WHERE c.id IN ({','.join('?' * len(missing))})",
                     missing):
@@ -490,6 +488,12 @@ class SQLiteStore(SqlStore):
         found = [(rows[rowid], score) for rowid, score in scored
                  if verdicts[rowid] and rowid in rows]
         return [hit_from_row(row, rank, score) for rank, (row, score) in enumerate(found, 1)]
+
+    def _plain(self) -> sqlite3.Cursor:
+        """A cursor whose rows are plain tuples (no sqlite3.Row to build)."""
+        cursor = self.db.cursor()
+        cursor.row_factory = None
+        return cursor
 
     # -- copying an index (preuve migrate): the vector cache; the rest is SqlStore's ------
     def export_vectors(self, batch: int = 5000
