@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import os
 import shutil
 import threading
 
+import numpy as np
 import pytest
-from conftest import kind_of, open_index
+from conftest import KEYWORD_ONLY, kind_of, open_index
 
+from preuve.index import Index
 from preuve.models import Filters
+from preuve.settings import Settings
 from preuve.store import keyword as kw
 from preuve.store.sqlite import SQLiteStore
 
@@ -272,14 +276,19 @@ def test_reused_row_ids(tmp_path):
         assert store.keywords.index.delta_rows > 0
 
 
-def test_saved_snapshot_is_shared_and_never_trusted_for_another_file(tmp_path, monkeypatch):
+def saved_index(tmp_path, monkeypatch):
+    """A SQLite index of the corpus whose keyword index was built and saved beside it."""
     monkeypatch.setattr(kw, "SAVE_MIN_ROWS", 1)
-    docs = corpus(tmp_path / "docs")
     location = tmp_path / "index.sqlite"
     with open_index(location) as index:
-        assert index.ingest([docs]).ok
+        assert index.ingest([corpus(tmp_path / "docs")]).ok
         assert ranked(index.store, True, ["zorglub"], Filters())
     assert os.path.exists(kw.snapshot_path(str(location)))
+    return location
+
+
+def test_saved_snapshot_is_shared_and_never_trusted_for_another_file(tmp_path, monkeypatch):
+    location = saved_index(tmp_path, monkeypatch)
 
     second = SQLiteStore(str(location))  # another process: loads the file, builds nothing
     try:
@@ -307,6 +316,68 @@ def test_saved_snapshot_is_shared_and_never_trusted_for_another_file(tmp_path, m
         assert Reference(location, tmp_path).check(replaced) > 0
     finally:
         replaced.close()
+
+
+def wait_for_saved_impacts() -> None:
+    for thread in threading.enumerate():
+        if thread.name == "preuve-keyword-impacts":
+            thread.join(60)
+
+
+def test_next_process_reads_what_the_first_brought_forward(tmp_path, fresh_index, monkeypatch):
+    """After an ingest, the first process to search brings the saved index forward and
+    saves what it computed (the rows inserted since, the tf parts under the new average
+    lengths); a process started after it reads them instead of the rows, and scores
+    alike. What was saved for one state is not used in another."""
+    monkeypatch.setattr(kw, "SAVE_MIN_ROWS", 1)
+    settings = Settings(cache=str(tmp_path / "cache"))  # PostgreSQL's snapshot: not ~/.cache
+
+    def opened():
+        return Index(fresh_index, embedder=KEYWORD_ONLY, settings=settings)
+
+    built_parts = []
+    build = kw.Part.build.__func__
+    monkeypatch.setattr(kw.Part, "build", classmethod(
+        lambda cls, rows: built_parts.append(1) or build(cls, rows)))
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    with opened() as first:
+        assert first.ingest([docs]).ok
+        reference.ingest(docs)
+        ranked(first.store, True, ["zorglub"], Filters())  # built and saved
+        write(docs, "sub/nouveau.md", "public", "zorglub cantaloup " * 30)
+        write(docs, "note3.md", "staff", "frobnique " * 12)
+        assert first.ingest([docs]).ok
+        reference.ingest(docs)
+        ranked(first.store, True, ["zorglub"], Filters())  # brought forward
+        assert first.store.keywords.index.delta_rows > 0
+        wait_for_saved_impacts()
+        assert len(built_parts) == 2  # the snapshot, then the rows inserted since
+
+        with opened() as second:  # another process on the same state
+            assert reference.check(second.store) > 100
+            assert second.store.keywords.builds == 0 and len(built_parts) == 2
+            index = second.store.keywords.index
+            assert index.delta_rows > 0 and index._impacts[0].done is None  # mapped
+
+        write(docs, "cantaloup.md", "public", "Le cantaloup " * 9)
+        assert first.ingest([docs]).ok  # a later state nobody has searched
+        reference.ingest(docs)
+        with opened() as third:  # the saved delta is for the state before: not used
+            assert reference.check(third.store) > 100
+            assert len(built_parts) == 3 and third.store.keywords.builds == 0
+    reference.close()
+
+
+def test_saved_impacts_of_the_wrong_size_are_not_used(tmp_path, monkeypatch):
+    location = saved_index(tmp_path, monkeypatch)
+    [saved] = glob.glob(f"{kw.snapshot_path(str(location))[:-4]}.*.impacts-*.npy")
+    np.save(saved, np.ones(7, dtype=np.float32))
+    with open_index(location) as index:
+        assert Reference(location, tmp_path).check(index.store) > 100
+        assert index.store.keywords.builds == 0
+        wait_for_saved_impacts()  # computed, then saved again
+    assert np.load(saved).shape != (7,)
 
 
 def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):

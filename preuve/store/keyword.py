@@ -36,6 +36,13 @@ since (`Delta`), provided the chain of entries leads from its state to the curre
 without a gap. Otherwise, and once the delta grows past `REBUILD_FRACTION` of the rows, it
 is rebuilt from the store's rows: from `BACKGROUND_MIN_ROWS` rows by a background thread
 (`Keeper`), the store answering through its SQL BM25 until the index is ready.
+
+From `SAVE_MIN_ROWS` rows a snapshot is saved (`Part.save`, beside the SQLite file or in
+the cache folder) with what other processes would otherwise compute again, each file named
+after the snapshot's own save and the state or averages it holds: the tf parts of its
+postings under the average lengths of a state (`Impacts`: memory-mapped, so processes on
+one index share them) and the rows inserted since it, for the last state brought forward
+(`saved_delta`). A process started after an ingest maps what the first one computed.
 """
 
 from __future__ import annotations
@@ -108,7 +115,10 @@ class Part:
     df: np.ndarray  # int32 (labels, terms): document frequency per label
     # (average lengths per label and parameters, tf part of every posting): see
     # KeywordIndex._impacts_of
-    impacts: tuple[tuple, np.ndarray] | None = field(default=None, repr=False)
+    impacts: tuple[tuple, Impacts] | None = field(default=None, repr=False)
+    # where its arrays are saved ("<file>.<save token>", None: in memory only); files
+    # derived from it (its impacts, a delta brought forward from it) are named after it
+    stem: str | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, rows: Iterable[Row]) -> Part:
@@ -222,15 +232,18 @@ class Part:
             with open(tmp, "wb") as f:
                 np.savez(f, info=np.array(json.dumps(info)), **arrays)
             os.replace(tmp, path)
+            self.stem = stem
         except OSError as e:
             log.warning("could not save the BM25 index at %s: %s", path, e)
             for leftover in (tmp, f"{stem}.docs.npy", f"{stem}.tf.npy",
                              f"{stem}.title_tf.npy"):
                 _remove(leftover)
             return
-        for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.npy"):
-            if not other.startswith(stem + "."):
-                _remove(other)  # an earlier save (processes that mapped it keep their copy)
+        # an earlier save and the files derived from it (processes that mapped them keep
+        # their copy)
+        for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.np[yz]"):
+            if not other.startswith(stem + ".") and other != path:
+                _remove(other)
 
     @classmethod
     def load(cls, path: str) -> tuple[Part, str] | None:
@@ -259,7 +272,8 @@ class Part:
                                a.get("path_ids"), navigation=a.get("navigation"),
                                from_cache=True)
         return cls(columns, a["lengths"], vocabulary, a["offsets"], docs, tf, title_tf,
-                   a["title_lengths"], info["labels"], a["label_of_row"], a["df"]), info["key"]
+                   a["title_lengths"], info["labels"], a["label_of_row"], a["df"],
+                   stem=stem), info["key"]
 
 
 def _labels(columns: VectorMatrix) -> tuple[list[str | None], np.ndarray]:
@@ -339,6 +353,86 @@ class Delta:
         return sum(high - low for low, high in self.ranges)
 
 
+class Impacts:
+    """tf̃·(k1+1) / (tf̃ + k1) of every posting of a part (BM25F, module docstring) under
+    one set of average lengths per label (`key`), computed in float64 and kept in float32
+    (scores to ~1e-6). Mapped from the file saved for them when there is one (processes on
+    one index then share its pages); else computed a term at a time, when a query first
+    asks for that term: bringing a million-chunk index forward changes every average length,
+    and computing all its impacts at once would hold the next query for seconds."""
+
+    def __init__(self, part: Part, key: tuple, body_avg: dict, title_avg: dict):
+        self.part, self.key = part, key
+        self.weight, self.in_body = key[0], key[1]
+        self.file = _impacts_file(part, key)
+        loaded = _load_impacts(self.file, len(part.docs)) if self.file else None
+        self.values = loaded if loaded is not None else np.empty(len(part.docs), np.float32)
+        self.done = None if loaded is not None else np.zeros(len(part.vocabulary), bool)
+        body_len = part.lengths if self.in_body else part.lengths - part.title_lengths
+        self.body_norm = self._normaliser(body_len, body_avg)
+        self.title_norm = self._normaliser(part.title_lengths, title_avg)
+
+    def _normaliser(self, lengths: np.ndarray, average: dict) -> np.ndarray:
+        """1 − b + b·len/avg per row, avg of the row's own label (float64; 1 when 0)."""
+        part = self.part
+        avg = np.array([average.get(x, 0.0) for x in part.labels], dtype=np.float64)
+        mean = avg[part.label_of_row]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(mean > 0, lengths / np.where(mean > 0, mean, 1.0), 1.0)
+        return 1 - B + B * ratio
+
+    def of(self, terms: Sequence[int]) -> np.ndarray:
+        """The values, those of `terms` computed (a thread computing a term another one is
+        computing writes the same values)."""
+        done = self.done
+        if done is not None:
+            offsets = self.part.offsets
+            for t in terms:
+                if not done[t]:
+                    self._compute(int(offsets[t]), int(offsets[t + 1]))
+                    done[t] = True
+        return self.values
+
+    def complete(self) -> np.ndarray:
+        """The values, every one computed."""
+        if self.done is not None and not self.done.all():
+            for start in range(0, len(self.values), _BLOCK):
+                self._compute(start, min(start + _BLOCK, len(self.values)))
+            self.done[:] = True
+        return self.values
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether they would be saved (`save`) and are not yet."""
+        return bool(self.file) and self.done is not None
+
+    def save(self) -> None:
+        """Every value computed and written beside the part's files (`_impacts_file`),
+        then mapped from there (their memory shared with other processes). One thread of
+        one process computes them: while another does, this returns at once."""
+        if not self.unsaved:
+            return
+        with _only_one(self.file) as mine:
+            if not mine:
+                return
+            if _load_impacts(self.file, len(self.values)) is None:  # (or saved meanwhile)
+                _save_impacts(self.file, self.complete())
+        loaded = _load_impacts(self.file, len(self.values))
+        if loaded is not None:
+            self.values, self.done = loaded, None
+
+    def _compute(self, lo: int, hi: int) -> None:
+        part = self.part
+        docs = part.docs[lo:hi]
+        tf = part.tf[lo:hi].astype(np.float64)
+        title_tf = part.title_tf[lo:hi].astype(np.float64)
+        body_tf = tf if self.in_body else tf - title_tf
+        tilde = body_tf / self.body_norm[docs]
+        if self.weight:
+            tilde += self.weight * title_tf / self.title_norm[docs]
+        self.values[lo:hi] = tilde * (K1 + 1) / (tilde + K1)
+
+
 @dataclass
 class KeywordIndex:
     """A snapshot `Part` and the rows written since (`delta`), for one store state."""
@@ -377,20 +471,10 @@ class KeywordIndex:
             title[x] = self.title_tokens[x] / n if n else 0.0
         return body, title
 
-    @staticmethod
-    def _normaliser(part: Part, lengths: np.ndarray, average: dict) -> np.ndarray:
-        """1 − b + b·len/avg per row, avg of the row's own label (float64; 1 when 0)."""
-        avg = np.array([average.get(x, 0.0) for x in part.labels], dtype=np.float64)
-        mean = avg[part.label_of_row]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(mean > 0, lengths / np.where(mean > 0, mean, 1.0), 1.0)
-        return 1 - B + B * ratio
-
-    def _impacts_of(self, part: Part) -> np.ndarray:
-        """tf̃·(k1+1) / (tf̃ + k1) of every posting (BM25F, module docstring), computed in
-        float64 and kept in float32 (scores to ~1e-6). A row's value depends on its own
-        label's average lengths only; kept on the part while those averages (and the
-        parameters) stay the same (a later state whose ingest changed no average length
+    def _impacts_of(self, part: Part) -> Impacts:
+        """The tf parts of the part's postings under this state's average lengths. A row's
+        value depends on its own label's averages only; kept on the part while those (and
+        the parameters) stay the same (a later state whose ingest changed no average length
         reuses them)."""
         weight, in_body = float(W_TITLE), bool(TITLE_IN_BODY)
         body_avg, title_avg = self._averages(in_body)
@@ -398,33 +482,29 @@ class KeywordIndex:
                                       for x in part.labels))
         if part.impacts is not None and part.impacts[0] == key:
             return part.impacts[1]
-        body_len = part.lengths if in_body else part.lengths - part.title_lengths
-        body_norm = self._normaliser(part, body_len, body_avg)
-        title_norm = self._normaliser(part, part.title_lengths, title_avg)
-        out = np.empty(len(part.docs), dtype=np.float32)
-        for start in range(0, len(part.docs), _BLOCK):
-            block = slice(start, start + _BLOCK)
-            docs = part.docs[block]
-            tf = part.tf[block].astype(np.float64)
-            title_tf = part.title_tf[block].astype(np.float64)
-            body_tf = tf if in_body else tf - title_tf
-            tilde = body_tf / body_norm[docs]
-            if weight:
-                tilde += weight * title_tf / title_norm[docs]
-            out[block] = tilde * (K1 + 1) / (tilde + K1)
-        part.impacts = (key, out)
-        return out
+        impacts = Impacts(part, key, body_avg, title_avg)
+        part.impacts = (key, impacts)
+        return impacts
 
     @staticmethod
-    def _dense_of(part: Part, impacts: np.ndarray) -> np.ndarray | None:
+    def _dense_of(part: Part, impacts: Impacts) -> np.ndarray | None:
         """For a small part (terms x rows up to _DENSE_CELLS), its impacts as a dense
         terms x rows matrix: a query is then one gather and one product (see `_score`)."""
         if len(part) * len(part.vocabulary) > _DENSE_CELLS:
             return None
         dense = np.zeros((len(part.vocabulary), len(part)), dtype=np.float32)
         terms = np.repeat(np.arange(len(part.vocabulary)), np.diff(part.offsets))
-        dense[terms, part.docs] = impacts
+        dense[terms, part.docs] = impacts.complete()
         return dense
+
+    def save_impacts(self) -> None:
+        """Compute every tf part of the snapshot and save them beside it: processes that
+        open this state map them instead of computing them."""
+        self._impacts[0].save()
+
+    @property
+    def impacts_unsaved(self) -> bool:
+        return self._impacts[0].unsaved
 
     def _stats(self, readable: tuple[str, ...] | None) -> tuple[int, list, list]:
         """(chunks, label indexes per part, df per term per part) of the labels a caller
@@ -491,8 +571,10 @@ class KeywordIndex:
 
     def _score(self, i: int, part: Part, weighted: list[tuple[float, int]],
                filters: Filters, k: int) -> tuple[np.ndarray, np.ndarray]:
-        impacts, offsets, dense = self._impacts[i], part.offsets, self._dense[i]
-        if dense is not None:  # a small part: one gather, one product, one partition
+        offsets, dense = part.offsets, self._dense[i]
+        if dense is None:
+            impacts = self._impacts[i].of([t for _, t in weighted])
+        else:  # a small part: one gather, one product, one partition
             pairs = np.array(weighted)  # (idf, term id) per term
             sums = pairs[:, 0] @ dense[pairs[:, 1].astype(np.intp)]
             return self._top_of_all(i, part, sums, filters, k)
@@ -561,15 +643,119 @@ class KeywordIndex:
         return keep
 
 
-def with_delta(base: Part, base_key: str, delta: Delta, rows: Iterable[Row]) -> KeywordIndex:
-    """The snapshot `base` brought to a later state: `delta` names what changed, `rows` are
+# -- files derived from a saved part ------------------------------------------------------
+_IMPACTS_KEPT = 2  # impacts files kept per saved part (its averages of the latest states)
+
+
+def _impacts_file(part: Part, key: tuple) -> str | None:
+    """Where the impacts of a saved part under averages `key` are kept (None: not saved).
+    Computing them reads every posting (~6 s at a million chunks): a process that finds
+    them maps the file instead, and processes on one index share its pages."""
+    if part.stem is None or len(part) < SAVE_MIN_ROWS:
+        return None
+    digest = hashlib.sha1(json.dumps([part.labels, key]).encode()).hexdigest()[:16]
+    return f"{part.stem}.impacts-{digest}.npy"
+
+
+def _load_impacts(path: str, size: int) -> np.ndarray | None:
+    try:
+        found = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return found if found.dtype == np.float32 and found.shape == (size,) else None
+
+
+def _save_impacts(path: str, impacts: np.ndarray) -> None:
+    """Written under a fresh name, then renamed; only the newest files are kept."""
+    tmp = f"{path}.{os.getpid()}-{time.time_ns()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            np.save(f, impacts, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError as e:
+        log.warning("could not save the BM25 impacts at %s: %s", path, e)
+        _remove(tmp)
+        return
+    others = glob.glob(glob.escape(path.rsplit(".impacts-", 1)[0]) + ".impacts-*.npy")
+    others.sort(key=_modified, reverse=True)
+    for other in others[_IMPACTS_KEPT:]:
+        if other != path:
+            _remove(other)
+
+
+def _modified(path: str) -> float:
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return 0.0
+
+
+_COMPUTING: set[str] = set()  # impacts files this process is computing
+_COMPUTING_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _only_one(path: str) -> Iterator[bool]:
+    """Whether this caller is the only one, of all threads and processes, computing the
+    file at `path` (True: it holds it until the block ends)."""
+    with _COMPUTING_LOCK:
+        if path in _COMPUTING:
+            yield False
+            return
+        _COMPUTING.add(path)
+    try:
+        try:
+            handle = open(path + ".lock", "a+b")
+        except OSError:
+            yield True
+            return
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+                _remove(path + ".lock")
+    finally:
+        with _COMPUTING_LOCK:
+            _COMPUTING.discard(path)
+
+
+def _delta_file(base: Part) -> str | None:
+    """Where the delta brought forward from a saved part is kept (one per part: the last)."""
+    return None if base.stem is None else f"{base.stem}.delta.npz"
+
+
+def saved_delta(base: Part, key: str) -> Part | None:
+    """The rows inserted since `base` as a part for state `key`, as a process saved it
+    (`built_delta`), or None."""
+    path = _delta_file(base)
+    loaded = Part.load(path) if path else None
+    return loaded[0] if loaded is not None and loaded[1] == key else None
+
+
+def built_delta(base: Part, key: str, rows: Iterable[Row]) -> Part:
+    """The part of `rows`, the rows inserted since `base` in state `key`; saved when the
+    base is, so that the next process started on this state reads it instead."""
+    new = Part.build(rows)
+    path = _delta_file(base)
+    if path:
+        new.save(path, key)
+    return new
+
+
+def with_delta(base: Part, base_key: str, delta: Delta, new: Part | None) -> KeywordIndex:
+    """The snapshot `base` brought to a later state: `delta` names what changed, `new` holds
     the current rows of its inserted ranges."""
     dead = None
     if delta.dead_ids.size:
         dead = np.isin(base.columns.rowids, delta.dead_ids)
         if not dead.any():
             dead = None
-    new = Part.build(rows) if delta.ranges else None
     if new is not None and len(new) == 0:
         new = None
     # a base row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
@@ -668,8 +854,13 @@ class Keeper:
                     if path:
                         base.save(path, key)
                     found = KeywordIndex(base, key)
+                    found.save_impacts()
                     self._last = (base, key)
         self.index, self.key = found, key
+        if self.opener is not None and found.impacts_unsaved:
+            # computed a term at a time meanwhile (`Impacts`)
+            threading.Thread(target=found.save_impacts, daemon=True,
+                             name="preuve-keyword-impacts").start()
         return found
 
     def _build_apart(self, last: tuple[Part, str] | None, saved: bool) -> None:
@@ -697,7 +888,8 @@ class Keeper:
                         self._check_stop()
                         if path:
                             base.save(path, key)
-                        found = KeywordIndex(base, key)  # tf parts computed here, kept
+                        found = KeywordIndex(base, key)
+                    found.save_impacts()  # every tf part computed here, in the background
             with self._lock:
                 self.builds += built
                 self._last = (found.base, found.base_key)
@@ -731,7 +923,8 @@ class Keeper:
     def _forward(self, key: str, entries, rows, bases, limit: int | None = None,
                  publish: bool = True) -> KeywordIndex | None:
         """The index for `key` from the first base the change records lead from (with at
-        most `limit` rows inserted since, when given), or None. `publish`: remember the
+        most `limit` rows inserted since to read, when given; a delta a process saved is
+        read whatever its size), or None. `publish`: remember the
         base as the snapshot in use."""
         records = None
         for base, base_key in bases:
@@ -744,10 +937,12 @@ class Keeper:
                 if delta is None or delta.bound() > max(REBUILD_MIN,
                                                        REBUILD_FRACTION * len(base)):
                     continue
-                if limit is not None and delta.bound() > limit:
-                    continue
-                found = with_delta(base, base_key, delta,
-                                   rows(delta.ranges) if delta.ranges else ())
+                new = saved_delta(base, key) if delta.ranges else None
+                if new is None and delta.ranges:
+                    if limit is not None and delta.bound() > limit:
+                        continue
+                    new = built_delta(base, key, rows(delta.ranges))
+                found = with_delta(base, base_key, delta, new)
             if publish:
                 self._last = (base, base_key)
             return found
