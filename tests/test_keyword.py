@@ -369,6 +369,23 @@ def test_next_process_reads_what_the_first_brought_forward(tmp_path, fresh_index
     reference.close()
 
 
+def test_postgres_snapshot_is_found_by_any_url_of_the_database(tmp_path, new_location,
+                                                                monkeypatch):
+    """The snapshot in the cache folder is named after the database, not the URL: a server
+    restarted on another port, reached by another host name, is the same index."""
+    monkeypatch.setattr(kw, "SAVE_MIN_ROWS", 1)
+    location = new_location("postgres")
+    settings = Settings(cache=str(tmp_path / "cache"))
+    with Index(location, embedder=KEYWORD_ONLY, settings=settings) as index:
+        assert index.ingest([corpus(tmp_path / "docs")]).ok
+        assert ranked(index.store, True, ["zorglub"], Filters())
+        assert index.store.keywords.builds == 1
+    other = location + ("&" if "?" in location else "?") + "application_name=another"
+    with Index(other, embedder=KEYWORD_ONLY, settings=settings) as index:
+        assert ranked(index.store, True, ["zorglub"], Filters())
+        assert index.store.keywords.builds == 0
+
+
 def test_saved_impacts_of_the_wrong_size_are_not_used(tmp_path, monkeypatch):
     location = saved_index(tmp_path, monkeypatch)
     [saved] = glob.glob(f"{kw.snapshot_path(str(location))[:-4]}.*.impacts-*.npy")

@@ -957,13 +957,13 @@ def _token(key: str) -> str:
     return key.split("x", 1)[1] if "x" in key else ""
 
 
-def cache_path(location: str, schema: str, cache: str | None = None) -> str | None:
+def cache_path(database: str, schema: str, cache: str | None = None) -> str | None:
     """Where the snapshot of a database index is saved: the user's cache folder (the
     `cache` setting, else ~/.cache/preuve), one file per database and schema."""
     from preuve._e5onnx import cache_dir
 
     folder = str(cache_dir(cache))
-    digest = hashlib.sha1(f"{location}\n{schema}".encode()).hexdigest()[:16]
+    digest = hashlib.sha1(f"{database}\n{schema}".encode()).hexdigest()[:16]
     try:
         os.makedirs(os.path.join(folder, "bm25"), exist_ok=True)
     except OSError:

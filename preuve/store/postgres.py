@@ -161,6 +161,7 @@ class PostgresStore(SqlStore):
                               f"({str(exc).strip().splitlines()[0]})") from None
         with setup:
             self.schema, self._search_path = self._prepare(setup)
+            database = _database_identity(setup) or self.location
         self._defer_index = False
         self._dense: tuple[str, int] | None = None  # (model, dimension), fixed once set
         self.pool = ConnectionPool(
@@ -171,7 +172,7 @@ class PostgresStore(SqlStore):
         # its snapshot saved in the user's cache folder for the other processes
         # (built in the background from BACKGROUND_MIN_ROWS rows: the sparse vectors answer
         # meanwhile)
-        self.keywords = kw.Keeper(kw.cache_path(self.location, self.schema, cache),
+        self.keywords = kw.Keeper(kw.cache_path(database, self.schema, cache),
                                   self._keyword_snapshot)
         self.bm25_engine = bm25_engine
 
@@ -798,6 +799,20 @@ class BucketTable:
 
 def _max_chunk_id(cur) -> int:
     return cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+
+
+def _database_identity(conn) -> str | None:
+    """The cluster's system identifier and the database's name: the same whatever URL
+    reaches it (another port after a restart, another host name, a replica), so that the
+    keyword snapshot saved for it is found again. None when the server does not tell."""
+    import psycopg
+
+    try:
+        ident = conn.execute("SELECT system_identifier FROM pg_control_system()").fetchone()[0]
+        name = conn.execute("SELECT current_database()").fetchone()[0]
+    except psycopg.Error:  # a managed server may hide it: the URL keys it then
+        return None
+    return f"postgresql cluster {ident} database {name}"
 
 
 def _new_state() -> str:
