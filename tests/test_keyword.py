@@ -139,7 +139,7 @@ def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
         assert reference.check(store) > 100
         assert store.keywords.builds == builds
         assert store.keywords.index.delta_rows > 0
-        assert store.keywords.index.dead is not None
+        assert store.keywords.index.dead is not None and store.keywords.index.dead[0] is not None
 
         # a second ingest on top of the first delta
         write(docs, "note5.md", "public", "zorglub frobnique " * 10)
@@ -147,6 +147,52 @@ def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
         reference.ingest(docs)
         assert reference.check(store) > 100
         assert store.keywords.builds == builds
+
+
+def counting_builds(monkeypatch) -> list[int]:
+    """The rows each `Part.build` reads, in order."""
+    counts: list[int] = []
+    build = kw.Part.build.__func__
+
+    def counted(cls, rows):
+        rows = list(rows)
+        counts.append(len(rows))
+        return build(cls, rows)
+
+    monkeypatch.setattr(kw.Part, "build", classmethod(counted))
+    return counts
+
+
+def test_each_ingest_reads_only_the_rows_it_inserted(tmp_path, fresh_index, monkeypatch):
+    """Ingests one after the other: the index in use is brought forward by the rows of each
+    ingest only (a part per ingest), merged again from COMPACT_DELTAS parts; its scores
+    stay the SQL reference's throughout."""
+    counts = counting_builds(monkeypatch)
+    with ingested(tmp_path, fresh_index) as (docs, index, reference):
+        store = index.store
+        ranked(store, True, ["zorglub"], Filters())
+        assert counts == [store.stats()["chunks"]]
+        advanced = 0
+        for step in range(kw.COMPACT_DELTAS + 2):
+            write(docs, f"sub/ajout{step}.md", ("public", "staff")[step % 2],
+                  "zorglub cantaloup " * (step + 3))
+            before, parts = store.stats()["chunks"], len(store.keywords.index.deltas)
+            assert index.ingest([docs]).ok
+            reference.ingest(docs)
+            assert reference.check(store) > 100
+            kept = store.keywords.index
+            assert len(kept.deltas) <= kw.COMPACT_DELTAS and store.keywords.builds == 1
+            if len(kept.deltas) == parts + 1:  # brought forward by this ingest's rows
+                assert counts[-1] == store.stats()["chunks"] - before > 0
+                advanced += 1
+            else:  # merged again: every row inserted since the snapshot
+                assert len(kept.deltas) == 1 and counts[-1] == kept.delta_rows
+        assert advanced >= kw.COMPACT_DELTAS
+        (docs / "note6.md").unlink()  # a removal alone: nothing to read
+        assert index.ingest([docs]).ok
+        reference.ingest(docs)
+        n_builds = len(counts)
+        assert reference.check(store) > 100 and len(counts) == n_builds
 
 
 def test_another_process_writing_is_seen(tmp_path, fresh_index):
@@ -502,6 +548,32 @@ def test_background_build_never_shows_another_label(tmp_path, fresh_index):
         assert reference.check(store) > 100
         assert store.keywords.builds == 1 and gate.calls == 1
     reference.close()
+
+
+def test_the_index_answers_while_its_parts_are_merged_in_the_background(tmp_path,
+                                                                        fresh_index):
+    """A big index (here: background mode forced) brought forward ingest after ingest: from
+    COMPACT_DELTAS parts one background thread merges them; queries meanwhile keep using
+    the index brought forward (no SQL fallback), and scores stay the reference's."""
+    with ingested(tmp_path, fresh_index) as (docs, index, reference):
+        store, keeper = index.store, index.store.keywords
+        ranked(store, True, ["zorglub"], Filters())  # built in the foreground
+        gate = Gate(keeper)
+        keeper.background_rows = 8  # an ingest of fewer rows is read in the foreground
+        for step in range(kw.COMPACT_DELTAS + 2):
+            write(docs, f"ajout{step}.md", ("public", "staff")[step % 2],
+                  "zorglub frobnique " * (step + 2))
+            assert index.ingest([docs]).ok
+            reference.ingest(docs)
+            assert reference.check(store) > 100
+            public_only(index.search("zorglub frobnique", method="bm25", k=50,
+                                     audience="public", as_of="none"))
+        assert gate.started.wait(30) and keeper.building
+        assert len(keeper.index.deltas) == kw.COMPACT_DELTAS + 2 and keeper.fallbacks == 0
+        gate.finish()
+        assert reference.check(store) > 100
+        assert len(keeper.index.deltas) <= 2  # merged (then the ingests after brought forward)
+        assert keeper.fallbacks == 0 and keeper.builds == 1 and gate.calls == 1
 
 
 def test_failed_background_build_builds_in_the_foreground(tmp_path, fresh_index):

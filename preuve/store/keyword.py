@@ -42,7 +42,7 @@ the cache folder) with what other processes would otherwise compute again, each 
 after the snapshot's own save and the state or averages it holds: the tf parts of its
 postings under the average lengths of a state (`Impacts`: memory-mapped, so processes on
 one index share them) and the rows inserted since it, for the last state brought forward
-(`saved_delta`). A process started after an ingest maps what the first one computed.
+(`built_delta`). A process started after an ingest maps what the first one computed.
 """
 
 from __future__ import annotations
@@ -83,6 +83,11 @@ SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
 # ~0.3 ms a row (6 s for 20k rows on a loaded 2-core machine, 10 min for 1M), too long
 # to hold a query for; below, the first query waits for it (a few seconds at most)
 BACKGROUND_MIN_ROWS = 20_000
+# parts of rows inserted since the snapshot, one per state brought forward (`Keeper`): from
+# COMPACT_DELTAS they are merged again; beyond MAX_DELTAS (while a background thread merges
+# them) the index is not brought forward
+COMPACT_DELTAS = 4
+MAX_DELTAS = 32
 _BATCH = 50_000  # rows tokenized at a time while building
 _MASKS = 32  # filter masks remembered per index
 _BLOCK = 8_000_000  # postings per block when computing their tf parts
@@ -435,19 +440,21 @@ class Impacts:
 
 @dataclass
 class KeywordIndex:
-    """A snapshot `Part` and the rows written since (`delta`), for one store state."""
+    """A snapshot `Part` and parts of the rows written since (`deltas`, oldest first), for
+    one store state."""
 
     base: Part
     base_key: str  # the state the snapshot was made for
-    delta: Part | None = None
-    dead: np.ndarray | None = None  # bool per base row: deleted since the snapshot
+    deltas: list[Part] = field(default_factory=list)
+    # per part (base first): bool per row, deleted since the part was read; None: none were
+    dead: list[np.ndarray | None] | None = None
     _masks: dict = field(default_factory=dict, repr=False)
     _buffers: threading.local = field(default_factory=threading.local, repr=False)
 
     def __post_init__(self) -> None:
-        chunks, tokens, titles = self.base.label_sizes(self.dead)
-        if self.delta is not None:
-            for mine, more in zip((chunks, tokens, titles), self.delta.label_sizes(None),
+        chunks, tokens, titles = Counter(), Counter(), Counter()
+        for i, part in enumerate(self.parts()):
+            for mine, more in zip((chunks, tokens, titles), part.label_sizes(self._dead(i)),
                                   strict=True):
                 mine.update(more)
         self.chunks, self.tokens, self.title_tokens = chunks, tokens, titles
@@ -457,11 +464,34 @@ class KeywordIndex:
         self._readable_stats: dict = {}
 
     def parts(self) -> list[Part]:
-        return [self.base] if self.delta is None else [self.base, self.delta]
+        return [self.base, *self.deltas]
+
+    def _dead(self, i: int) -> np.ndarray | None:
+        return None if self.dead is None else self.dead[i]
 
     @property
     def delta_rows(self) -> int:
-        return 0 if self.delta is None else len(self.delta)
+        return sum(len(p) for p in self.deltas)
+
+    def advanced(self, delta: Delta, new: Part | None) -> KeywordIndex:
+        """This index brought to a later state: `delta` names what changed since its own,
+        `new` holds the current rows of its inserted ranges (a part added after the
+        others). Its parts are shared, not copied."""
+        parts = self.parts()
+        dead = [self._dead(i) for i in range(len(parts))]
+        if delta.dead_ids.size:
+            for i, part in enumerate(parts):
+                gone = np.isin(part.columns.rowids, delta.dead_ids)
+                if gone.any():
+                    dead[i] = gone if dead[i] is None else dead[i] | gone
+        # a row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
+        # deleted first: it is among the dead of its old part, and lives on in the new one
+        deltas = list(self.deltas)
+        if new is not None and len(new):
+            deltas.append(new)
+            dead.append(None)
+        return KeywordIndex(self.base, self.base_key, deltas,
+                            dead if any(d is not None for d in dead) else None)
 
     def _averages(self, in_body: bool) -> tuple[dict, dict]:
         """(average body length, average title length) per label."""
@@ -562,10 +592,11 @@ class KeywordIndex:
             if t is None:
                 continue
             df += int(dfs[i][t])
-            if i == 0 and self.dead is not None:
-                part = self.base
+            dead = self._dead(i)
+            if dead is not None:
+                part = self.parts()[i]
                 docs = part.docs[part.offsets[t]:part.offsets[t + 1]]
-                gone = part.label_of_row[docs[self.dead[docs]]]
+                gone = part.label_of_row[docs[dead[docs]]]
                 df -= int(np.isin(gone, codes[i]).sum())
         return df
 
@@ -635,8 +666,9 @@ class KeywordIndex:
         if key in self._masks:
             return self._masks[key]
         keep = part.columns.mask(filters)
-        if i == 0 and self.dead is not None:
-            keep = ~self.dead if keep is None else keep & ~self.dead
+        dead = self._dead(i)
+        if dead is not None:
+            keep = ~dead if keep is None else keep & ~dead
         if len(self._masks) >= _MASKS:
             self._masks.clear()
         self._masks[key] = keep
@@ -730,14 +762,6 @@ def _delta_file(base: Part) -> str | None:
     return None if base.stem is None else f"{base.stem}.delta.npz"
 
 
-def saved_delta(base: Part, key: str) -> Part | None:
-    """The rows inserted since `base` as a part for state `key`, as a process saved it
-    (`built_delta`), or None."""
-    path = _delta_file(base)
-    loaded = Part.load(path) if path else None
-    return loaded[0] if loaded is not None and loaded[1] == key else None
-
-
 def built_delta(base: Part, key: str, rows: Iterable[Row]) -> Part:
     """The part of `rows`, the rows inserted since `base` in state `key`; saved when the
     base is, so that the next process started on this state reads it instead."""
@@ -751,16 +775,10 @@ def built_delta(base: Part, key: str, rows: Iterable[Row]) -> Part:
 def with_delta(base: Part, base_key: str, delta: Delta, new: Part | None) -> KeywordIndex:
     """The snapshot `base` brought to a later state: `delta` names what changed, `new` holds
     the current rows of its inserted ranges."""
-    dead = None
-    if delta.dead_ids.size:
-        dead = np.isin(base.columns.rowids, delta.dead_ids)
-        if not dead.any():
-            dead = None
-    if new is not None and len(new) == 0:
-        new = None
-    # a base row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
-    # deleted first: it is among the dead, and lives on in the delta only
-    return KeywordIndex(base, base_key, new, dead)
+    deltas = [new] if new is not None and len(new) else []
+    gone = np.isin(base.columns.rowids, delta.dead_ids) if delta.dead_ids.size else None
+    dead = [gone] + [None] * len(deltas) if gone is not None and gone.any() else None
+    return KeywordIndex(base, base_key, deltas, dead)
 
 
 class Stopped(Exception):
@@ -777,6 +795,12 @@ class Keeper:
     """A store's keyword index for its current state: kept in memory, brought forward by
     the change records when it can be, else loaded from the snapshot file (`path`, when the
     store has one) or rebuilt from every row, and saved there for other processes.
+
+    After an ingest, the index in use is brought forward by the rows that ingest inserted
+    only (a part added to it, `KeywordIndex.advanced`): the cost of an ingest's, whatever
+    the size of the index. From COMPACT_DELTAS such parts, or a delta beyond the rebuild
+    bound, they are merged again (one part of every row inserted since the snapshot, or a
+    new snapshot), by a background thread when there is one.
 
     A build from the rows takes minutes at a million chunks. From `background_rows` rows
     on (BACKGROUND_MIN_ROWS), when the store gives an `opener` (a read snapshot on a
@@ -800,10 +824,18 @@ class Keeper:
         self.fallbacks = 0  # queries answered None while the background build ran
         self.build_hook: Callable[[], None] | None = None  # the thread runs it first (tests)
         self._last: tuple[Part, str] | None = None  # the snapshot in use, and its key
+        # what the background thread merged while the index in use was brought forward
+        # (for the thread's own state): `get` brings it forward and uses it
+        self._merged: tuple[KeywordIndex, str] | None = None
         self._lock = threading.Lock()  # one refresh at a time (threads share a store)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._failed = False  # a background build failed: build in the foreground
+
+    @property
+    def merged_waiting(self) -> bool:
+        """Whether the background thread merged an index that `get` has not taken up."""
+        return self._merged is not None
 
     @property
     def building(self) -> bool:
@@ -822,27 +854,37 @@ class Keeper:
             return self._get(key, entries, rows, size)
 
     def _get(self, key: str, entries, rows, size) -> KeywordIndex | None:
+        if self._merged is not None:
+            (merged, merged_key), self._merged = self._merged, None
+            taken = merged if merged_key == key else self._advance(
+                merged, merged_key, key, entries, rows, False)
+            if taken is not None:
+                self._last = (merged.base, merged.base_key)
+                self.index, self.key = taken, key
         if self.index is not None and self.key == key:
             return self.index
-        if self.building:
-            self.fallbacks += 1
-            return None
-        self.index = None  # free it before building another
         # no token (an index no ingest has written to since tokens were drawn): kept in
         # this process only, never saved nor loaded; so are small indexes (no file, no lock)
         n_rows = size()
         path = self.path if _token(key) and n_rows >= SAVE_MIN_ROWS else None
         background = (self.opener is not None and not self._failed and not self._stop.is_set()
                       and n_rows >= self.background_rows)
+        found = self._advance(self.index, self.key, key, entries, rows, background)
+        if found is not None:
+            self.index, self.key = found, key
+            if background and not self.building and self._to_compact(found):
+                self._start_apart(self._last, path is not None)
+            return found
+        if self.building:
+            self.fallbacks += 1
+            return None
+        self.index = None  # free it before building another
         # in the background case, a delta no bigger than a small build is still read here
         found = self._forward(key, entries, rows, self._bases(path),
                               self.background_rows if background else None)
         if found is None and background:
             last, self._last = self._last, None  # the thread's to use, or to let go
-            self._thread = threading.Thread(target=self._build_apart,
-                                            args=(last, path is not None), daemon=True,
-                                            name="preuve-keyword-build")
-            self._thread.start()
+            self._start_apart(last, path is not None)
             self.fallbacks += 1
             return None
         if found is None:
@@ -863,6 +905,37 @@ class Keeper:
                              name="preuve-keyword-impacts").start()
         return found
 
+    def _advance(self, current: KeywordIndex | None, current_key: str | None, key: str,
+                 entries, rows, background: bool) -> KeywordIndex | None:
+        """`current` (the index of state `current_key`) brought forward to `key` by the
+        rows inserted since (read here, in the foreground: up to `background_rows` of them
+        when a background thread could read more), or None."""
+        if current is None or current_key is None:
+            return None
+        if len(current.deltas) >= (MAX_DELTAS if background else COMPACT_DELTAS):
+            return None
+        delta = Delta.chain(_token(current_key), _token(key), entries(),
+                            _generation(current_key), _generation(key))
+        if delta is None or (background and delta.bound() > self.background_rows):
+            return None
+        if not delta.ranges:
+            return current.advanced(delta, None)
+        if current.deltas:
+            return current.advanced(delta, Part.build(rows(delta.ranges)))
+        # the first rows inserted since the snapshot (any inserted before are gone): saved
+        # as its delta for `key` when the snapshot is saved
+        return current.advanced(delta, built_delta(current.base, key, rows(delta.ranges)))
+
+    @staticmethod
+    def _to_compact(index: KeywordIndex) -> bool:
+        return (len(index.deltas) >= COMPACT_DELTAS
+                or index.delta_rows > max(REBUILD_MIN, REBUILD_FRACTION * len(index.base)))
+
+    def _start_apart(self, last: tuple[Part, str] | None, saved: bool) -> None:
+        self._thread = threading.Thread(target=self._build_apart, args=(last, saved),
+                                        daemon=True, name="preuve-keyword-build")
+        self._thread.start()
+
     def _build_apart(self, last: tuple[Part, str] | None, saved: bool) -> None:
         """The background thread: the index of the state its own snapshot reads, brought
         forward from `last` or the saved file, else built from the rows (and saved)."""
@@ -881,7 +954,9 @@ class Keeper:
                 with build_lock(path) if path else contextlib.nullcontext():
                     self._check_stop()
                     bases = [*([last] if last is not None else []), *self._bases(path, True)]
-                    found = self._forward(key, entries, stoppable, bases, publish=False)
+                    # (every row inserted since the snapshot read again: one part, saved)
+                    found = self._forward(key, entries, stoppable, bases, publish=False,
+                                          saved_deltas=False)
                     built = found is None
                     if built:
                         base = Part.build(stoppable(None))
@@ -892,8 +967,11 @@ class Keeper:
                     found.save_impacts()  # every tf part computed here, in the background
             with self._lock:
                 self.builds += built
-                self._last = (found.base, found.base_key)
-                self.index, self.key = found, key
+                if self.index is None:  # the store answered through SQL meanwhile
+                    self._last = (found.base, found.base_key)
+                    self.index, self.key = found, key
+                else:  # the index in use was brought forward meanwhile: `get` takes it up
+                    self._merged = (found, key)
         except Stopped:
             pass
         except Exception:  # the store answered through SQL meanwhile; now it builds itself
@@ -921,11 +999,12 @@ class Keeper:
                 yield loaded
 
     def _forward(self, key: str, entries, rows, bases, limit: int | None = None,
-                 publish: bool = True) -> KeywordIndex | None:
+                 publish: bool = True, saved_deltas: bool = True) -> KeywordIndex | None:
         """The index for `key` from the first base the change records lead from (with at
         most `limit` rows inserted since to read, when given; a delta a process saved is
         read whatever its size), or None. `publish`: remember the
-        base as the snapshot in use."""
+        base as the snapshot in use; `saved_deltas`: start from the delta a process saved
+        for a base (`_from_saved_delta`) when there is one."""
         records = None
         for base, base_key in bases:
             if base_key == key:
@@ -937,16 +1016,40 @@ class Keeper:
                 if delta is None or delta.bound() > max(REBUILD_MIN,
                                                        REBUILD_FRACTION * len(base)):
                     continue
-                new = saved_delta(base, key) if delta.ranges else None
-                if new is None and delta.ranges:
+                found = (self._from_saved_delta(base, base_key, key, records, rows, limit)
+                         if saved_deltas else None)
+                if found is None:
                     if limit is not None and delta.bound() > limit:
                         continue
-                    new = built_delta(base, key, rows(delta.ranges))
-                found = with_delta(base, base_key, delta, new)
+                    new = built_delta(base, key, rows(delta.ranges)) if delta.ranges else None
+                    found = with_delta(base, base_key, delta, new)
             if publish:
                 self._last = (base, base_key)
             return found
         return None
+
+
+    @staticmethod
+    def _from_saved_delta(base: Part, base_key: str, key: str, records: dict[int, str], rows,
+                          limit: int | None) -> KeywordIndex | None:
+        """`base` with the delta a process saved for it (`built_delta`, for its own state),
+        brought forward to `key` by the rows inserted since that state (at most `limit`
+        of them when given), or None."""
+        path = _delta_file(base)
+        loaded = Part.load(path) if path else None
+        if loaded is None:
+            return None
+        part, saved_key = loaded
+        before = Delta.chain(_token(base_key), _token(saved_key), records,
+                             _generation(base_key), _generation(saved_key))
+        since = Delta.chain(_token(saved_key), _token(key), records,
+                            _generation(saved_key), _generation(key))
+        if before is None or since is None or (limit is not None and since.bound() > limit):
+            return None
+        index = with_delta(base, base_key, before, part)
+        if saved_key == key:
+            return index
+        return index.advanced(since, Part.build(rows(since.ranges)) if since.ranges else None)
 
 
 def _generation(key: str) -> int:

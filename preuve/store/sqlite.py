@@ -268,7 +268,8 @@ class SQLiteStore(SqlStore):
         """The keyword index of the state this read transaction sees (call inside one), or
         None while it is built in the background."""
         stamp = self._stamp()
-        if self.keywords.index is not None and self._keywords_stamp == stamp:
+        if (self.keywords.index is not None and self._keywords_stamp == stamp
+                and not self.keywords.merged_waiting):
             return self.keywords.index
         index = self.keywords.get(self.state(), self._change_records, self._keyword_rows,
                                   self._max_chunk_id)
