@@ -313,12 +313,14 @@ def rows_sql(ranges: list[tuple[int, int]] | None, mark: str = "?") -> tuple[str
     return sql + " ORDER BY id", params
 
 
-def log_entry(parent: str, state: str, deleted: Sequence[int], low: int, high: int) -> str:
+def log_entry(parent: str, state: str, deleted: Sequence[int], low: int, high: int,
+              inserted: int) -> str:
     """The change record an ingest writes with its own transaction: the state it started
-    from (`parent`), the one it made, the chunk ids it deleted, and the ids it inserted
-    (all within (low, high])."""
+    from (`parent`), the one it made, the chunk ids it deleted, and the `inserted` rows it
+    wrote (all with ids within (low, high]: a PostgreSQL sequence leaves gaps, so the span
+    may be much wider than the count)."""
     return json.dumps({"parent": parent, "state": state, "deleted": sorted(deleted),
-                       "low": low, "high": high})
+                       "low": low, "high": high, "rows": inserted})
 
 
 @dataclass
@@ -327,6 +329,7 @@ class Delta:
 
     dead_ids: np.ndarray  # int64 rowids deleted (some may not be the snapshot's)
     ranges: list[tuple[int, int]]  # (low, high] id ranges inserted since
+    inserted: int = 0  # rows inserted since (some may be deleted again)
 
     @classmethod
     def chain(cls, start: str, current: str, entries: dict[int, str],
@@ -337,6 +340,7 @@ class Delta:
             return None
         dead: list[int] = []
         ranges: list[tuple[int, int]] = []
+        inserted = 0
         state = start
         for g in range(start_generation + 1, generation + 1):
             raw = entries.get(g)
@@ -349,13 +353,15 @@ class Delta:
             dead.extend(entry["deleted"])
             if entry["high"] > entry["low"]:
                 ranges.append((entry["low"], entry["high"]))
+                # (records written before the count was: the span bounds it)
+                inserted += entry.get("rows", entry["high"] - entry["low"])
         if state != current:
             return None
-        return cls(np.unique(np.asarray(dead, dtype=np.int64)), ranges)
+        return cls(np.unique(np.asarray(dead, dtype=np.int64)), ranges, inserted)
 
     def bound(self) -> int:
         """At most this many rows were inserted since the snapshot."""
-        return sum(high - low for low, high in self.ranges)
+        return self.inserted
 
 
 class Impacts:

@@ -294,7 +294,8 @@ class PostgresStore(SqlStore):
             self.set_meta("state", state, cur)
             # what this ingest changed, for keyword indexes made for an earlier state
             self.set_meta(f"{kw.LOG_PREFIX}{generation}",
-                          kw.log_entry(parent, state, deleted, low, high), cur)
+                          kw.log_entry(parent, state, deleted, low, high,
+                                       len(new_chunks)), cur)
             cur.execute("DELETE FROM meta WHERE key LIKE %s AND "
                         "substr(key, %s)::bigint <= %s",
                         (kw.LOG_PREFIX + "%", len(kw.LOG_PREFIX) + 1, generation - kw.LOG_KEEP))

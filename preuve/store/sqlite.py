@@ -222,7 +222,8 @@ class SQLiteStore(SqlStore):
             # what this ingest changed, for keyword indexes made for an earlier state
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                        (f"{kw.LOG_PREFIX}{generation}",
-                        kw.log_entry(parent, state, deleted, low, high)))
+                        kw.log_entry(parent, state, deleted, low, high,
+                                     sum(len(chunks) for _, chunks in changes.upserts))))
             db.execute("DELETE FROM meta WHERE key LIKE ? AND CAST(substr(key, ?) AS INTEGER) "
                        "<= ?", (kw.LOG_PREFIX + "%", len(kw.LOG_PREFIX) + 1,
                                 int(generation) - kw.LOG_KEEP))
