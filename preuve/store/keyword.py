@@ -246,7 +246,7 @@ class Part:
             return
         # an earlier save and the files derived from it (processes that mapped them keep
         # their copy)
-        for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.np[yz]"):
+        for other in glob.glob(glob.escape(path[:-len(".npz")]) + ".*.np[yz]*"):  # (+ locks)
             if not other.startswith(stem + ".") and other != path:
                 _remove(other)
 
