@@ -70,11 +70,10 @@ def step(path: str, kind: str, docs: int, first_doc: int, seed: int) -> dict:
             start = time.perf_counter()
             bm25(index, terms, FILTER)
             latencies.append(time.perf_counter() - start)
-        kept = index.store.keywords
+        kept = index.engine_stats()["keyword"]
         out.update({"next query ms": latencies[0] * 1000,
                     "next 20 median ms": statistics.median(latencies) * 1000,
-                    "fallbacks": kept.fallbacks, "builds": kept.builds,
-                    "parts": 1 + len(kept.index.deltas) if kept.index else 0})
+                    **{name: kept[name] for name in ("fallbacks", "builds", "parts")}})
     return out
 
 

@@ -547,8 +547,10 @@ class Index:
         `keyword`: the keyword index's `builds` (full builds from the rows in this
         process), `rows` and `postings` (None until a BM25 query has loaded it), `files`
         (its snapshot, which a later process loads instead of building), `building` (a
-        background build is under way: BM25 is answered by the store's SQL meanwhile) and
-        `fallbacks` (queries answered so). `dense` (SQLite,
+        background build is under way: BM25 is answered by the store's SQL meanwhile),
+        `fallbacks` (queries answered so) and `parts` (the snapshot and the parts of rows
+        inserted since, one per ingest brought forward; 0 before it is loaded). `dense`
+        (SQLite,
         once a dense query has loaded the vectors; else None): `vectors`, `from_cache`
         (mapped from the files saved beside the index), `files`, and `ann` (None below the
         `ann_threshold`): `nlist`, `nprobe`, `calibrated_recall`, `build_seconds`,
@@ -556,15 +558,17 @@ class Index:
         the exact scan."""
         keeper = getattr(self.store, "keywords", None)
         keyword = {"builds": 0, "rows": None, "postings": None, "files": [],
-                   "building": False, "fallbacks": 0}
+                   "building": False, "fallbacks": 0, "parts": 0}
         if keeper is not None:
-            index = getattr(keeper.index, "base", None)
+            kept = keeper.index
+            index = getattr(kept, "base", None)
             stem = keeper.path.removesuffix(".npz") if keeper.path else None
             keyword = {"builds": keeper.builds,
                        "rows": None if index is None else len(index),
                        "postings": None if index is None else int(index.offsets[-1]),
                        "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else [],
-                       "building": keeper.building, "fallbacks": keeper.fallbacks}
+                       "building": keeper.building, "fallbacks": keeper.fallbacks,
+                       "parts": 0 if kept is None else len(kept.parts())}
         matrix = getattr(self.store, "vector_matrix", None)  # SQLite only
         dense = None
         if matrix is not None:

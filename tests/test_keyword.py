@@ -182,6 +182,7 @@ def test_each_ingest_reads_only_the_rows_it_inserted(tmp_path, fresh_index, monk
             assert reference.check(store) > 100
             kept = store.keywords.index
             assert len(kept.deltas) <= kw.COMPACT_DELTAS and store.keywords.builds == 1
+            assert index.engine_stats()["keyword"]["parts"] == 1 + len(kept.deltas)
             if len(kept.deltas) == parts + 1:  # brought forward by this ingest's rows
                 assert counts[-1] == store.stats()["chunks"] - before > 0
                 advanced += 1
