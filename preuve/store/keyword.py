@@ -303,14 +303,30 @@ def _label_df(offsets: np.ndarray, docs: np.ndarray, label_of_row: np.ndarray,
 
 def rows_sql(ranges: list[tuple[int, int]] | None, mark: str = "?") -> tuple[str, list]:
     """The query for the rows an index is made of (all of them, or those of (low, high]
-    id ranges), in rowid order; `mark` is the driver's placeholder."""
-    sql = ("SELECT id, tokens, access, kind, effective_from, effective_to, role, path, "
-           "title_tokens FROM chunks")
-    params: list[int] = []
-    if ranges is not None:
-        sql += " WHERE " + " OR ".join([f"(id > {mark} AND id <= {mark})"] * len(ranges))
-        params = [x for pair in ranges for x in pair]
-    return sql + " ORDER BY id", params
+    id ranges), in rowid order; `mark` is the driver's placeholder. The ranges are merged
+    first (successive ingests give adjacent or overlapping ones), and each is its own
+    SELECT: with five OR'ed ranges SQLite chose a scan of the whole table (1.2 s at 1M)
+    over five rowid searches."""
+    columns = ("SELECT id, tokens, access, kind, effective_from, effective_to, role, path, "
+               "title_tokens FROM chunks")
+    if ranges is None:
+        return columns + " ORDER BY id", []
+    merged = _merged(ranges)
+    if not merged:
+        return columns + " WHERE 0 = 1", []
+    sql = " UNION ALL ".join([f"{columns} WHERE id > {mark} AND id <= {mark}"] * len(merged))
+    return sql + " ORDER BY id", [x for pair in merged for x in pair]
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(low, high] ranges as the fewest disjoint ones covering the same ids, ascending."""
+    out: list[tuple[int, int]] = []
+    for low, high in sorted(r for r in ranges if r[1] > r[0]):
+        if out and low <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], high))
+        else:
+            out.append((low, high))
+    return out
 
 
 def log_entry(parent: str, state: str, deleted: Sequence[int], low: int, high: int,
