@@ -499,21 +499,7 @@ class KeywordIndex:
         """This index brought to a later state: `delta` names what changed since its own,
         `new` holds the current rows of its inserted ranges (a part added after the
         others). Its parts are shared, not copied."""
-        parts = self.parts()
-        dead = [self._dead(i) for i in range(len(parts))]
-        if delta.dead_ids.size:
-            for i, part in enumerate(parts):
-                gone = np.isin(part.columns.rowids, delta.dead_ids)
-                if gone.any():
-                    dead[i] = gone if dead[i] is None else dead[i] | gone
-        # a row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
-        # deleted first: it is among the dead of its old part, and lives on in the new one
-        deltas = list(self.deltas)
-        if new is not None and len(new):
-            deltas.append(new)
-            dead.append(None)
-        return KeywordIndex(self.base, self.base_key, deltas,
-                            dead if any(d is not None for d in dead) else None)
+        return _brought_forward(self.base, self.base_key, self.deltas, self.dead, delta, new)
 
     def _averages(self, in_body: bool) -> tuple[dict, dict]:
         """(average body length, average title length) per label."""
@@ -758,22 +744,8 @@ def _only_one(path: str) -> Iterator[bool]:
             return
         _COMPUTING.add(path)
     try:
-        try:
-            handle = open(path + ".lock", "a+b")
-        except OSError:
-            yield True
-            return
-        with handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-                _remove(path + ".lock")
+        with build_lock(path, wait=False) as mine:
+            yield mine
     finally:
         with _COMPUTING_LOCK:
             _COMPUTING.discard(path)
@@ -797,10 +769,29 @@ def built_delta(base: Part, key: str, rows: Iterable[Row]) -> Part:
 def with_delta(base: Part, base_key: str, delta: Delta, new: Part | None) -> KeywordIndex:
     """The snapshot `base` brought to a later state: `delta` names what changed, `new` holds
     the current rows of its inserted ranges."""
-    deltas = [new] if new is not None and len(new) else []
-    gone = np.isin(base.columns.rowids, delta.dead_ids) if delta.dead_ids.size else None
-    dead = [gone] + [None] * len(deltas) if gone is not None and gone.any() else None
-    return KeywordIndex(base, base_key, deltas, dead)
+    return _brought_forward(base, base_key, [], None, delta, new)
+
+
+def _brought_forward(base: Part, base_key: str, deltas: list[Part],
+                     dead: list[np.ndarray | None] | None, delta: Delta,
+                     new: Part | None) -> KeywordIndex:
+    """The index of parts [base, *deltas] (their rows deleted since: `dead`) after the
+    changes `delta` names, the rows it inserted in `new`."""
+    parts = [base, *deltas]
+    dead = list(dead) if dead is not None else [None] * len(parts)
+    if delta.dead_ids.size:
+        for i, part in enumerate(parts):
+            gone = np.isin(part.columns.rowids, delta.dead_ids)
+            if gone.any():
+                dead[i] = gone if dead[i] is None else dead[i] | gone
+    # a row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
+    # deleted first: it is among the dead of its old part, and lives on in the new one
+    deltas = list(deltas)
+    if new is not None and len(new):
+        deltas.append(new)
+        dead.append(None)
+    return KeywordIndex(base, base_key, deltas,
+                        dead if any(d is not None for d in dead) else None)
 
 
 class Stopped(Exception):
@@ -1104,17 +1095,22 @@ def snapshot_path(location: str) -> str | None:
 
 
 @contextlib.contextmanager
-def build_lock(path: str) -> Iterator[None]:
-    """One process builds a snapshot at a time; the others wait, then load what it saved."""
+def build_lock(path: str, wait: bool = True) -> Iterator[bool]:
+    """One process builds a snapshot at a time; the others wait, then load what it saved.
+    With `wait` False, whether this caller got the lock (False: another holds it)."""
     try:
         handle = open(path + ".lock", "a+b")
     except OSError:
-        yield
+        yield True
         return
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
