@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from preuve import text as tokens
+from preuve.answer.intent import DEFINITION, PROCEDURE, carries, question_kind
 from preuve.models import Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
+from preuve.text import question_language
 
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence
@@ -31,8 +33,23 @@ _TOC_LINE = re.compile(r"(?:\.\s*){4,}|…{2,}|[^\d\s.!?:;]\s+(?:\d{1,4}|[ivx]{1
 _CONTENTS = re.compile(r"^\s*(?:table des mati[eè]res|sommaire|contents|table of contents|"
                        r"index|list of figures|liste des figures)\s*$", re.I)
 _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})?\s*$", re.I)
+# A line of code or a shell session, not prose: "$ make", ">>> f.read()", "#!/bin/sh"
+_CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
+# Footnotes and their marks: "[7] Use the … address", "…the file[7]."
+_FOOTNOTE = re.compile(r"^\[\d{1,3}\]\s")
+_NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
+# A completing line that is code, a command or a path: quoted as code
+_CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
+# The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
+_SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"[.!?…:;][\"»”')\]]*$")
 NAVIGATION = "navigation"
+
+
+# What a unit of a passage is: a statement (quotable), a question or heading (context:
+# what follows it answers it), or a line that completes the statement before it (a command,
+# a list item or a code line after "…with the directory path:").
+STATEMENT, QUESTION, HEADING, ATTACHED = "statement", "question", "heading", "attached"
 
 
 @dataclass
@@ -43,8 +60,9 @@ class Sentence:
     end_line: int | None = None
     score: float = 0.0
     parts: dict = field(default_factory=dict)
-    index: int = 0  # position among the passage's quotable sentences
-    block: int = 0  # sentences not separated by a heading or other unquoted line share it
+    index: int = 0  # position among the passage's units
+    block: int = 0  # units not separated by an unquoted line share it
+    role: str = STATEMENT
 
     @property
     def label(self) -> str:
@@ -63,10 +81,12 @@ def is_navigation(line: str) -> bool:
 
 
 def is_statement(sentence: str, list_item: bool = False) -> bool:
-    """A sentence worth quoting: four words or more, ending like a sentence (a list item
-    may end without), and not a contents entry, a page number or a contents title."""
+    """A sentence worth quoting: four words or more (two when it ends with a colon that
+    announces what follows: "On Windows, run:"), ending like a sentence (a list item may
+    end without), and not a contents entry, a page number or a contents title."""
     words = sentence.split()
-    if len(words) < 4 or _CONTENTS.match(sentence) or _PAGE_NUMBER.match(sentence):
+    if len(words) < (2 if sentence.endswith(":") else 4) or _CONTENTS.match(sentence) \
+            or _PAGE_NUMBER.match(sentence) or _CODE_START.match(sentence):
         return False
     if _TOC_LINE.search(sentence):
         return False
@@ -109,9 +129,24 @@ def _digitless(line: str) -> str:
     return " ".join(re.sub(r"\d+", "#", line).split()).lower()
 
 
+def _bare(line: str) -> str:
+    return " ".join(line.replace("¶", " ").split()).casefold().rstrip(" :.")
+
+
+def _is_heading_line(cleaned: str, headings: list[str]) -> bool:
+    """`cleaned` is one of the passage's own headings (its number or "Chapter 3" before it
+    allowed): the text of a title, not a statement."""
+    bare = _bare(cleaned)
+    return any(bare == h or (len(h) >= 8 and bare.endswith(h) and len(bare) - len(h) <= 14)
+               for h in headings)
+
+
 def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> list[Sentence]:
-    """The passage's quotable sentences, in order, with the source lines each spans (when
-    it has lines). `skip`: header/footer lines (digits as '#', lower case) to leave out."""
+    """The passage's units, in order, with the source lines each spans (when it has lines):
+    statements, the questions and headings that introduce them (roles QUESTION, HEADING:
+    context, never quoted) and the fragments that complete a statement ending with a colon
+    (role ATTACHED: a command, a list item, a code line). `skip`: header/footer lines
+    (digits as '#', lower case) to leave out."""
     body = hit.text
     if hit.kind == "code":
         return [_code_sentence(hit)]
@@ -122,25 +157,50 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
     if not by_lines:
         body = unwrap(body)
+    headings = [_bare(h) for h in (hit.heading or "").split(" > ") if h.strip()]
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
-    out, start, block = [], 0, 0
+    out: list[Sentence] = []
+    start, block = 0, 0
     for match in [*_BOUNDARY.finditer(body), None]:
         end = match.start() if match else len(body)
         raw = body[start:end]
         lead = len(raw) - len(raw.lstrip())
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
-        cleaned = " ".join(cleaned.split())
-        heading = raw.lstrip().startswith("#")
-        if not heading and is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))):
-            sentence = Sentence(cleaned, hit, index=len(out), block=block)
+        cleaned = " ".join(cleaned.replace("¶", " ").split())
+        role = None
+        if _FOOTNOTE.match(cleaned):
+            pass  # "[7] Use the … address": a note of another place, not this answer
+        elif raw.lstrip().startswith("#") or (cleaned and _is_heading_line(cleaned, headings)):
+            role = HEADING
+        elif cleaned.endswith("?") and len(cleaned.split()) >= 3 and not _TOC_LINE.search(cleaned):
+            role = QUESTION
+        elif is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or (
+                out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
+            role = STATEMENT
+        elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
+                and (out[-1].role == ATTACHED or out[-1].text.endswith(":")) \
+                and not is_navigation(cleaned):
+            role = ATTACHED
+        if role in (HEADING, QUESTION) and out:
+            block += 1  # a new entry starts: what follows belongs to it
+        if role is not None:
+            if role == ATTACHED and not by_lines:  # verbatim: ">>>" is a prompt, not markup
+                cleaned = " ".join(raw.split())
+            if role == ATTACHED and _CODE_LIKE.search(cleaned) and "`" not in cleaned:
+                cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
+            elif role != ATTACHED:
+                cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
+            sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role)
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
                 sentence.start_line = hit.start_line + first
                 sentence.end_line = min(hit.start_line + last, hit.end_line or hit.start_line)
             out.append(sentence)
+            if role in (HEADING, QUESTION):
+                block += 1
         elif cleaned and out:
-            block += 1  # a heading, contents line or fragment ends the run
+            block += 1  # a contents line or fragment ends the run
         start = match.end() if match else len(body)
     return out
 
@@ -202,16 +262,38 @@ def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
     return bool(last) and term_overlap(last, question) >= share
 
 
+QUOTABLE = (STATEMENT, ATTACHED)
+# A statement that announces what follows ("…run:", "…one of several ways:") carries it:
+# up to this many more words of the lines that complete it, whatever the budget.
+ANNOUNCED_WORDS = 120
+# A sentence starting like this leans on the one before it: the quote starts there.
+_LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|therefore|"
+                    r"then|also|ce|cela|ceci|ces|cette|il|elle|ils|elles|mais|donc|ainsi|"
+                    r"cependant|toutefois|alors)\b", re.I)
+
+
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
-    """Contiguous sentences from `start` while they fit in `words` (the first always),
-    never across a heading or other unquoted line."""
-    out, used = [], 0
+    """Contiguous quotable units from `start` while they fit in `words` (the first always),
+    never across a heading, a question or another unquoted line; a statement that ends with
+    a colon brings what it announces (the unit after it and the lines that complete it, up
+    to ANNOUNCED_WORDS more), and a quote never ends on such a colon."""
+    out: list[Sentence] = []
+    used, extra = 0, 0
     for sentence in sentences[start:]:
-        n = len(sentence.text.split())
-        if out and (used + n > words or sentence.block != out[0].block):
+        if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
+        n = len(sentence.text.split())
+        if sentence.role == ATTACHED or (out and out[-1].text.endswith(":")):
+            if extra + n > ANNOUNCED_WORDS:
+                break
+            extra += n
+        else:
+            if out and used + n > words:
+                break
+            used += n
         out.append(sentence)
-        used += n
+    while len(out) > 1 and out[-1].text.endswith(":"):
+        out.pop()  # "…as follows:" with what follows cut off says nothing
     return out
 
 
@@ -241,12 +323,24 @@ def cite(chosen: list[Sentence]) -> str:
     return " ".join(parts)
 
 
+# The first-ranked passage answers unless another one's best sentence scores this much
+# more: retrieval ranked the passages on everything they hold, a sentence score sees less.
+PREFER_FIRST = 0.06
+# Sentences carrying what the question's kind asks for (a command, a "because", a figure,
+# a path) score this much more; a definition's first statement of its section too.
+KIND_BONUS = 0.06
+LEAD_BONUS = 0.04
+
+
 class ExtractiveAnswerer:
-    """Scores the sentences of the first passages by the question's terms they hold and,
-    with an embedder, by meaning; quotes the best one's passage from that sentence (or
-    from its section's start when the heading matches the question) for about `words`
-    words. When the best is a code definition, quotes up to `max_definitions` definitions
-    scoring within `keep_ratio` of it."""
+    """Scores the units of the first passages by the question's terms they hold, by meaning
+    (with an embedder) and by whether they carry what the question's kind asks for (a
+    command for "how do I", a reason for "why"); keeps the first-ranked passage unless
+    another clearly answers better; quotes from the best statement (from the body after a
+    question or heading that matches, from its section's start when the passage's heading
+    names what is asked) about `words` words, with the lines a colon announces. When the
+    best is a code definition, quotes up to `max_definitions` definitions scoring within
+    `keep_ratio` of it."""
 
     name = "extractive"
 
@@ -263,37 +357,116 @@ class ExtractiveAnswerer:
         hits = [h for h in hits if getattr(h, "role", "body") != NAVIGATION][: self.passages]
         skip = furniture(hits)
         by_hit = {h.chunk_id: split_sentences(h, skip) for h in hits}
-        sentences = [s for h in hits for s in by_hit[h.chunk_id]]
-        if not sentences:
-            return "", [], {"latency_s": time.perf_counter() - started, "sentences": []}
-        cosines = np.zeros(len(sentences), dtype=np.float32)
+        units = [s for h in hits for s in by_hit[h.chunk_id]
+                 if s.role in (STATEMENT, QUESTION, HEADING)]
+        kind = question_kind(question)
+        if not any(s.role == STATEMENT for s in units):
+            return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
+                            "kind": kind}
+        self._score(question, kind, units, by_hit)
+        chosen, choice = self._choose(question, kind, hits, by_hit, units)
+        scores = [{"text": s.text[:120], "label": s.label, "role": s.role,
+                   "score": round(s.score, 3), **s.parts,
+                   "quoted": any(s is c for c in chosen)}
+                  for s in sorted(units, key=lambda s: -s.score)[:8]]
+        return cite(chosen), chosen, {"latency_s": time.perf_counter() - started,
+                                      "sentences_scored": len(units), "kind": kind,
+                                      "choice": choice, "sentences": scores}
+
+    def _score(self, question: str, kind: str, units: list[Sentence],
+               by_hit: dict[str, list[Sentence]]) -> None:
+        cosines = np.zeros(len(units), dtype=np.float32)
         if self.embedder is not None:
             query = query_vector(self.embedder, question)
-            cosines = _sentence_vectors(self.embedder, [s.text for s in sentences]) @ query
-        for sentence, cosine in zip(sentences, cosines, strict=True):
+            cosines = _sentence_vectors(self.embedder, [s.text for s in units]) @ query
+        for sentence, cosine in zip(units, cosines, strict=True):
             overlap = term_overlap(question, sentence.text)
-            prior = 0.03 / sentence.hit.rank if sentence.hit.rank else 0.0
-            sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3)}
+            following = _following(by_hit[sentence.hit.chunk_id], sentence)
+            bonus = 0.0
+            if sentence.role == STATEMENT and carries(kind, sentence.text):
+                bonus += KIND_BONUS
+            if kind == PROCEDURE and following is not None and following.role == ATTACHED:
+                bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks
+            if kind == DEFINITION and sentence.role == STATEMENT and _leads(sentence, by_hit):
+                bonus += LEAD_BONUS
+            sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
+                              "kind": round(bonus, 3)}
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None
-                              else overlap) + prior
-        best = max(sentences, key=lambda s: s.score)
-        own = by_hit[best.hit.chunk_id]
-        start = best.index
-        if heading_matches(question, best.hit) and \
-                any(s is best for s in window(own, 0, self.words)):
-            start = 0
-        chosen = window(own, start, self.words)
+                              else overlap) + bonus
+
+    def _choose(self, question: str, kind: str, hits: list[Hit],
+                by_hit: dict[str, list[Sentence]],
+                units: list[Sentence]) -> tuple[list[Sentence], dict]:
+        best = max(units, key=lambda s: s.score)
         if best.hit.kind == "code":  # definitions are not prose: the best few, any passage
-            chosen = _distinct([best] + [s for s in sorted(sentences, key=lambda s: -s.score)
+            chosen = _distinct([best] + [s for s in sorted(units, key=lambda s: -s.score)
                                          if s is not best and s.hit.kind == "code"
                                          and s.score >= self.keep_ratio * best.score])
-            chosen = chosen[: self.max_definitions]
-        scores = [{"text": s.text[:120], "label": s.label, "score": round(s.score, 3),
-                   **s.parts, "quoted": any(s is c for c in chosen)}
-                  for s in sorted(sentences, key=lambda s: -s.score)[:8]]
-        return cite(chosen), chosen, {"latency_s": time.perf_counter() - started,
-                                      "sentences_scored": len(sentences),
-                                      "sentences": scores}
+            return chosen[: self.max_definitions], {"passage": best.label,
+                                                     "rank": best.hit.rank,
+                                                     "why": "best-scoring definitions"}
+        # the first-ranked passage that has something to quote, unless another is clearly
+        # better; scores compared without the lexical part when languages differ
+        first = next((h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])),
+                     hits[0])
+        mixed = len({_language(h) for h in hits} | {question_language(question)}) > 1
+
+        def compared(s: Sentence) -> float:
+            return s.score - (0.4 * s.parts["lexical"] if mixed and self.embedder else 0.0)
+
+        top_first = max((s for s in units if s.hit is first), key=compared, default=None)
+        rival = max(units, key=compared)
+        why = "the first-ranked passage"
+        pick = top_first
+        if top_first is None or (rival.hit is not first
+                                 and compared(rival) > compared(top_first) + PREFER_FIRST):
+            pick = rival
+            why = (f"passage ranked {rival.hit.rank} scores {compared(rival):.3f}, more than "
+                   f"the first-ranked passage's best "
+                   f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
+        own = by_hit[pick.hit.chunk_id]
+        start = pick.index
+        if pick.role != STATEMENT:  # a question or heading: its body answers it
+            body = next((s for s in own[pick.index + 1:] if s.role == STATEMENT), None)
+            if body is None:  # nothing after it here: the best statement of the passage
+                body = max((s for s in own if s.role == STATEMENT), key=lambda s: s.score,
+                           default=None) or max((s for s in units if s.role == STATEMENT),
+                                                key=lambda s: s.score)
+                own = by_hit[body.hit.chunk_id]
+            start = body.index
+            why += f"; its {pick.role} matches, the answer is what follows it"
+        elif heading_matches(question, pick.hit) and \
+                any(s is pick for s in window(own, _body_start(own), self.words)):
+            start = _body_start(own)
+            why += "; its heading names what is asked: quoted from the section's start"
+        elif _LEANS.match(own[start].text) and start > 0 and \
+                own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
+            start -= 1
+        # steps take room: a procedure gets half as many words again
+        chosen = window(own, start, self.words * 3 // 2 if kind == PROCEDURE else self.words)
+        return chosen, {"passage": chosen[0].label if chosen else pick.label,
+                        "rank": pick.hit.rank, "why": why}
+
+
+def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:
+    return own[sentence.index + 1] if sentence.index + 1 < len(own) else None
+
+
+def _leads(sentence: Sentence, by_hit: dict[str, list[Sentence]]) -> bool:
+    """The first statement of its section in the passage (after its heading, or first)."""
+    own = by_hit[sentence.hit.chunk_id]
+    before = [s for s in own[:sentence.index] if s.block == sentence.block]
+    return not before and (sentence.index == 0 or own[sentence.index - 1].role in
+                           (HEADING, QUESTION))
+
+
+def _body_start(own: list[Sentence]) -> int:
+    """The first quotable unit of a passage."""
+    return next((s.index for s in own if s.role == STATEMENT), 0)
+
+
+def _language(hit: Hit) -> str:
+    return hit.language or question_language(hit.text[:400])
 
 
 def _distinct(sentences: list[Sentence]) -> list[Sentence]:

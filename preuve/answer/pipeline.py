@@ -116,6 +116,8 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
         passages = hits
         explain["sentences"] = info.pop("sentences", [])
+        explain["kind"] = info.pop("kind", None)  # what the question asks for
+        explain["choice"] = info.pop("choice", None)  # which passage answers, and why
         usage["calls"].append({"generator": "extractive", **info})
     else:
         context = build_context(hits, budget, count_tokens or fallback_count)

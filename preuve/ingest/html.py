@@ -21,6 +21,12 @@ _BLOCK = {"p", "div", "li", "ul", "ol", "pre", "blockquote", "table", "tr", "td"
           "section", "article", "main", "dd", "dt", "dl", "br", "hr", "figure", "figcaption",
           "h1", "h2", "h3", "h4", "h5", "h6", "body", "details", "summary"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+# Page furniture marked by its role or, in the generators most manuals come from (Sphinx,
+# DocBook), by its class: skipped like <nav>. "headerlink" is Sphinx's pilcrow anchor.
+_SKIP_ROLES = {"navigation", "banner", "contentinfo", "search", "complementary"}
+_SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerlink",
+                 "footer", "breadcrumbs"}
+_ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
 _VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed",
          "source", "track", "wbr"}
@@ -30,10 +36,11 @@ class _Extractor(HTMLParser):
     def __init__(self, main_only: bool):
         super().__init__(convert_charrefs=True)
         self.main_only = main_only
-        self.stack: list[str] = []
+        # open tags, each with whether it started skipping and whether it opened the main
+        # content (an end tag closes what its own start opened, whatever the tag)
+        self.stack: list[tuple[str, bool, bool]] = []
         self.open = Counter()  # tags in `stack`: an end tag never searches the stack
         self.skip_depth = 0
-        self.skipped: list[bool] = []  # per open _SKIP tag: did it start skipping?
         self.main_depth = 0
         self.title = ""
         self.in_title = False
@@ -64,20 +71,21 @@ class _Extractor(HTMLParser):
         self.link_chars = 0
 
     def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set((attributes.get("class") or "").split())
         if tag not in _VOID:
-            self.stack.append(tag)
+            # an article's own <header>/<footer> is content (its title lives there)
+            skip = ((tag in _SKIP and not (tag in ("header", "footer") and self.main_depth))
+                    or attributes.get("role") in _SKIP_ROLES or bool(classes & _SKIP_CLASSES))
+            main = tag in ("main", "article") or attributes.get("role") == "main"
+            self.stack.append((tag, skip, main))
             self.open[tag] += 1
+            self.skip_depth += skip
+            self.main_depth += main
         if tag == "title":
             self.in_title = True
-        if tag == "a":
+        if tag == "a" and tag not in _VOID:
             self.link_depth += 1
-        if tag in _SKIP and tag not in _VOID:
-            # an article's own <header>/<footer> is content (its title lives there)
-            skip = not (tag in ("header", "footer") and self.main_depth > 0)
-            self.skipped.append(skip)
-            self.skip_depth += skip
-        if tag in ("main", "article") or ("role", "main") in attrs:
-            self.main_depth += 1
         if tag in _BLOCK:
             self._flush()
         if tag in _HEADINGS and self._capturing():
@@ -87,9 +95,11 @@ class _Extractor(HTMLParser):
         if tag in _VOID or not self.open[tag]:
             return
         while self.stack:
-            open_tag = self.stack.pop()
+            open_tag, skip, main = self.stack.pop()
             self.open[open_tag] -= 1
             self._close(open_tag)
+            self.skip_depth -= skip
+            self.main_depth -= main
             if open_tag == tag:
                 break
 
@@ -111,10 +121,6 @@ class _Extractor(HTMLParser):
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
                 self.link_items.append(False)
             return
-        if tag in _SKIP and self.skipped:
-            self.skip_depth -= self.skipped.pop()
-        if tag in ("main", "article"):
-            self.main_depth = max(0, self.main_depth - 1)
         if tag in _BLOCK:
             self._flush()
 
@@ -135,7 +141,7 @@ class _Extractor(HTMLParser):
         if not self.buf_text:
             leading = data[: len(data) - len(data.lstrip())]
             self.buf_start = line + leading.count("\n")
-            self.buf_in_item = "li" in self.stack
+            self.buf_in_item = any(t in _ITEMS for t, _, _ in self.stack)
         self.buf_end = line + data.rstrip().count("\n")
         self.buf.append(data)
         self.buf_text = True
@@ -160,7 +166,7 @@ def link_list_roles(link_items: list[bool]) -> list[str]:
 
 def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
     text = decode_text(data)
-    main_only = re.search(r"<(main|article)[\s>]|role=[\"']main", text, re.I) is not None
+    main_only = re.search(r"<(main|article)[\s>]|role=[\"']main[\"']", text, re.I) is not None
     parser = _Extractor(main_only)
     parser.feed(text)
     parser.close()
