@@ -1,7 +1,8 @@
 """Conversations (issue 4, `chat`): turns stored in the index's SQLite file and resumed by id
 from another `Index` object or process; follow-ups made standalone before retrieval (by
-carrying the previous question's key words over, or by the model when one is configured —
-a scripted OpenAI-compatible server on 127.0.0.1); a conversation keeps its audience."""
+carrying the previous question's key words over, by putting the follow-up's own action verb
+in the previous question, or by the model when one is configured — a scripted
+OpenAI-compatible server on 127.0.0.1); a conversation keeps its audience."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from conftest import copy_index, rows, run_cli
 from llm_server import ScriptedServer, chat_reply
 
 from preuve import Index
+from preuve.answer.conversation import carry_over
 from preuve.answer.generators import OpenAIGenerator
+from preuve.text import fold
 
 ALLOWANCE = "Quel est le montant de l'indemnité de télétravail ?"
 CHAIR = "Et pour une chaise ?"
@@ -140,6 +143,161 @@ def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
     assert stages[0]["stage"] == "rewrite" and stages[0]["prompt_tokens"] == 120
     assert len(stages) == 2 and answer.usage["tokens_in"] == 900
     assert history[2]["standalone"] == rewritten
+
+
+# ---------------------------------------------------- a follow-up with its own action verb
+# Two documents each: installing and removing a .deb package (dpkg -i, dpkg -r / apt
+# remove), and cleaning the downloaded archives (apt clean / aptitude clean). "et pour le
+# supprimer ?" after installing a downloaded .deb asks how to remove the package, not how
+# to delete what was downloaded.
+
+DEB_DOCS = {
+    "fr": {
+        "paquets-deb.md": """---
+language: fr
+---
+# Paquets .deb
+
+## Installer un paquet .deb téléchargé
+
+Pour installer un paquet .deb téléchargé depuis le site d'un éditeur, lancez
+`sudo dpkg -i fichier.deb`, puis `sudo apt -f install` pour ajouter les dépendances qui
+manquent.
+
+## Supprimer un paquet
+
+Pour supprimer un paquet installé, lancez `sudo apt remove nom-du-paquet` ou
+`sudo dpkg -r nom-du-paquet`. Avec `apt purge`, ses fichiers de configuration sont
+supprimés aussi.
+""",
+        "archives.md": """---
+language: fr
+---
+# Nettoyer le cache d'apt
+
+Les paquets .deb téléchargés par apt restent dans `/var/cache/apt/archives`. Pour
+supprimer ces archives téléchargées et libérer de la place, lancez `sudo apt clean` ou
+`sudo aptitude clean` ; `apt autoclean` ne supprime que les archives des versions
+périmées.
+""",
+    },
+    "en": {
+        "deb-packages.md": """---
+language: en
+---
+# .deb packages
+
+## Installing a downloaded .deb package
+
+To install a .deb package downloaded from a vendor's site, run `sudo dpkg -i file.deb`,
+then `sudo apt -f install` to add the missing dependencies.
+
+## Removing a package
+
+To remove an installed package, run `sudo apt remove package-name` or
+`sudo dpkg -r package-name`. With `apt purge`, its configuration files are removed too.
+""",
+        "archives.md": """---
+language: en
+---
+# Cleaning apt's cache
+
+The .deb packages apt downloads stay in `/var/cache/apt/archives`. To delete these
+downloaded archives and free disk space, run `sudo apt clean` or `sudo aptitude clean`;
+`apt autoclean` only removes the archives of outdated versions.
+""",
+    },
+}
+DEB_TURNS = {  # opening, follow-up, words the standalone question must and must not hold
+    "fr": ("Comment installer un paquet .deb téléchargé ?", "et pour le supprimer ?",
+           ("paquet", ".deb", "supprimer"), ("installer", "telecharge")),
+    "en": ("How do I install a downloaded .deb package?", "and to remove it?",
+           ("package", ".deb", "remove"), ("install", "download")),
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_follow_up_with_its_own_verb_asks_it_of_the_previous_subject(
+        fresh_index, tmp_path, language):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in DEB_DOCS[language].items():
+        (docs / name).write_text(text, encoding="utf-8")
+    opening_question, follow_up_question, wanted, unwanted = DEB_TURNS[language]
+    with Index(fresh_index, embedder="e5") as index:
+        assert index.ingest([docs]).ok
+        conversation, opening = index.chat(opening_question)
+        _, follow_up = index.chat(follow_up_question, conversation=conversation)
+    assert not opening.refused and "dpkg -i" in opening.answer
+    standalone = fold(follow_up.standalone_question)
+    for word in wanted:
+        assert word in standalone, follow_up.standalone_question
+    for word in unwanted:
+        assert word not in standalone, follow_up.standalone_question
+    # the answer is the removal passage, not the installation nor the archive cleaning
+    (removal,) = [h for h in follow_up.hits if "dpkg -r" in h.text]
+    assert follow_up.hits[0].chunk_id == removal.chunk_id, labels(follow_up.hits)
+    assert not follow_up.refused, follow_up.reason
+    assert {c["chunk_id"] for c in follow_up.citations} == {removal.chunk_id}
+    assert "dpkg -r" in follow_up.answer and "clean" not in follow_up.answer
+    assert "dpkg -i" not in follow_up.answer
+
+
+DEB = "Comment installer un paquet .deb téléchargé ?"
+
+
+@pytest.mark.parametrize("previous, follow_up, standalone", [
+    # the follow-up's verb replaces the previous one; its pronoun is the previous subject;
+    # "téléchargé" / "downloaded" / "new" went with the old action and are dropped
+    (DEB, "et pour le supprimer ?", "Comment supprimer un paquet .deb ?"),
+    ("How do I install a package?", "and to remove it?", "How do I remove a package?"),
+    ("How do I install a downloaded package?", "what about removing it?",
+     "How do I remove a package?"),
+    (DEB, "et pour le mettre à jour ?", "Comment mettre à jour un paquet .deb ?"),
+    ("Comment créer un nouvel utilisateur ?", "et pour le supprimer ?",
+     "Comment supprimer un utilisateur ?"),
+    ("How do I create a new account?", "and to delete it?", "How do I delete an account?"),
+    ("How to install a package on Debian?", "and to upgrade it?",
+     "How to upgrade a package on Debian?"),
+    ("Pour installer un paquet .deb, que faut-il faire ?", "et pour le supprimer ?",
+     "Pour supprimer un paquet .deb, que faut-il faire ?"),
+    # the follow-up's modifiers are added, its own object replaces the old one, its own
+    # question word replaces the old frame, "faire" / "do" keeps the old action
+    (DEB, "et pour l'enlever avec apt ?", "Comment enlever un paquet .deb avec apt ?"),
+    ("How do I install a package?", "and to remove it completely?",
+     "How do I remove a package completely?"),
+    (DEB, "et pour configurer le proxy ?", "Comment configurer le proxy ?"),
+    (DEB, "et pourquoi le supprimer ?", "Pourquoi supprimer un paquet .deb ?"),
+    (DEB, "et pour le faire avec apt ?", "Comment installer un paquet .deb téléchargé avec apt ?"),
+])
+def test_a_follow_up_verb_replaces_the_previous_one(previous, follow_up, standalone):
+    assert carry_over(follow_up, previous) == standalone
+
+
+@pytest.mark.parametrize("previous, follow_up, standalone", [
+    # no verb in the follow-up, or none in the previous question, or another language:
+    # the previous question's key words are carried over, as before
+    (TELEWORK, "et pour les cadres ?", "et pour les cadres ? (Combien jours télétravail semaine)"),
+    ("What is the return period?", "what about exchanges?",
+     "what about exchanges? (return period)"),
+    (ALLOWANCE, CHAIR, CHAIR_STANDALONE),
+    ("Quel est le délai de retour ?", "et comment le prolonger ?",
+     "et comment le prolonger ? (délai retour)"),
+    ("Comment installer un paquet ?", "and to remove it?", "and to remove it? (installer paquet)"),
+    # not a follow-up, or no previous question: unchanged
+    (DEB, "Comment configurer le proxy d'apt quand le réseau de l'entreprise en impose un ?",
+     "Comment configurer le proxy d'apt quand le réseau de l'entreprise en impose un ?"),
+    ("", "et pour le supprimer ?", "et pour le supprimer ?"),
+])
+def test_follow_ups_without_a_verb_to_replace_carry_the_key_words_over(
+        previous, follow_up, standalone):
+    assert carry_over(follow_up, previous) == standalone
+
+
+def test_a_chain_of_follow_ups_keeps_the_first_subject():
+    second = carry_over("et pour le supprimer ?", DEB)
+    assert carry_over("et pour le réinstaller ?", second) == "Comment réinstaller un paquet .deb ?"
+    assert carry_over("et avec apt ?", second) == "et avec apt ? (supprimer paquet deb)"
 
 
 # ------------------------------------------------------------------------------ audience
