@@ -2,20 +2,36 @@
 
 `evaluate_answers` asks every question and reports what an operator must know before
 trusting the assistant: how often it answers, refuses rightly and wrongly, whether the
-citations shown are valid (must be 100 %) and point to a relevant passage.
+citations shown are valid (must be 100 %) and point to a relevant passage, and whether
+the answer is right. Each question gets one outcome (`OUTCOMES`):
+
+* answerable: `right` (every fact found in the answer), `partial` (some), `wrong`
+  (answered, none), `false_refusal` (refused), `unjudged` (answered, the question lists
+  no facts);
+* `refuse: true`: `correct_refusal` or `answered_unanswerable`.
+
+A fact is found when one of its wordings occurs in the answer, both compared after
+`normalise` (case, Unicode forms, apostrophes, whitespace and Markdown marks) with the
+answer's citation markers taken out first, so that a cited path never counts as a fact.
 `calibrate` picks the evidence threshold under which `ask` refuses."""
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from preuve.answer.citations import verify
+from preuve.answer.citations import parse_citations, verify
 from preuve.errors import InvalidInput
-from preuve.evaluate.reference import RefQuestion, Relevant, load_reference
+from preuve.evaluate.reference import Fact, RefQuestion, Relevant, load_reference
 from preuve.index import Index
+
+OUTCOMES = ("right", "partial", "wrong", "false_refusal", "unjudged", "correct_refusal",
+            "answered_unanswerable")
+GOOD_OUTCOMES = ("right", "correct_refusal")
 
 
 @dataclass
@@ -23,9 +39,88 @@ class AnswerReport:
     n_questions: int
     metrics: dict[str, float]
     per_question: list[dict] = field(default_factory=list)
+    # counts and shares of each outcome: overall, per_lang, per_type; missed: the questions
+    # whose outcome is neither right nor correct_refusal
+    outcomes: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-",
+                              "\u2011": "-", "\u00ad": None})
+_MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]*)\)")
+_MARKS = re.compile(r"[*_`]+|^\s{0,3}(?:#{1,6}|>)\s?", re.MULTILINE)
+
+
+def normalise(text: str) -> str:
+    """Text as facts are compared: NFKC, lower case, typographic apostrophes and hyphens
+    made plain, Markdown emphasis/code/heading/quote marks out (`*`, `_` and backticks
+    everywhere, on both sides), a link as its text and URL, whitespace runs as one space."""
+    text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    text = _MARKDOWN_LINK.sub(r"\1 \2", text)
+    text = _MARKS.sub("", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def without_citations(answer: str) -> str:
+    """The answer with every citation marker (`[path:3-9]`, `file.pdf p. 2`, `[2]`, cited
+    links) replaced by a space."""
+    for c in sorted(parse_citations(answer), key=lambda c: c.span, reverse=True):
+        answer = answer[:c.span[0]] + " " + answer[c.span[1]:]
+    return answer
+
+
+def fact_found(fact: str | Fact, normalised_text: str) -> bool:
+    """Whether one wording of `fact` occurs in text already passed through `normalise`."""
+    wordings = getattr(fact, "alternatives", None) or (str(fact),)
+    return any(normalise(w) in normalised_text for w in wordings)
+
+
+def facts_in_answer(facts: Iterable[str | Fact], answer: str) -> list[bool]:
+    """For each fact, whether the answer (citations out) states it."""
+    text = normalise(without_citations(answer))
+    return [fact_found(f, text) for f in facts]
+
+
+def outcome(refuse: bool, refused: bool, found: list[bool]) -> str:
+    """One question's outcome (see the module docstring) from what was expected, whether
+    the answer was a refusal and which facts it holds."""
+    if refuse:
+        return "correct_refusal" if refused else "answered_unanswerable"
+    if refused:
+        return "false_refusal"
+    if not found:
+        return "unjudged"
+    return "right" if all(found) else "partial" if any(found) else "wrong"
+
+
+def outcome_table(rows: list[dict], key: str | None = None) -> dict:
+    """Counts and shares of outcomes over `rows`, or per value of `key` (`lang`, `type`;
+    a missing value is "-"). Shares are of the group's questions, 3 decimals."""
+    if key is None:
+        counts = {name: sum(r["outcome"] == name for r in rows) for name in OUTCOMES}
+        counts = {name: n for name, n in counts.items() if n or name in GOOD_OUTCOMES}
+        answerable = sum(not r["refuse"] for r in rows)
+        return {"n": len(rows), "n_answerable": answerable, "n_refuse": len(rows) - answerable,
+                "counts": counts, "shares": {name: round(n / len(rows), 3) if rows else 0.0
+                                             for name, n in counts.items()}}
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r.get(key) or "-", []).append(r)
+    return {value: outcome_table(part) for value, part in sorted(groups.items())}
+
+
+def summarise_outcomes(rows: list[dict], questions: list[RefQuestion]) -> dict:
+    """The `outcomes` part of a report: overall, per_lang, per_type and the missed list."""
+    asked = {q.id: q.question for q in questions}
+    missed = [{"id": r["id"], "question": asked.get(r["id"], ""), "lang": r.get("lang"),
+               "type": r["type"], "outcome": r["outcome"],
+               "facts_missing": r.get("facts_missing", []), "answer": r["answer"][:200],
+               "top_hit": r.get("top_hit")}
+              for r in rows if r["outcome"] not in GOOD_OUTCOMES]
+    return {"overall": outcome_table(rows), "per_lang": outcome_table(rows, "lang"),
+            "per_type": outcome_table(rows, "type"), "missed": missed}
 
 
 def _cites_relevant(citations: list[dict], relevant: list[Relevant]) -> bool:
@@ -52,13 +147,19 @@ def evaluate_answers(index: Index, path: str | Path, *, method: str | None = Non
         shown_valid = None
         if not answer.refused:  # re-check what is shown, independently of ask's own check
             shown_valid = verify(answer.answer, answer.hits).ok
-        facts = [f for f in q.facts if f.lower() in answer.answer.lower()]
+        found = [] if answer.refused else facts_in_answer(q.facts, answer.answer)
         rows.append({
-            "id": q.id, "type": q.type, "refuse": q.refuse, "refused": answer.refused,
-            "reason": answer.reason, "evidence": answer.evidence, "valid": shown_valid,
+            "id": q.id, "type": q.type, "lang": q.lang, "refuse": q.refuse,
+            "refused": answer.refused, "reason": answer.reason, "evidence": answer.evidence,
+            "valid": shown_valid,
             "cites_relevant": (not answer.refused) and _cites_relevant(answer.citations,
                                                                         q.relevant),
-            "facts_found": len(facts), "facts": len(q.facts), "answer": answer.answer,
+            "facts_found": sum(found), "facts": len(q.facts),
+            "facts_missing": [str(f) for f, ok in zip(q.facts, found, strict=True) if not ok]
+            if found else [],
+            "outcome": outcome(q.refuse, answer.refused, found if q.facts else []),
+            "top_hit": answer.hits[0].label if answer.hits else None,
+            "answer": answer.answer,
         })
     answerable = [r for r in rows if not r["refuse"]]
     unanswerable = [r for r in rows if r["refuse"]]
@@ -80,7 +181,7 @@ def evaluate_answers(index: Index, path: str | Path, *, method: str | None = Non
                              / len(with_facts), 3) if with_facts else 0.0,
         "n_answerable": len(answerable), "n_refuse": len(unanswerable),
     }
-    return AnswerReport(len(rows), metrics, rows)
+    return AnswerReport(len(rows), metrics, rows, summarise_outcomes(rows, questions))
 
 
 def calibrate(index: Index, paths: str | Path | list, *, method: str | None = None,

@@ -3,14 +3,20 @@
     - id: tele-jours
       question: "Combien de jours de télétravail par semaine ?"
       type: factual                 # free label, for the per-type breakdown
+      lang: fr                      # optional label for the per-language breakdown, e.g.
+                                    # en, fr, fr-en (a French question, English documents)
       as_of: 2026-11-05             # optional: versions in force that day
       audience: public              # optional: absent = the operator (sees everything)
       relevant:                     # a hit is relevant if it matches any entry
         - {path: handbook/teletravail.pdf, page: 2}
         - {path: facturo/numerotation.py, lines: [7, 20]}   # overlapping lines
         - {path: handbook/conges.md, section: "Congés payés"}  # heading contains
-      facts: ["2 jours"]            # what a good answer says (answer evaluation)
+      facts: ["2 jours"]            # what a right answer says (answer evaluation): each
+                                    # fact a string, or a list of accepted wordings
+                                    # (any one counts): [["dpkg -L", "dpkg --listfiles"]]
       refuse: true                  # nothing in the corpus answers it
+      absent: ["flatpak"]           # refuse questions: words the corpus must not hold
+                                    # (checked by evalsets/check.py, not by evaluation)
 """
 
 from __future__ import annotations
@@ -50,16 +56,44 @@ class Relevant:
         return True
 
 
+class Fact(str):
+    """One fact a right answer states. The string is its first wording; `alternatives`
+    holds every accepted wording (a plain string in the file is the only one), so code
+    that treats facts as strings keeps working."""
+
+    alternatives: tuple[str, ...]
+
+    def __new__(cls, wordings: str | list | tuple) -> Fact:
+        if isinstance(wordings, str):
+            wordings = [wordings]
+        if not isinstance(wordings, list | tuple):
+            raise ValueError(f"a fact is a string or a list of strings, not {wordings!r}")
+        alternatives = tuple(str(w) for w in wordings if str(w).strip())
+        if not alternatives:
+            raise ValueError("a fact needs at least one non-empty wording")
+        fact = super().__new__(cls, alternatives[0])
+        fact.alternatives = alternatives
+        return fact
+
+    def __getnewargs__(self) -> tuple:
+        return (self.alternatives,)
+
+    def __repr__(self) -> str:
+        return f"Fact({list(self.alternatives)!r})"
+
+
 @dataclass
 class RefQuestion:
     id: str
     question: str
     type: str = "all"
+    lang: str | None = None
     as_of: str | None = None
     audience: str | None = None
     relevant: list[Relevant] = field(default_factory=list)
-    facts: list[str] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     refuse: bool = False
+    absent: list[str] = field(default_factory=list)
 
 
 def load_reference(path: str | Path) -> list[RefQuestion]:
@@ -103,8 +137,13 @@ def _question(entry: dict[str, Any], number: int) -> RefQuestion:
     refuse = bool(entry.get("refuse", False))
     if not relevant and not refuse:
         raise InvalidInput("lists no relevant passage and is not marked refuse: true")
+    facts = entry.get("facts") or []
+    if not isinstance(facts, list):
+        raise InvalidInput("'facts' is a list (of strings, or of lists of alternatives)")
+    lang = entry.get("lang")
     return RefQuestion(
         id=str(entry.get("id") or f"q{number}"), question=str(entry["question"]),
-        type=str(entry.get("type") or "all"), as_of=as_of, audience=entry.get("audience"),
-        relevant=relevant, facts=[str(f) for f in entry.get("facts") or []], refuse=refuse,
+        type=str(entry.get("type") or "all"), lang=str(lang) if lang else None, as_of=as_of,
+        audience=entry.get("audience"), relevant=relevant, facts=[Fact(f) for f in facts],
+        refuse=refuse, absent=[str(a) for a in entry.get("absent") or []],
     )

@@ -1,0 +1,95 @@
+"""Shared steps of the `corpus.py` scripts: check the Debian packages, copy their files.
+
+A corpus is a list of (destination, source) pairs read from installed packages; `build`
+writes it under DEST in a fixed order, the same bytes and modification times for the same
+package versions, and removes files of an earlier run that the list no longer holds."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SKIPPED = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".css", ".js")
+
+
+def require(packages: list[str]) -> None:
+    """Exit 2 with the install command when a package is missing (as root: install it)."""
+    missing = [p for p in packages if not installed(p)]
+    if not missing:
+        return
+    command = ["apt-get", "install", "-y", *missing]
+    if os.geteuid() == 0:
+        print(f"installing missing packages: {' '.join(command)}", file=sys.stderr)
+        if subprocess.run(command).returncode == 0 and all(installed(p) for p in missing):
+            return
+    print(f"missing packages {', '.join(missing)}: run `sudo {' '.join(command)}`",
+          file=sys.stderr)
+    raise SystemExit(2)
+
+
+def installed(package: str) -> bool:
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                            capture_output=True, text=True)
+    return result.returncode == 0 and result.stdout.endswith(" installed")
+
+
+def package_files(package: str) -> list[Path]:
+    """The regular files a package installed (no folders, no symbolic links)."""
+    out = subprocess.run(["dpkg", "-L", package], capture_output=True, text=True,
+                         check=True).stdout
+    paths = (Path(line) for line in out.splitlines() if line.strip())
+    return sorted(p for p in paths if p.is_file() and not p.is_symlink())
+
+
+def documents(paths: list[Path]) -> list[Path]:
+    return [p for p in paths if not p.name.lower().endswith(SKIPPED)]
+
+
+def build(dest: str | Path, pairs: list[tuple[str, Path]], roots: list[str]) -> str:
+    """Write every (relative destination, source) pair under `dest` (a `.gz` source is
+    unpacked); files under `roots` that no pair names are removed. Returns a digest of
+    the names and contents written."""
+    dest = Path(dest)
+    pairs = sorted(pairs)
+    names = {name for name, _ in pairs}
+    if len(names) != len(pairs):
+        raise SystemExit("two sources map to the same destination")
+    digest = hashlib.sha256()
+    for name, source in pairs:
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = (gzip.decompress(source.read_bytes()) if source.suffix == ".gz"
+                else source.read_bytes())
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+        mtime = source.stat().st_mtime
+        os.utime(target, (mtime, mtime))
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    for root in roots:
+        for stale in sorted((dest / root).rglob("*")) if (dest / root).exists() else []:
+            if stale.is_file() and stale.relative_to(dest).as_posix() not in names:
+                stale.unlink()
+    for root in roots:  # empty folders left by removals
+        for folder in sorted((dest / root).rglob("*"), reverse=True):
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+    return digest.hexdigest()[:16]
+
+
+def main(packages: list[str], pairs_of, roots: list[str], default_dest: str) -> None:
+    """The command line of a corpus script: `corpus.py [DEST]`."""
+    args = sys.argv[1:]
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        print(f"usage: {Path(sys.argv[0]).name} [DEST]  (default {default_dest})",
+              file=sys.stderr)
+        raise SystemExit(2)
+    require(packages)
+    dest = Path(args[0] if args else default_dest)
+    pairs = pairs_of()
+    digest = build(dest, pairs, roots)
+    size = sum((dest / name).stat().st_size for name, _ in pairs)
+    print(f"{dest}: {len(pairs)} files, {size / 1e6:.1f} MB, digest {digest}")
