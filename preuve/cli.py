@@ -343,7 +343,8 @@ def migrate(source, target, as_json):
 @click.option("--show-missed", default=20, show_default=True,
               help="How many missed question ids to print per method.")
 @click.option("--answers", is_flag=True,
-              help="Answer metrics instead (reference file): answered, refusals, citations; "
+              help="Answer metrics instead (reference file): answered, refusals, citations, "
+                   "outcomes (right/partial/wrong/refusals) per lang and type, the misses; "
                    "on a collection: answered, gold span / token F1 (SQuAD), citation on "
                    "the gold record.")
 @click.option("--limit", default=200, show_default=True,
@@ -382,7 +383,7 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
         return _eval_collection_answers(target, foreign, limit or None, records, index_path,
                                         as_json)
     if answers:
-        return _eval_answers(target, names[0], index_path, embedder, as_json)
+        return _eval_answers(target, names[0], index_path, embedder, as_json, show_missed)
     chunkings = (CHUNKING_STRATEGIES if chunkings == "all" else chunkings.split(",")
                  if chunkings else [None])
     asked = [ChunkSettings.asked(n, chunk_words, chunk_overlap) for n in chunkings]
@@ -636,7 +637,7 @@ def _eval_collection_answers(target, foreign, limit, records, index_path, as_jso
         click.echo(f"  {name:<18}{value}")
 
 
-def _eval_answers(target, method, index_path, embedder, as_json):
+def _eval_answers(target, method, index_path, embedder, as_json, show_missed=20):
     from preuve.evaluate.answers import evaluate_answers
 
     with _index(index_path, embedder) as index:
@@ -653,6 +654,45 @@ def _eval_answers(target, method, index_path, embedder, as_json):
     wrong = [r["id"] for r in report.per_question if r["refused"] != r["refuse"]]
     if wrong:
         click.echo(f"misjudged ({len(wrong)}): {', '.join(wrong)}")
+    _print_outcomes(report.outcomes, show_missed)
+
+
+_OUTCOME_COLUMNS = (("right", "right"), ("partial", "partial"), ("wrong", "wrong"),
+                    ("false_refusal", "refused"), ("unjudged", "unjudged"),
+                    ("correct_refusal", "refused"), ("answered_unanswerable", "answered"))
+
+
+def _print_outcomes(outcomes: dict, show_missed: int) -> None:
+    """Outcomes per language and per type (answerable, then to refuse), then the misses."""
+    rows = [("all", outcomes["overall"])]
+    rows += [(f"lang {k}", v) for k, v in outcomes["per_lang"].items()]
+    rows += [(f"type {k}", v) for k, v in outcomes["per_type"].items()]
+    used = [(key, head) for key, head in _OUTCOME_COLUMNS
+            if key in ("right", "correct_refusal") or any(r["counts"].get(key) for _, r in rows)]
+    split = sum(key in ("correct_refusal", "answered_unanswerable") for key, _ in used)
+    width = max(len(name) for name, _ in rows) + 2
+    click.echo(f"\n{'outcomes':<{width}}{'answerable':>10}" + "".join(
+        f"{head:>9}" for _, head in used[:len(used) - split]) + f"  |{'to refuse':>10}"
+        + "".join(f"{head:>9}" for _, head in used[len(used) - split:]) + f"{'right %':>9}")
+    for name, row in rows:
+        counts = row["counts"]
+        cells = [f"{counts.get(key, 0):>9}" for key, _ in used]
+        share = f"{counts.get('right', 0) / row['n_answerable']:>9.0%}" if row["n_answerable"] \
+            else f"{'-':>9}"
+        click.echo(f"{name:<{width}}{row['n_answerable']:>10}" + "".join(cells[:len(used) - split])
+                   + f"  |{row['n_refuse']:>10}" + "".join(cells[len(used) - split:]) + share)
+    missed = outcomes["missed"]
+    if not missed:
+        return
+    click.echo(f"\nmissed ({len(missed)}):")
+    for r in missed[:show_missed]:
+        answer = " ".join(r["answer"].split())
+        click.echo(f"  {r['id']} [{r['outcome']}] {r['question']}")
+        click.echo(f"      answer: {answer[:120]}{'…' if len(answer) > 120 else ''}")
+        click.echo(f"      top hit: {r['top_hit'] or '-'}"
+                   + (f" · missing: {', '.join(r['facts_missing'])}" if r["facts_missing"] else ""))
+    if len(missed) > show_missed:
+        click.echo(f"  (+{len(missed) - show_missed} more: --show-missed N, or --json for all)")
 
 
 @cli.command()
