@@ -31,6 +31,7 @@ from preuve.answer.answerability import (
     DF_CAP,
     E5_DEFAULTS,
     KEYWORD_DEFAULTS,
+    PASSAGES,
     Judgment,
     judge,
 )
@@ -42,10 +43,11 @@ from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
 from preuve.models import Document, Filters, Hit
-from preuve.retrieve import Options
+from preuve.retrieve import Options, bilingual
 from preuve.retrieve.filters import make_filters
 from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
+from preuve.text import question_language
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
            "is_database", "local_postgres", "require_index", "shown_location", "sibling_index"]
@@ -320,10 +322,16 @@ class Index:
         filters = make_filters(as_of, audience, paths)
         measure, value = evidence
         bundled = self.embedder_name == DEFAULT_EMBEDDER
+        asked = question_language(question)
+        translate = None
+        if any(h.language and h.language != asked for h in hits[:PASSAGES]):
+            def translate(word: str) -> str:
+                return bilingual.translate(word, asked, self.settings.dict_dir,
+                                           self.settings.cache)
         return judge(question, hits, value if bundled and measure == "dense" else None,
                      lambda stems: len(self.store.search_bm25(sorted(stems), filters, DF_CAP)),
-                     self.store.readable_chunks(Filters()),  # N: every chunk, as before
-                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS)
+                     self.store.readable_chunks(filters),  # N: what the caller may read
+                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate)
 
     def save_calibration(self, result: dict) -> None:
         """Store what `calibrate` chose (`result["measure"]` names the evidence measure),

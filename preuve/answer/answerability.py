@@ -68,18 +68,42 @@ _ASKING = frozenset(tokens.fold(w) for w in """combien comment pourquoi quoi leq
 lesquels lesquelles peux peut peuvent pouvons pouvez dois doit doivent devons devez faut
 suis sommes êtes ai as avez avons existe-t-il sait savoir dire
 much many am can may might must shall should does did do get tell know there""".split())
+# Ordinary verbs of either language (and their common forms): what any question does, never
+# what it is about ("à quoi sert", "what does X do", "how do I make it work").
+_ORDINARY = frozenset(tokens.fold(w) for w in """sert servent servir sers fait font faire
+fais est sont etre être ete été avoir avez ont a vais va vont aller marche marcher fonctionne
+fonctionner utilise utiliser utilisé veux veut voulez vouloir voudrais dit dire signifie
+signifier mettre mets met prendre prend trouver trouve voir vois passe passer arrive arriver
+faut falloir dois devoir sais peux pouvoir
+is are was were be been being has have had make makes made does work works use used using
+want wants need needs mean means see find happen happens go goes put keep let seem try
+give take come""".split())
 
 
-def question_words(question: str) -> list[frozenset[str]]:
-    """The question's content words, each as the set of its French and English stems
-    (words of asking, "combien", "how much", "should", are left out)."""
-    kept = " ".join(w for w in question.replace("?", " ").split()
-                    if tokens.fold(w.strip(".,;:!'’\"«»()")) not in _ASKING)
-    by_language = [tokens.tokens(kept, lang) for lang in tokens.LANGUAGES]
-    if len({len(t) for t in by_language}) != 1:  # not aligned: one term per distinct stem
-        return [frozenset([t]) for t in dict.fromkeys(s for ts in by_language for s in ts)]
-    words = dict.fromkeys(frozenset(stems) for stems in zip(*by_language, strict=True))
-    return list(words)
+def question_words(question: str, translate: Callable[[str], str] | None = None
+                   ) -> list[frozenset[str]]:
+    """The question's content words, each as the set of its French and English stems, and
+    with `translate` (a word -> its translation in the other language) the stems of its
+    translation too: "virgule flottante" is found in "floating point". Words of asking
+    ("combien", "how much", "should") and ordinary verbs ("sert", "does") are left out."""
+    out: dict[frozenset[str], None] = {}
+    for raw in question.replace("?", " ").split():
+        word = raw.strip(".,;:!'’\"«»()")
+        bare = tokens.fold(word)
+        if not word or bare in _ASKING or bare in _ORDINARY \
+                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY:
+            continue
+        by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]
+        if len({len(t) for t in by_language}) != 1:  # not aligned: one term per stem
+            stems = [frozenset([t]) for t in dict.fromkeys(x for ts in by_language for x in ts)]
+        else:
+            stems = [frozenset(group) for group in zip(*by_language, strict=True)]
+        if translate is not None and len(stems) == 1:
+            other = translate(word)
+            extra = {t for lang in tokens.LANGUAGES for t in tokens.tokens(other, lang)}
+            stems = [stems[0] | extra]
+        out.update(dict.fromkeys(stems))
+    return list(out)
 
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
@@ -122,13 +146,16 @@ def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
 
 def judge(question: str, hits: Sequence[Hit], dense: float | None,
           document_frequency: Callable[[frozenset[str]], int], n_passages: int,
-          defaults: Defaults = E5_DEFAULTS) -> Judgment:
+          defaults: Defaults = E5_DEFAULTS,
+          translate: Callable[[str], str] | None = None) -> Judgment:
     """Answer or refuse `question` from its retrieved `hits` (best first).
 
     `dense` is the best cosine among readable passages (None without vectors);
     `document_frequency(word)` counts readable passages holding one of the word's stems
-    (capped at DF_CAP); `n_passages` is the number of passages in the index."""
-    words = question_words(question)
+    (capped at DF_CAP); `n_passages` is the number of passages the caller may read;
+    `translate(word)`, given when the passages are in another language than the question,
+    lets a word be found through its translation."""
+    words = question_words(question, translate)
     weights = [idf(min(document_frequency(w), DF_CAP), n_passages) for w in words]
     share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights)
     agree = agreement(hits)

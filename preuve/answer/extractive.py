@@ -36,7 +36,10 @@ _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})
 # A line of code or a shell session, not prose: "$ make", ">>> f.read()", "#!/bin/sh"
 _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
 # Footnotes and their marks: "[7] Use the … address", "…the file[7]."
-_FOOTNOTE = re.compile(r"^\[\d{1,3}\]\s")
+_FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")  # "[7] …", PDF "11The …"
+_MD_HEADING = re.compile(r"^#{1,6}\s")
+# A short line without an end that reads like a title: "2.7 Setting up dh_make"
+_TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
 _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
@@ -170,7 +173,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         role = None
         if _FOOTNOTE.match(cleaned):
             pass  # "[7] Use the … address": a note of another place, not this answer
-        elif raw.lstrip().startswith("#") or (cleaned and _is_heading_line(cleaned, headings)):
+        elif (by_lines and _MD_HEADING.match(raw.lstrip())) or (
+                cleaned and _is_heading_line(cleaned, headings)):
             role = HEADING
         elif cleaned.endswith("?") and len(cleaned.split()) >= 3 and not _TOC_LINE.search(cleaned):
             role = QUESTION
@@ -199,8 +203,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             out.append(sentence)
             if role in (HEADING, QUESTION):
                 block += 1
-        elif cleaned and out:
-            block += 1  # a contents line or fragment ends the run
+        elif cleaned and out and (is_navigation(cleaned) or _TITLE_LIKE.match(cleaned)):
+            block += 1  # a contents line or a title ends the run (other fragments, a
+            # config line or a table cell, are left out of the quote without ending it)
         start = match.end() if match else len(body)
     return out
 
@@ -330,6 +335,9 @@ PREFER_FIRST = 0.06
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
 LEAD_BONUS = 0.04
+# A heading this close to the question in meaning names what is asked (e5 cosines of a
+# question and an unrelated heading of the same manual sit around 0.80-0.85)
+HEADING_COSINE = 0.88
 
 
 class ExtractiveAnswerer:
@@ -435,7 +443,7 @@ class ExtractiveAnswerer:
                 own = by_hit[body.hit.chunk_id]
             start = body.index
             why += f"; its {pick.role} matches, the answer is what follows it"
-        elif heading_matches(question, pick.hit) and \
+        elif self._titled(question, pick, units) and \
                 any(s is pick for s in window(own, _body_start(own), self.words)):
             start = _body_start(own)
             why += "; its heading names what is asked: quoted from the section's start"
@@ -446,6 +454,19 @@ class ExtractiveAnswerer:
         chosen = window(own, start, self.words * 3 // 2 if kind == PROCEDURE else self.words)
         return chosen, {"passage": chosen[0].label if chosen else pick.label,
                         "rank": pick.hit.rank, "why": why}
+
+
+    def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
+        """The passage's own heading names what is asked: by its words, or (across
+        languages too) by meaning: of all the passages' headings and questions, the
+        closest to the question is this passage's, at HEADING_COSINE or more."""
+        if heading_matches(question, pick.hit):
+            return True
+        titles = [u for u in units if u.role in (HEADING, QUESTION)]
+        if self.embedder is None or not titles:
+            return False
+        closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
+        return closest.hit is pick.hit and closest.parts.get("cosine", 0.0) >= HEADING_COSINE
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:

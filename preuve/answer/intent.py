@@ -28,8 +28,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
-                           r"^\W*comment\b|\bque (dois-je|faut-il|doit-on) faire|"
-                           r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre)", _I)),
+                           r"\bcomment (?!se fait)|\bque (dois-je|faut-il|doit-on) faire|"
+                           r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre|"
+                           r"\b(what|which)('s| is)? the (best |easiest |right |simplest |"
+                           r"quickest )?(way|tool|program) to\b|\bavec quel(le)? (outil|"
+                           r"commande|programme)|\bquel(le)? (outil|programme) (pour|permet))",
+                           _I)),
     (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),
