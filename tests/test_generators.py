@@ -386,3 +386,232 @@ def test_refusal_strings():
     assert refusal_for("en") == refusal_for("") == refusal_for("de") == "I don't know."
     custom = build_messages("q", "c", "fr", refusal="Aucune idée.")
     assert "Aucune idée." in custom[0]["content"]
+
+
+# ------------------------------------------------------- generated answers: checked for support
+# Through the pipeline: the scripted server plays the model's reply; the passages are real
+# `Hit`s; nothing of preuve is replaced.
+
+from preuve.answer.attribution import attribute  # noqa: E402
+from preuve.answer.pipeline import answer_from_hits  # noqa: E402
+from preuve.models import Hit  # noqa: E402
+
+
+def passage(path: str, text: str, *, page: int | None = None, lines: tuple[int, int] = (1, 20),
+            language: str = "en", heading: str = "") -> Hit:
+    return Hit(rank=1, score=1.0, chunk_id=f"{path}#{page or lines[0]}", doc_id=path,
+               path=path, kind="pdf" if page else "text", title="", heading=heading,
+               page=page, page_label=str(page) if page else None,
+               start_line=None if page else lines[0], end_line=None if page else lines[1],
+               symbol=None, symbol_kind=None, text=text, language=language)
+
+
+def ask_model(question: str, hits: list[Hit], reply: str, embedder=None):
+    with ScriptedServer([chat_reply(reply, usage=USAGE)]) as server:
+        answer = answer_from_hits(question, hits, embedder=embedder,
+                                  generator=make(server, max_retries=0))
+    assert len(server.requests) == 1  # the model was asked: what follows judged its text
+    return answer
+
+
+HOME = passage("handbook/remote.pdf", "Staff may work from home up to two days per week, "
+               "with their manager's agreement. The days are declared in the planning tool "
+               "by the Friday before.", page=2)
+HOME_Q = "How many days per week can staff work from home?"
+PIP = passage("python/faq/pip.md", "pip list shows the packages installed in the current "
+              "environment, with their versions. pip freeze prints them in requirements "
+              "format, for a requirements.txt file.", lines=(12, 18))
+UPLOADS = passage("maint-guide/upload.md", "The who-uploads script (in devscripts) prints the "
+                  "names of the people who uploaded the most recent versions of a source "
+                  "package, with the GPG key that signed each upload.", lines=(40, 44))
+ABROAD = passage("handbook/teletravail.pdf", "Le télétravail depuis l'étranger est limité à 10 "
+                 "jours par année civile, et uniquement depuis un pays de l'Union européenne ou "
+                 "la Suisse. Le télétravail depuis un pays situé hors de l'Union européenne "
+                 "n'est pas autorisé.", page=5, language="fr")
+ON_CALL = passage("handbook/on-call.md", "# On-call\n\nEach engineer is on call one week in six. "
+                  "The on-call allowance is 150 euros per week, paid with the next salary.",
+                  lines=(1, 6))
+
+
+def test_a_looping_answer_is_refused_with_its_text_kept_for_the_operator():
+    """The local 135M model repeated its answer three times; each copy cited a passage it
+    was given, so the location check alone let it through."""
+    sentence = "Staff may work from home up to two days per week [handbook/remote.pdf p. 2]."
+    reply = f"{sentence} " * 3
+    answer = ask_model(HOME_Q, [HOME], reply)
+    assert answer.refused and answer.answer == "I don't know."
+    assert answer.reason.startswith("degenerate answer: the answer loops")
+    assert answer.rejected == reply and answer.citations == []
+    assert answer.explain["attribution"]["degenerate"] == answer.reason.split(": ", 1)[1]
+    # the same sentence once is an answer
+    once = ask_model(HOME_Q, [HOME], sentence)
+    assert not once.refused, once.reason
+
+
+def test_an_answer_echoing_the_question_is_refused():
+    reply = ("How many days per week can staff work from home? Staff may work from home up "
+             "to two days per week [handbook/remote.pdf p. 2].")
+    answer = ask_model(HOME_Q, [HOME], reply)
+    assert answer.refused and answer.reason == "degenerate answer: the answer repeats the question"
+    assert answer.rejected == reply
+    # the prompt's own labels echoed are refused too
+    echoed = ask_model(HOME_Q, [HOME], "Question: two days [handbook/remote.pdf p. 2].")
+    assert echoed.refused and "echoes the prompt" in echoed.reason
+
+
+def test_a_cited_sentence_that_only_restates_the_question_is_dropped():
+    """'use the `pip list` command' said nothing the question had not (word share 0.69
+    and cosine >= 0.80 let it pass before); the sentence that says what it shows stays."""
+    question = "What does the pip list command show?"
+    reply = ("Use the `pip list` command [python/faq/pip.md:12-18]. It shows the installed "
+             "packages and their versions [python/faq/pip.md:12-18].")
+    answer = ask_model(question, [PIP], reply)
+    assert not answer.refused, answer.reason
+    assert "Use the" not in answer.answer and "installed packages" in answer.answer
+    assert "1 sentence(s) that only restate the question dropped" in answer.reason
+    (dropped,) = answer.explain["attribution"]["dropped"]
+    assert dropped["why"] == "restates the question" and dropped["new_units"] == 0
+    (kept,) = answer.explain["attribution"]["kept"]
+    assert kept["share"] == 1.0 and kept["route"] == "words"
+    # alone, it is no answer
+    alone = ask_model(question, [PIP], "Use the `pip list` command [python/faq/pip.md:12-18].")
+    assert alone.refused and "only restates the question" in alone.reason
+    assert alone.rejected.startswith("Use the `pip list` command")
+
+
+def test_a_right_sentence_naming_a_command_of_the_passage_is_kept():
+    """Its words beyond the question are the passage's (`who-uploads`); the question's
+    words it repeats ('find out who sent', absent from the passage) no longer count
+    against it (before: share 0.2 of all its words, dropped)."""
+    question = "How do I find out who sent the latest uploads of my package?"
+    reply = "To find out who sent them, run `who-uploads`."
+    answer = ask_model(question, [UPLOADS], reply)
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("To find out who sent them, run `who-uploads` [")
+    assert [c["label"] for c in answer.citations] == ["maint-guide/upload.md:40-44"]
+    (row,) = answer.explain["attribution"]["attributed"]
+    assert row["exact_missing"] == 0 and row["found_units"] == row["new_units"] == 1
+    # an invented command is not in the passage: dropped, and with it the answer
+    wrong = ask_model(question, [UPLOADS], "To find out who sent them, run `dput --who`.")
+    assert wrong.refused and "no passage supports" in wrong.reason
+
+
+def test_a_sentence_whose_key_claim_word_is_absent_is_not_supported():
+    """'The current Debian Project Leader is Bruce Perens': the page says he led the
+    project at the time. Its names are on the page; its claim of 'current' is not."""
+    page = passage("debian-faq/debian-faq.pdf", "Bruce Perens was the project leader at that "
+                   "time; he wrote the Debian Social Contract in 1997.", page=30)
+    question = "Who is the current Debian Project Leader?"
+    reply = "The current Debian Project Leader is Bruce Perens [debian-faq/debian-faq.pdf p. 30]."
+    answer = ask_model(question, [page], reply)
+    assert answer.refused and answer.rejected == reply
+    (row,) = answer.explain["attribution"]["dropped"]
+    assert row["why"] == "key claim word absent from the passage" and row["key_missing"] == 1
+    assert row["exact_missing"] == 0  # the names were there: location and names passed
+    said = "In 1997 Bruce Perens was the project leader [debian-faq/debian-faq.pdf p. 30]."
+    assert not ask_model(question, [page], said).refused
+
+
+def test_a_cited_sentence_its_passage_does_not_support_is_dropped_with_the_answer():
+    """A valid citation is not enough: the sentence must say what its passage says."""
+    reply = "Staff may work from home five days per week [handbook/remote.pdf p. 2]."
+    answer = ask_model(HOME_Q, [HOME], reply)
+    assert answer.refused and answer.rejected == reply
+    (row,) = answer.explain["attribution"]["dropped"]
+    assert row["why"] == "exact token not in the passage" and row["cited"] == \
+        "handbook/remote.pdf p. 2"
+    assert "five" not in answer.reason  # reasons quote no unverified text
+
+
+def test_a_french_sentence_over_an_english_passage_is_kept_when_the_embedder_is_there():
+    """French answers drawn from English passages could not reach the word share (only
+    copied code lines survived). Words in translation when FreeDict is installed, else the
+    meaning: the bundled embedder's cosine with the passage's closest sentence."""
+    from preuve.answer.support import Judge
+    from preuve.embed import get_embedder
+
+    embedder = get_embedder("e5")
+    question = "Combien touche-t-on pour une semaine d'astreinte ?"
+    reply = "La prime d'astreinte est de 150 euros par semaine, versée avec le salaire suivant."
+    answer = ask_model(question, [ON_CALL], reply, embedder=embedder)
+    assert not answer.refused, answer.reason
+    assert [c["label"] for c in answer.citations] == ["handbook/on-call.md:1-6"]
+    (row,) = answer.explain["attribution"]["attributed"]
+    assert row["cross_language"] is True
+    # without the dictionaries: the meaning route alone
+    judge = Judge(question, embedder, dictionary={})
+    result = attribute(reply, [ON_CALL], embedder, question=question, judge=judge)
+    (row,) = result.attributed
+    assert row["route"] == "meaning" and row["cosine"] >= 0.88
+    # a French sentence the passage does not say stays out either way
+    other = "Il faut lire le journal des modifications du paquet pour le savoir."
+    result = attribute(other, [ON_CALL], embedder, question=question, judge=judge)
+    assert result.attributed == [] and result.refusal is not None
+    # and a number the passage lacks fails in any language
+    wrong = "La prime d'astreinte est de 300 euros par semaine."
+    assert ask_model(question, [ON_CALL], wrong, embedder=embedder).refused
+
+
+def test_a_short_oui_whose_claim_is_dropped_refuses_rather_than_showing_the_opposite():
+    """Before, "Oui." (too short to attribute) and its unsupported claim were dropped and
+    the remaining sentence, which says the opposite, was shown as the answer."""
+    question = "Puis-je télétravailler depuis le Japon ?"
+    reply = ("Oui. Le télétravail depuis le Japon est permis sans restriction. Le télétravail "
+             "depuis un pays situé hors de l'Union européenne n'est pas autorisé "
+             "[handbook/teletravail.pdf p. 5].")
+    answer = ask_model(question, [ABROAD], reply)
+    assert answer.refused and answer.answer == "Je ne sais pas."
+    assert "yes/no rests on a claim no passage supports" in answer.reason
+    assert answer.rejected == reply
+    # a "Oui." whose claim holds stays with it
+    held = ask_model(question, [ABROAD], "Non. Le télétravail depuis un pays situé hors de "
+                     "l'Union européenne n'est pas autorisé [handbook/teletravail.pdf p. 5].")
+    assert not held.refused and held.answer.startswith("Non. Le télétravail"), held.reason
+
+
+def test_an_answer_that_is_only_a_heading_is_refused():
+    page = passage("handbook/remote.pdf", "3.1 Number of days\nStaff may work from home up "
+                   "to two days per week.", page=2, heading="3. Remote work > 3.1 Number of days")
+    answer = ask_model(HOME_Q, [page], "3.1 Number of days [handbook/remote.pdf p. 2]")
+    assert answer.refused and answer.rejected.startswith("3.1 Number of days")
+    (row,) = answer.explain["attribution"]["dropped"]
+    assert row["why"] == "a heading or title"
+
+
+def test_the_first_claim_dropped_refuses_what_remains():
+    """What remains after the answer's first claim failed are details around it."""
+    reply = ("Staff may work from home three days per week [handbook/remote.pdf p. 2]. The "
+             "days are declared in the planning tool by the Friday before "
+             "[handbook/remote.pdf p. 2].")
+    answer = ask_model(HOME_Q, [HOME], reply)
+    assert answer.refused and "first claim is not supported" in answer.reason
+    # a later detail dropped leaves the answer
+    reply = ("Staff may work from home up to two days per week [handbook/remote.pdf p. 2]. "
+             "The days are approved by the CEO [handbook/remote.pdf p. 2].")
+    answer = ask_model(HOME_Q, [HOME], reply)
+    assert not answer.refused and "CEO" not in answer.answer
+    assert "1 cited sentence(s) their passage does not support dropped" in answer.reason
+
+
+def test_local_generator_threads_default_to_two_and_are_a_setting(tmp_path):
+    import importlib.util
+    import os
+
+    from preuve.answer.generators import default_threads
+    from preuve.registry import generators
+    from preuve.settings import Settings
+
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("xllamacpp is not installed")
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF")  # the model loads on first use: never here
+    cpus = len(os.sched_getaffinity(0))
+    assert default_threads() == min(2, cpus)
+    assert LocalGenerator(gguf).n_threads == default_threads()
+    assert LocalGenerator(gguf, n_threads=3).n_threads == 3
+    make_local = generators.get("local").make
+    assert make_local(Settings.load(env={}), gguf=str(gguf)).n_threads == default_threads()
+    from_env = make_local(Settings.load(env={"PREUVE_LLM_THREADS": "1"}), gguf=str(gguf))
+    assert from_env.n_threads == 1 and "n_threads=1" in repr(from_env)
+    with pytest.raises(GeneratorError, match="at least one thread"):
+        LocalGenerator(gguf, n_threads=0)

@@ -1,7 +1,29 @@
-"""Generated answers that cite nothing, or cite only part of what they say: each uncited
-sentence is attributed to the given passage that supports it, by measured support, and
-what no passage supports is dropped. Only passages that were given can be cited; the
-citations added are then verified like any other."""
+"""A generated answer, sentence by sentence: each is kept only if a passage supports it
+(`support.Judge`: what it says beyond the question, exact tokens verbatim, key claim words,
+across languages by meaning).
+
+* A sentence that cites passages is judged against what it cites (the cited passages read
+  as one); unsupported, it is dropped — a valid citation is not enough. A sentence whose
+  citation does not hold is kept as written, so that verification refuses the answer.
+* A sentence that cites nothing is cited to the given passage that best supports it, or
+  dropped (and, under `MIN_UNITS` units, dropped: "10.", "Oui, 2." are in any passage).
+* Headings and titles copied from a passage, and sentences that only restate the question,
+  are dropped; a line announcing a list ("Steps:") is kept only with what follows it;
+  code fences are kept around the code lines kept.
+
+What remains must still answer (`Attribution.refusal`, a clear rule):
+
+* nothing supported remains: refused;
+* the answer's *key claim* — its first sentence that says anything beyond the question —
+  was dropped: refused, since what remains are details around a claim that did not hold;
+* a yes/no ("Oui.", "No, ...") whose claim was dropped (a bare "Oui." stands or falls
+  with the sentence after it): refused, never shown without its polarity — dropping a
+  "Oui." can turn an answer into its opposite.
+
+Only passages that were given can be cited; the citations added are verified like any
+other. `Attribution.rows` keep each sentence's support numbers for the operator
+(`explain.attribution`); the sentence text is under `sentence` only (the server strips it).
+"""
 
 from __future__ import annotations
 
@@ -9,33 +31,29 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from preuve import text as tokens
-from preuve.answer.citations import parse_citations
-from preuve.answer.extractive import is_navigation
+from preuve.answer.citations import parse_citations, verify
+from preuve.answer.support import Judge, Support, is_fence, is_heading
 from preuve.models import Hit
-from preuve.retrieve.dense import query_vector
 
-# A sentence is supported when this share of its content words is in the passage ...
-MIN_OVERLAP = 0.6
-# ... and, with an embedder, its meaning is this close to the passage's.
-MIN_COSINE = 0.80
-# A shorter sentence ("10.", "Oui, 2.") states nothing a passage can be seen to support:
-# any passage holding its one number would; it is dropped, never attributed.
-MIN_WORDS = 3
-# Headings, contents lines and page numbers copied from a passage are in it, but they
-# answer nothing: dropped too (the extractive answerer never quotes them either).
+# An uncited sentence with fewer units (content words and exact tokens, the question's
+# included) states nothing a passage can be seen to support: never attributed.
+MIN_UNITS = 3
 # a sentence ends before an upper-case letter ("p. 2" and "20 %. 3" do not end one)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(]?[A-ZÀ-ÖØ-Þ])|\n+")
 _BRACKETS = re.compile(r"\[[^\[\]\n]*\]")
+_WORDISH = re.compile(r"\w")
+
+KEPT, ATTRIBUTED, DROPPED, UNCHECKED = "kept", "attributed", "dropped", "unchecked"
 
 
 @dataclass
 class Attribution:
     text: str
-    attributed: list[dict] = field(default_factory=list)  # sentence, label, support
-    dropped: list[dict] = field(default_factory=list)  # sentence, best support
+    attributed: list[dict] = field(default_factory=list)  # uncited, cited by support
+    dropped: list[dict] = field(default_factory=list)  # sentence, why, support numbers
+    kept: list[dict] = field(default_factory=list)  # cited and supported
+    refusal: str | None = None  # why what remains no longer answers (None: it may)
+    cited_any: bool = False  # the model cited something itself
 
     @property
     def note(self) -> str | None:
@@ -44,9 +62,21 @@ class Attribution:
         if self.attributed:
             parts.append(f"{len(self.attributed)} uncited sentence(s) attributed to the "
                          "passage that supports them")
-        if self.dropped:
-            parts.append(f"{len(self.dropped)} sentence(s) no passage supports dropped")
+        counts: dict[str, int] = {}
+        for row in self.dropped:
+            counts[row["dropped_as"]] = counts.get(row["dropped_as"], 0) + 1
+        words = {"uncited": "sentence(s) no passage supports dropped",
+                 "cited": "cited sentence(s) their passage does not support dropped",
+                 "restates": "sentence(s) that only restate the question dropped",
+                 "heading": "heading(s) or title(s) dropped",
+                 "fragment": "fragment(s) too short to attribute dropped"}
+        for key, said in words.items():
+            if counts.get(key):
+                parts.append(f"{counts[key]} {said}")
         return "; ".join(parts) or None
+
+    def explain(self) -> dict:
+        return {"attributed": self.attributed, "dropped": self.dropped, "kept": self.kept}
 
 
 def sentences(text: str) -> list[str]:
@@ -63,59 +93,219 @@ def sentences(text: str) -> list[str]:
     return [s for s in out if s.strip()]
 
 
-def content_words(text: str) -> set[frozenset[str]]:
-    """The words of `text`, each as its French and English stems."""
-    by_language = [tokens.tokens(text, lang) for lang in tokens.LANGUAGES]
-    if len({len(t) for t in by_language}) != 1:
-        return {frozenset([t]) for ts in by_language for t in ts}
-    return {frozenset(stems) for stems in zip(*by_language, strict=True)}
+def _pieces(text: str, labels: Sequence[str]) -> list[str]:
+    """Sentences, a piece holding only citations joined to the sentence before it."""
+    out: list[str] = []
+    for piece in sentences(text):
+        bare = piece
+        for c in reversed(parse_citations(piece, labels)):
+            bare = bare[:c.span[0]] + bare[c.span[1]:]
+        if out and not _WORDISH.search(bare) and not is_fence(piece):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return out
 
 
-def overlap(sentence: str, passage: Hit) -> float:
-    """Share of the sentence's content words that the passage holds."""
-    words = content_words(sentence)
-    if not words:
-        return 0.0
-    found = {s for lang in tokens.LANGUAGES for s in tokens.tokens(passage.text, lang)}
-    return sum(1 for w in words if w & found) / len(words)
+def _row(piece: str, support: Support | None, **extra) -> dict:
+    row = {"sentence": piece.strip(), **extra}
+    if support is not None:
+        row.update(why=_why_code(support.why), share=round(support.share, 3),
+                   cosine=None if support.cosine is None else round(support.cosine, 3),
+                   new_units=len(support.new_words) + len(support.exact),
+                   found_units=len(support.found_words) + len(support.exact)
+                   - len(support.exact_missing),
+                   exact_missing=len(support.exact_missing),
+                   key_missing=len(support.key_missing),
+                   cross_language=support.cross_language, route=support.route)
+    return row
 
 
-def attribute(text: str, passages: Sequence[Hit], embedder=None) -> Attribution:
-    """Cite each uncited sentence of `text` to the passage (among `passages`) that best
-    supports it, drop the sentences none supports; sentences with a citation are kept
-    as they are (verification judges them)."""
-    result = Attribution("")
-    kept: list[str] = []
-    pieces = sentences(text)
+def _why_code(why: str) -> str:
+    """The reason without any word of the sentence (rows may be shown to a caller)."""
+    for prefix, code in (("not in the passage", "exact token not in the passage"),
+                         ("key claim word absent", "key claim word absent from the passage"),
+                         ("across languages", "meaning below threshold"),
+                         ("share of new words", "share below threshold")):
+        if why.startswith(prefix):
+            return code
+    return why
+
+
+def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
+              question: str = "", judge: Judge | None = None) -> Attribution:
+    """Judge each sentence of `text` against `passages` for `question` (see the module
+    docstring): the kept text, what was dropped and why, and whether to refuse."""
+    judge = judge or Judge(question, embedder)
     labels = [h.path for h in passages]
-    uncited = [p for p in pieces if not parse_citations(p, labels)]
-    cosines = _cosines(embedder, uncited, passages)
+    result = Attribution("")
+    pieces = _pieces(text, labels)
+    status: list[str] = []
+    out: list[str] = []
+    claims: list = []
+    supports: list[Support | None] = []
     for piece in pieces:
-        if not parse_citations(piece, labels):
-            row = uncited.index(piece)
-            scored = [(overlap(piece, h), float(cosines[row, j]) if cosines is not None
-                       else None, h) for j, h in enumerate(passages)]
-            share, cosine, best = max(scored, key=lambda s: (s[0], s[1] or 0.0),
-                                      default=(0.0, None, None))
-            info = {"sentence": piece.strip(), "overlap": round(share, 3),
-                    "cosine": None if cosine is None else round(cosine, 3)}
-            if (best is None or share < MIN_OVERLAP or len(content_words(piece)) < MIN_WORDS
-                    or is_navigation(piece) or (cosine is not None and cosine < MIN_COSINE)):
-                result.dropped.append(info)
+        claim = judge.claim(piece, labels)
+        claims.append(claim)
+        supports.append(None)
+        if is_fence(piece):
+            status.append("fence")
+            out.append(piece)
+            continue
+        citations = parse_citations(piece, labels)
+        if citations:
+            result.cited_any = True
+        if claim.polar == "bare":
+            status.append("polar")
+            out.append(piece)
+            continue
+        if claim.text.endswith(":") and not claim.exact:
+            status.append("intro")
+            out.append(piece)
+            continue
+        if is_heading(piece, passages, labels):
+            result.dropped.append(_row(piece, None, why="a heading or title",
+                                       dropped_as="heading"))
+            status.append(DROPPED)
+            out.append(piece)
+            continue
+        if citations:
+            checked = verify(piece, passages)
+            if not checked.ok:  # verification will refuse the answer and say why
+                status.append(UNCHECKED)
+                out.append(piece)
                 continue
-            body = piece.rstrip()
-            tail = piece[len(body):]
-            end = re.search(r"[.!?…]+$", body)
-            cut = end.start() if end else len(body)
-            piece = f"{body[:cut]} [{best.label}]{body[cut:]}{tail}"
-            result.attributed.append({**info, "label": best.label})
-        kept.append(piece)
-    result.text = "".join(kept).strip()
+            cited = _cited_passages(checked.citations, passages)
+            support = judge.support(claim, cited)
+            supports[-1] = support
+            label = ", ".join(dict.fromkeys(vc.label for vc in checked.citations))
+            if support.supported:
+                result.kept.append(_row(piece, support, cited=label))
+                status.append(KEPT)
+            else:
+                restates = support.why == "restates the question"
+                result.dropped.append(_row(piece, support, cited=label,
+                                           dropped_as="restates" if restates else "cited"))
+                status.append(DROPPED)
+            out.append(piece)
+            continue
+        scored = [judge.support(claim, [h]) for h in passages]
+        best = max(range(len(scored)), key=lambda j: scored[j].rank(), default=None)
+        support = scored[best] if best is not None else None
+        supports[-1] = support
+        if support is None:
+            result.dropped.append(_row(piece, None, why="no passage given",
+                                       dropped_as="uncited"))
+            status.append(DROPPED)
+            out.append(piece)
+            continue
+        if claim.units < MIN_UNITS:
+            result.dropped.append({**_row(piece, support), "why": "fewer than 3 units",
+                                   "dropped_as": "fragment"})
+            status.append(DROPPED)
+            out.append(piece)
+            continue
+        if not support.supported:
+            restates = support.why == "restates the question"
+            result.dropped.append(_row(piece, support,
+                                       dropped_as="restates" if restates else "uncited"))
+            status.append(DROPPED)
+            out.append(piece)
+            continue
+        hit = passages[best]
+        body = piece.rstrip()
+        tail = piece[len(body):]
+        end = re.search(r"[.!?…]+$", body)
+        cut = end.start() if end else len(body)
+        out.append(f"{body[:cut]} [{hit.label}]{body[cut:]}{tail}")
+        result.attributed.append(_row(piece, support, label=hit.label))
+        status.append(ATTRIBUTED)
+
+    judged = {KEPT, ATTRIBUTED, UNCHECKED}
+    restating = {i for i, s in enumerate(supports)
+                 if s is not None and s.why == "restates the question"}
+    # a bare yes/no, an intro line: they stand or fall with the next sentence that says
+    # something beyond the question; a fence stays around kept code
+    for i in range(len(pieces) - 1, -1, -1):
+        if status[i] in ("polar", "intro"):
+            nxt = next((status[j] for j in range(i + 1, len(pieces))
+                        if status[j] != "fence" and j not in restating), None)
+            status[i] = KEPT if nxt in judged or nxt in ("polar", "intro") \
+                else "lost-" + status[i]
+    fences = [i for i, s in enumerate(status) if s == "fence"]
+    for a, b in zip(fences[::2], fences[1::2], strict=False):
+        if not any(status[j] in judged for j in range(a + 1, b)):
+            status[a] = status[b] = DROPPED
+    for i, s in enumerate(status):
+        if s == "fence":
+            status[i] = KEPT
+
+    result.text = "".join(p for p, s in zip(out, status, strict=True)
+                          if s in judged or s == KEPT).strip()
+    fragments = {i for i, s in enumerate(supports)
+                 if s is not None and claims[i].units < MIN_UNITS
+                 and not parse_citations(pieces[i], labels)}
+    result.refusal = _refusal(result, pieces, status, claims, supports,
+                              restating | fragments, labels)
     return result
 
 
-def _cosines(embedder, texts: list[str], passages: Sequence[Hit]) -> np.ndarray | None:
-    if embedder is None or not texts or not passages:
-        return None
-    vectors = np.stack([query_vector(embedder, t) for t in texts])
-    return vectors @ embedder.embed_passages([h.text for h in passages]).T
+def _refusal(result: Attribution, pieces: list[str], status: list[str], claims: list,
+             supports: list[Support | None], not_claims: set[int],
+             labels: Sequence[str]) -> str | None:
+    if UNCHECKED in status:
+        return None  # verification refuses, naming the citation
+    content = [i for i, s in enumerate(supports) if s is not None and i not in not_claims]
+    note = f" ({result.note})" if result.note else ""
+    if not result.text.strip() or not any(s in (KEPT, ATTRIBUTED) for s in status):
+        if not result.cited_any:
+            return ("citation check failed: the answer cites nothing and no passage "
+                    f"supports it{note}")
+        if not content:
+            return f"support check failed: the answer only restates the question{note}"
+        return f"support check failed: no sentence is supported by its passage{note}"
+    for i, s in enumerate(status):
+        if s == "lost-polar" or (claims[i].polar == "lead" and s == DROPPED):
+            return ("support check failed: the answer's yes/no rests on a claim no "
+                    "passage supports; shown without it, the answer could say the "
+                    f"opposite{note}")
+    if content and status[content[0]] == DROPPED:
+        first = content[0]
+        where = ("the passage it cites" if parse_citations(pieces[first], labels)
+                 else "any passage")
+        return (f"support check failed: the answer's first claim is not supported by "
+                f"{where} ({_reason_of(result, pieces[first])}); what remains would not "
+                f"answer the question{note}")
+    return None
+
+
+def _cited_passages(citations, passages: Sequence[Hit]) -> list[Hit]:
+    """The given passages a sentence's valid citations cover: every passage of a cited
+    page (a page can be several chunks), of a cited file, or overlapping cited lines."""
+    out: dict[str, Hit] = {}
+    for vc in citations:
+        if vc.passage is None:
+            continue
+        out[vc.passage.chunk_id] = vc.passage
+        c = vc.citation
+        for h in passages:
+            if h.path != vc.passage.path:
+                continue
+            if c.kind == "page" and h.page is not None and vc.page is not None:
+                last = vc.page + ((c.end_page - c.page) if c.end_page and c.page else 0)
+                if vc.page <= h.page <= last:
+                    out[h.chunk_id] = h
+            elif c.kind == "file":
+                out[h.chunk_id] = h
+            elif c.kind == "lines" and h.start_line is not None and c.start_line is not None:
+                end = h.end_line if h.end_line is not None else h.start_line
+                if h.start_line <= (c.end_line or c.start_line) and c.start_line <= end:
+                    out[h.chunk_id] = h
+    return list(out.values())
+
+
+def _reason_of(result: Attribution, piece: str) -> str:
+    for row in result.dropped:
+        if row["sentence"] == piece.strip():
+            return str(row.get("why"))
+    return "unsupported"

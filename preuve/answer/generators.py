@@ -59,6 +59,7 @@ __all__ = [
     "GeneratorReplyError",
     "LocalGenerator",
     "OpenAIGenerator",
+    "default_threads",
     "estimate_tokens",
     "parse_retry_after",
 ]
@@ -472,20 +473,35 @@ class OpenAIGenerator:
 
 # --------------------------------------------------------------------------- local
 
+DEFAULT_THREADS = 2  # measured on the project's 2-core machines (docs/answers.md)
+
+
+def default_threads() -> int:
+    """The local generator's threads when none is set: `DEFAULT_THREADS`, at most the
+    CPUs this process may use."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(DEFAULT_THREADS, cpus))
+
+
 class LocalGenerator:
     """A GGUF model run in this process by xllamacpp.
 
     xllamacpp embeds llama.cpp's server: loading the model starts it on 127.0.0.1 on a free
     port, and generation goes through `OpenAIGenerator` against it (same streaming, usage
     and error handling as a remote endpoint). The model loads on first use; `close()` (or
-    leaving a `with` block) unloads it. One thread by default: on small machines one
-    thread is faster than several (see MODELS.md).
+    leaving a `with` block) unloads it. `n_threads` None is `default_threads()`: two, or
+    the CPUs when fewer (measured, docs/answers.md "Generated answers: checked for
+    support": on two cores two threads generated 1.7-1.9x faster than one); settable
+    with PREUVE_LLM_THREADS (`llm_threads`).
     """
 
     name = "local"
 
-    def __init__(self, gguf_path: str | os.PathLike, n_ctx: int = 4096, *, n_threads: int = 1,
-                 max_tokens: int = 512, timeout: float = 300):
+    def __init__(self, gguf_path: str | os.PathLike, n_ctx: int = 4096, *,
+                 n_threads: int | None = None, max_tokens: int = 512, timeout: float = 300):
         path = Path(gguf_path).expanduser()
         if importlib.util.find_spec("xllamacpp") is None:
             raise GeneratorError(
@@ -497,7 +513,10 @@ class LocalGenerator:
         self.path = path
         self.model = path.stem
         self.n_ctx = n_ctx
-        self.n_threads = n_threads
+        if n_threads is not None and n_threads < 1:
+            raise GeneratorError(f"the local generator needs at least one thread, not "
+                                 f"{n_threads} (PREUVE_LLM_THREADS)")
+        self.n_threads = n_threads or default_threads()
         self.max_tokens = max_tokens
         self.timeout = timeout
         self._server: Any = None
@@ -505,7 +524,8 @@ class LocalGenerator:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"LocalGenerator({str(self.path)!r}, n_ctx={self.n_ctx})"
+        return (f"LocalGenerator({str(self.path)!r}, n_ctx={self.n_ctx}, "
+                f"n_threads={self.n_threads})")
 
     @property
     def base_url(self) -> str | None:
@@ -581,7 +601,7 @@ def _openai(settings: Settings, *, model: str | None = None, base_url: str | Non
 def _local(settings: Settings, *, gguf: str | None = None, **options: Any) -> LocalGenerator:
     if not gguf:
         raise GeneratorError("the local generator needs a GGUF model file (--gguf FILE)")
-    return LocalGenerator(gguf)
+    return LocalGenerator(gguf, n_threads=settings.llm_threads)
 
 
 for _spec in (

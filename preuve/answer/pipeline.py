@@ -17,6 +17,7 @@ from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
 from preuve.answer.links import link_for, linkify
 from preuve.answer.prompt import build_messages
+from preuve.answer.support import degenerate
 from preuve.models import Hit
 from preuve.text import question_language
 
@@ -73,8 +74,11 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     the evidence measure decides alone (it was measured on this corpus); without one, the
     default `judgment` (answerability.judge) does. A refusal calls no generator.
 
-    A generated answer's uncited sentences are attributed to the passage that supports
-    them, or dropped (`attribution.attribute`), then every citation is verified. With
+    A generated answer is refused when it is degenerate (`support.degenerate`: a loop,
+    the question or the prompt echoed); then each of its sentences must be supported by
+    the passage it cites, or, uncited, is cited to the passage that supports it, else it
+    is dropped; when what remains no longer answers, the answer is refused
+    (`attribution.attribute`); every citation is verified. With
     `on_token`, the model's tokens are kept back: `on_token` gets only the final, verified
     answer (or the refusal), in word pieces, once verification is done.
 
@@ -140,15 +144,25 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         return done(refuse, True, "the generator found no answer in the passages")
     note = None
     if generator is not None:
-        attribution = attribute(text, passages, embedder)
-        explain["attribution"] = {"attributed": attribution.attributed,
-                                  "dropped": attribution.dropped}
-        note = attribution.note
-        if not attribution.text.strip():
+        labels = [h.path for h in passages]
+        why = degenerate(text, question, messages[0]["content"] if messages else "", labels)
+        if why is not None:
+            explain["attribution"] = {"degenerate": why}
             timings["verify"] = time.perf_counter() - started
-            return done(refuse, True, f"citation check failed: the answer cites nothing and "
-                                      f"no passage supports it ({note})", rejected=text)
-        generated, text = text, attribution.text
+            return done(refuse, True, f"degenerate answer: {why}", rejected=text)
+        attribution = attribute(text, passages, embedder, question=question)
+        explain["attribution"] = attribution.explain()
+        note = attribution.note
+        generated = text
+        checked = verify(attribution.text, passages) if attribution.text.strip() else None
+        if checked is not None and not checked.ok:
+            timings["verify"] = time.perf_counter() - started
+            return done(refuse, True, f"citation check failed: {checked.reason}",
+                        rejected=generated)
+        if attribution.refusal is not None:
+            timings["verify"] = time.perf_counter() - started
+            return done(refuse, True, attribution.refusal, rejected=generated)
+        text = attribution.text
     verification = verify(text, passages)
     timings["verify"] = time.perf_counter() - started
     if not verification.ok:
