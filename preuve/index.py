@@ -331,7 +331,9 @@ class Index:
         return judge(question, hits, value if bundled and measure == "dense" else None,
                      lambda stems: len(self.store.search_bm25(sorted(stems), filters, DF_CAP)),
                      self.store.readable_chunks(filters),  # N: what the caller may read
-                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate)
+                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate,
+                     lambda word: bilingual.is_word(word, self.settings.dict_dir,
+                                                    self.settings.cache) is False)
 
     def save_calibration(self, result: dict) -> None:
         """Store what `calibrate` chose (`result["measure"]` names the evidence measure),

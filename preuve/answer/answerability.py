@@ -18,6 +18,7 @@ by `calibrate` on the index's own questions refines this, it does not replace it
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ from preuve import text as tokens
 from preuve.models import Hit
 from preuve.retrieve.fusion import FUSED
 
+_NUMBER = re.compile(r"^[\d.,:/-]+$")  # 0.2, 3.11, 2026-11-05: figures, never names
 # How many passages the answer is drawn from (the extractive answerer's best passages).
 PASSAGES = 3
 # Document frequencies are counted up to this many passages: rarer words are told apart
@@ -77,7 +79,10 @@ signifier mettre mets met prendre prend trouver trouve voir vois passe passer ar
 faut falloir dois devoir sais peux pouvoir
 is are was were be been being has have had make makes made does work works use used using
 want wants need needs mean means see find happen happens go goes put keep let seem try
-give take come""".split())
+give take come tourne tourner tournent marche
+someone somebody something anything everything else same one ones thing things way about
+roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
+trucs peu près environ approximativement exactement vraiment autre autres même""".split())
 
 
 def question_words(question: str, translate: Callable[[str], str] | None = None
@@ -86,7 +91,14 @@ def question_words(question: str, translate: Callable[[str], str] | None = None
     with `translate` (a word -> its translation in the other language) the stems of its
     translation too: "virgule flottante" is found in "floating point". Words of asking
     ("combien", "how much", "should") and ordinary verbs ("sert", "does") are left out."""
-    out: dict[frozenset[str], None] = {}
+    return list(dict.fromkeys(stems for _, stems in content_words(question, translate)))
+
+
+def content_words(question: str, translate: Callable[[str], str] | None = None
+                  ) -> list[tuple[str, frozenset[str]]]:
+    """(the word as written, its stems) for each content word of `question` (see
+    `question_words`)."""
+    out: list[tuple[str, frozenset[str]]] = []
     for raw in question.replace("?", " ").split():
         word = raw.strip(".,;:!'’\"«»()")
         bare = tokens.fold(word)
@@ -102,8 +114,17 @@ def question_words(question: str, translate: Callable[[str], str] | None = None
             other = translate(word)
             extra = {t for lang in tokens.LANGUAGES for t in tokens.tokens(other, lang)}
             stems = [stems[0] | extra]
-        out.update(dict.fromkeys(stems))
-    return list(out)
+        out.extend((tokens._ELISION.sub("", word), group) for group in stems)
+    return out
+
+
+def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Sequence[int],
+                 is_name: Callable[[str], bool]) -> list[str]:
+    """The words of the question that name something (a tool, a product, a release: not a
+    word of French or English) and that no passage the caller may read holds: a question
+    about "debmirror" asked of manuals that never mention it is about something else."""
+    return [word for (word, _), df in zip(words, frequencies, strict=True)
+            if df == 0 and len(word) >= 3 and not _NUMBER.match(word) and is_name(word)]
 
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
@@ -147,16 +168,26 @@ def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
 def judge(question: str, hits: Sequence[Hit], dense: float | None,
           document_frequency: Callable[[frozenset[str]], int], n_passages: int,
           defaults: Defaults = E5_DEFAULTS,
-          translate: Callable[[str], str] | None = None) -> Judgment:
+          translate: Callable[[str], str] | None = None,
+          is_name: Callable[[str], bool] | None = None) -> Judgment:
     """Answer or refuse `question` from its retrieved `hits` (best first).
 
     `dense` is the best cosine among readable passages (None without vectors);
     `document_frequency(word)` counts readable passages holding one of the word's stems
     (capped at DF_CAP); `n_passages` is the number of passages the caller may read;
     `translate(word)`, given when the passages are in another language than the question,
-    lets a word be found through its translation."""
-    words = question_words(question, translate)
-    weights = [idf(min(document_frequency(w), DF_CAP), n_passages) for w in words]
+    lets a word be found through its translation; `is_name(word)` tells a name from a word
+    (None: no such check), so that a question naming what no readable passage holds is
+    refused."""
+    written = list({stems: word for word, stems in content_words(question, translate)}.items())
+    words = [stems for stems, _ in written]
+    frequencies = [min(document_frequency(w), DF_CAP) for w in words]
+    weights = [idf(df, n_passages) for df in frequencies]
+    if translate is not None and is_name is not None:
+        # across languages, a word of the question's language that no readable passage
+        # holds, even translated, is neither found nor missing: the dictionary lacks it
+        weights = [0.0 if df == 0 and not is_name(word) else weight
+                   for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
     share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights)
     agree = agreement(hits)
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
@@ -170,6 +201,12 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     if not words:
         return Judgment(False, "the question has no content word to look for", numbers)
     missing = [r["word"] for r in rows if not r["found"]]
+    names = absent_names([(word, stems) for stems, word in written], frequencies,
+                         is_name) if is_name is not None else []
+    if names:
+        numbers["absent_names"] = names
+        return Judgment(False, f"the question names {', '.join(names)}, which no passage "
+                               "you may read mentions", numbers)
     if dense is not None and dense < defaults.dense_floor:
         return Judgment(False, f"best dense evidence {dense:.3f} is below the default floor "
                                f"{defaults.dense_floor:.2f}", numbers)

@@ -36,7 +36,8 @@ _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})
 # A line of code or a shell session, not prose: "$ make", ">>> f.read()", "#!/bin/sh"
 _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
 # Footnotes and their marks: "[7] Use the … address", "…the file[7]."
-_FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")  # "[7] …", PDF "11The …"
+# (and PDF footnotes: "11The default …", "1⁸ This execution …")
+_FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")

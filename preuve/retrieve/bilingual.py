@@ -113,6 +113,54 @@ def _key(phrase: str, language: str) -> str:
     return " ".join(text.fold(w) for w in words)
 
 
+# Word lists (Debian's wfrench and wamerican packages), to tell a word from a name; read
+# when they are there, like the dictionaries.
+WORD_LISTS = {"fr": "/usr/share/dict/french", "en": "/usr/share/dict/american-english"}
+
+
+@lru_cache(maxsize=2)
+def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
+    """language -> the stems of its word list's words (empty without the list); cached as
+    JSON in the `cache` folder, keyed by the lists' sizes and times."""
+    present = {lang: Path(f) for lang, f in WORD_LISTS.items() if Path(f).is_file()}
+    if not present:
+        return {}
+    stamp = hashlib.sha1(repr([(str(f), f.stat().st_size, f.stat().st_mtime_ns)
+                               for f in present.values()]).encode() + CACHE_VERSION.encode())
+    cached = cache_dir(cache) / f"wordstems-{stamp.hexdigest()[:12]}.json"
+    try:
+        return {k: frozenset(v) for k, v in json.loads(cached.read_text("utf-8")).items()}
+    except (OSError, ValueError):
+        pass
+    stems = {lang: sorted({text.stem(w.strip().lower(), lang)
+                           for w in f.read_text("utf-8", "replace").splitlines()
+                           if w.strip() and "'" not in w})
+             for lang, f in present.items()}
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(stems), "utf-8")
+        os.replace(partial, cached)
+    except OSError:
+        pass
+    return {k: frozenset(v) for k, v in stems.items()}
+
+
+def is_word(word: str, folder: str | None = None, cache: str | None = None) -> bool | None:
+    """Whether `word` is a word of French or English (by its stem: in a word list, or a
+    headword or translation of the dictionaries), not a name ("debmirror", "YubiKey");
+    None when neither word lists nor dictionaries are there."""
+    lists = _word_stems(cache)
+    table = dictionary(folder, cache)
+    if not lists and not any(table.values()):
+        return None
+    word = word.lower()
+    if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
+        return True
+    return any(_key(word, language) in (table.get((language, other)) or {})
+               for language, other in (("fr", "en"), ("en", "fr")))
+
+
 def available(folder: str | None = None, cache: str | None = None) -> bool:
     return any(dictionary(folder, cache).values())
 
