@@ -6,9 +6,10 @@ INDEX is the corpus ingested on its own (`preuve ingest DEST --index X --embedde
 is enough: only chunk texts are read; nothing is ingested here). Checks, for every
 question of QUESTIONS (the reference format of preuve/evaluate/reference.py):
 
-* every relevant entry names a document of the index and matches at least one body chunk
-  (path, then page, lines and section as retrieval evaluation matches a hit);
-* answerable questions list 1-3 facts, and every fact has a wording that occurs in a body
+* every relevant entry names a document of the index, matches at least one body chunk
+  (path, then page, lines and section as retrieval evaluation matches a hit) and, for an
+  answerable question, states at least one of its facts there;
+* answerable questions list 1-3 facts, and every wording of every fact occurs in a body
   chunk of one relevant entry, compared as answer evaluation compares (`normalise`);
 * no fact is only words of its question;
 * `refuse: true` questions list no relevant passage, and each of their `absent` words
@@ -65,13 +66,16 @@ def problems(questions, chunks: dict[str, list[SimpleNamespace]]) -> list[str]:
             hits = [c for c in chunks[rel.path] if c.role == "body" and rel.matches(c)]
             if not hits:
                 out.append(f"{where} relevant {rel} matches no body chunk")
+            elif q.facts and not any(fact_found(f, c.text) for f in q.facts for c in hits):
+                out.append(f"{where} relevant {rel} states none of the facts")
             matched += hits
         if not 1 <= len(q.facts) <= 3:
             out.append(f"{where} {len(q.facts)} facts (1-3 expected)")
         question = normalise(q.question)
         for fact in q.facts:
-            if not any(fact_found(fact, c.text) for c in matched):
-                out.append(f"{where} fact {list(fact.alternatives)} is in no relevant chunk")
+            for wording in fact.alternatives:
+                if not any(fact_found(wording, c.text) for c in matched):
+                    out.append(f"{where} fact wording {wording!r} is in no relevant chunk")
             if all(normalise(w) in question for w in fact.alternatives):
                 out.append(f"{where} fact {list(fact.alternatives)} is words of the question")
     return out
