@@ -5,7 +5,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_INDEX := .preuve/demo.sqlite
-NOISY_TESTS := tests/test_answer.py tests/test_answer_judgment.py tests/test_chat.py tests/test_dense.py
+NOISY_TESTS := tests/test_answer.py tests/test_answer_judgment.py tests/test_chat.py tests/test_dense.py \
+	tests/test_right_answers.py
 export OMP_NUM_THREADS := 1
 
 .PHONY: demo test lint bench eval clean

@@ -416,9 +416,13 @@ class ExtractiveAnswerer:
                                                      "why": "best-scoring definitions"}
         # the first-ranked passage that has something to quote, unless another is clearly
         # better; scores compared without the lexical part when languages differ
-        first = next((h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])),
-                     hits[0])
-        mixed = len({_language(h) for h in hits} | {question_language(question)}) > 1
+        # (the first in the question's language when there is one: a reader asking in
+        # English is answered from the English manual when both editions are indexed)
+        asked = question_language(question)
+        quotable = [h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])]
+        first = next((h for h in quotable if _language(h) == asked),
+                     quotable[0] if quotable else hits[0])
+        mixed = len({_language(h) for h in hits} | {asked}) > 1
 
         def compared(s: Sentence) -> float:
             return s.score - (0.4 * s.parts["lexical"] if mixed and self.embedder else 0.0)
@@ -435,6 +439,8 @@ class ExtractiveAnswerer:
                    f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
         own = by_hit[pick.hit.chunk_id]
         start = pick.index
+        # steps take room: a procedure gets half as many words again
+        budget = self.words * 3 // 2 if kind == PROCEDURE else self.words
         if pick.role != STATEMENT:  # a question or heading: its body answers it
             body = next((s for s in own[pick.index + 1:] if s.role == STATEMENT), None)
             if body is None:  # nothing after it here: the best statement of the passage
@@ -445,14 +451,13 @@ class ExtractiveAnswerer:
             start = body.index
             why += f"; its {pick.role} matches, the answer is what follows it"
         elif self._titled(question, pick, units) and \
-                any(s is pick for s in window(own, _body_start(own), self.words)):
+                any(s is pick for s in window(own, _body_start(own), budget)):
             start = _body_start(own)
             why += "; its heading names what is asked: quoted from the section's start"
         elif _LEANS.match(own[start].text) and start > 0 and \
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
-        # steps take room: a procedure gets half as many words again
-        chosen = window(own, start, self.words * 3 // 2 if kind == PROCEDURE else self.words)
+        chosen = window(own, start, budget)
         return chosen, {"passage": chosen[0].label if chosen else pick.label,
                         "rank": pick.hit.rank, "why": why}
 
