@@ -339,6 +339,10 @@ LEAD_BONUS = 0.04
 # A heading this close to the question in meaning names what is asked (e5 cosines of a
 # question and an unrelated heading of the same manual sit around 0.80-0.85)
 HEADING_COSINE = 0.88
+# ... and it takes the answer from the first-ranked passage (of another section) when it is
+# at SWITCH_COSINE or more and this much closer than that passage's own heading
+TITLE_MARGIN = 0.03
+SWITCH_COSINE = 0.90
 
 
 class ExtractiveAnswerer:
@@ -437,6 +441,15 @@ class ExtractiveAnswerer:
             why = (f"passage ranked {rival.hit.rank} scores {compared(rival):.3f}, more than "
                    f"the first-ranked passage's best "
                    f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
+        titled = self._closest_title(units)
+        if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
+                and titled.parts["cosine"] >= SWITCH_COSINE and titled.hit.heading != first.heading:
+            first_title = max((u.parts["cosine"] for u in units if u.hit is first
+                               and u.role in (HEADING, QUESTION)), default=0.0)
+            if titled.parts["cosine"] >= first_title + TITLE_MARGIN:
+                pick = titled  # a FAQ entry that asks what the user asks: its body answers
+                why = (f"passage ranked {titled.hit.rank} has the heading closest to the "
+                       f"question ({titled.parts['cosine']:.3f})")
         own = by_hit[pick.hit.chunk_id]
         start = pick.index
         # steps take room: a procedure gets half as many words again
@@ -468,11 +481,17 @@ class ExtractiveAnswerer:
         closest to the question is this passage's, at HEADING_COSINE or more."""
         if heading_matches(question, pick.hit):
             return True
+        closest = self._closest_title(units)
+        return closest is not None and closest.hit is pick.hit
+
+    def _closest_title(self, units: list[Sentence]) -> Sentence | None:
+        """Of all the passages' headings and questions, the one closest to the question in
+        meaning, when it is at HEADING_COSINE or more (None without an embedder)."""
         titles = [u for u in units if u.role in (HEADING, QUESTION)]
         if self.embedder is None or not titles:
-            return False
+            return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
-        return closest.hit is pick.hit and closest.parts.get("cosine", 0.0) >= HEADING_COSINE
+        return closest if closest.parts.get("cosine", 0.0) >= HEADING_COSINE else None
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:
