@@ -400,7 +400,8 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED:
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks
-            if kind == DEFINITION and sentence.role == STATEMENT and _leads(sentence, by_hit):
+            if kind == DEFINITION and sentence.role == STATEMENT and (
+                    _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
             sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
                               "kind": round(bonus, 3)}
@@ -484,14 +485,28 @@ class ExtractiveAnswerer:
         closest = self._closest_title(units)
         return closest is not None and closest.hit is pick.hit
 
-    def _closest_title(self, units: list[Sentence]) -> Sentence | None:
+    def _closest_title(self, units: list[Sentence],
+                       least: float = HEADING_COSINE) -> Sentence | None:
         """Of all the passages' headings and questions, the one closest to the question in
-        meaning, when it is at HEADING_COSINE or more (None without an embedder)."""
+        meaning, when it is at `least` or more (None without an embedder)."""
         titles = [u for u in units if u.role in (HEADING, QUESTION)]
         if self.embedder is None or not titles:
             return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
-        return closest if closest.parts.get("cosine", 0.0) >= HEADING_COSINE else None
+        return closest if closest.parts.get("cosine", 0.0) >= least else None
+
+
+def _names_first(question: str, sentence: Sentence) -> bool:
+    """The sentence opens on what the question asks about ("Experimental is used for…"
+    for "what is experimental?"): one of its first three words is a term of the question
+    that the passage's heading does not hold."""
+    for lang in tokens.LANGUAGES:
+        opening = set(tokens.tokens(" ".join(sentence.text.split()[:3]), lang))
+        asked = set(tokens.tokens(question, lang)) - set(tokens.tokens(sentence.hit.heading,
+                                                                        lang))
+        if opening & asked:
+            return True
+    return False
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:
