@@ -537,10 +537,19 @@ def _print_explain(explain: dict) -> None:
         click.echo("  words: " + ", ".join(
             f"{w['word']} (idf {w['idf']}, {'found' if w['found'] else 'missing'})"
             for w in judged["words"]))
+        if judged.get("absent_names"):
+            click.echo("  names no readable passage holds: " + ", ".join(judged["absent_names"]))
+    if explain.get("kind"):
+        click.echo(f"  the question asks for: {explain['kind']}")
+    choice = explain.get("choice") or {}
+    if choice:
+        click.echo(f"  answered from {choice['passage']} (rank {choice['rank']}): "
+                   f"{choice['why']}")
     for s in explain.get("sentences", []):
         mark = "*" if s["quoted"] else " "
-        click.echo(f"  {mark} {s['score']:.3f} (lexical {s['lexical']}, cosine {s['cosine']}) "
-                   f"{s['label']}: {s['text']}")
+        role = "" if s.get("role", "statement") == "statement" else f"{s['role']}, "
+        click.echo(f"  {mark} {s['score']:.3f} ({role}lexical {s['lexical']}, cosine "
+                   f"{s['cosine']}, kind {s.get('kind', 0)}) {s['label']}: {s['text']}")
 
 
 @cli.command()
