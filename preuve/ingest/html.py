@@ -25,7 +25,8 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # DocBook), by its class: skipped like <nav>. "headerlink" is Sphinx's pilcrow anchor.
 _SKIP_ROLES = {"navigation", "banner", "contentinfo", "search", "complementary"}
 _SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerlink",
-                 "footer", "breadcrumbs"}
+                 "footer", "breadcrumbs", "docnav"}
+_SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar"}  # Publican
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
 _VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed",
@@ -76,7 +77,8 @@ class _Extractor(HTMLParser):
         if tag not in _VOID:
             # an article's own <header>/<footer> is content (its title lives there)
             skip = ((tag in _SKIP and not (tag in ("header", "footer") and self.main_depth))
-                    or attributes.get("role") in _SKIP_ROLES or bool(classes & _SKIP_CLASSES))
+                    or attributes.get("role") in _SKIP_ROLES or bool(classes & _SKIP_CLASSES)
+                    or attributes.get("id") in _SKIP_IDS)
             main = tag in ("main", "article") or attributes.get("role") == "main"
             self.stack.append((tag, skip, main))
             self.open[tag] += 1
