@@ -97,16 +97,17 @@ def is_statement(sentence: str, list_item: bool = False) -> bool:
     return list_item or bool(_END.search(sentence))
 
 
-def unwrap(body: str) -> str:
+def unwrap(body: str, headings: Sequence[str] = ()) -> str:
     """PDF/HTML/DOCX text with one physical line per line: join the lines a paragraph was
     wrapped into (a line not ending a sentence, and either long or followed by a
-    lower-case word), keep a break after short lines (titles, contents entries)."""
+    lower-case word), keep a break after short lines (titles, contents entries) and after
+    the passage's own `headings` (bare, as `_bare` makes them)."""
     lines = body.split("\n")
     widest = max((len(ln.strip()) for ln in lines), default=0)
     out: list[str] = []
     for line in lines:
         line = line.strip()
-        if out and out[-1] and line:
+        if out and out[-1] and line and not (headings and _is_heading_line(out[-1], headings)):
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (
                 line[:1].islower() or len(prev) >= 0.7 * widest)
@@ -157,11 +158,11 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     # kinds whose chunk text has one line per source line: a sentence cites its own lines
     kind = kinds.find(hit.kind)
     by_lines = kind is not None and kind.cites_lines and hit.start_line is not None
+    headings = [_bare(h) for h in (hit.heading or "").split(" > ") if h.strip()]
     if skip and not by_lines:
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
     if not by_lines:
-        body = unwrap(body)
-    headings = [_bare(h) for h in (hit.heading or "").split(" > ") if h.strip()]
+        body = unwrap(body, headings)
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
     out: list[Sentence] = []
     start, block = 0, 0
