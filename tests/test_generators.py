@@ -615,3 +615,41 @@ def test_local_generator_threads_default_to_two_and_are_a_setting(tmp_path):
     assert from_env.n_threads == 1 and "n_threads=1" in repr(from_env)
     with pytest.raises(GeneratorError, match="at least one thread"):
         LocalGenerator(gguf, n_threads=0)
+
+
+def test_code_lines_of_the_passage_are_kept_as_a_block_cited_after_it():
+    """Qwen's French answers kept only copied code lines; a line is judged like any
+    sentence, but a block is shown whole or not at all, and never gets a citation inside
+    the code."""
+    faq = passage("python/faq/programming.html", "How do I create a .pyc file? To create a "
+                  ".pyc file for a module, use py_compile:\n\n>>> import py_compile\n>>> "
+                  "py_compile.compile('foo.py')\n\nThe compileall module compiles every file "
+                  "of a directory.", lines=(2090, 2106))
+    question = "Comment je fabrique un fichier .pyc pour un module ?"
+    block = "```python\nimport py_compile\npy_compile.compile('foo.py')\n```"
+    reply = f"Utilisez le module `py_compile` [python/faq/programming.html:2090-2106] :\n\n{block}"
+    answer = ask_model(question, [faq], reply)
+    assert not answer.refused, answer.reason
+    code = answer.answer[answer.answer.index("```python"):]
+    assert code.startswith(block + "\n[python/faq/programming.html:2090-2106](")
+    assert [r["sentence"] for r in answer.explain["attribution"]["attributed"]] == [
+        "import py_compile", "py_compile.compile('foo.py')"]
+    # a line the passage lacks takes its block with it
+    invented = reply.replace("compile('foo.py')", "compile('foo.py', optimize=9)")
+    answer = ask_model(question, [faq], invented)
+    assert "```" not in answer.answer and "import py_compile" not in answer.answer
+    assert "1 code line(s) of a block with an unsupported line dropped" in answer.reason
+
+
+def test_a_sentence_the_token_limit_cut_is_not_shown():
+    reply = ("Staff may work from home up to two days per week [handbook/remote.pdf p. 2]. "
+             "The days are declared in the planning")
+    with ScriptedServer([chat_reply(reply, finish_reason="length")]) as server:
+        answer = answer_from_hits(HOME_Q, [HOME], generator=make(server, max_retries=0))
+    assert not answer.refused, answer.reason
+    assert "planning" not in answer.answer
+    assert answer.explain["attribution"]["unfinished_words"] == 7
+    # the same words, finished, are an answer's sentence
+    with ScriptedServer([chat_reply(reply + " tool.")]) as server:
+        answer = answer_from_hits(HOME_Q, [HOME], generator=make(server, max_retries=0))
+    assert "planning tool [handbook/remote.pdf p. 2]" in answer.answer

@@ -36,7 +36,8 @@ from preuve.answer.support import Judge, Support, is_fence, is_heading
 from preuve.models import Hit
 
 # An uncited sentence with fewer units (content words and exact tokens, the question's
-# included) states nothing a passage can be seen to support: never attributed.
+# included; code and identifiers count two: `Claim.units`) states nothing a passage can be
+# seen to support: never attributed.
 MIN_UNITS = 3
 # a sentence ends before an upper-case letter ("p. 2" and "20 %. 3" do not end one)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(]?[A-ZÀ-ÖØ-Þ])|\n+")
@@ -69,7 +70,8 @@ class Attribution:
                  "cited": "cited sentence(s) their passage does not support dropped",
                  "restates": "sentence(s) that only restate the question dropped",
                  "heading": "heading(s) or title(s) dropped",
-                 "fragment": "fragment(s) too short to attribute dropped"}
+                 "fragment": "fragment(s) too short to attribute dropped",
+                 "code": "code line(s) of a block with an unsupported line dropped"}
         for key, said in words.items():
             if counts.get(key):
                 parts.append(f"{counts[key]} {said}")
@@ -91,6 +93,19 @@ def sentences(text: str) -> list[str]:
     if text[start:]:
         out.append(text[start:])
     return [s for s in out if s.strip()]
+
+
+def unfinished(text: str) -> tuple[str, str]:
+    """(text, tail): a reply the token limit cut ends in a sentence it never finished
+    ("...dans le ré"); that tail is taken off (it says half of something)."""
+    pieces = sentences(text)
+    if not pieces:
+        return text, ""
+    last = pieces[-1].rstrip()
+    if re.search(r"[.!?…:;)\]`\"»”]$", last) or is_fence(last):
+        return text, ""
+    cut = text.rstrip()[: len(text.rstrip()) - len(last)]
+    return cut, last
 
 
 def _pieces(text: str, labels: Sequence[str]) -> list[str]:
@@ -144,6 +159,9 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
     out: list[str] = []
     claims: list = []
     supports: list[Support | None] = []
+    rows: dict[int, list[dict]] = {}  # a code line's row, moved if its block is dropped
+    fence: int | None = None  # index of the open fence, inside a code block
+    block_labels: dict[int, list[str]] = {}
     for piece in pieces:
         claim = judge.claim(piece, labels)
         claims.append(claim)
@@ -151,19 +169,32 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
         if is_fence(piece):
             status.append("fence")
             out.append(piece)
+            if fence is None:
+                fence = len(out) - 1
+            else:  # the block's lines are cited once, after it (never inside the code)
+                cited = block_labels.get(fence)
+                if cited:
+                    body = piece.rstrip("\n")
+                    out[-1] = (f"{body}\n{' '.join(f'[{c}]' for c in cited)}"
+                               f"{piece[len(body):] or ''}")
+                fence = None
             continue
         citations = parse_citations(piece, labels)
         if citations:
             result.cited_any = True
-        if claim.polar == "bare":
+        if fence is not None and claim.units == 0:
+            status.append("code")  # a brace, a blank line of code: kept with its block
+            out.append(piece)
+            continue
+        if claim.polar == "bare" and fence is None:
             status.append("polar")
             out.append(piece)
             continue
-        if claim.text.endswith(":") and not claim.exact:
+        if claim.text.endswith(":") and not claim.exact and fence is None:
             status.append("intro")
             out.append(piece)
             continue
-        if is_heading(piece, passages, labels):
+        if fence is None and is_heading(piece, passages, labels):
             result.dropped.append(_row(piece, None, why="a heading or title",
                                        dropped_as="heading"))
             status.append(DROPPED)
@@ -181,6 +212,7 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             label = ", ".join(dict.fromkeys(vc.label for vc in checked.citations))
             if support.supported:
                 result.kept.append(_row(piece, support, cited=label))
+                rows[len(status)] = result.kept
                 status.append(KEPT)
             else:
                 restates = support.why == "restates the question"
@@ -199,7 +231,7 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             status.append(DROPPED)
             out.append(piece)
             continue
-        if claim.units < MIN_UNITS:
+        if claim.units < MIN_UNITS and fence is None:
             result.dropped.append({**_row(piece, support), "why": "fewer than 3 units",
                                    "dropped_as": "fragment"})
             status.append(DROPPED)
@@ -213,6 +245,15 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             out.append(piece)
             continue
         hit = passages[best]
+        if fence is not None:
+            block_labels.setdefault(fence, [])
+            if hit.label not in block_labels[fence]:
+                block_labels[fence].append(hit.label)
+            out.append(piece)
+            rows[len(status)] = result.attributed
+            result.attributed.append(_row(piece, support, label=hit.label))
+            status.append(ATTRIBUTED)
+            continue
         body = piece.rstrip()
         tail = piece[len(body):]
         end = re.search(r"[.!?…]+$", body)
@@ -234,11 +275,21 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
                 else "lost-" + status[i]
     fences = [i for i, s in enumerate(status) if s == "fence"]
     for a, b in zip(fences[::2], fences[1::2], strict=False):
-        if not any(status[j] in judged for j in range(a + 1, b)):
-            status[a] = status[b] = DROPPED
-    for i, s in enumerate(status):
-        if s == "fence":
-            status[i] = KEPT
+        # a block is one claim: shown whole, or not at all (a command missing a line
+        # is another command)
+        lines = [status[j] for j in range(a + 1, b) if status[j] not in ("code", "fence")]
+        kept_code = bool(lines) and all(s in judged for s in lines)
+        for j in range(a, b + 1):
+            if not kept_code and j in rows:
+                row = next(r for r in rows[j] if r["sentence"] == pieces[j].strip())
+                rows[j].remove(row)
+                result.dropped.append({**row, "why": "in a code block with an unsupported "
+                                       "line", "dropped_as": "code"})
+            if status[j] in ("fence", "code") or (not kept_code and status[j] in judged):
+                status[j] = KEPT if kept_code else DROPPED
+    if len(fences) % 2:  # a block left open: kept only around kept code
+        last = fences[-1]
+        status[last] = KEPT if any(s in judged for s in status[last:]) else DROPPED
 
     result.text = "".join(p for p, s in zip(out, status, strict=True)
                           if s in judged or s == KEPT).strip()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from preuve.answer.answerability import Judgment
-from preuve.answer.attribution import attribute
+from preuve.answer.attribution import attribute, unfinished
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
@@ -150,10 +150,15 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
             explain["attribution"] = {"degenerate": why}
             timings["verify"] = time.perf_counter() - started
             return done(refuse, True, f"degenerate answer: {why}", rejected=text)
+        generated, tail = text, ""
+        if generation.finish_reason == "length":  # the token limit cut the last sentence
+            text, tail = unfinished(text)
         attribution = attribute(text, passages, embedder, question=question)
         explain["attribution"] = attribution.explain()
+        if tail:
+            # what was cut, in words (the text is the operator's: `rejected`)
+            explain["attribution"]["unfinished_words"] = len(tail.split())
         note = attribution.note
-        generated = text
         checked = verify(attribution.text, passages) if attribution.text.strip() else None
         if checked is not None and not checked.ok:
             timings["verify"] = time.perf_counter() - started

@@ -169,7 +169,10 @@ class Claim:
 
     @property
     def units(self) -> int:
-        return len(self.words) + len(self.exact)
+        """Content words, numbers and names count one; code, identifiers and URLs two
+        (`import py_compile` states something; "10." does not)."""
+        return len(self.words) + sum(EXACT_WEIGHT if kind in ("code", "ident", "url") else 1
+                                     for kind, _ in self.exact)
 
 
 @dataclass
