@@ -653,3 +653,20 @@ def test_a_sentence_the_token_limit_cut_is_not_shown():
     with ScriptedServer([chat_reply(reply + " tool.")]) as server:
         answer = answer_from_hits(HOME_Q, [HOME], generator=make(server, max_retries=0))
     assert "planning tool [handbook/remote.pdf p. 2]" in answer.answer
+
+
+def test_footnote_marks_copied_from_a_passage_are_not_citations():
+    """Qwen copied "[16]", a footnote mark of the guide, after a right sentence: it
+    numbers no passage given (the answer was refused for it). It stands in the passage's
+    text, so it is taken off and the sentence is judged as uncited."""
+    guide = passage("maint-guide/fr/dreq.fr.html", "La version amont ne doit contenir que des "
+                    "caractères alphanumériques, plus (+), tildes (~) et points (.). Elle doit "
+                    "commencer par un chiffre (0-9). [16]", lines=(300, 310), language="fr")
+    question = "Par quoi doit commencer la version amont d'un paquet ?"
+    answer = ask_model(question, [guide], "Elle doit commencer par un chiffre (0-9). [16]")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("Elle doit commencer par un chiffre (0-9) [maint-guide/")
+    assert answer.explain["attribution"]["footnote_marks"] == 1
+    # a number the passage does not carry is still a citation that does not hold
+    wrong = ask_model(question, [guide], "Elle doit commencer par un chiffre (0-9). [17]")
+    assert wrong.refused and "[17] does not number a passage" in wrong.reason

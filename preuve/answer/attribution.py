@@ -55,6 +55,7 @@ class Attribution:
     kept: list[dict] = field(default_factory=list)  # cited and supported
     refusal: str | None = None  # why what remains no longer answers (None: it may)
     cited_any: bool = False  # the model cited something itself
+    footnote_marks: int = 0  # "[16]" copied from a passage's text: no citation, taken off
 
     @property
     def note(self) -> str | None:
@@ -78,7 +79,10 @@ class Attribution:
         return "; ".join(parts) or None
 
     def explain(self) -> dict:
-        return {"attributed": self.attributed, "dropped": self.dropped, "kept": self.kept}
+        out = {"attributed": self.attributed, "dropped": self.dropped, "kept": self.kept}
+        if self.footnote_marks:
+            out["footnote_marks"] = self.footnote_marks
+        return out
 
 
 def sentences(text: str) -> list[str]:
@@ -93,6 +97,24 @@ def sentences(text: str) -> list[str]:
     if text[start:]:
         out.append(text[start:])
     return [s for s in out if s.strip()]
+
+
+def _footnote_marks(text: str, passages: Sequence[Hit],
+                    labels: Sequence[str]) -> tuple[str, int]:
+    """`text` without the "[16]" marks that number no passage given but stand in a
+    passage's text (footnote marks a model copied with the sentence: Qwen wrote "...par un
+    chiffre (0-9). [16]"), and how many. They were never citations of a passage; the
+    sentence is then judged as uncited. Any other bad number still refuses."""
+    spans = []
+    for c in parse_citations(text, labels):
+        if c.number is not None and c.number > len(passages) and c.raw.startswith("[") \
+                and any(c.raw in h.text for h in passages):
+            spans.append(c.span)
+    for start, end in reversed(spans):
+        while start > 0 and text[start - 1] in " \t":
+            start -= 1
+        text = text[:start] + text[end:]
+    return text, len(spans)
 
 
 def unfinished(text: str) -> tuple[str, str]:
@@ -154,6 +176,7 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
     judge = judge or Judge(question, embedder)
     labels = [h.path for h in passages]
     result = Attribution("")
+    text, result.footnote_marks = _footnote_marks(text, passages, labels)
     pieces = _pieces(text, labels)
     status: list[str] = []
     out: list[str] = []
