@@ -493,9 +493,10 @@ class LocalGenerator:
     port, and generation goes through `OpenAIGenerator` against it (same streaming, usage
     and error handling as a remote endpoint). The model loads on first use; `close()` (or
     leaving a `with` block) unloads it. `n_threads` None is `default_threads()`: two, or
-    the CPUs when fewer (measured, docs/answers.md "Generated answers: checked for
-    support": on two cores two threads generated 1.7-1.9x faster than one); settable
-    with PREUVE_LLM_THREADS (`llm_threads`).
+    the CPUs when fewer. Measured on two cores (docs/answers.md, "Generated answers:
+    checked for support"): two threads read the prompt 1.6-1.9x and write 1.2-1.4x
+    faster than one when the second core is free, but 3-5x slower when another process
+    keeps it busy; set PREUVE_LLM_THREADS (`llm_threads`) to 1 on a shared machine.
     """
 
     name = "local"
