@@ -64,6 +64,7 @@ at the end of the string.</p></div></body></html>
 
 FLOATS = """<html><head><title>Floating-point arithmetic</title></head><body>
 <div role="main"><h1>15. Floating-point arithmetic: issues and limitations</h1>
+<h2>Why are floating-point calculations so inaccurate?</h2>
 <p>Floating-point numbers are represented in computer hardware as binary fractions. Most
 decimal fractions cannot be represented exactly as binary fractions, so the decimal
 floating-point numbers you enter are only approximated by the binary floating-point

@@ -27,6 +27,8 @@ from preuve.models import Hit
 from preuve.retrieve.fusion import FUSED
 
 _NUMBER = re.compile(r"^[\d.,:/-]+$")  # 0.2, 3.11, 2026-11-05: figures, never names
+# A word found only through its dictionary translation counts this share of its weight.
+TRANSLATED_CREDIT = 0.75
 # How many passages the answer is drawn from (the extractive answerer's best passages).
 PASSAGES = 3
 # Document frequencies are counted up to this many passages: rarer words are told apart
@@ -141,15 +143,22 @@ def idf(df: int, n: int) -> float:
     return math.log(1 + max(n, 1) / (df + 0.5))
 
 
-def coverage(words: Sequence[frozenset[str]], found: set[str],
-             weights: Sequence[float]) -> tuple[float, list[dict]]:
-    """(IDF-weighted share of `words` found, one row per word for --explain)."""
-    rows = [{"word": "/".join(sorted(w)), "idf": round(wt, 3), "found": bool(w & found)}
-            for w, wt in zip(words, weights, strict=True)]
+def coverage(words: Sequence[frozenset[str]], found: set[str], weights: Sequence[float],
+             own: Sequence[frozenset[str]] | None = None) -> tuple[float, list[dict]]:
+    """(IDF-weighted share of `words` found, one row per word for --explain). With `own`
+    (each word's stems without its translation), a word found only through its
+    translation counts TRANSLATED_CREDIT of its weight: a dictionary gives several senses,
+    and one of them is found by chance more often than the word itself."""
+    own = own if own is not None else words
+    credits = [1.0 if o & found else TRANSLATED_CREDIT if w & found else 0.0
+               for w, o in zip(words, own, strict=True)]
+    rows = [{"word": "/".join(sorted(w)), "idf": round(wt, 3), "found": bool(c)}
+            | ({"through": "translation"} if 0 < c < 1 else {})
+            for w, wt, c in zip(words, weights, credits, strict=True)]
     total = sum(weights)
     if not total:
         return 0.0, rows
-    return sum(wt for w, wt in zip(words, weights, strict=True) if w & found) / total, rows
+    return sum(wt * c for wt, c in zip(weights, credits, strict=True)) / total, rows
 
 
 def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
@@ -179,16 +188,23 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     lets a word be found through its translation; `is_name(word)` tells a name from a word
     (None: no such check), so that a question naming what no readable passage holds is
     refused."""
-    written = list({stems: word for word, stems in content_words(question, translate)}.items())
+    translated = content_words(question, translate)
+    plain = content_words(question) if translate is not None else translated
+    kept: dict[frozenset[str], tuple[str, frozenset[str]]] = {}
+    for (word, stems), (_, own) in zip(translated, plain, strict=True):
+        kept.setdefault(stems, (word, own))
+    written = [(stems, word) for stems, (word, _) in kept.items()]
     words = [stems for stems, _ in written]
+    own_stems = [own for _, own in kept.values()]
     frequencies = [min(document_frequency(w), DF_CAP) for w in words]
     weights = [idf(df, n_passages) for df in frequencies]
     if translate is not None and is_name is not None:
-        # across languages, a word of the question's language that no readable passage
-        # holds, even translated, is neither found nor missing: the dictionary lacks it
-        weights = [0.0 if df == 0 and not is_name(word) else weight
+        # across languages, a word of the question's language that the dictionary cannot
+        # translate and no readable passage holds is neither found nor missing
+        weights = [0.0 if df == 0 and not translate(word).strip() and not is_name(word)
+                   else weight
                    for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
-    share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights)
+    share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights, own_stems)
     agree = agreement(hits)
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
                "agreement": agree, "words": rows,
@@ -212,8 +228,9 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                                f"{defaults.dense_floor:.2f}", numbers)
     if share >= defaults.coverage_min:
         return Judgment(True, None, numbers)
-    if dense is not None and dense >= defaults.dense_sure and agree is not False \
-            and share >= defaults.coverage_floor:
+    # across languages keyword search cannot agree with dense search: meaning decides
+    if dense is not None and dense >= defaults.dense_sure and \
+            (agree is not False or translate is not None) and share >= defaults.coverage_floor:
         return Judgment(True, None, numbers)
     return Judgment(False, f"the passages hold {share:.0%} of the question's weighted words "
                            f"(under {defaults.coverage_min:.0%}; missing: "
