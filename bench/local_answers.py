@@ -306,7 +306,8 @@ def main() -> None:
                             else None)
                 answer = index.ask(q.question, as_of=q.as_of or "today", audience=q.audience,
                                    generator=recorder or Replay(""))
-                row = row_for(q, answer, old["raw"], old["raw"] is not None,
+                row = row_for(q, answer, old["raw"],
+                              recorder is not None and recorder.last is not None,
                               time.perf_counter() - started, old["path"], finish)
                 row["seconds"] = old["seconds"]
                 results.setdefault(old["path"], []).append(row)

@@ -670,3 +670,23 @@ def test_footnote_marks_copied_from_a_passage_are_not_citations():
     # a number the passage does not carry is still a citation that does not hold
     wrong = ask_model(question, [guide], "Elle doit commencer par un chiffre (0-9). [17]")
     assert wrong.refused and "[17] does not number a passage" in wrong.reason
+
+
+def test_a_yes_that_says_the_question_back_stands_with_the_claim_after_it():
+    """'Yes, there is a recommended maximum length' restates the question with its
+    polarity: it is kept with the supported sentence after it (it was refusing a right
+    answer of the 1.5B model), and refuses the answer when that sentence is dropped."""
+    guide = passage("maint-guide/maint-guide.en.pdf", "The package name should be at least "
+                    "two characters long and start with an alphanumeric character. It is a "
+                    "good idea to keep its length within 30 characters.", page=17)
+    question = "Is there a recommended maximum length for a package name?"
+    reply = ("Yes, there is a recommended maximum length for a package name. It is a good "
+             "idea to keep its length within 30 characters [maint-guide/maint-guide.en.pdf "
+             "p. 17].")
+    answer = ask_model(question, [guide], reply)
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("Yes, there is a recommended maximum length")
+    wrong = reply.replace("30 characters", "64 characters")
+    answer = ask_model(question, [guide], wrong)
+    assert answer.refused and answer.reason.startswith("support check failed")
+    assert answer.rejected == wrong

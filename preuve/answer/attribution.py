@@ -16,8 +16,9 @@ What remains must still answer (`Attribution.refusal`, a clear rule):
 * nothing supported remains: refused;
 * the answer's *key claim* — its first sentence that says anything beyond the question —
   was dropped: refused, since what remains are details around a claim that did not hold;
-* a yes/no ("Oui.", "No, ...") whose claim was dropped (a bare "Oui." stands or falls
-  with the sentence after it): refused, never shown without its polarity — dropping a
+* a yes/no ("Oui.", "No, ...") whose claim was dropped (a bare "Oui.", or a yes/no
+  that only says the question back, stands or falls with the next sentence that says
+  something): refused, never shown without its polarity — dropping a
   "Oui." can turn an answer into its opposite.
 
 Only passages that were given can be cited; the citations added are verified like any
@@ -209,7 +210,10 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             status.append("code")  # a brace, a blank line of code: kept with its block
             out.append(piece)
             continue
-        if claim.polar == "bare" and fence is None:
+        # "Oui." alone, or "Yes, there is a limit" (the question said back with its
+        # polarity): it stands or falls with the next sentence that says something
+        if fence is None and (claim.polar == "bare" or (
+                claim.polar == "lead" and judge.new_units(claim) == ([], []))):
             status.append("polar")
             out.append(piece)
             continue
