@@ -3,7 +3,7 @@
 # the browser test (the Debian builds: nothing is downloaded by a test tool), and FreeDict's
 # French-English and English-French dictionaries (GPL-2+, read at run time from
 # /usr/share/dictd by preuve/retrieve/bilingual.py for keyword search across languages;
-# preuve works without them), and the wfrench/wamerican word lists (read from /usr/share/dict
+# preuve works without them), and the wfrench/wamerican-large word lists (read from /usr/share/dict
 # to tell a name from a word in a question; skipped without them). Idempotent; needs root (as on this project's machines and
 # CI); without root it says what to run.
 # `setup-system.sh runtime`: only what preuve itself reads (the dictionaries), for `make demo`.
@@ -17,7 +17,7 @@ fi
 [ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)
 # word lists, to tell a word from a name in a question (preuve/answer/answerability.py)
 [ -f /usr/share/dict/french ] || need+=(wfrench)
-[ -f /usr/share/dict/american-english ] || need+=(wamerican)
+[ -f /usr/share/dict/american-english-large ] || need+=(wamerican-large)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
     echo "missing Debian packages: ${need[*]} (run: sudo apt-get install -y ${need[*]})" >&2

@@ -26,6 +26,7 @@ from preuve import text as tokens
 from preuve.models import Hit
 from preuve.retrieve.fusion import FUSED
 
+_CONTRACTION = re.compile(r"['’](?:ve|re|s|d|ll|m|t)$|n['’]t$", re.I)  # I've, don't
 _NUMBER = re.compile(r"^[\d.,:/-]+$")  # 0.2, 3.11, 2026-11-05: figures, never names
 # A word found only through its dictionary translation counts this share of its weight.
 TRANSLATED_CREDIT = 0.75
@@ -121,12 +122,54 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
 
 
 def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Sequence[int],
-                 is_name: Callable[[str], bool]) -> list[str]:
+                 is_name: Callable[[str], bool], seen: set[str] = frozenset()) -> list[str]:
     """The words of the question that name something (a tool, a product, a release: not a
     word of French or English) and that no passage the caller may read holds: a question
-    about "debmirror" asked of manuals that never mention it is about something else."""
-    return [word for (word, _), df in zip(words, frequencies, strict=True)
-            if df == 0 and len(word) >= 3 and not _NUMBER.match(word) and is_name(word)]
+    about "debmirror" asked of manuals that never mention it is about something else.
+
+    Not names: figures, words split into several terms ("math.py", "RS232": their parts
+    are searched), compounds whose parts are words ("one-liners"), contractions ("I've"),
+    and misspellings of a word of the passages (`seen`, folded: "institutionelle")."""
+    out = []
+    for (word, _), df in zip(words, frequencies, strict=True):
+        bare = _CONTRACTION.sub("", word)
+        if df or len(bare) < 3 or _NUMBER.match(bare) or not is_name(bare):
+            continue
+        parts = [p for p in re.split(r"[-_/.]+", bare) if p]
+        if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
+            continue
+        if _misspelt(tokens.fold(bare), seen):
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def _misspelt(word: str, seen: set[str]) -> bool:
+    """`word` is one edit (two from 6 letters; same length under 6) away from a word of
+    `seen`: a letter changed, added, dropped or two swapped."""
+    limit = 2 if len(word) >= 6 else 1
+    for other in seen:
+        if abs(len(other) - len(word)) > (limit if len(word) >= 6 else 0):
+            continue
+        if _distance(word, other, limit) <= limit:
+            return True
+    return False
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance of `a` and `b`, or limit + 1 once it is over."""
+    previous, current = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous = previous, current
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+    return current[-1]
 
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
@@ -217,8 +260,19 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     if not words:
         return Judgment(False, "the question has no content word to look for", numbers)
     missing = [r["word"] for r in rows if not r["found"]]
-    names = absent_names([(word, stems) for stems, word in written], frequencies,
-                         is_name) if is_name is not None else []
+    seen = {tokens.fold(w) for hit in hits[:PASSAGES]
+            for w in re.findall(r"[^\W\d_]{3,}", f"{hit.heading}\n{hit.text}")}
+    # a word split into several terms ("apt-listchanges", "YubiKey") names something when
+    # one of its longer terms does; "math.py", "RS232" are looked for by their parts
+    candidates, counts = [], []
+    for (stems, word), df in zip(written, frequencies, strict=True):
+        split = sum(1 for _, other in written if other == word) > 1
+        term = max(stems, key=len) if split else word
+        if not split or len(term) >= 4:
+            candidates.append((term, stems))
+            counts.append(df)
+    names = absent_names(candidates, counts,
+                         is_name, seen) if is_name is not None else []
     if names:
         numbers["absent_names"] = names
         return Judgment(False, f"the question names {', '.join(names)}, which no passage "

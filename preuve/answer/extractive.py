@@ -317,7 +317,7 @@ def cite(chosen: list[Sentence]) -> str:
         label = first.label
         if first.start_line is not None and first.hit.page is None:
             label = f"{first.hit.path}:{first.start_line}-{last.end_line}"
-        parts.append(" ".join(s.text for s in group) + f" [{label}]")
+        parts.append(" ".join(_guard(s.text) for s in group) + f" [{label}]")
         group.clear()
 
     for sentence in chosen:
@@ -328,6 +328,19 @@ def cite(chosen: list[Sentence]) -> str:
         group.append(sentence)
     flush()
     return " ".join(parts)
+
+
+_BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
+
+
+def _guard(text: str) -> str:
+    """Quoted text whose square brackets could read as a citation ("a_tuple[0]",
+    "[6]") gets them inside code spans, where no citation is read; text already in
+    backticks is left as it is."""
+    pieces = text.split("`")
+    for i in range(0, len(pieces), 2):  # outside code spans
+        pieces[i] = _BRACKETED.sub(lambda m: f"`{m.group(0)}`", pieces[i])
+    return "`".join(pieces)
 
 
 # The first-ranked passage answers unless another one's best sentence scores this much

@@ -113,16 +113,18 @@ def _key(phrase: str, language: str) -> str:
     return " ".join(text.fold(w) for w in words)
 
 
-# Word lists (Debian's wfrench and wamerican packages), to tell a word from a name; read
-# when they are there, like the dictionaries.
-WORD_LISTS = {"fr": "/usr/share/dict/french", "en": "/usr/share/dict/american-english"}
+# Word lists (Debian's wfrench and wamerican-large, else wamerican), to tell a word from a
+# name; the first of each language that is there is read, like the dictionaries.
+WORD_LISTS = {"fr": ("/usr/share/dict/french",),
+              "en": ("/usr/share/dict/american-english-large", "/usr/share/dict/american-english")}
 
 
 @lru_cache(maxsize=2)
 def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
     """language -> the stems of its word list's words (empty without the list); cached as
     JSON in the `cache` folder, keyed by the lists' sizes and times."""
-    present = {lang: Path(f) for lang, f in WORD_LISTS.items() if Path(f).is_file()}
+    present = {lang: next(Path(f) for f in files if Path(f).is_file())
+               for lang, files in WORD_LISTS.items() if any(Path(f).is_file() for f in files)}
     if not present:
         return {}
     stamp = hashlib.sha1(repr([(str(f), f.stat().st_size, f.stat().st_mtime_ns)
