@@ -314,8 +314,8 @@ class Index:
         best = self.search(question, method="dense", k=1, **filters)
         return ("dense", best[0].score) if best else (None, None)
 
-    def answerability(self, question: str, hits: list[Hit], evidence: tuple, *,
-                      as_of=None, audience=None, paths=()) -> Judgment:
+    def _judgment(self, question: str, hits: list[Hit], evidence: tuple, *,
+                  as_of=None, audience=None, paths=()) -> Judgment:
         """The default refusal judgment (no calibration needed): coverage of the question's
         words by the passages, IDF counted among the passages the caller may read, and the
         dense evidence against the bundled model's defaults."""
@@ -363,8 +363,8 @@ class Index:
                            audience=audience, paths=paths)
         evidence = self.evidence(retrieval_question or question, hits, as_of=as_of,
                                  audience=audience, paths=paths)
-        judgment = self.answerability(retrieval_question or question, hits, evidence,
-                                      as_of=as_of, audience=audience, paths=paths)
+        judgment = self._judgment(retrieval_question or question, hits, evidence,
+                                  as_of=as_of, audience=audience, paths=paths)
         timings = {"retrieve": time.perf_counter() - started}
         embedder = None if self.embedder_name == NO_EMBEDDER else self.embedder()
         counter = getattr(embedder, "count_tokens", None)

@@ -291,3 +291,21 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                            f"{', '.join(missing)}) and the dense evidence "
                            f"{'none' if dense is None else f'{dense:.3f}'} is not enough on "
                            "its own", numbers)
+
+
+def decide(judgment: Judgment | None, measure: str | None, evidence: float | None,
+           thresholds: dict[str, float] | None) -> Judgment | None:
+    """The decision `ask` acts on, in one place: a threshold `calibrate` stored for the
+    evidence measure decides alone (it was measured on this corpus); else the default
+    `judgment` does (None when there is neither). `numbers["decided_by"]` says which."""
+    threshold = (thresholds or {}).get(measure or "")
+    if threshold is not None and evidence is not None:
+        by = f"calibrated {measure} threshold {threshold:.4f}"
+        if evidence < threshold:
+            return Judgment(False, f"best {measure} evidence {evidence:.3f} is below the "
+                                   f"calibrated threshold {threshold:.3f}", {"decided_by": by})
+        return Judgment(True, None, {"decided_by": by})
+    if judgment is None:
+        return None
+    return Judgment(judgment.answerable, judgment.reason,
+                    {"decided_by": "default judgment (no calibration)"})

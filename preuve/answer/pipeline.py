@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from preuve.answer.answerability import Judgment
+from preuve.answer.answerability import Judgment, decide
 from preuve.answer.attribution import attribute, unfinished
 from preuve.answer.citations import is_refusal, refusal, verify
 from preuve.answer.context import build_context, fallback_count
@@ -105,16 +105,11 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         explain["judgment"] = judgment.numbers
     if not hits:
         return done(refuse, True, "no passage retrieved")
-    threshold = (thresholds or {}).get(measure or "")
-    if threshold is not None and evidence is not None:
-        explain["decided_by"] = f"calibrated {measure} threshold {threshold:.4f}"
-        if evidence < threshold:
-            return done(refuse, True, f"best {measure} evidence {evidence:.3f} is below the "
-                                      f"calibrated threshold {threshold:.3f}")
-    elif judgment is not None:
-        explain["decided_by"] = "default judgment (no calibration)"
-        if not judgment.answerable:
-            return done(refuse, True, judgment.reason)
+    verdict = decide(judgment, measure, evidence, thresholds)
+    if verdict is not None:
+        explain["decided_by"] = verdict.numbers["decided_by"]
+        if not verdict.answerable:
+            return done(refuse, True, verdict.reason)
     started = time.perf_counter()
     if generator is None:
         text, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
