@@ -690,3 +690,17 @@ def test_a_yes_that_says_the_question_back_stands_with_the_claim_after_it():
     answer = ask_model(question, [guide], wrong)
     assert answer.refused and answer.reason.startswith("support check failed")
     assert answer.rejected == wrong
+
+
+def test_typographic_apostrophes_do_not_make_a_copied_name_missing():
+    """The 0.5B model copied the FAQ's sentence with "Python's" where the page has
+    "Python’s": the exact-token check refused a right answer for it."""
+    faq = passage("python/faq/library.html", "The global interpreter lock (GIL) is often seen "
+                  "as a hindrance to Python’s deployment on multiprocessor machines, because "
+                  "a multi-threaded program effectively only uses one CPU.", lines=(543, 554))
+    question = "Why can't my multi-threaded Python program use more than one CPU?"
+    reply = ("Because the global interpreter lock (GIL) is a hindrance to Python's deployment "
+             "on multiprocessor machines.")
+    answer = ask_model(question, [faq], reply)
+    assert not answer.refused, answer.reason
+    assert answer.citations[0]["label"] == "python/faq/library.html:543-554"

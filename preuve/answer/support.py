@@ -126,6 +126,11 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERED_HEADING = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+\S")
 
 
+# typographic apostrophes and hyphens read as the plain ones ("Python’s" = "Python's")
+_PLAIN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-",
+                        "\u2011": "-"})
+
+
 def _fold_number(raw: str) -> str:
     return raw.replace(",", ".")
 
@@ -142,7 +147,7 @@ def clean(sentence: str, labels: Sequence[str] = ()) -> str:
         last = c.span[1]
     out.append(sentence[last:])
     text = "".join(out)
-    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)
+    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text).translate(_PLAIN)
     text = _LIST_MARK.sub("", text)
     text = _EMPHASIS.sub("", text)
     return " ".join(text.split())
@@ -286,7 +291,7 @@ class Judge:
                        and folded not in tokens.STOPWORDS)
             first = False
             if (is_acronym or is_name) and folded not in YES_NO:
-                exact.append(("name", word))
+                exact.append(("name", re.sub(r"'s$", "", word)))  # Python's: Python
                 continue
             if (folded in tokens.STOPWORDS or folded in FRAMING or folded in YES_NO
                     or len(folded) < 2):
@@ -330,7 +335,7 @@ class Judge:
     def passage(self, hits: Sequence[Hit]) -> _Passage:
         key = tuple(h.chunk_id for h in hits)
         if key not in self._passages:
-            body = "\n".join(h.text for h in hits)
+            body = "\n".join(h.text for h in hits).translate(_PLAIN)
             stems: set[str] = set()
             for language in (*tokens.LANGUAGES, ""):
                 stems.update(tokens.tokens(body, language))
