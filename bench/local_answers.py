@@ -310,6 +310,8 @@ def main() -> None:
                               recorder is not None and recorder.last is not None,
                               time.perf_counter() - started, old["path"], finish)
                 row["seconds"] = old["seconds"]
+                if old["raw"] is None and row["stage"] != "judgment":
+                    row["stage"] = "not asked"  # the recorded run refused before the call
                 results.setdefault(old["path"], []).append(row)
                 emit(row)
         else:
