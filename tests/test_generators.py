@@ -585,6 +585,9 @@ def test_the_first_claim_dropped_refuses_what_remains():
              "[handbook/remote.pdf p. 2].")
     answer = ask_model(HOME_Q, [HOME], reply)
     assert answer.refused and "first claim is not supported" in answer.reason
+    (kept,) = answer.explain["attribution"]["kept"]  # numbers; the text is in `rejected`
+    assert "sentence" not in kept and kept["why"] == "supported"
+    assert answer.rejected == reply
     # a later detail dropped leaves the answer
     reply = ("Staff may work from home up to two days per week [handbook/remote.pdf p. 2]. "
              "The days are approved by the CEO [handbook/remote.pdf p. 2].")

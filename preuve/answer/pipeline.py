@@ -161,6 +161,8 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
                         rejected=generated)
         if attribution.refusal is not None:
             timings["verify"] = time.perf_counter() - started
+            for row in explain["attribution"]["kept"]:  # a refused answer's text is in
+                row.pop("sentence", None)  # `rejected` only (the server strips the rest)
             return done(refuse, True, attribution.refusal, rejected=generated)
         text = attribution.text
     verification = verify(text, passages)
