@@ -20,12 +20,12 @@ import textwrap
 import click
 
 from preuve.errors import PreuveError
-from preuve.index import DEFAULT_INDEX, Index, copy_index
+from preuve.index import DEFAULT_INDEX, Index, copy_index, require_index
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
 from preuve.ingest.walk import UNSUPPORTED
-from preuve.models import Hit
+from preuve.models import QUERY_LIMIT, QUESTION_LIMIT, Hit, within_limit
 from preuve.registry import (
     PluginError,
     comparable_methods,
@@ -113,10 +113,15 @@ class _Commands(click.Group):
             raise _Failed(exc) from None
 
 
-def _index(index_path, embedder=False, **kwargs) -> Index:
+def _index(index_path, embedder=False, *, create: bool = False, **kwargs) -> Index:
     """The command's index: --index, else $PREUVE_INDEX, else the default; with the
-    embedder asked for (--embedder, else $PREUVE_EMBEDDER) when the command has the option."""
+    embedder asked for (--embedder, else $PREUVE_EMBEDDER) when the command has the option.
+    Only a command that `create`s (ingest) makes a new one: the others refuse a location
+    where there is none (exit 3, the command to build one), so that a typo in --index
+    answers "no index there", not "I don't know" from an empty index made on the spot."""
     settings = _settings(index=index_path)
+    if not create:
+        require_index(settings.index)
     if embedder is not False:
         settings = settings.with_(embedder=embedder)
         kwargs["embedder"] = settings.embedder
@@ -171,7 +176,7 @@ def ingest(paths, access, max_mb, max_pages, chunking, chunk_words, chunk_overla
            embedder, as_json):
     """Index files and folders (incremental: only changed files are re-read)."""
     chunk_settings = ChunkSettings.asked(chunking, chunk_words, chunk_overlap)
-    with _index(index_path, embedder) as index:
+    with _index(index_path, embedder, create=True) as index:
         report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
                               max_pages=max_pages, settings=chunk_settings,
                               progress=not as_json)
@@ -238,6 +243,7 @@ def status(index_path, as_json):
 def search(query, method, k, kinds, candidates, explain, navigation, as_of, audience, paths,
            index_path, embedder, reranker, as_json):
     """Passages for QUERY, best first, each with its citation label."""
+    within_limit(query, QUERY_LIMIT, "query")
     audience = _settings(audience=audience).audience
     reranker = load_reranker(_settings(reranker=reranker).reranker)
     with _index(index_path, embedder, reranker=reranker) as index:
@@ -284,6 +290,7 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @_json_option
 def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_json):
     """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
+    within_limit(subject, QUERY_LIMIT, "subject")
     audience = _settings(audience=audience).audience
     with _index(index_path, embedder) as index:
         hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
@@ -501,6 +508,7 @@ def _print_answer(answer, show_rejected: bool) -> None:
 def ask(question, show_rejected, stream, explain, generator_name, model, base_url, gguf,
         link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """Answer QUESTION from the index, every claim cited and checked."""
+    within_limit(question, QUESTION_LIMIT, "question")
     given = _settings(audience=audience, link_base=link_base)
     audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
@@ -574,6 +582,7 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
     with _index(index_path, embedder) as index:
         questions = [question] if question else _read_questions()
         for q in questions:
+            within_limit(q, QUESTION_LIMIT, "question")
             conversation_id, answer = index.chat(
                 q, conversation=conversation_id, audience=audience, generator=generator,
                 method=method, k=k, as_of=as_of, paths=paths, link_base=link_base)

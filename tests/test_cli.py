@@ -93,9 +93,10 @@ def test_preuve_index_environment_variable(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     hits = invoke_json("search", "quetzalcoatl", "--method", "bm25", env=env)
     assert [h["path"] for h in hits] == ["a.md"]
-    # --index wins over the environment
+    # --index wins over the environment: no index there, and none made (issue 21 item 2)
     other = tmp_path / "other.sqlite"
-    assert invoke_json("status", "--index", str(other), env=env)["documents"] == 0
+    refused = run_cli("status", "--index", str(other), env=env, cwd=tmp_path)
+    assert refused.returncode == 3 and not other.exists()
     assert invoke_json("status", env=env)["documents"] == 1
     assert not (tmp_path / ".preuve").exists()
 
@@ -253,3 +254,42 @@ def test_forget_unknown_target_is_a_clear_error(own_index):
     assert result.exit_code != 0
     assert "handbook/nope.md" in result.output
     assert count(own_index, "chunks") == before
+
+
+READ_VERBS = [("status",), ("search", "quetzalcoatl"), ("where", "invoice numbering"),
+              ("ask", "Combien de jours ?"), ("chat", "Combien de jours ?"),
+              ("forget", "a.md"), ("calibrate", "questions.yaml"),
+              ("eval", "questions.yaml", "--answers")]
+
+
+@pytest.mark.parametrize("verb", READ_VERBS, ids=[v[0] for v in READ_VERBS])
+def test_read_commands_refuse_a_missing_index_in_one_line(tmp_path, verb):
+    """A typo in --index (issue 21 item 2): one line naming the path and the command that
+    builds an index, exit 3, nothing created (not the file, not its folder)."""
+    (tmp_path / "questions.yaml").write_text(
+        '- {question: "Combien ?", relevant: [{path: a.md}]}\n'
+        '- {question: "Qui ?", refuse: true}\n', encoding="utf-8")
+    typo = tmp_path / "indxe" / "index.sqlite"
+    result = run_cli(*verb, "--index", str(typo), cwd=tmp_path)
+    assert result.returncode == 3, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert str(typo) in lines[0] and "preuve ingest" in lines[0]
+    assert not typo.parent.exists()
+
+
+def test_the_cli_caps_a_question_and_a_query_as_http_does(tmp_path):
+    """The CLI took a 120 KB question (6.9 s, 914 MB); it now refuses what HTTP refuses."""
+    from preuve.models import QUERY_LIMIT, QUESTION_LIMIT
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nQuetzalcoatl.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(index)).returncode == 0
+    for args, limit in ((("ask", "q" * (QUESTION_LIMIT + 1)), QUESTION_LIMIT),
+                        (("search", "q" * (QUERY_LIMIT + 1)), QUERY_LIMIT)):
+        result = run_cli(*args, "--index", str(index))
+        assert result.returncode == 2 and f"at most {limit:,}" in result.stderr
+    assert run_cli("search", "   ", "--index", str(index)).returncode == 2
+    assert run_cli("ask", "q" * QUESTION_LIMIT, "--index", str(index)).returncode == 0

@@ -137,9 +137,12 @@ def test_the_cli_reads_a_settings_file_under_its_flags(tmp_path, monkeypatch):
     assert run("--settings", str(config), "ingest", str(folder), "--json")["added"] == ["a.md"]
     assert file_index.exists() and not env_index.exists()  # the file over the environment
     assert run("--settings", str(config), "status", "--json")["documents"] == 1
-    assert run("status", "--json")["documents"] == 0  # without it: the environment's index
-    assert run("--settings", str(config), "status", "--index", str(env_index),
-               "--json")["documents"] == 0  # the flag over the file
+    # without it: the environment's index, which does not exist (and is not made)
+    missing = CliRunner().invoke(cli, ["status", "--json"], env=env)
+    assert missing.exit_code == 3 and not env_index.exists()
+    flagged = CliRunner().invoke(cli, ["--settings", str(config), "status", "--index",
+                                       str(env_index)], env=env)
+    assert flagged.exit_code == 3 and str(env_index) in flagged.output  # the flag wins
     result = CliRunner().invoke(cli, ["--settings", str(config), "status"],
                                 env={"PREUVE_PG_POOL": "x"})
     assert result.exit_code != 0 and "PREUVE_PG_POOL='x'" in result.output

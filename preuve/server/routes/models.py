@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from preuve.models import QUERY_LIMIT, QUESTION_LIMIT
 from preuve.registry import methods
 
 Method = Literal[methods.names()]  # type: ignore[valid-type]
@@ -32,20 +33,20 @@ class _Filtered(_Dated):
 
 
 class SearchRequest(_Filtered):
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(min_length=1, max_length=QUERY_LIMIT)
     method: Method | None = None
     k: int = Field(10, ge=1, le=100)
     kinds: Kinds = []
 
 
 class WhereRequest(_Filtered):
-    subject: str = Field(min_length=1, max_length=2000)
+    subject: str = Field(min_length=1, max_length=QUERY_LIMIT)
     method: Method = "bm25"
     k: int = Field(10, ge=1, le=100)
 
 
 class MessageRequest(_Dated):
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(min_length=1, max_length=QUESTION_LIMIT)
     method: Method | None = None
     k: int = Field(5, ge=1, le=50)
     stream: bool = False
@@ -56,5 +57,5 @@ class AskRequest(MessageRequest):
 
 
 class CompareRequest(_Dated):
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(min_length=1, max_length=QUESTION_LIMIT)
     k: int = Field(5, ge=1, le=20)
