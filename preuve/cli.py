@@ -156,6 +156,8 @@ def cli(ctx, settings_file):
     """preuve: answers over your own documents and code, with verified citations."""
     try:
         ctx.obj = Settings.load(config=settings_file)
+    except PreuveError as exc:  # a bad setting is invalid input, exit 2
+        raise _Failed(exc) from None
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -46,6 +46,8 @@ def _variables() -> tuple[Variable, ...]:
 
 VARIABLES: tuple[Variable, ...] = _variables()
 FALLBACKS = {"llm_api_key": ("OPENAI_API_KEY",)}  # read when the PREUVE_ variable is unset
+# Settings that name an audience (a label): refused when set but blank
+LABEL_FIELDS = frozenset({"audience", "mcp_audience", "anonymous"})
 
 
 class _Methods:
@@ -73,6 +75,11 @@ class _Methods:
         for var in VARIABLES:
             raw = env.get(var.name, "")
             source = var.name
+            if var.field in LABEL_FIELDS and var.name in env and not str(raw).strip():
+                # who reads what: a set but blank audience is refused, as `--audience ""`
+                # is, never read as "unset" (the operator, who reads everything)
+                raise InvalidInput(f"{var.name} is set but blank: unset it (the operator "
+                                   "reads everything) or name a label such as public")
             if not str(raw).strip():
                 source, raw = next(((v, env[v]) for v in FALLBACKS.get(var.field, ())
                                     if str(env.get(v, "")).strip()), (var.name, ""))

@@ -173,3 +173,16 @@ def test_nothing_below_the_front_ends_reads_the_environment():
     for path in (REPO / "preuve").rglob("*.py"):
         named |= set(variable.findall(path.read_text(encoding="utf-8")))
     assert named <= {v.name for v in VARIABLES}, named - {v.name for v in VARIABLES}
+
+
+@pytest.mark.parametrize("variable", ["PREUVE_AUDIENCE", "PREUVE_MCP_AUDIENCE",
+                                      "PREUVE_ANONYMOUS"])
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_blank_audience_variable_is_refused_not_read_as_the_operator(variable, blank):
+    """`--audience ""` was refused while PREUVE_AUDIENCE="" read as unset, i.e. the
+    operator, who reads everything (issue 21 item 10)."""
+    with pytest.raises(InvalidInput, match=f"{variable} is set but blank"):
+        Settings.load(env={variable: blank})
+    assert Settings.load(env={}).audience is None  # unset stays the operator
+    result = CliRunner().invoke(cli, ["status"], env={variable: blank})
+    assert result.exit_code == 2 and "set but blank" in result.output
