@@ -763,4 +763,4 @@ def serve(host, port, config_file, index_path):
         click.echo("warning: no API keys configured and anonymous access off: every request "
                    "will get 401 (set PREUVE_API_KEYS or --config)", err=True)
     click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", **config.uvicorn_options())

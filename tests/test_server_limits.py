@@ -235,3 +235,25 @@ def test_reserved_labels_from_the_environment_are_refused():
         load_config({}, env={"PREUVE_ANONYMOUS": "all"})
     ok = load_config({"api_keys": {"a": "public", "b": "team-2_x", "c": "admin"}}, env={})
     assert ok.caller("b").audience == "team-2_x" and ok.caller("c").admin
+
+
+def test_a_rotating_x_forwarded_for_does_not_escape_the_limits(sqlite_index_path, tmp_path):
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 by default: 300 wrong keys, each
+    with a new forwarded address, got 300 x 401 and no 429 (issue 21 item 10). Proxy
+    headers are now read only from `trusted_proxies` (none by default)."""
+    path = copy_index(sqlite_index_path, tmp_path / "index.sqlite")
+
+    def codes(config):
+        app = create_app(path, {"api_keys": KEYS, "failed_auth_per_ip": 1, **config})
+        with ServerThread(app) as url, httpx.Client(base_url=url) as client:
+            return [client.post("/search", json={"query": "x"},
+                                headers={"X-API-Key": f"guess-{i}",
+                                         "X-Forwarded-For": f"203.0.113.{i % 250 + 1}"}
+                                ).status_code for i in range(40)]
+
+    untrusted = codes({})
+    assert untrusted.count(429) >= 20  # one address: the connection's
+    trusted = codes({"trusted_proxies": ["127.0.0.1"]})
+    assert set(trusted) == {401}  # behind a configured proxy, each forwarded address counts
+    with pytest.raises(ConfigError, match="trusted_proxies"):
+        create_app(path, {"api_keys": KEYS, "trusted_proxies": ["not-an-address"]})

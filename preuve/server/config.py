@@ -16,6 +16,8 @@ YAML file (`preuve serve --config FILE`)::
     rate_per_key: 20     # requests per second a key may sustain (bursts of 2 s allowed)
     rate_per_ip: 40      # requests per second one client address may sustain
     failed_auth_per_ip: 1  # missing or wrong keys per second one address may try (burst 10)
+    trusted_proxies: []  # addresses or networks whose X-Forwarded-For is believed (default:
+                         #   none; behind nginx on the same machine: [127.0.0.1])
 
 Audience labels follow the closed grammar of `preuve.models.validate_label`; `all` and the
 other words that read as "everything" are reserved, so a key or `anonymous` mapped to one,
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,8 +73,18 @@ class ServerConfig:
     rate_per_key: float = 20.0
     rate_per_ip: float = 40.0
     failed_auth_per_ip: float = 1.0
+    trusted_proxies: list[str] = field(default_factory=list)
 
     def __post_init__(self):
+        if not isinstance(self.trusted_proxies, list | tuple):
+            raise ConfigError(f"trusted_proxies: {self.trusted_proxies!r} (expected a list of "
+                              "addresses or networks)")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(str(proxy), strict=False)
+            except ValueError:
+                raise ConfigError(f"trusted_proxies: {proxy!r} is not an address or a "
+                                  "network") from None
         for key, label in self.api_keys.items():
             if not key:
                 raise ConfigError("api_keys: an empty key is not allowed")
@@ -91,6 +104,15 @@ class ServerConfig:
         known = generators.names()
         if self.generator not in known:
             raise ConfigError(f"generator: {self.generator!r} ({', '.join(known)})")
+
+    def uvicorn_options(self) -> dict:
+        """How uvicorn reads a client's address: from the connection, unless it comes from
+        a trusted proxy (uvicorn's own default believes X-Forwarded-For from 127.0.0.1, so
+        a local client rotating that header escaped the per-address limits)."""
+        if not self.trusted_proxies:
+            return {"proxy_headers": False}
+        return {"proxy_headers": True,
+                "forwarded_allow_ips": [str(p) for p in self.trusted_proxies]}
 
     @property
     def max_upload_bytes(self) -> int:

@@ -22,8 +22,11 @@ class ServerThread:
     def __init__(self, app, host: str = "127.0.0.1", port: int | None = None,
                  timeout: float = 15.0):
         self.host, self.port = host, port or free_port(host)
+        config = getattr(getattr(app, "state", None), "config", None)
+        options = config.uvicorn_options() if hasattr(config, "uvicorn_options") else {}
         self.server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port,
-                                                    log_level="warning", lifespan="on"))
+                                                    log_level="warning", lifespan="on",
+                                                    **options))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.timeout = timeout
 
