@@ -16,7 +16,9 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows
+from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows, run_cli
+
+from preuve import Index
 
 
 def norm(text: str) -> str:
@@ -702,3 +704,21 @@ def test_unsupported_types_are_reported_as_skipped(fresh_index, tmp_path):
     assert sorted(p.path for p in report.skipped) == ["archive.zip", "photo.png"]
     assert all(p.reason for p in report.skipped)
     assert [d["path"] for d in rows(db, "SELECT path FROM documents")] == ["readme.md"]
+
+
+def test_files_without_text_are_skipped_with_a_note_not_failed(tmp_path):
+    """A heading-only Markdown file and an empty dependency_links.txt were reported as
+    `error:` and counted as failed (issue 21 item 3): they are fine, they hold nothing."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "only-heading.md").write_text("# Only a heading\n", encoding="utf-8")
+    (docs / "dependency_links.txt").write_text("", encoding="utf-8")
+    (docs / "real.md").write_text("# Real\n\nSome text to index.\n", encoding="utf-8")
+    with Index(tmp_path / "index.sqlite", embedder="none") as index:
+        report = index.ingest([docs])
+    assert report.ok and report.failed == [] and report.added == ["real.md"]
+    assert {(p.path, p.reason) for p in report.skipped} == {
+        ("only-heading.md", "no text to index"), ("dependency_links.txt", "no text to index")}
+    result = run_cli("ingest", str(docs), "--index", str(tmp_path / "cli.sqlite"))
+    assert result.returncode == 0 and "error:" not in result.stderr
+    assert "skipped: only-heading.md: no text to index" in result.stderr

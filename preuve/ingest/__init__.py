@@ -32,11 +32,13 @@ PIPELINE_VERSION = "4"
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
 EMPTY_MARKER = "empty package marker"
+NO_TEXT = "no text to index"
 # skip reasons too common to list one by one (the CLI counts them); links are listed
 ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER)
 
 class Skipped(Exception):
-    """A file that is fine but holds nothing to index (an empty `__init__.py`)."""
+    """A file that is fine but holds nothing to index (an empty `__init__.py`, an empty
+    file, a page with only a heading): reported as skipped, never as failed."""
 
 
 @dataclass
@@ -53,7 +55,7 @@ class IngestReport:
     unchanged: int = 0
     chunks: int = 0  # chunks written by this ingest
     failed: list[FileProblem] = field(default_factory=list)
-    skipped: list[FileProblem] = field(default_factory=list)  # formats preuve does not read
+    skipped: list[FileProblem] = field(default_factory=list)  # unread formats, no text
     embedded: int = 0  # passages embedded (cache misses)
 
     @property
@@ -212,7 +214,7 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     if not data:
         if candidate.path.name == "__init__.py":
             raise Skipped(EMPTY_MARKER)
-        raise ParseError("empty file")
+        raise Skipped(NO_TEXT)  # fine, nothing to index: a note, not a failure
     sidecar, sidecar_bytes = read_sidecar(candidate.path)
     digest = hashlib.sha256()
     for part in (PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
@@ -224,6 +226,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
         return None
     check(candidate.kind, data, limits)
     parsed = kinds.get(candidate.kind).read(data, settings, candidate.path.suffix.lower())
+    if not parsed.chunks:  # a heading-only page, a file of blank lines
+        raise Skipped(NO_TEXT)
     meta = normalise({**parsed.meta, **sidecar})
     meta[FILE_DIGEST] = hashlib.sha256(data).hexdigest()  # what viewers check before serving
     if meta.get("access") is None and default_access:
