@@ -67,7 +67,8 @@ def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: st
     todo.sort(key=lambda item: len(item[1]))  # similar lengths batch with less padding
     batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
     workers = workers or min(2, os.cpu_count() or 1)
-    bar = _bar(len(todo), progress)
+    label = name or getattr(embedder, "name", "") or key
+    bar = _bar(len(todo), progress, label)
     started = time.perf_counter()
     if name and workers > 1 and len(batches) > 2:
         context = multiprocessing.get_context("spawn")
@@ -83,7 +84,7 @@ def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: st
     if bar is not None:
         bar.close()
         rate = len(todo) / max(time.perf_counter() - started, 1e-9)
-        print(f"embedded {len(todo)} passages ({rate:.1f}/s)", file=sys.stderr)
+        print(f"embedded {len(todo)} passages with {label} ({rate:.1f}/s)", file=sys.stderr)
     return len(todo)
 
 
@@ -95,9 +96,12 @@ def _store(store, key, embedder, batch, vectors, bar) -> None:
         bar.update(len(batch))
 
 
-def _bar(total: int, enabled: bool):
+def _bar(total: int, enabled: bool, label: str = ""):
+    """A progress bar on a terminal, named after the model that embeds (the main embedder
+    and its companion each have theirs)."""
     if not enabled or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, desc="embed", unit="passage", file=sys.stderr, leave=False)
+    return tqdm(total=total, desc=f"embed ({label})" if label else "embed", unit="passage",
+                file=sys.stderr, leave=False)
