@@ -223,6 +223,12 @@ def status(index_path, as_json):
         click.echo(f"last ingest {last['finished_at']}: {last['added']} added, "
                    f"{last['updated']} updated, {last['removed']} removed, "
                    f"{last['failed']} failed")
+    languages = stats.get("languages") or {}
+    if not languages.get("dictionaries"):
+        click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "
+                   "language over documents in the other is neither searched by its "
+                   "translated words nor judged by them (install: scripts/setup-system.sh "
+                   "runtime)")
 
 
 @cli.command()
@@ -547,6 +553,8 @@ def _print_explain(explain: dict) -> None:
         click.echo("  words: " + ", ".join(
             f"{w['word']} (idf {w['idf']}, {'found' if w['found'] else 'missing'})"
             for w in judged["words"]))
+        if judged.get("translation"):
+            click.echo(f"  {judged['translation']}")
         if judged.get("absent_names"):
             click.echo("  names no readable passage holds: " + ", ".join(judged["absent_names"]))
     if explain.get("kind"):

@@ -328,12 +328,19 @@ class Index:
             def translate(word: str) -> str:
                 return bilingual.translate(word, asked, self.settings.dict_dir,
                                            self.settings.cache)
-        return judge(question, hits, value if bundled and measure == "dense" else None,
-                     lambda stems: len(self.store.search_bm25(sorted(stems), filters, DF_CAP)),
-                     self.store.readable_chunks(filters),  # N: what the caller may read
-                     E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate,
-                     lambda word: bilingual.is_word(word, self.settings.dict_dir,
-                                                    self.settings.cache) is False)
+        judgment = judge(question, hits, value if bundled and measure == "dense" else None,
+                         lambda stems: len(self.store.search_bm25(sorted(stems), filters,
+                                                                  DF_CAP)),
+                         self.store.readable_chunks(filters),  # N: what the caller may read
+                         E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate,
+                         lambda word: bilingual.is_word(word, self.settings.dict_dir,
+                                                        self.settings.cache) is False)
+        if translate is not None and not bilingual.available(self.settings.dict_dir,
+                                                             self.settings.cache):
+            judgment.numbers["translation"] = (
+                "dictionaries missing: the question's words were not translated for "
+                "passages in the other language (scripts/setup-system.sh runtime)")
+        return judgment
 
     def save_calibration(self, result: dict) -> None:
         """Store what `calibrate` chose (`result["measure"]` names the evidence measure),
@@ -430,6 +437,11 @@ class Index:
         stats["embedder"] = self.store.get_meta("embedder_model") or self.store.get_meta(
             "embedder")
         stats["refusal_threshold"] = self.calibration() or None
+        dictionaries = bilingual.available(self.settings.dict_dir, self.settings.cache)
+        stats["languages"] = {  # what French-English work can use on this machine
+            "dictionaries": dictionaries,
+            "word_lists": bilingual.is_word("a", self.settings.dict_dir,
+                                            self.settings.cache) is not None}
         return stats
 
     @property

@@ -293,3 +293,20 @@ def test_the_cli_caps_a_question_and_a_query_as_http_does(tmp_path):
         assert result.returncode == 2 and f"at most {limit:,}" in result.stderr
     assert run_cli("search", "   ", "--index", str(index)).returncode == 2
     assert run_cli("ask", "q" * QUESTION_LIMIT, "--index", str(index)).returncode == 0
+
+
+def test_status_says_when_the_dictionaries_are_missing(tmp_path):
+    """Without the FreeDict dictionaries, translation was skipped silently (issue 21 item
+    9): `status` says so and what it costs, and --json carries it."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nQuetzalcoatl.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(index)).returncode == 0
+    empty = tmp_path / "no-dictionaries"
+    empty.mkdir()
+    env = {"PREUVE_DICT_DIR": str(empty), "PREUVE_CACHE": str(tmp_path / "cache")}
+    shown = run_cli("status", "--index", str(index), env=env)
+    assert shown.returncode == 0 and "dictionaries missing" in shown.stdout
+    data = json.loads(run_cli("status", "--index", str(index), "--json", env=env).stdout)
+    assert data["languages"]["dictionaries"] is False
