@@ -20,7 +20,7 @@ import textwrap
 import click
 
 from preuve.errors import PreuveError
-from preuve.index import DEFAULT_INDEX, Index, copy_index, require_index
+from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
@@ -223,12 +223,37 @@ def status(index_path, as_json):
         click.echo(f"last ingest {last['finished_at']}: {last['added']} added, "
                    f"{last['updated']} updated, {last['removed']} removed, "
                    f"{last['failed']} failed")
+    audiences = dict(stats.get("audiences") or {})
+    unlabelled = audiences.pop("unlabelled", {}).get("documents", 0)
+    for label, reads in audiences.items():
+        click.echo(f"audience   {label}: reads {reads['documents']} documents, "
+                   f"{reads['passages']} passages")
+    if unlabelled:
+        click.echo(f"unlabelled {unlabelled} documents only the operator reads (label them: "
+                   "`preuve ingest PATH --access public`, or `access:` in front matter or "
+                   "a .meta.yaml sidecar)")
     languages = stats.get("languages") or {}
     if not languages.get("dictionaries"):
         click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "
                    "language over documents in the other is neither searched by its "
                    "translated words nor judged by them (install: scripts/setup-system.sh "
                    "runtime)")
+
+
+def _say_what_audiences_read(audiences: dict, configured: set[str]) -> None:
+    """At a server's start: how many documents each configured audience reads, loudly
+    when one reads none (unlabelled documents are the operator's only)."""
+    public = audiences.get("public", {"documents": 0})
+    for label in sorted(configured):
+        reads = audiences.get(label, public)
+        click.echo(f"audience {label}: reads {reads['documents']} documents", err=True)
+        if not reads["documents"]:
+            unlabelled = audiences.get("unlabelled", {}).get("documents", 0)
+            click.echo(click.style(
+                f"warning: audience {label} reads no document: every answer to it will be "
+                f"'I don't know'. {unlabelled} documents have no label (the operator's "
+                f"only): label them with `preuve ingest PATH --access public` (or "
+                f"`access:` in front matter or a .meta.yaml sidecar)", bold=True), err=True)
 
 
 @cli.command()
@@ -745,6 +770,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
 
     settings = _settings(index=index_path, mcp_audience=audience, embedder=embedder,
                          link_base=link_base)
+    fixed = None if operator else settings.mcp_audience
+    if fixed and index_exists(settings.index or DEFAULT_INDEX):  # on stderr: stdout is MCP's
+        with Index(settings.index or DEFAULT_INDEX, settings=settings) as index:
+            _say_what_audiences_read(index.status()["audiences"], {fixed})
     serve_stdio(settings.index, audience=None if operator else settings.mcp_audience,
                 embedder=settings.embedder, link_base=settings.link_base, settings=settings)
 
@@ -770,5 +799,9 @@ def serve(host, port, config_file, index_path):
     if not config.api_keys and not config.anonymous:
         click.echo("warning: no API keys configured and anonymous access off: every request "
                    "will get 401 (set PREUVE_API_KEYS or --config)", err=True)
+    with Index(settings.index or DEFAULT_INDEX, settings=settings) as index:
+        audiences = index.status()["audiences"]
+    _say_what_audiences_read(audiences, set(config.api_keys.values()) - {"admin"}
+                             | ({config.anonymous} if config.anonymous else set()))
     click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", **config.uvicorn_options())

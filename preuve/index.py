@@ -42,7 +42,7 @@ from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
-from preuve.models import Document, Filters, Hit
+from preuve.models import PUBLIC, Document, Filters, Hit
 from preuve.retrieve import Options, bilingual
 from preuve.retrieve.filters import make_filters
 from preuve.settings import Settings
@@ -437,12 +437,26 @@ class Index:
         stats["embedder"] = self.store.get_meta("embedder_model") or self.store.get_meta(
             "embedder")
         stats["refusal_threshold"] = self.calibration() or None
+        stats["audiences"] = self._audiences()
         dictionaries = bilingual.available(self.settings.dict_dir, self.settings.cache)
         stats["languages"] = {  # what French-English work can use on this machine
             "dictionaries": dictionaries,
             "word_lists": bilingual.is_word("a", self.settings.dict_dir,
                                             self.settings.cache) is not None}
         return stats
+
+    def _audiences(self) -> dict:
+        """What each audience reads: documents and passages for `public` and for every
+        label the index holds, and how many documents only the operator reads (no label)."""
+        docs = self.documents()
+        labels = sorted({d.access for d in docs if d.access} | {PUBLIC})
+        out = {}
+        for label in labels:
+            filters = Filters(audience=label)
+            out[label] = {"documents": len(self.store.documents(filters)),
+                          "passages": self.store.readable_chunks(filters)}
+        out["unlabelled"] = {"documents": sum(1 for d in docs if not d.access)}
+        return out
 
     @property
     def schema_version(self) -> int:

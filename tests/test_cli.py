@@ -7,6 +7,7 @@ the process itself (`python -m preuve`, exit codes, environment) run a real subp
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -310,3 +311,43 @@ def test_status_says_when_the_dictionaries_are_missing(tmp_path):
     assert shown.returncode == 0 and "dictionaries missing" in shown.stdout
     data = json.loads(run_cli("status", "--index", str(index), "--json", env=env).stdout)
     assert data["languages"]["dictionaries"] is False
+
+
+def test_status_and_serve_say_what_each_audience_reads(tmp_path):
+    """Unlabelled documents are the operator's only; the README's `k-pub:public` key then
+    read nothing, silently (issue 21 item 1). `status` counts what each audience reads and
+    `serve` warns at start for an audience that reads no document."""
+    import subprocess
+    import sys
+    import time
+
+    from preuve.server.runner import free_port
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nQuetzalcoatl.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(index)).returncode == 0
+    shown = run_cli("status", "--index", str(index))
+    assert "audience   public: reads 0 documents" in shown.stdout
+    assert "unlabelled 1 documents only the operator reads" in shown.stdout
+    data = json.loads(run_cli("status", "--index", str(index), "--json").stdout)
+    assert data["audiences"]["unlabelled"]["documents"] == 1
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    env.update(PREUVE_API_KEYS="k-pub:public", PREUVE_EMBEDDER="none")
+    server = subprocess.Popen([sys.executable, "-m", "preuve", "serve", "--index", str(index),
+                               "--port", str(free_port())], stderr=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        lines, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = server.stderr.readline()
+            lines.append(line)
+            if "serving on" in line or not line:
+                break
+    finally:
+        server.terminate()
+        server.wait(10)
+    said = "".join(lines)
+    assert "audience public: reads 0 documents" in said
+    assert "warning: audience public reads no document" in said and "--access public" in said
