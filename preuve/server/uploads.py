@@ -9,6 +9,10 @@ A replacement (or removal) of `uploads/NAME` is journalled in `uploads/.staging/
 4. NAME is ingested (one transaction); on failure `<id>.old` is renamed back;
 5. the backup and the journal are removed.
 
+The journal, the backup, the staged bytes and the folders' entries are fsynced before the
+block that indexes runs, so an acknowledged upload survives a power loss as it survives a
+killed process.
+
 `recover()` (at start-up, before the server answers) finishes or undoes what a killed
 process left: for each journal, the index decides. The file whose bytes have the digest the
 index recorded for NAME is the one kept (NAME, else the backup renamed back); a NAME the
@@ -163,10 +167,13 @@ class UploadFolder:
         self._write_journal(journal, name, backup)
         if backup is not None:
             shutil.copyfile(target, backup)
+            _fsync(backup)
         if staged is not None:
+            _fsync(staged)
             os.replace(staged, target)
         else:
             target.unlink(missing_ok=True)
+        _fsync(self.folder)  # the new name (or its removal) survives a power loss
         try:
             yield target
         except BaseException:
@@ -185,7 +192,9 @@ class UploadFolder:
         partial = journal.with_suffix(".partial")
         partial.write_text(json.dumps({"name": name,
                                        "backup": backup.name if backup else None}))
+        _fsync(partial)
         os.replace(partial, journal)
+        _fsync(self.staging)  # the journal is on disk before anything it describes moves
 
     def recover(self, indexed: dict[str, Document]) -> list[str]:
         """Finish or undo replacements a killed server left (see the module docstring);
@@ -239,6 +248,16 @@ class UploadFolder:
         log.warning("uploads/%s matches neither the index nor its backup: left as is "
                     "(the viewer will not serve it until it is re-uploaded)", name)
         return f"{name}: matches nothing in the index, left as is"
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file's bytes, or a folder's entries, to the disk (a folder must be synced for
+    a rename in it to survive a power loss)."""
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _digest(path: Path) -> str:
