@@ -4,21 +4,19 @@ the block that indexes the upload runs."""
 
 from __future__ import annotations
 
-import os
-
 from preuve.server import uploads
 from preuve.server.uploads import UploadFolder
 
 
 def test_the_journal_and_the_new_file_are_fsynced_before_indexing(tmp_path, monkeypatch):
     synced: list[str] = []
-    real_fsync = os.fsync
+    real_fsync = uploads._fsync
 
-    def spying(fd):  # the real fsync, noting what it flushed
-        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        return real_fsync(fd)
+    def spying(path):  # the real flush, noting what it flushed
+        synced.append(str(path))
+        return real_fsync(path)
 
-    monkeypatch.setattr(uploads.os, "fsync", spying)
+    monkeypatch.setattr(uploads, "_fsync", spying)
     folder = UploadFolder(tmp_path / "uploads")
     (tmp_path / "uploads").mkdir()
     (tmp_path / "uploads" / "a.md").write_text("old\n", encoding="utf-8")
