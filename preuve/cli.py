@@ -303,7 +303,7 @@ def _print_hits(hits: list[Hit], as_json: bool, none: str, line) -> None:
 def _describe(hit: Hit, explain: bool = False) -> str:
     where = hit.heading or " > ".join(filter(None, [hit.title, hit.symbol]))
     snippet = textwrap.shorten(" ".join(hit.text.split()), 160, placeholder=" …")
-    head = click.style(f"{hit.rank:>2}. {hit.label}", bold=True)
+    head = click.style(f"{hit.rank:>2}. {hit.shown_label}", bold=True)
     line = f"{head}  [{hit.score:.3f}]  {where}\n    {snippet}"
     if explain:
         parts = [f"{name} #{d['rank']} ({d['score']})" if d.get("rank") else f"{name} —"
@@ -522,7 +522,7 @@ def _print_answer(answer, show_rejected: bool) -> None:
         click.echo("\nSources:")
         for hit in answer.hits:
             first = textwrap.shorten(" ".join(hit.text.split()), 80, placeholder="…")
-            click.echo(f"  {hit.rank}. {hit.label}  [{hit.score:.3f}]  {first}")
+            click.echo(f"  {hit.rank}. {hit.shown_label}  [{hit.score:.3f}]  {first}")
 
 
 @cli.command()

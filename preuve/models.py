@@ -165,9 +165,19 @@ class Hit:
             return f"{self.path}:{self.start_line}-{end}"
         return self.path
 
+    @property
+    def shown_label(self) -> str:
+        """The label as a reader with the printed document needs it: the page index (what
+        links open) and the printed page where it differs, `manual.pdf p. 33 (printed 25)`."""
+        printed = self.page_label
+        if self.page is not None and printed and printed.strip() != str(self.page):
+            return f"{self.label} (printed {printed.strip()})"
+        return self.label
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["label"] = self.label
+        d["shown_label"] = self.shown_label
         return d
 
 

@@ -361,3 +361,20 @@ def test_markdown_toc_spans_and_html_link_runs():
         (0, 1, "body")]  # links to other sites: a reading list, not a table of contents
     assert link_list_roles([False, True, True, True, False, True, True]) == [
         "body", "navigation", "navigation", "navigation", "body", "body", "body"]
+
+
+def test_a_pdf_citation_shows_the_printed_page_where_it_differs(sqlite_index_path):
+    """teletravail.pdf is labelled i, 1, 2, 3, 4: its page index 2 is printed "1". A reader
+    with the printed handbook opened the wrong page (issue 21 item 5): the citation keeps
+    the page index (what links open) and shows the printed label beside it."""
+    from preuve import Index
+
+    with Index(sqlite_index_path) as index:
+        answer = index.ask("Combien de jours de télétravail par semaine ?", audience="public")
+        hit = next(h for h in answer.hits if h.path == "handbook/teletravail.pdf"
+                   and h.page == 2)
+    assert hit.shown_label == "handbook/teletravail.pdf p. 2 (printed 1)"
+    assert hit.to_dict()["shown_label"] == hit.shown_label
+    cited = next(c for c in answer.citations if c["path"] == "handbook/teletravail.pdf")
+    assert cited["page"] == 2 and cited["printed_page"] == "1"
+    assert "#page=2" in cited["link"]

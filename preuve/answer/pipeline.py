@@ -178,5 +178,7 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         entry["link"] = link(cited)
         if cited.passage is not None:
             entry["doc_id"] = cited.passage.doc_id
+            if cited.passage.shown_label != cited.passage.label and cited.page is not None:
+                entry["printed_page"] = cited.passage.page_label  # the page's printed label
         citations.append(entry)
     return done(linked, False, note, citations)

@@ -135,7 +135,7 @@ def _hit(hit: Hit, text_limit: int | None = None) -> dict[str, Any]:
     text = hit.text
     if text_limit is not None and len(text) > text_limit:
         text = text[:text_limit].rstrip() + " …"
-    data = {"rank": hit.rank, "label": hit.label, "score": round(float(hit.score), 4),
+    data = {"rank": hit.rank, "label": hit.shown_label, "score": round(float(hit.score), 4),
             "path": hit.path, "kind": hit.kind, "title": hit.title, "heading": hit.heading,
             "page": hit.page, "start_line": hit.start_line, "end_line": hit.end_line,
             "symbol": hit.symbol, "symbol_kind": hit.symbol_kind, "text": text}
