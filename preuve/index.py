@@ -438,11 +438,8 @@ class Index:
             "embedder")
         stats["refusal_threshold"] = self.calibration() or None
         stats["audiences"] = self._audiences()
-        dictionaries = bilingual.available(self.settings.dict_dir, self.settings.cache)
-        stats["languages"] = {  # what French-English work can use on this machine
-            "dictionaries": dictionaries,
-            "word_lists": bilingual.is_word("a", self.settings.dict_dir,
-                                            self.settings.cache) is not None}
+        # what French-English work can use on this machine
+        stats["languages"] = bilingual.installed(self.settings.dict_dir)
         return stats
 
     def _audiences(self) -> dict:

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from preuve._e5onnx import cache_dir
+from preuve._e5onnx import cache_dir, save_cached_json
 from preuve.errors import Unavailable
 
 
@@ -77,11 +77,5 @@ def file_digest(path: Path, cache: str | None = None) -> str:
             sha.update(block)
     digest = sha.hexdigest()
     known[stamp] = digest
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        partial = memo.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(known), "utf-8")
-        os.replace(partial, memo)
-    except OSError:
-        pass  # a read-only cache folder: hash again next time
+    save_cached_json(memo, known)  # a read-only cache folder: hash again next time
     return digest

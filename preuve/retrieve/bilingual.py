@@ -17,13 +17,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from preuve import text
-from preuve._e5onnx import cache_dir
+from preuve._e5onnx import cache_dir, save_cached_json
 
 DICT_DIR = "/usr/share/dictd"
 FILES = {("fr", "en"): "freedict-fra-eng", ("en", "fr"): "freedict-eng-fra"}
@@ -85,13 +84,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
             _add(table[(source, target)], source, head, words)
             for word in words:  # the other direction, inverted
                 _add(table[(target, source)], target, word, [head])
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"-".join(k): v for k, v in table.items()}), "utf-8")
-        os.replace(partial, cached)
-    except OSError:
-        pass  # a read-only cache folder: build again next time
+    save_cached_json(cached, {"-".join(k): v for k, v in table.items()})
     return table
 
 
@@ -138,13 +131,7 @@ def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
                            for w in f.read_text("utf-8", "replace").splitlines()
                            if w.strip() and "'" not in w})
              for lang, f in present.items()}
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(stems), "utf-8")
-        os.replace(partial, cached)
-    except OSError:
-        pass
+    save_cached_json(cached, stems)
     return {k: frozenset(v) for k, v in stems.items()}
 
 
@@ -165,6 +152,16 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
 
 def available(folder: str | None = None, cache: str | None = None) -> bool:
     return any(dictionary(folder, cache).values())
+
+
+def installed(folder: str | None = None) -> dict[str, bool]:
+    """Whether the dictionaries and the word lists are on this machine, from their files
+    alone (nothing is read: `status` asks it)."""
+    folder_path = Path(folder or DICT_DIR)
+    return {"dictionaries": all((folder_path / f"{name}.index").is_file()
+                                for name in FILES.values()),
+            "word_lists": any(Path(f).is_file() for files in WORD_LISTS.values()
+                              for f in files)}
 
 
 def translate(question: str, source: str, folder: str | None = None,
