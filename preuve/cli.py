@@ -25,7 +25,7 @@ from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
 from preuve.ingest.walk import UNSUPPORTED
-from preuve.models import QUERY_LIMIT, QUESTION_LIMIT, Hit, within_limit
+from preuve.models import ASK_K, QUERY_LIMIT, QUESTION_LIMIT, Hit, within_limit
 from preuve.registry import (
     PluginError,
     comparable_methods,
@@ -497,7 +497,7 @@ def _generator_options(f):
                           "(or $PREUVE_LINK_BASE)."),
         click.option("--method", type=click.Choice(METHODS), default=None,
                      help="Retrieval method (default: hybrid if the index has vectors)."),
-        click.option("-k", "k", default=5, show_default=True, help="Passages retrieved."),
+        click.option("-k", "k", default=ASK_K, show_default=True, help="Passages retrieved."),
     ]):
         f = option(f)
     return f
@@ -644,7 +644,7 @@ def _read_questions():
 @click.argument("reference", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default=None)
-@click.option("-k", "k", default=5, show_default=True)
+@click.option("-k", "k", default=ASK_K, show_default=True)
 @_index_option
 @_embedder_option
 @_json_option

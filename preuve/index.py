@@ -42,7 +42,7 @@ from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
-from preuve.models import PUBLIC, Document, Filters, Hit
+from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import Options, bilingual
 from preuve.retrieve.filters import make_filters
 from preuve.settings import Settings
@@ -353,7 +353,7 @@ class Index:
         """Calibrated evidence thresholds, by the measure they were calibrated on."""
         return {measure: float(r["value"]) for measure, r in self.calibration().items()}
 
-    def ask(self, question: str, *, method: str | None = None, k: int = 5,
+    def ask(self, question: str, *, method: str | None = None, k: int = ASK_K,
             as_of: str | dt.date | None = "today", audience: str | None = None,
             paths: Sequence[str] = (), generator=None, link_base: str | None = None,
             link: Callable | None = None, on_token=None, history: list[dict] | None = None,

@@ -17,7 +17,7 @@ import numpy as np
 
 from preuve import text as tokens
 from preuve.answer.intent import DEFINITION, PROCEDURE, carries, question_kind
-from preuve.models import Hit
+from preuve.models import ASK_K, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
@@ -371,7 +371,7 @@ class ExtractiveAnswerer:
 
     name = "extractive"
 
-    def __init__(self, embedder=None, passages: int = 4, words: int = 80,
+    def __init__(self, embedder=None, passages: int = ASK_K, words: int = 80,
                  max_definitions: int = 3, keep_ratio: float = 0.9):
         self.embedder = embedder
         self.passages = passages

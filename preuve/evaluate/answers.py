@@ -28,6 +28,7 @@ from preuve.answer.citations import parse_citations, verify
 from preuve.errors import InvalidInput
 from preuve.evaluate.reference import Fact, RefQuestion, Relevant, load_reference
 from preuve.index import Index
+from preuve.models import ASK_K
 
 OUTCOMES = ("right", "partial", "wrong", "false_refusal", "unjudged", "correct_refusal",
             "answered_unanswerable")
@@ -137,8 +138,8 @@ def _cites_relevant(citations: list[dict], relevant: list[Relevant]) -> bool:
     return False
 
 
-def evaluate_answers(index: Index, path: str | Path, *, method: str | None = None, k: int = 5,
-                     generator=None) -> AnswerReport:
+def evaluate_answers(index: Index, path: str | Path, *, method: str | None = None,
+                     k: int = ASK_K, generator=None) -> AnswerReport:
     questions = load_reference(path)
     rows = []
     for q in questions:
@@ -185,7 +186,7 @@ def evaluate_answers(index: Index, path: str | Path, *, method: str | None = Non
 
 
 def calibrate(index: Index, paths: str | Path | list, *, method: str | None = None,
-              k: int = 5) -> dict:
+              k: int = ASK_K) -> dict:
     """Choose and store the threshold that best separates answerable questions from those
     marked `refuse: true` in one or more reference files (balanced accuracy; ties go to
     the lower threshold, i.e. answering)."""

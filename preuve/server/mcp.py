@@ -35,7 +35,7 @@ from pydantic import Field
 from preuve.answer.links import link_for, relative_link
 from preuve.errors import PreuveError
 from preuve.index import DEFAULT_INDEX, Index, index_exists, require_index, shown_location
-from preuve.models import PUBLIC, Hit, validate_label
+from preuve.models import ASK_K, PUBLIC, Hit, validate_label
 from preuve.registry import comparable_methods
 from preuve.server.links import strip_file_links
 from preuve.settings import Settings
@@ -96,7 +96,7 @@ class Tools:
                     "locations": [_location(h) for h in hits]}
         return self._run(run)
 
-    def ask(self, question: str, k: int = 5) -> dict[str, Any]:
+    def ask(self, question: str, k: int = ASK_K) -> dict[str, Any]:
         def run(index: Index):
             answer = index.ask(question, k=k, audience=self.audience, link=self._link)
             citations = answer.citations
@@ -214,7 +214,7 @@ def build_server(tools: Tools):
     def ask(
         question: Annotated[str, Field(min_length=1, description="A question in French "
                                                                  "or English.")],
-        k: Annotated[int, Field(ge=1, le=MAX_K, description="Passages retrieved.")] = 5,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Passages retrieved.")] = ASK_K,
     ) -> str:
         """An answer drawn from the index, every citation checked against the passage it
         cites; a refusal (refused: true) when the index does not hold the answer. JSON."""

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from preuve.models import QUERY_LIMIT, QUESTION_LIMIT
+from preuve.models import ASK_K, QUERY_LIMIT, QUESTION_LIMIT
 from preuve.registry import methods
 
 Method = Literal[methods.names()]  # type: ignore[valid-type]
@@ -48,7 +48,7 @@ class WhereRequest(_Filtered):
 class MessageRequest(_Dated):
     question: str = Field(min_length=1, max_length=QUESTION_LIMIT)
     method: Method | None = None
-    k: int = Field(5, ge=1, le=50)
+    k: int = Field(ASK_K, ge=1, le=50)
     stream: bool = False
 
 
