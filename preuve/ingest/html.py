@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
@@ -50,6 +51,7 @@ class _Extractor(HTMLParser):
         self.path: list[tuple[int, str]] = []
         self.blocks: list[tuple[str, str, int, int]] = []  # heading path, text, first, last
         self.link_items: list[bool] = []  # per block: a list item whose text is all links
+        self.levels: list[int] = []  # per block: its heading level (1-6), 0 for text
         self.link_depth = 0
         self.link_chars = 0  # characters of the buffer read inside <a>
         self.buf_in_item = False
@@ -68,6 +70,7 @@ class _Extractor(HTMLParser):
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
             self.link_items.append(self.buf_in_item
                                    and self.link_chars >= len(text.replace(" ", "")))
+            self.levels.append(0)
         self.buf, self.buf_text = [], False
         self.link_chars = 0
 
@@ -122,6 +125,7 @@ class _Extractor(HTMLParser):
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
                 self.link_items.append(False)
+                self.levels.append(level)
             return
         if tag in _BLOCK:
             self._flush()
@@ -166,13 +170,39 @@ def link_list_roles(link_items: list[bool]) -> list[str]:
     return roles
 
 
-def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
+def _extract(data: bytes) -> _Extractor:
     text = decode_text(data)
     main_only = re.search(r"<(main|article)[\s>]|role=[\"']main[\"']", text, re.I) is not None
     parser = _Extractor(main_only)
     parser.feed(text)
     parser.close()
     parser._flush()
+    return parser
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of an HTML file's text as the index reads it: its heading path, its text
+    (tags, scripts and entities gone), its first and last source lines, and its heading
+    level (1-6; 0 for a block of text)."""
+
+    heading: str
+    text: str
+    first: int
+    last: int
+    level: int
+
+
+def html_blocks(data: bytes) -> list[Block]:
+    """The blocks of text the index reads from an HTML file, in order (the main content
+    only, no navigation, scripts or styles): what the viewer shows of it."""
+    parser = _extract(data)
+    return [Block(heading, text, first, last, level) for (heading, text, first, last), level
+            in zip(parser.blocks, parser.levels, strict=True)]
+
+
+def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
+    parser = _extract(data)
     blocks = parser.blocks
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
                                 roles=link_list_roles(parser.link_items))

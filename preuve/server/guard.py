@@ -42,7 +42,7 @@ from preuve.settings import Settings
 log = logging.getLogger("preuve.server")
 
 KEY_COOKIE = "preuve_key"
-VIEWER_PREFIXES = ("/files/", "/passages/")  # framed by the page, may use the cookie
+VIEWER_PREFIXES = ("/files/", "/passages/", "/pages/")  # framed by the page, may use the cookie
 UPLOAD = ("POST", "/documents")
 MULTIPART_ALLOWANCE = 64 * 1024  # the multipart envelope around an uploaded file
 BODYLESS = ("GET", "HEAD", "OPTIONS")
