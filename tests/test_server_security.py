@@ -162,6 +162,12 @@ def test_the_page_follows_only_links_into_its_viewer(http):
     page = http.get("/").text
     frame = re.search(r"<iframe[^>]*passage-frame[^>]*>", page).group(0)
     assert 'sandbox="' in frame and "allow-top-navigation" not in frame
+    # a frame with both could remove its own sandbox: neither the page nor its script
+    # (which sets the attribute when it opens a passage) ever gives both
+    given = re.search(r'var SANDBOX = "([^"]*)"', js).group(1)
+    for tokens in (re.search(r'sandbox="([^"]*)"', frame).group(1).split(), given.split()):
+        assert not {"allow-scripts", "allow-same-origin"} <= set(tokens), tokens
+    assert "removeAttribute(\"sandbox\")" not in js
 
 
 # --------------------------------------------------------------------- bounded requests

@@ -7,7 +7,7 @@ its running headers, ligatures and line-end hyphens mended (`preuve.ingest.pdfte
 the page's words are aligned with the passage's (difflib) and the character boxes of the
 words that line up are merged into one rectangle per line.
 
-pdfium is not thread-safe: every call into it here holds `_PDFIUM`. Rendered pages are
+pdfium is not thread-safe: every call into it holds `preuve.ingest.pdf.PDFIUM`. Rendered pages are
 kept in a small cache by file digest, page and width (`PageCache`); callers check the
 audience and the file's digest before they come here (`routes.viewer.indexed_file`).
 """
@@ -27,10 +27,10 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from preuve.errors import InvalidInput, NotFound
+from preuve.ingest.pdf import PDFIUM
 
 WIDTHS = (480, 720, 960, 1440, 1920)  # pixel widths a page is rendered at (srcset)
 MIN_RUN = 3  # words in a row that must line up for a match to count (shorter quotes: all)
-_PDFIUM = threading.Lock()
 _WORD = re.compile(r"[^\W_]+")
 
 Box = tuple[float, float, float, float]  # left, top, width, height as fractions of the page
@@ -51,7 +51,7 @@ def page_png(data: bytes, page: int, width: int) -> bytes:
     """Page `page` (1-based) of the PDF `data` rendered `width` pixels wide, as PNG."""
     if width not in WIDTHS:
         raise InvalidInput(f"width must be one of {', '.join(map(str, WIDTHS))}")
-    with _PDFIUM:
+    with PDFIUM:
         document, pdf_page = _open(data, page)
         try:
             scale = width / (pdf_page.get_width() if pdf_page.get_rotation() % 180 == 0
@@ -98,7 +98,7 @@ class PageView:
 def page_view(data: bytes, page: int, quote: str = "") -> PageView:
     """Where `quote` is on page `page` (1-based) of the PDF `data` (no match, or no quote:
     no boxes)."""
-    with _PDFIUM:
+    with PDFIUM:
         document, pdf_page = _open(data, page)
         try:
             label = document.get_page_label(page - 1) or None
