@@ -120,6 +120,16 @@ def test_a_long_html_page_shows_the_section_around_the_citation():
     assert "Lucarne intranet" not in " ".join(b.text for b in small)  # its header is out
 
 
+def test_a_code_block_keeps_its_lines_for_the_viewer_and_its_text_for_the_index():
+    data = (b"<html><body><main><h1>Files</h1><p>Read it:</p>\n<pre>"
+            b"<span class='k'>for</span> line <span class='ow'>in</span> f:\n"
+            b"    <span class='nb'>print</span>(line)</span>\n<span class='c'># done</span>"
+            b"</pre></main></body></html>")
+    code = html_blocks(data)[-1]
+    assert code.preformatted == "for line in f:\n    print(line)\n# done"
+    assert code.text == "for line in f: print(line) # done"  # what the index reads
+
+
 @pytest.fixture(scope="module")
 def http(sqlite_index_path, tmp_path_factory):
     path = copy_index(sqlite_index_path, tmp_path_factory.mktemp("viewer") / "index.sqlite")

@@ -32,6 +32,7 @@ from preuve.ingest.pdf import PDFIUM
 WIDTHS = (480, 720, 960, 1440, 1920)  # pixel widths a page is rendered at (srcset)
 MIN_RUN = 3  # words in a row that must line up for a match to count (shorter quotes: all)
 _WORD = re.compile(r"[^\W_]+")
+_BREAKS = ("-", "\x02", "\ufffe", "\xad")  # a hyphen pdfium or the font put at a line end
 
 Box = tuple[float, float, float, float]  # left, top, width, height as fractions of the page
 
@@ -109,8 +110,8 @@ def page_view(data: bytes, page: int, quote: str = "") -> PageView:
                 textpage = pdf_page.get_textpage()
                 try:
                     spans = _page_words(textpage)
-                    marked = _aligned([w for w, _, _ in spans], _words(quote))
-                    rects = _line_rects(textpage, [(i, *spans[i][1:]) for i in marked])
+                    marked = _aligned([w for w, _ in spans], _words(quote))
+                    rects = _line_rects(textpage, [(i, spans[i][1]) for i in marked])
                 finally:
                     textpage.close()
         finally:
@@ -123,23 +124,35 @@ def page_view(data: bytes, page: int, quote: str = "") -> PageView:
     return PageView(boxes, ratio, label)
 
 
-def _page_words(textpage) -> list[tuple[str, int, int]]:
-    """The page's words (folded) with their first and last character indexes."""
-    words: list[tuple[str, int, int]] = []
-    current, start = [], 0
-    for i in range(textpage.count_chars()):
-        code = pdfium_c.FPDFText_GetUnicode(textpage, i)
-        char = unicodedata.normalize("NFKC", chr(code)).casefold() if code else " "
+def _page_words(textpage) -> list[tuple[str, list[int]]]:
+    """The page's words (folded), each with the indexes of its characters. A word broken
+    by a hyphen at a line end is one word, as the index read it (its two halves keep
+    their own boxes)."""
+    codes = [pdfium_c.FPDFText_GetUnicode(textpage, i) for i in range(textpage.count_chars())]
+    chars = [unicodedata.normalize("NFKC", chr(c)).casefold() if c else " " for c in codes]
+    words: list[tuple[str, list[int]]] = []
+    text, at = [], []
+    i = 0
+    while i < len(chars):
+        char = chars[i]
         if char and all(c.isalnum() for c in char):
-            if not current:
-                start = i
-            current.append(char)
+            text.append(char)
+            at.append(i)
+            i += 1
             continue
-        if current:
-            words.append(("".join(current), start, i - 1))
-            current = []
-    if current:
-        words.append(("".join(current), start, textpage.count_chars() - 1))
+        if text and char in _BREAKS:  # "configu-\r\nration": one word
+            j = i + 1
+            while j < len(chars) and chars[j] in ("\r", "\n"):
+                j += 1
+            if j > i + 1 and j < len(chars) and chars[j].isalpha() and chars[j].islower():
+                i = j
+                continue
+        if text:
+            words.append(("".join(text), at))
+            text, at = [], []
+        i += 1
+    if text:
+        words.append(("".join(text), at))
     return words
 
 
@@ -156,24 +169,20 @@ def _aligned(page_words: list[str], quote_words: list[str]) -> list[int]:
 
 def _line_rects(textpage, words) -> list[tuple[float, float, float, float]]:
     """One rectangle (left, bottom, right, top in PDF points) per line of consecutive
-    words (`words`: the page's word index, first and last character): a word that starts
-    a new line, or follows a gap in the match, opens one."""
+    words (`words`: the page's word index and its characters' indexes): a character on a
+    new line, or a word after a gap in the match, opens one."""
     rects: list[list[float]] = []
     last = None
-    for index, first, end in words:
-        boxes = [textpage.get_charbox(i) for i in range(first, end + 1)]
-        x0 = min(b[0] for b in boxes)
-        y0 = min(b[1] for b in boxes)
-        x1 = max(b[2] for b in boxes)
-        y1 = max(b[3] for b in boxes)
-        if rects and last == index - 1:
-            r = rects[-1]
-            overlap = min(r[3], y1) - max(r[1], y0)
-            if overlap > 0.5 * min(r[3] - r[1], y1 - y0) and x0 >= r[0]:
-                r[:] = [r[0], min(r[1], y0), max(r[2], x1), max(r[3], y1)]
-                last = index
-                continue
-        rects.append([x0, y0, x1, y1])
+    for index, chars in words:
+        for n, i in enumerate(chars):
+            x0, y0, x1, y1 = textpage.get_charbox(i)
+            if rects and (n > 0 or last == index - 1):
+                r = rects[-1]
+                overlap = min(r[3], y1) - max(r[1], y0)
+                if overlap > 0.5 * min(r[3] - r[1], y1 - y0) and x0 >= r[0]:
+                    r[:] = [r[0], min(r[1], y0), max(r[2], x1), max(r[3], y1)]
+                    continue
+            rects.append([x0, y0, x1, y1])
         last = index
     return [tuple(r) for r in rects]
 
