@@ -87,6 +87,27 @@ def test_boxes_follow_a_rotated_page(tmp_path):
     assert ink(image, turned.boxes[0]) > 0.03  # and the box is on its text
 
 
+def test_a_word_hyphenated_at_a_line_end_is_boxed_on_both_lines():
+    """As the index read it, "supplémentaires" is one word; on the page it is "sup-" at a
+    line's end and "plémentaires" on the next: both halves are marked."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=14)
+    for line in ("Il faut installer des paquets sup-", "plémentaires pour le système.",
+                 "Une autre phrase suit ici."):
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    data = bytes(pdf.output())
+    view = page_view(data, 1, "installer des paquets supplémentaires pour le système")
+    assert len(view.boxes) == 2
+    (left, top, width, _), second = view.boxes
+    end_of_sup = search_box(data, 1, "sup")[0] + 0.02  # past "sup" on the first line
+    assert left + width >= end_of_sup and second[1] > top
+    margin = search_box(data, 1, "Une autre")[0]  # "plémentaires" starts line two
+    assert second[0] == pytest.approx(margin, abs=0.005)
+
+
 def test_rendered_pages_are_cached_by_digest_within_a_byte_limit():
     cache = PageCache()
     first = cache.png("digest-a", PDF, 1, 480)

@@ -33,6 +33,7 @@ WIDTHS = (480, 720, 960, 1440, 1920)  # pixel widths a page is rendered at (srcs
 MIN_RUN = 3  # words in a row that must line up for a match to count (shorter quotes: all)
 _WORD = re.compile(r"[^\W_]+")
 _BREAKS = ("-", "\x02", "\ufffe", "\xad")  # a hyphen pdfium or the font put at a line end
+_JOINED = ("\x02", "\ufffe")  # pdfium's own mark of a word it found broken at a line end
 
 Box = tuple[float, float, float, float]  # left, top, width, height as fractions of the page
 
@@ -144,7 +145,8 @@ def _page_words(textpage) -> list[tuple[str, list[int]]]:
             j = i + 1
             while j < len(chars) and chars[j] in ("\r", "\n"):
                 j += 1
-            if j > i + 1 and j < len(chars) and chars[j].isalpha() and chars[j].islower():
+            joined = j > i + 1 or char in _JOINED  # pdfium's marker: lines already joined
+            if joined and j < len(chars) and chars[j].isalpha() and chars[j].islower():
                 i = j
                 continue
         if text:
