@@ -75,8 +75,11 @@
   // would.
   var SANDBOX = "allow-same-origin allow-popups allow-popups-to-escape-sandbox";
   var views = {};  // a citation's link -> where the panel shows it (a PDF page: its image)
+  var PDF_LINK = /^\/files\/([^\/#?]+)#page=(\d+)$/;
   function openPassage(url, label) {
-    url = views[url] || url;
+    // a PDF link without its view (a turn stored earlier): its page, nothing marked
+    var pdf = PDF_LINK.exec(url);
+    url = views[url] || (pdf ? "/passages/" + pdf[1] + "?page=" + pdf[2] : url);
     if (!isViewerLink(url)) { return; }
     var frame = $("passage-frame");
     frame.setAttribute("sandbox", SANDBOX);
