@@ -1,6 +1,8 @@
-"""The page's viewer: a document's file as it was indexed (PDFs open at `#page=N`), and
-its lines with the cited ones highlighted. Only for documents the key may read, and only
-while the file's bytes are the ones indexed."""
+"""The page's viewer: a document's file as it was indexed (PDFs open at `#page=N`); a
+cited passage in its place (a PDF page as an image with the passage's boxes, an HTML page's
+text, a file's lines, highlighted); a PDF page's image. Only for documents the key may
+read (anything else is "no such document", whatever the route), and only while the file's
+bytes are the ones indexed."""
 
 from __future__ import annotations
 
@@ -75,8 +77,8 @@ def get_passage(request: Request, app: App, who: Who, doc_id: str, start: int | 
     """A cited passage in its place: a PDF page (`page`) as an image with the passage
     (`chunk`) highlighted; an HTML document's section as text with the cited lines
     highlighted; a code, text or Markdown file's lines with the cited ones highlighted;
-    a DOCX passage's text (`chunk`). Highlights are scrolled to by the `#hl` anchor:
-    this page runs no script."""
+    a DOCX passage's text (`chunk`). The first highlight carries the `#hl` anchor (the
+    web page scrolls its frame there); this page runs no script."""
     if start is not None and (start < 1 or (end is not None and end < start)):
         raise InvalidInput("start must be >= 1 and end >= start")
     if page is not None and page < 1:
@@ -126,7 +128,8 @@ def anchored(rows: list[tuple]) -> list[tuple]:
 def pdf_view(doc: Document, data: bytes, page: int, found) -> dict:
     """The page image's sources, the passage's boxes on it (percentages) and the page's
     printed label where it differs from its index."""
-    view = page_view(data, page, found.text if found is not None else "")
+    on_page = found is not None and found.page in (None, page)  # never another page's
+    view = page_view(data, page, found.text if on_page else "")
     url = f"/pages/{doc_url(doc.doc_id)}?page={page}&width="
     label = (view.label or "").strip()
     return {"page": page, "ratio": round(view.ratio, 5),
