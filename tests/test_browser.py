@@ -154,6 +154,15 @@ def test_answer_streams_in_and_a_pdf_citation_shows_its_page_highlighted(browser
         assert img["x"] <= r["x"] and r["x"] + r["width"] <= img["x"] + img["width"] + 1
         assert img["y"] <= r["y"] and r["y"] + r["height"] <= img["y"] + img["height"] + 1
     save_screenshot(browser, "answer-page.png")
+    # a source opens its own passage (not another passage of a page with the same link)
+    source = browser.find_elements(By.CSS_SELECTOR, "#sources a.source-link")[1]
+    view = source.get_attribute("data-view")
+    assert "/passages/teletravail?page=" in view and "&chunk=" in view
+    source.click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(
+        By.ID, "passage-frame").get_attribute("src").startswith(site + view))
+    assert in_frame(browser, lambda d: WebDriverWait(d, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".quote-box")))
 
 
 def test_an_html_citation_shows_the_text_with_the_passage_highlighted(browser, site):

@@ -185,3 +185,50 @@ def test_the_icon_is_served(http):
     r = http.get("/favicon.ico", headers={"X-API-Key": ""})
     assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon"
     assert Image.open(io.BytesIO(r.content)).size == (32, 32)
+
+
+# the refusal reasons the answer pipeline writes (preuve/answer/answerability.py,
+# attribution.py, support.py, pipeline.py) as they read when the page's translations were
+# written: a reason reworded there needs its rule in i18n.json "reasons" and its line here
+# (until then the page shows the French catch-all, "reason_other")
+REASONS = [
+    "no passage retrieved",
+    "the question has no content word to look for",
+    "the question names Zorglub, which no passage you may read mentions",
+    "best dense evidence 0.712 is below the default floor 0.75",
+    "best dense evidence 0.712 is below the calibrated threshold 0.801",
+    "the passages hold 40% of the question's weighted words (under 60%; missing: couleur, "
+    "directeur) and the dense evidence none is not enough on its own",
+    "citation check failed: the answer cites nothing and no passage supports it",
+    "citation check failed: handbook/x.md:3 is not a passage you were given",
+    "support check failed: the answer only restates the question",
+    "support check failed: no sentence is supported by its passage",
+    "support check failed: the answer's yes/no rests on a claim no passage supports; shown "
+    "without it, the answer could say the opposite",
+    "support check failed: the answer's first claim is not supported by any passage "
+    "(unsupported); what remains would not answer the question",
+    "degenerate answer: the answer repeats a sentence",
+    "the generator found no answer in the passages",
+]
+
+
+def test_each_refusal_reason_has_its_french_words():
+    """The page shows a refusal's reason in French through the rules of i18n.json (the
+    same regular expressions app.js runs): each reason the pipeline writes meets a rule
+    of its own, never only the catch-all, and the French keeps the reason's particulars."""
+    import re
+
+    from preuve.server.i18n import TEXT
+
+    rules = TEXT["fr"]["reasons"]
+    assert TEXT["en"]["reasons"] == [] and TEXT["fr"]["reason_other"]
+    for reason in REASONS:
+        rule = next((r for r in rules if re.search(r[0], reason)), None)
+        assert rule is not None, reason
+        found = re.search(rule[0], reason)
+        french = re.sub(r"\$(\d)", lambda m, found=found: found.group(int(m.group(1))) or "",
+                        rule[1])
+        assert french != reason and "passage retrieved" not in french
+        for particular in ("Zorglub", "0.712", "couleur, directeur"):
+            if particular in reason:
+                assert particular in french, (reason, french)

@@ -74,12 +74,12 @@
   // frame to its highlight (#hl) once loaded, without moving itself as a #hl in the URL
   // would.
   var SANDBOX = "allow-same-origin allow-popups allow-popups-to-escape-sandbox";
-  var views = {};  // a citation's link -> where the panel shows it (a PDF page: its image)
+  var views = {};  // an answer's citation link -> where the panel shows it (its `view`)
   var PDF_LINK = /^\/files\/([^\/#?]+)#page=(\d+)$/;
-  function openPassage(url, label) {
+  function openPassage(url, label, view) {
     // a PDF link without its view (a turn stored earlier): its page, nothing marked
     var pdf = PDF_LINK.exec(url);
-    url = views[url] || (pdf ? "/passages/" + pdf[1] + "?page=" + pdf[2] : url);
+    url = view || (pdf ? "/passages/" + pdf[1] + "?page=" + pdf[2] : url);
     if (!isViewerLink(url)) { return; }
     var frame = $("passage-frame");
     frame.setAttribute("sandbox", SANDBOX);
@@ -100,7 +100,9 @@
     var a = ev.target.closest && ev.target.closest("a.citation, a.source-link");
     if (!a) { return; }
     ev.preventDefault();
-    openPassage(a.getAttribute("href"), a.getAttribute("data-label"));
+    openPassage(a.getAttribute("href"), a.getAttribute("data-label"),
+                a.classList.contains("citation") ? views[a.getAttribute("href")]
+                                                 : a.getAttribute("data-view"));
   });
 
   // "file.pdf p. 33 (printed 25)": the page index stays (links open it), the printed page
@@ -131,10 +133,9 @@
   }
 
   function sourceItem(h) {
-    if (h.view) { views[h.link] = h.view; }
     var label = withPrinted(h.label, h.page, h.page_label);
-    return '<li><a class="source-link" href="' + esc(h.link) + '" data-label="' +
-      esc(label) + '">' + esc(label) + '</a> <span class="score">' + esc(T.score) + " " +
+    return '<li><a class="source-link" href="' + esc(h.link) + '" data-view="' +
+      esc(h.view || "") + '" data-label="' + esc(label) + '">' + esc(label) + '</a> <span class="score">' + esc(T.score) + " " +
       Number(h.score).toFixed(3) + '</span><div class="snippet">' + esc(snippet(h.text, 160)) +
       "</div></li>";
   }
