@@ -21,13 +21,14 @@ from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
+from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only
 from preuve.ingest.walk import UNSUPPORTED, Candidate, walk
 from preuve.models import Chunk, Document, validate_label
 from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "4"
+PIPELINE_VERSION = "5"
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -258,6 +259,8 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         size=size, pages=parsed.pages,
         meta={k: v for k, v in meta.items() if k not in KNOWN_KEYS},
     )
+    if kind != "code":
+        _title_pages_as_navigation(parsed.chunks, title)
     stem_language = language if language in text.LANGUAGES else ""
     # what a chunk is about but does not say itself: its file, title, section and symbol
     module = relpath.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
@@ -275,6 +278,16 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.text_hash = vectors.text_hash(
             vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
     return document, parsed.chunks
+
+
+def _title_pages_as_navigation(chunks: list[Chunk], title: str) -> None:
+    """Passages that only repeat their titles take the role "navigation" (retrieval leaves
+    them out), unless nothing else in the document would be left."""
+    marked = [c for c in chunks
+              if c.role == BODY and is_title_only(c.text, [title, c.heading or ""])]
+    if len(marked) < sum(c.role == BODY for c in chunks):
+        for chunk in marked:
+            chunk.role = NAVIGATION
 
 
 def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",
