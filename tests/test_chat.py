@@ -15,6 +15,7 @@ from llm_server import ScriptedServer, chat_reply
 from preuve import Index
 from preuve.answer.conversation import carry_over
 from preuve.answer.generators import OpenAIGenerator
+from preuve.models import ASK_K
 from preuve.text import fold
 
 ALLOWANCE = "Quel est le montant de l'indemnité de télétravail ?"
@@ -45,7 +46,7 @@ def test_follow_up_is_made_standalone_and_the_conversation_resumes_from_another_
         assert opening.standalone_question == ALLOWANCE
         # on its own, the follow-up retrieves nothing about the telework allowance (the
         # section on equipment, which names a chair, may come up: PDF chunks follow sections)
-        alone = first.search(CHAIR, audience="public", k=5)
+        alone = first.search(CHAIR, audience="public", k=ASK_K)
         assert not [h for h in alone if "2,60 €" in h.text or "Indemnité" in h.heading], \
             labels(alone)
     (stored,) = rows(chat_index_path, "SELECT * FROM conversations WHERE id = ?",
@@ -88,7 +89,7 @@ def test_abroad_follow_up_after_a_telework_question(chat_index_path):
     assert answer.standalone_question.startswith("et à l'étranger ? (")
     assert "télétravail" in answer.standalone_question
     assert PAGE_5 in labels(answer.hits, 3), labels(answer.hits)
-    assert not answer.refused and "10 jours" in answer.answer
+    assert not answer.refused and "10 jours" in answer.answer, answer.explain
     assert PAGE_5 in {c["label"] for c in answer.citations}
 
 
@@ -112,8 +113,8 @@ def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
             _, answer = index.chat(CHAIR, conversation=conversation, audience="public",
                                    generator=generator)
         history = index.history(conversation, audience="public")
-        by_rewrite = index.search(rewritten, audience="public", k=5)
-        by_carry_over = index.search(CHAIR_STANDALONE, audience="public", k=5)
+        by_rewrite = index.search(rewritten, audience="public", k=ASK_K)
+        by_carry_over = index.search(CHAIR_STANDALONE, audience="public", k=ASK_K)
     rewrite_request, answer_request = server.requests
     # the rewrite call saw the whole history and the follow-up
     rewrite_prompt = rewrite_request.body["messages"][-1]["content"]
