@@ -20,6 +20,7 @@ import textwrap
 import click
 
 from preuve.errors import PreuveError
+from preuve.extras import needs
 from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
@@ -766,8 +767,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
     stdout carries the protocol only; logs go to stderr. The index is opened on the first
     tool call. Example client configuration: {"command": "preuve", "args": ["mcp",
     "--index", "/abs/path/index.sqlite"]}."""
-    from preuve.server.mcp import serve_stdio
+    with needs("server", "preuve mcp"):
+        import mcp.server.mcpserver  # noqa: F401  (here: a missing extra is one line)
 
+        from preuve.server.mcp import serve_stdio
     settings = _settings(index=index_path, mcp_audience=audience, embedder=embedder,
                          link_base=link_base)
     fixed = None if operator else settings.mcp_audience
@@ -789,10 +792,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
 @_index_option
 def serve(host, port, config_file, index_path):
     """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
-    import uvicorn
+    with needs("server", "preuve serve"):
+        import uvicorn
 
-    from preuve.server.app import create_app
-
+        from preuve.server.app import create_app
     settings = _settings(index=index_path, server_config=config_file)
     app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings)
     config = app.state.config

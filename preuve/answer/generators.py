@@ -39,6 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 import httpx
 
 from preuve.errors import InvalidInput, Unavailable, UpstreamError
+from preuve.extras import install_hint
 from preuve.http import (
     GaveUp,
     HttpClient,
@@ -506,9 +507,9 @@ class LocalGenerator:
         path = Path(gguf_path).expanduser()
         if importlib.util.find_spec("xllamacpp") is None:
             raise GeneratorError(
-                "the local generator needs xllamacpp, which is not installed: "
-                "pip install xllamacpp (a prebuilt wheel), or use an OpenAI-compatible "
-                "endpoint (PREUVE_LLM_BASE_URL) or the extractive generator")
+                "the local generator needs the [local] extra (xllamacpp is not installed): "
+                f"{install_hint('local')}, or use an OpenAI-compatible endpoint "
+                "(PREUVE_LLM_BASE_URL) or the extractive generator")
         if not path.is_file():
             raise GeneratorError(f"GGUF model file not found: {path}")
         self.path = path
