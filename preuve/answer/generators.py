@@ -34,9 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-import httpx
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from preuve.errors import InvalidInput, Unavailable, UpstreamError
 from preuve.extras import install_hint
@@ -52,6 +50,9 @@ from preuve.http import (
 )
 from preuve.registry import GeneratorSpec, generators
 from preuve.settings import Settings
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "Generation",
