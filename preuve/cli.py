@@ -610,14 +610,20 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
          link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """A conversation: follow-up questions are made standalone before retrieval.
 
-    With QUESTION, one turn (prints the conversation id to resume with --conversation);
-    without, read questions from standard input until an empty line or end of input."""
+    With QUESTION, one turn (prints the conversation id to resume with --conversation).
+    Without, an interactive session, as `llm chat`: a `> ` prompt (on stderr), one question
+    per line, the conversation kept from turn to turn; `exit`, `quit` or end of input
+    ends it."""
     given = _settings(audience=audience, link_base=link_base)
     audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
+    interactive = question is None
     with _index(index_path, embedder) as index:
-        questions = [question] if question else _read_questions()
-        for q in questions:
+        if interactive and not as_json:
+            click.echo("Chatting with " + ("a new conversation" if conversation_id is None
+                       else f"conversation {conversation_id}")
+                       + ". Type 'exit' or 'quit' to end.", err=True)
+        for q in _read_questions() if interactive else [question]:
             within_limit(q, QUESTION_LIMIT, "question")
             conversation_id, answer = index.chat(
                 q, conversation=conversation_id, audience=audience, generator=generator,
@@ -628,17 +634,31 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
             if answer.standalone_question and answer.standalone_question != q:
                 click.echo(click.style(f"(searched: {answer.standalone_question})", dim=True))
             _print_answer(answer, show_rejected)
-            click.echo(f"\nconversation: {conversation_id}")
+            if not interactive:
+                click.echo(f"\nconversation: {conversation_id}")
+            else:
+                click.echo("")
+    if interactive and conversation_id and not as_json:
+        click.echo(f"conversation: {conversation_id} (resume: preuve chat --conversation "
+                   f"{conversation_id})", err=True)
+
+
+_ENDS = ("exit", "quit")
 
 
 def _read_questions():
+    """Questions typed at the `> ` prompt until `exit`, `quit` or end of input; blank
+    lines are skipped."""
     while True:
-        if sys.stdin.isatty():
-            click.echo("? ", nl=False)
+        click.echo("> ", nl=False, err=True)
         line = sys.stdin.readline()
-        if not line.strip():
+        if not line:  # end of input
+            click.echo("", err=True)
             return
-        yield line.strip()
+        if line.strip().lower() in _ENDS:
+            return
+        if line.strip():
+            yield line.strip()
 
 
 @cli.command()
