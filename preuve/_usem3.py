@@ -137,7 +137,7 @@ def backend(folder: Path, tokenizer, threads: int):
             setattr(model, name, value)
         for name, value in json.loads((arrays / "scalars.json").read_text("utf-8")).items():
             setattr(model, name, value)
-    except (OSError, ValueError, KeyError):
+    except Exception:  # noqa: BLE001 - missing, partial or damaged: build it again
         model = NumpyBackend(str(_resources() / "weights.npz"), tokenizer, threads=threads)
         _save_backend(model, arrays)
     model.sp, model.threads = tokenizer, threads

@@ -19,9 +19,16 @@ import textwrap
 
 import click
 
-from preuve.errors import PreuveError
+from preuve.errors import PreuveError, environmental
 from preuve.extras import needs
-from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
+from preuve.index import (
+    DEFAULT_INDEX,
+    Index,
+    copy_index,
+    index_exists,
+    require_index,
+    shown_location,
+)
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
@@ -52,7 +59,9 @@ def _settings(**flags) -> Settings:
     root = click.get_current_context().find_root()
     if not isinstance(root.obj, Settings):  # a command invoked on its own (tests)
         root.obj = Settings.load()
-    return root.obj.with_(**flags)
+    settings = root.obj.with_(**flags)
+    root.meta["preuve.index"] = settings.index  # what an error names (_Commands)
+    return settings
 
 
 def _index_option(f):
@@ -112,6 +121,12 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except PreuveError as exc:
             raise _Failed(exc) from None
+        except Exception as exc:  # a full disk, a database gone: one line, not a traceback
+            where = shown_location(ctx.meta.get("preuve.index") or DEFAULT_INDEX)
+            failure = environmental(exc, where)
+            if failure is None:
+                raise
+            raise _Failed(failure) from None
 
 
 def _index(index_path, embedder=False, *, create: bool = False, **kwargs) -> Index:

@@ -110,7 +110,7 @@ def cached(folder: Path, build) -> Unigram:
     beside it, then renamed; a read-only cache folder is no error)."""
     try:
         return Unigram.load(folder)
-    except (OSError, ValueError):
+    except Exception:  # noqa: BLE001 - missing, partial or damaged: build it again
         pass
     model = build()
     try:

@@ -6,9 +6,11 @@ uvicorn on 127.0.0.1, a real OpenAI-compatible server of the tests' own on 127.0
 
 from __future__ import annotations
 
+import os
+
 import httpx
 import pytest
-from conftest import copy_index, run_cli
+from conftest import EXAMPLES, copy_index, run_cli
 from llm_server import Reply, ScriptedServer
 from test_server_stream import sse_events
 
@@ -188,3 +190,105 @@ def test_mcp_tool_errors_carry_the_message(tmp_path):
     assert all(r.is_error for r in results)
     assert "no index at" in results[0].content[0].text  # NotFound, its message
     assert not absent.exists()
+
+
+# ------------------------------------------------------------- bad input, every CLI verb
+def _bad_inputs(tmp_path):
+    """What a newcomer mistypes: an --index that is a text file, a folder, another
+    program's SQLite database; reference files and configs that are not YAML."""
+    import sqlite3
+
+    (tmp_path / "notes.txt").write_text("not an index\n", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    with sqlite3.connect(tmp_path / "other.db") as db:
+        db.execute("CREATE TABLE contacts (name TEXT)")
+    (tmp_path / "broken.yaml").write_text("{{{ not: yaml", encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    return {name: str(tmp_path / name) for name in ("notes.txt", "folder", "other.db")}
+
+
+EXAMPLE = str(EXAMPLES / "handbook" / "retours-v1.md")
+VERB_ARGS = {  # each verb's own arguments ({tmp}: the test's folder)
+    "ingest": [EXAMPLE], "status": [], "search": ["retours"], "where": ["factures"],
+    "forget": ["a.md"], "ask": ["Quel est le délai de retour ?"],
+    "chat": ["Quel est le délai de retour ?"], "calibrate": ["{tmp}/broken.yaml"],
+    "eval": ["{tmp}/broken.yaml", "--answers"], "serve": ["--port", "1"], "mcp": [],
+}
+OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index})
+    "ingest": [["{tmp}/absent-folder", "--index", "{index}"],
+               [EXAMPLE, "--chunk-words", "-3", "--index", "{index}"]],
+    "search": [["retours", "--as-of", "2026-13-45", "--index", "{index}"],
+               ["retours", "--method", "rerank", "--reranker", "{tmp}/folder",
+                "--index", "{index}"]],
+    "calibrate": [["{tmp}/broken.yaml", "--index", "{index}"]],
+    "eval": [["{tmp}/broken.yaml", "--answers", "--index", "{index}"],
+             ["{tmp}/broken.json", "--index", "{index}"]],
+    "serve": [["--config", "{tmp}/broken.yaml", "--index", "{index}", "--port", "1"]],
+    "migrate": [["--from", "{tmp}/notes.txt", "--to", "{tmp}/copy.sqlite"],
+                ["--from", "{index}", "--to", "{tmp}/other.db"]],
+    "ask": [["Quel est le délai de retour ?", "--audience", "", "--index", "{index}"]],
+}
+
+
+def test_every_verb_with_bad_input_says_one_error_and_never_a_traceback(tmp_path):
+    """Issue 21 item 2: each verb of the CLI (a new verb must be added here) given a
+    bad --index or a bad argument of its own exits non-zero with an `Error:` line, and no
+    exception escapes (click's runner, in-process: an escaped exception is what prints a
+    traceback)."""
+    from click.testing import CliRunner
+
+    from preuve.cli import cli
+
+    assert set(VERB_ARGS) | {"migrate"} == set(cli.commands)
+    bad = _bad_inputs(tmp_path)
+    index = str(tmp_path / "index.sqlite")
+    assert run_cli("ingest", EXAMPLE, "--index", index).returncode == 0
+    cases = [[verb, *args, "--index", where] for verb, args in VERB_ARGS.items()
+             for where in bad.values()]
+    cases += [[verb, *args] for verb, runs in OWN_BAD_INPUT.items() for args in runs]
+    env = {"PREUVE_INDEX": None, "PREUVE_AUDIENCE": None, "PREUVE_EMBEDDER": "none"}
+    for case in cases:
+        args = [a.replace("{tmp}", str(tmp_path)).replace("{index}", index) for a in case]
+        result = CliRunner().invoke(cli, args, env=env, input="")
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            args, repr(result.exception))
+        assert result.exit_code != 0, (args, result.output)
+        assert "Traceback" not in result.output
+        assert "Error" in result.output or "error:" in result.output, (args, result.output)
+    # nothing was made of the foreign files
+    assert (tmp_path / "notes.txt").read_text() == "not an index\n"
+    assert not list((tmp_path / "folder").iterdir())
+    import sqlite3
+
+    with sqlite3.connect(bad["other.db"]) as db:
+        assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["contacts"]
+
+
+def test_a_full_disk_during_ingest_is_one_line_and_the_index_is_kept(tmp_path):
+    """The file size limit of the process (RLIMIT_FSIZE: the kernel refuses the write past
+    it, as a full disk does) stops an ingest's write: one line naming the index and the
+    cause, exit 5, the index as it was."""
+    import resource
+    import subprocess
+    import sys
+
+    from conftest import integrity_ok, state_digest
+
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", EXAMPLE, "--index", str(index)).returncode == 0
+    before = state_digest(index)
+    limit = index.stat().st_size + 16_384
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "preuve", "ingest", str(EXAMPLES), "--index", str(index),
+         "--embedder", "none"], capture_output=True, text=True, env=env,
+        preexec_fn=small_disk, timeout=120)
+    assert result.returncode == 5, result.stderr
+    line = _error_line(result)
+    assert str(index) in line and "disk" in line
+    assert state_digest(index) == before
+    integrity_ok(index)
