@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -57,10 +58,15 @@ class PluginError(PreuveError):
     """A plugin (an entry point in a preuve.* group) that cannot be loaded or registered."""
 
 
-@functools.cache
 def _entry_points() -> importlib.metadata.EntryPoints:
-    """Every installed distribution's entry points, read once per process (each read scans
-    every distribution's metadata: tens of milliseconds, and there are four registries)."""
+    """Every installed distribution's entry points, read once per import path (each read
+    scans every distribution's metadata: tens of milliseconds, and there are four
+    registries); a folder added to sys.path is read again."""
+    return _entry_points_on(tuple(sys.path))
+
+
+@functools.cache
+def _entry_points_on(path: tuple[str, ...]) -> importlib.metadata.EntryPoints:
     return importlib.metadata.entry_points()
 
 
@@ -138,7 +144,7 @@ class Registry(Generic[T]):
     def reload_plugins(self) -> None:
         """Forget what plugins added; the entry points are read again on the next use
         (after installing a plugin in a running process, and in tests)."""
-        _entry_points.cache_clear()
+        _entry_points_on.cache_clear()
         with self._lock:
             for name in self._plugins:
                 self._entries.pop(name, None)
