@@ -109,6 +109,6 @@ def environmental(exc: BaseException, where: str) -> PreuveError | None:
     module = type(exc).__module__
     if module.startswith(("psycopg", "psycopg_pool")) and type(exc).__name__ in (
             "OperationalError", "InterfaceError", "PoolTimeout", "PoolClosed"):
-        first = message.split(". ")[0]
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return Unavailable(f"{where}: the database went away or cannot be reached ({first})")
     return None

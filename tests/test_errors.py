@@ -6,6 +6,7 @@ uvicorn on 127.0.0.1, a real OpenAI-compatible server of the tests' own on 127.0
 
 from __future__ import annotations
 
+import json
 import os
 
 import httpx
@@ -292,3 +293,88 @@ def test_a_full_disk_during_ingest_is_one_line_and_the_index_is_kept(tmp_path):
     assert str(index) in line and "disk" in line
     assert state_digest(index) == before
     integrity_ok(index)
+
+
+class _CuttingRelay:
+    """A TCP relay on 127.0.0.1 to a PostgreSQL server that cuts every connection, and
+    stops accepting new ones, once its clients have sent `limit` bytes: the database goes
+    away in the middle of a write."""
+
+    def __init__(self, host: str, port: int, limit: int):
+        import socket
+        import threading
+
+        self.target, self.limit, self.sent = (host, port), limit, 0
+        self.lock, self.cut, self.sockets = threading.Lock(), threading.Event(), []
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+
+        while not self.cut.is_set():
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.sockets += [client, upstream]
+            for src, dst, counted in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pipe, args=(src, dst, counted),
+                                 daemon=True).start()
+
+    def _pipe(self, src, dst, counted):
+        try:
+            while data := src.recv(65536):
+                if counted:
+                    with self.lock:
+                        self.sent += len(data)
+                    if self.sent > self.limit:
+                        self.close()
+                        return
+                dst.sendall(data)
+        except OSError:
+            pass
+
+    def close(self):
+        import socket
+
+        self.cut.set()
+        self.server.close()
+        with self.lock:
+            for sock in self.sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                    sock.close()
+                except OSError:
+                    pass
+
+
+def test_a_database_that_goes_away_during_ingest_is_one_error_line(pg_base):
+    """Issue 21 item 2: the PostgreSQL server gone in the middle of an ingest printed a
+    40-line traceback; now one `Error:` line naming the index and the cause, exit 5, and
+    the index keeps what it held."""
+    from urllib.parse import urlsplit
+
+    from conftest import pg_location
+
+    location = pg_location(pg_base)
+    assert run_cli("ingest", EXAMPLE, "--index", location).returncode == 0
+    before = run_cli("status", "--index", location, "--json").stdout
+    address = urlsplit(location)
+    relay = _CuttingRelay(address.hostname, address.port, limit=300_000)
+    through = location.replace(f"{address.hostname}:{address.port}",
+                               f"127.0.0.1:{relay.port}")
+    result = run_cli("ingest", str(EXAMPLES), "--index", through, timeout=120)
+    assert relay.cut.is_set()
+    assert result.returncode == 5, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and "went away" in errors[0] and f":{relay.port}/" in errors[0]
+    after = run_cli("status", "--index", location, "--json").stdout
+    assert json.loads(after)["documents"] == json.loads(before)["documents"] == 1
