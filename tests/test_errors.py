@@ -205,6 +205,10 @@ def _bad_inputs(tmp_path):
         db.execute("CREATE TABLE contacts (name TEXT)")
     (tmp_path / "broken.yaml").write_text("{{{ not: yaml", encoding="utf-8")
     (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "damaged-model").mkdir()  # a reranker whose files were cut short
+    (tmp_path / "damaged-model" / "model.onnx").write_bytes(b"\x08\x07ONNX" * 10)
+    (tmp_path / "damaged-model" / "tokenizer.json").write_text("{", encoding="utf-8")
+    (tmp_path / "damaged.gguf").write_bytes(b"GGUF" + bytes(60))
     return {name: str(tmp_path / name) for name in ("notes.txt", "folder", "other.db")}
 
 
@@ -220,6 +224,8 @@ OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index
                [EXAMPLE, "--chunk-words", "-3", "--index", "{index}"]],
     "search": [["retours", "--as-of", "2026-13-45", "--index", "{index}"],
                ["retours", "--method", "rerank", "--reranker", "{tmp}/folder",
+                "--index", "{index}"],
+               ["retours", "--method", "rerank", "--reranker", "{tmp}/damaged-model",
                 "--index", "{index}"]],
     "calibrate": [["{tmp}/broken.yaml", "--index", "{index}"]],
     "eval": [["{tmp}/broken.yaml", "--answers", "--index", "{index}"],
@@ -227,7 +233,9 @@ OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index
     "serve": [["--config", "{tmp}/broken.yaml", "--index", "{index}", "--port", "1"]],
     "migrate": [["--from", "{tmp}/notes.txt", "--to", "{tmp}/copy.sqlite"],
                 ["--from", "{index}", "--to", "{tmp}/other.db"]],
-    "ask": [["Quel est le délai de retour ?", "--audience", "", "--index", "{index}"]],
+    "ask": [["Quel est le délai de retour ?", "--audience", "", "--index", "{index}"],
+            ["Quel est le délai de retour ?", "--generator", "local", "--gguf",
+             "{tmp}/damaged.gguf", "--as-of", "none", "--index", "{index}"]],
 }
 
 

