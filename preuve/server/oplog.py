@@ -3,7 +3,7 @@
 A caller whose audience may read no document gets "I don't know." to every question, as
 any refusal: telling it that the index holds documents it may not read would be a count
 of the hidden ones. The operator, who can label the documents, is told once per audience
-(and again after `REMIND_AFTER` seconds), in the log of the server (HTTP or MCP) that
+per index (and again after `REMIND_AFTER` seconds), in the log of the server (HTTP or MCP) that
 refused it."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from preuve.store import shown
 
 REMIND_AFTER = 300.0  # seconds before the same audience is noted again
-_noted: dict[tuple[int, str | None], float] = {}
+_noted: dict[tuple[int, str, str], float] = {}
 _lock = threading.Lock()
 
 
@@ -24,7 +24,7 @@ def note_refusal(log: logging.Logger, index, audience: str | None, answer) -> No
     document of `index`, that this audience reads nothing and how to label documents."""
     if not answer.refused or answer.hits or audience is None:
         return
-    key = (id(log), audience)
+    key = (id(log), index.location, audience)
     now = time.monotonic()
     with _lock:
         if now - _noted.get(key, -REMIND_AFTER) < REMIND_AFTER:
