@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 
-from preuve.store import shown
+from preuve.index import shown_location
 
 REMIND_AFTER = 300.0  # seconds before the same audience is noted again
 _noted: dict[tuple[int, str, str], float] = {}
@@ -36,4 +36,5 @@ def note_refusal(log: logging.Logger, index, audience: str | None, answer) -> No
     log.warning("refused a question of audience %r, which reads no document of %s: every "
                 "answer to it is \"I don't know\" (the caller is not told why). Label "
                 "documents for it: preuve ingest PATH --access %s (or `access:` in front "
-                "matter or a .meta.yaml sidecar)", audience, shown(index.location), audience)
+                "matter or a .meta.yaml sidecar)", audience, shown_location(index.location),
+                audience)
