@@ -104,3 +104,31 @@ def test_setup_system_can_be_skipped_and_says_so():
                             env={**os.environ, "PREUVE_SKIP_SYSTEM": "1"})
     assert result.returncode == 0
     assert "skipped" in result.stderr and "PREUVE_SKIP_SYSTEM" in result.stderr
+
+
+def test_setup_system_says_what_it_installs_before_it_does(tmp_path):
+    """Run as root on a machine without Chromium: the script names the packages, why, and
+    how to skip, before apt-get runs. apt-get here is a recorder on PATH (the test must
+    not install anything); `id` is the real one."""
+    import shutil
+
+    if os.geteuid() != 0:
+        pytest.skip("the script installs only as root")
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("id",):
+        (tools / name).symlink_to(shutil.which(name))
+    log = tmp_path / "calls"
+    (tools / "apt-get").write_text(f'#!/bin/sh\necho "apt-get $*" >&2\necho "$*" >> {log}\n',
+                                   encoding="utf-8")
+    (tools / "apt-get").chmod(0o755)
+    result = subprocess.run(["/bin/bash", str(REPO / "scripts" / "setup-system.sh")],
+                            capture_output=True, text=True, timeout=60,
+                            env={"PATH": str(tools)})
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    said = next(i for i, line in enumerate(lines) if "installing the Debian packages" in line)
+    ran = next(i for i, line in enumerate(lines) if line.startswith("apt-get"))
+    assert said < ran
+    assert "chromium" in lines[said] and "PREUVE_SKIP_SYSTEM=1" in result.stderr
+    assert log.read_text().splitlines()[0] == "update -qq"
