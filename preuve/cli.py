@@ -19,8 +19,16 @@ import textwrap
 
 import click
 
-from preuve.errors import PreuveError
-from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
+from preuve.errors import PreuveError, environmental
+from preuve.extras import needs
+from preuve.index import (
+    DEFAULT_INDEX,
+    Index,
+    copy_index,
+    index_exists,
+    require_index,
+    shown_location,
+)
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
@@ -51,7 +59,9 @@ def _settings(**flags) -> Settings:
     root = click.get_current_context().find_root()
     if not isinstance(root.obj, Settings):  # a command invoked on its own (tests)
         root.obj = Settings.load()
-    return root.obj.with_(**flags)
+    settings = root.obj.with_(**flags)
+    root.meta["preuve.index"] = settings.index  # what an error names (_Commands)
+    return settings
 
 
 def _index_option(f):
@@ -111,6 +121,12 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except PreuveError as exc:
             raise _Failed(exc) from None
+        except Exception as exc:  # a full disk, a database gone: one line, not a traceback
+            where = shown_location(ctx.meta.get("preuve.index") or DEFAULT_INDEX)
+            failure = environmental(exc, where)
+            if failure is None:
+                raise
+            raise _Failed(failure) from None
 
 
 def _index(index_path, embedder=False, *, create: bool = False, **kwargs) -> Index:
@@ -609,14 +625,20 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
          link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """A conversation: follow-up questions are made standalone before retrieval.
 
-    With QUESTION, one turn (prints the conversation id to resume with --conversation);
-    without, read questions from standard input until an empty line or end of input."""
+    With QUESTION, one turn (prints the conversation id to resume with --conversation).
+    Without, an interactive session, as `llm chat`: a `> ` prompt (on stderr), one question
+    per line, the conversation kept from turn to turn; `exit`, `quit` or end of input
+    ends it."""
     given = _settings(audience=audience, link_base=link_base)
     audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
+    interactive = question is None
     with _index(index_path, embedder) as index:
-        questions = [question] if question else _read_questions()
-        for q in questions:
+        if interactive and not as_json:
+            click.echo("Chatting with " + ("a new conversation" if conversation_id is None
+                       else f"conversation {conversation_id}")
+                       + ". Type 'exit' or 'quit' to end.", err=True)
+        for q in _read_questions() if interactive else [question]:
             within_limit(q, QUESTION_LIMIT, "question")
             conversation_id, answer = index.chat(
                 q, conversation=conversation_id, audience=audience, generator=generator,
@@ -627,17 +649,31 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
             if answer.standalone_question and answer.standalone_question != q:
                 click.echo(click.style(f"(searched: {answer.standalone_question})", dim=True))
             _print_answer(answer, show_rejected)
-            click.echo(f"\nconversation: {conversation_id}")
+            if not interactive:
+                click.echo(f"\nconversation: {conversation_id}")
+            else:
+                click.echo("")
+    if interactive and conversation_id and not as_json:
+        click.echo(f"conversation: {conversation_id} (resume: preuve chat --conversation "
+                   f"{conversation_id})", err=True)
+
+
+_ENDS = ("exit", "quit")
 
 
 def _read_questions():
+    """Questions typed at the `> ` prompt until `exit`, `quit` or end of input; blank
+    lines are skipped."""
     while True:
-        if sys.stdin.isatty():
-            click.echo("? ", nl=False)
+        click.echo("> ", nl=False, err=True)
         line = sys.stdin.readline()
-        if not line.strip():
+        if not line:  # end of input
+            click.echo("", err=True)
             return
-        yield line.strip()
+        if line.strip().lower() in _ENDS:
+            return
+        if line.strip():
+            yield line.strip()
 
 
 @cli.command()
@@ -766,8 +802,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
     stdout carries the protocol only; logs go to stderr. The index is opened on the first
     tool call. Example client configuration: {"command": "preuve", "args": ["mcp",
     "--index", "/abs/path/index.sqlite"]}."""
-    from preuve.server.mcp import serve_stdio
+    with needs("server", "preuve mcp"):
+        import mcp.server.mcpserver  # noqa: F401  (here: a missing extra is one line)
 
+        from preuve.server.mcp import serve_stdio
     settings = _settings(index=index_path, mcp_audience=audience, embedder=embedder,
                          link_base=link_base)
     fixed = None if operator else settings.mcp_audience
@@ -789,10 +827,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
 @_index_option
 def serve(host, port, config_file, index_path):
     """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
-    import uvicorn
+    with needs("server", "preuve serve"):
+        import uvicorn
 
-    from preuve.server.app import create_app
-
+        from preuve.server.app import create_app
     settings = _settings(index=index_path, server_config=config_file)
     app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings)
     config = app.state.config

@@ -141,14 +141,19 @@ class Index:
         the main ones, keyed by model like them; an index that has none of them yet (built
         before, or the setting changed) searches without this list until an ingest fills
         them in."""
+        if not self._has_companion():
+            return None
         name = self._companion_name
-        if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
-            return None
-        if self.embedder_name in (NO_EMBEDDER, name):
-            return None
         if self._companion is None:
             self._companion = get_embedder(name, self.settings)
         return self._companion
+
+    def _has_companion(self) -> bool:
+        """Whether `companion()` gives one (without loading it)."""
+        name = self._companion_name
+        if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
+            return False
+        return self.embedder_name not in (NO_EMBEDDER, name)
 
     @property
     def _companion_name(self) -> str:
@@ -190,7 +195,8 @@ class Index:
                                    "--embedder none): use --method bm25, or re-ingest with "
                                    "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
-                       companion=self.companion() if embedder is not None else None,
+                       companion=_OnFirstUse(self.companion) if embedder is not None
+                       and self._has_companion() else None,
                        dict_dir=self.settings.dict_dir, cache=self.settings.cache,
                        **{k: v for k, v in overrides.items() if v is not None})
 
@@ -714,3 +720,18 @@ def copy_index(source: str, target: str, progress=None):
     from preuve.store.copy import copy_index as copy
 
     return copy(source, target, progress=progress)
+
+
+class _OnFirstUse:
+    """An embedder loaded when it is first used: the companion, whose list hybrid asks for
+    only where the caller's documents are not all in the question's language, so that a
+    question over a one-language collection never loads a second model."""
+
+    def __init__(self, load: Callable[[], Embedder | None]):
+        self._load = load
+        self._loaded: Embedder | None = None
+
+    def __getattr__(self, name: str):
+        if self._loaded is None:
+            self._loaded = self._load()
+        return getattr(self._loaded, name)

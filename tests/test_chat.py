@@ -370,3 +370,28 @@ def test_cli_chat_json_then_follow_up_in_another_process(index_path, tmp_path):
         assert denied.stderr.strip() == f"Error: no conversation '{conv}'"
     assert len(rows(path, "SELECT id FROM messages WHERE conversation_id = ?",
                     (conversation,))) == 4
+
+
+@pytest.mark.parametrize("ending", ["exit\nNever asked ?\n", "QUIT\n", ""])
+def test_cli_chat_without_a_question_is_an_interactive_session(index_path, tmp_path, ending):
+    """`preuve chat` alone, as `llm chat`: a prompt per question, the conversation kept from
+    turn to turn (the follow-up is made standalone from the first question), a blank line
+    skipped, `exit` / `quit` / end of input ends it and nothing after it is asked."""
+    path = copy_index(index_path, tmp_path / "chat.sqlite")
+    session = run_cli("chat", "--audience", "public", "--index", str(path),
+                      stdin=f"{ALLOWANCE}\n\n{ARMCHAIR}\n{ending}")
+    assert session.returncode == 0, session.stderr
+    assert "Traceback" not in session.stderr
+    assert session.stderr.count("> ") == 4  # two questions, the blank line, the ending
+    assert f"(searched: {ARMCHAIR_STANDALONE})" in session.stdout
+    assert PAGE_3 in session.stdout.split(f"(searched: {ARMCHAIR_STANDALONE})")[1]
+    conversations = rows(path, "SELECT DISTINCT conversation_id AS id FROM messages")
+    assert len(conversations) == 1
+    conversation = conversations[0]["id"]
+    stored = rows(path, "SELECT role, content, standalone FROM messages "
+                        "WHERE conversation_id = ? ORDER BY id", (conversation,))
+    assert [(m["role"], m["standalone"]) for m in stored] == [
+        ("user", ALLOWANCE), ("assistant", None), ("user", ARMCHAIR_STANDALONE),
+        ("assistant", None)]
+    assert session.stderr.strip().endswith(
+        f"conversation: {conversation} (resume: preuve chat --conversation {conversation})")

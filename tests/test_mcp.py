@@ -178,3 +178,26 @@ def test_missing_index_is_an_error_and_creates_nothing(tmp_path):
     assert not (tmp_path / "absent.sqlite").exists()
     with pytest.raises(ValueError, match="audience"):
         Tools(tmp_path / "absent.sqlite", audience=" ")
+
+
+def test_an_agent_whose_audience_reads_nothing_is_refused_and_the_log_says_why(tmp_path,
+                                                                              caplog):
+    """Issue 21 item 1, MCP: the agent gets the refusal any question gets; the reason (its
+    audience reads no document, how to label them) goes to the server's log (stderr),
+    not into the tool's result."""
+    import logging
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nQuetzalcoatl vit au Mexique.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    with Index(index, embedder=KEYWORD_ONLY) as built:
+        assert built.ingest([docs]).ok  # no label: the operator's only
+    tools = Tools(index, audience="public")
+    with caplog.at_level(logging.WARNING, logger="preuve.mcp"):
+        result = tools.ask("Où vit Quetzalcoatl ?")
+    assert result["refused"] and "reads no document" not in json.dumps(result)
+    logged = [r.getMessage() for r in caplog.records if r.name == "preuve.mcp"]
+    assert any("'public'" in m and "reads no document" in m and "--access public" in m
+               for m in logged), logged
+    tools.close()

@@ -38,6 +38,7 @@ from preuve.index import DEFAULT_INDEX, Index, index_exists, require_index, show
 from preuve.models import ASK_K, PUBLIC, Hit, validate_label
 from preuve.registry import comparable_methods
 from preuve.server.links import strip_file_links
+from preuve.server.oplog import note_refusal
 from preuve.settings import Settings
 
 DEFAULT_AUDIENCE = PUBLIC
@@ -99,6 +100,7 @@ class Tools:
     def ask(self, question: str, k: int = ASK_K) -> dict[str, Any]:
         def run(index: Index):
             answer = index.ask(question, k=k, audience=self.audience, link=self._link)
+            note_refusal(log, index, self.audience, answer)  # stderr: the operator's only
             citations = answer.citations
             text = strip_file_links(answer.answer)
             return {

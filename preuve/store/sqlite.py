@@ -27,6 +27,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.store import Changes
 from preuve.store import keyword as kw
@@ -54,8 +55,10 @@ class SQLiteStore(SqlStore):
         self.ann_threshold = ann_threshold  # vectors from which dense search is approximate
         folder = os.path.dirname(os.path.abspath(location))
         os.makedirs(folder, exist_ok=True)
+        _refuse_foreign_file(location)
         self.db = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
+        _refuse_foreign_database(self.db, location)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
@@ -541,6 +544,41 @@ class _StateMemo:
         self.rows: dict[int, tuple] = {}
         self.verdicts: dict[Filters, dict[int, bool]] = {}
         self.entries = 0
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_foreign_file(location: str) -> None:
+    """A folder, or a file that is not SQLite (a typo naming a PDF, a note): InvalidInput
+    naming it, before SQLite opens it."""
+    if os.path.isdir(location):
+        raise InvalidInput(f"{location}: a folder, not an index file (give the file, e.g. "
+                           f"{os.path.join(location, 'index.sqlite')})")
+    try:
+        with open(location, "rb") as handle:
+            head = handle.read(len(_HEADER))
+    except FileNotFoundError:
+        return  # a new index
+    except OSError as exc:
+        raise InvalidInput(f"{location}: cannot read it ({exc.strerror})") from None
+    if head and head != _HEADER:
+        raise InvalidInput(f"{location}: not a preuve index (not a SQLite database)")
+
+
+def _refuse_foreign_database(db: sqlite3.Connection, location: str) -> None:
+    """Another program's SQLite database is not made into an index (tables added to it):
+    InvalidInput. An empty database becomes one."""
+    try:
+        tables = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise InvalidInput(f"{location}: not a preuve index ({exc})") from None
+    if tables and "meta" not in tables:
+        db.close()
+        raise InvalidInput(f"{location}: a SQLite database of another program, not a preuve "
+                           f"index (tables: {', '.join(sorted(tables)[:5])})")
 
 
 def _max_chunk_id(db: sqlite3.Connection) -> int:
