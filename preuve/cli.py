@@ -232,12 +232,30 @@ def status(index_path, as_json):
         click.echo(f"unlabelled {unlabelled} documents only the operator reads (label them: "
                    "`preuve ingest PATH --access public`, or `access:` in front matter or "
                    "a .meta.yaml sidecar)")
+    for repo in stats.get("repositories") or []:
+        click.echo(_repository_line(repo))
     languages = stats.get("languages") or {}
     if not languages.get("dictionaries"):
         click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "
                    "language over documents in the other is neither searched by its "
                    "translated words nor judged by them (install: scripts/setup-system.sh "
                    "runtime)")
+
+
+def _repository_line(repo: dict) -> str:
+    """One line of `status` about a git work tree the index was built from."""
+    where = f"repository {repo['repository']} (indexed at {repo['indexed_commit'][:12]})"
+    if repo.get("missing"):
+        return f"{where}: no work tree there any more"
+    changed = repo["changed"]
+    files = ("the indexed commit is no longer in it" if changed is None
+             else f"{changed} file{'s' if changed != 1 else ''} changed since")
+    if repo["moved"]:
+        return (f"{where}: moved past the indexed commit, now at {repo['head'][:12]}; "
+                f"{files} (run `preuve ingest` again)")
+    if changed:
+        return f"{where}: at the indexed commit; {files} (uncommitted)"
+    return f"{where}: up to date"
 
 
 def _say_what_audiences_read(audiences: dict, configured: set[str]) -> None:
