@@ -40,11 +40,12 @@ class Repo:
     commit: str | None  # HEAD; None before the first commit
     remote: str  # the origin's URL (else the first remote's) without credentials; "" if none
     forge: str | None  # where `remote` is hosted (`preuve.forges`), None if unknown
-    modified: set[str] = field(default_factory=set)  # paths that differ from HEAD
+    # paths that are not as in HEAD: modified, staged, or not tracked at all
+    uncommitted: set[str] = field(default_factory=set)
 
     def pinned_url(self, path: str) -> str | None:
         """The page of `path` (in-repository) at `commit`, when the file is as committed."""
-        if not (self.commit and self.forge) or path in self.modified:
+        if not (self.commit and self.forge) or path in self.uncommitted:
             return None
         return file_url(self.remote, self.commit, path, self.forge)
 
@@ -147,17 +148,31 @@ def listed(repo: Repo, folder: Path, untracked: bool = False) -> list[str] | Non
     generated; None when git cannot list them."""
     rel = os.path.relpath(folder, repo.top)
     spec = [] if rel == "." else ["--", rel.replace(os.sep, "/")]
-    args = ["ls-files", "-z", "--cached"]
-    if untracked:
-        args += ["--others", "--exclude-standard"]
-    out = _git(repo.top, *args, *spec)
+    out = _git(repo.top, "ls-files", "-z", "--cached", *spec)
     if out is None:
         return None
-    paths = sorted({p for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
+    paths = _paths(out)
+    if untracked:
+        others = _paths(_git(repo.top, "ls-files", "-z", "--others", "--exclude-standard",
+                             *spec) or b"")
+        repo.uncommitted.update(others)  # in no commit: never pinned
+        paths = sorted(set(paths) | set(others))
     if not paths:
         return []
     marked = _marked(repo.top, paths)
     return [p for p in paths if p not in marked]
+
+
+def tracked(repo: Repo, path: str) -> bool:
+    """Whether git tracks `path` (in-repository); one that it does not is never pinned."""
+    out = _git(repo.top, "ls-files", "-z", "--cached", "--", path)
+    if not out:
+        repo.uncommitted.add(path)
+    return bool(out)
+
+
+def _paths(out: bytes) -> list[str]:
+    return sorted({p for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
 
 
 def _marked(top: Path, paths: list[str]) -> set[str]:

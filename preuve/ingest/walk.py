@@ -25,7 +25,7 @@ import pathspec
 from preuve.ingest.base import ParseError
 from preuve.ingest.limits import read_regular
 from preuve.ingest.metadata import SIDECAR_SUFFIX
-from preuve.ingest.repo import Repo, listed, open_repo
+from preuve.ingest.repo import Repo, listed, open_repo, top_of, tracked
 from preuve.registry import kind_of
 
 # .preuveignore: same syntax as .gitignore, for files kept in git but not in the index
@@ -56,10 +56,12 @@ class Walk:
         self.repos: dict[Path, Repo | None] = {}
 
     def repo(self, folder: Path) -> Repo | None:
-        found = open_repo(folder)
-        if found is None:
+        top = top_of(folder)
+        if top is None:
             return None
-        return self.repos.setdefault(found.top, found)
+        if top not in self.repos:
+            self.repos[top] = open_repo(top)
+        return self.repos[top]
 
     def files(self, target: Path) -> Iterator[Candidate]:
         """Files to consider under `target` (a folder or a single file), in a stable order."""
@@ -74,9 +76,12 @@ def walk(target: Path, session: Walk | None = None) -> Iterator[Candidate]:
     target = target.absolute()
     if target.is_file():
         repo = session.repo(target.parent)
-        in_repo = repo and os.path.relpath(target, repo.top).replace(os.sep, "/")
+        in_repo = ""
+        if repo is not None:  # named by the caller: taken, tracked or not
+            in_repo = os.path.relpath(target, repo.top).replace(os.sep, "/")
+            tracked(repo, in_repo)
         yield Candidate(target.parent, target, target.name, kind_of(target), repo=repo,
-                        repo_path=in_repo or "")
+                        repo_path=in_repo)
         return
     repo = session.repo(target)
     if repo is not None:
@@ -134,7 +139,7 @@ def _walk_repo(target: Path, folder: Path, repo: Repo, listing: list[str],
     `target`, with the same exclusions as a plain folder but git's ignore rules."""
     real_target = target.resolve()
     specs: list[tuple[str, pathspec.PathSpec]] = []
-    ignore_dirs: set[str] = set()
+    seen_dirs: dict[str, bool] = {}  # folder -> whether it is a virtual environment
     for in_repo in listing:
         rel = os.path.relpath(repo.top / in_repo, target).replace(os.sep, "/")
         parts = rel.split("/")
@@ -142,16 +147,17 @@ def _walk_repo(target: Path, folder: Path, repo: Repo, listing: list[str],
             continue
         if rel.endswith(SIDECAR_SUFFIX):
             continue
-        for depth in range(len(parts)):  # .preuveignore files on the way, once each
+        for depth in range(len(parts)):  # folders on the way, looked at once each
             base = "/".join(parts[:depth])
-            if base not in ignore_dirs:
-                ignore_dirs.add(base)
-                ignore_file = target.joinpath(*parts[:depth], ".preuveignore")
-                if ignore_file.is_file():
+            if base not in seen_dirs:
+                here = target.joinpath(*parts[:depth])
+                seen_dirs[base] = (here / "pyvenv.cfg").exists()  # a virtual environment
+                if (here / ".preuveignore").is_file():
                     specs.append((base + "/" if base else "",
                                   pathspec.GitIgnoreSpec.from_lines(
-                                      _ignore_patterns(ignore_file))))
-        if _ignored(specs, rel):
+                                      _ignore_patterns(here / ".preuveignore"))))
+        if any(seen_dirs["/".join(parts[:d])] for d in range(1, len(parts))) or _ignored(
+                specs, rel):
             continue
         path = target.joinpath(*parts)
         if path.is_symlink():
