@@ -8,11 +8,12 @@ crash leaves the index as it was before the batch; the next batch or start catch
 Batches: changes are gathered until none has come for `quiet` seconds (at most `longest`
 seconds), so a file saved twice within `quiet` is read once and a branch switch that
 rewrites 500 files is one batch; a file whose bytes come back unchanged is not re-chunked
-(ingest's fingerprint). A change of a repository's `.git/HEAD` or `.git/index` (a commit,
-a checkout, `git add`) ingests the whole paths instead: which files are tracked and which
-can be pinned to a commit may have changed without any file being written. Deleted and
-renamed files lose their chunks in the same batch. Labels are the `access` given, as for
-`ingest`; files' own front matter and sidecars still win.
+(ingest's fingerprint). A batch whose ingest fails (the store away) is reported, and the
+next batch ingests the paths whole. A change of a repository's `.git/HEAD` or `.git/index`
+(a commit, a checkout, `git add`) ingests the whole paths instead: which files are
+tracked and which can be pinned to a commit may have changed without any file being
+written. Deleted and renamed files lose their chunks in the same batch. Labels are the
+`access` given, as for `ingest`; files' own front matter and sidecars still win.
 """
 
 from __future__ import annotations
@@ -74,22 +75,30 @@ class Watcher:
         self.options = ingest_options
         self.stop_event = threading.Event()
         self.batches = 0
+        self.behind = False  # a batch failed: the next one is a whole ingest
         self.ready = threading.Event()  # set once the watch is under way
 
     # -- one batch ----------------------------------------------------------------------
     def catch_up(self) -> Batch:
-        """Ingest the whole paths (at start, and after a repository's state changed)."""
-        return self._ingest([], whole=True)
+        """Ingest the whole paths, before watching: an error here (a conflict with the
+        index's chunking or embedder, a store away) is raised, not reported."""
+        return self._ingest([], whole=True, strict=True)
 
-    def _ingest(self, changed: list[str], whole: bool = False) -> Batch:
+    def _ingest(self, changed: list[str], whole: bool = False, strict: bool = False) -> Batch:
+        whole = whole or self.behind
         try:
             with self.lock:
                 report = self.index.ingest(self.paths, only=None if whole else changed,
                                            **self.options)
             batch = Batch(changed, report, whole)
-        except PreuveError as exc:  # the index refused (a conflict, a store away): say it
-            batch = Batch(changed, None, whole, error=str(exc))
-            log.error("watch: ingest failed: %s", exc)
+            self.behind = False
+        except Exception as exc:  # a store away, a conflict: say it, catch up next time
+            if strict:
+                raise
+            batch = Batch(changed, None, whole, error=str(exc) if isinstance(
+                exc, PreuveError) else f"{type(exc).__name__}: {exc}")
+            self.behind = True  # the next batch ingests the paths whole
+            log.error("watch: ingest failed: %s", batch.error)
         self.batches += 1
         if self.on_batch is not None:
             self.on_batch(batch)

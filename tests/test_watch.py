@@ -18,8 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import pytest
-from conftest import FACTURO, UNLIMITED, integrity_ok, kind_of, open_index, rows
+from conftest import FACTURO, UNLIMITED, integrity_ok, kind_of, open_index, rows, run_cli
 from test_git_ingest import commit, git, make_repo
 
 from preuve.server.app import create_app
@@ -321,3 +320,19 @@ def test_serve_watch_on_the_command_line(tmp_path):
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_watch_refuses_options_that_conflict_with_the_index(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nUn texte assez long pour un passage.\n")
+    db = tmp_path / "c.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(db)).returncode == 0
+    done = run_cli("watch", str(folder), "--index", str(db), "--chunking", "recursive",
+                   "--chunk-words", "50", timeout=60)
+    assert done.returncode == 4 and "was chunked as" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    done = run_cli("watch", str(folder), "--index", str(db), "--quiet-period", "0")
+    assert done.returncode == 2 and "quiet period" in done.stderr, done.stderr
+    done = run_cli("watch", str(tmp_path / "nowhere"), "--index", str(db))
+    assert done.returncode == 2 and "does not exist" in done.stderr

@@ -146,7 +146,7 @@ def listed(repo: Repo, folder: Path, untracked: bool = False) -> list[str] | Non
     """Paths (in-repository, forward slashes) git tracks under `folder`, with the files it
     does not ignore when `untracked`, minus those `.gitattributes` marks vendored or
     generated; None when git cannot list them."""
-    rel = os.path.relpath(folder, repo.top)
+    rel = os.path.relpath(folder.resolve(), repo.top)
     spec = [] if rel == "." else ["--", rel.replace(os.sep, "/")]
     out = _git(repo.top, "ls-files", "-z", "--cached", *spec)
     if out is None:

@@ -78,7 +78,7 @@ def walk(target: Path, session: Walk | None = None) -> Iterator[Candidate]:
         repo = session.repo(target.parent)
         in_repo = ""
         if repo is not None:  # named by the caller: taken, tracked or not
-            in_repo = os.path.relpath(target, repo.top).replace(os.sep, "/")
+            in_repo = os.path.relpath(target.resolve(), repo.top).replace(os.sep, "/")
             tracked(repo, in_repo)
         yield Candidate(target.parent, target, target.name, kind_of(target), repo=repo,
                         repo_path=in_repo)
@@ -137,11 +137,11 @@ def _walk_repo(target: Path, folder: Path, repo: Repo, listing: list[str],
                session: Walk) -> Iterator[Candidate]:
     """The files of `listing` (in-repository paths under `folder`) as candidates under
     `target`, with the same exclusions as a plain folder but git's ignore rules."""
-    real_target = target.resolve()
+    real_target = target.resolve()  # git names the work tree by its real path
     specs: list[tuple[str, pathspec.PathSpec]] = []
     seen_dirs: dict[str, bool] = {}  # folder -> whether it is a virtual environment
     for in_repo in listing:
-        rel = os.path.relpath(repo.top / in_repo, target).replace(os.sep, "/")
+        rel = os.path.relpath(repo.top / in_repo, real_target).replace(os.sep, "/")
         parts = rel.split("/")
         if any(p.startswith(".") for p in parts) or any(p in VENDORED for p in parts[:-1]):
             continue
@@ -166,7 +166,7 @@ def _walk_repo(target: Path, folder: Path, repo: Repo, listing: list[str],
             inner = _listed_repo(path, session)
             if inner is not None and inner[0].top != repo.top:
                 yield from _walk_repo(target, path, *inner, session)
-        elif path.is_file():  # tracked but deleted from the work tree: gone
+        elif path.is_file():  # (a file deleted but still in git's index is not)
             yield Candidate(target, path, rel, kind_of(path), repo=repo, repo_path=in_repo)
 
 
