@@ -9,8 +9,8 @@ Batches: changes are gathered until none has come for `quiet` seconds (at most `
 seconds), so a file saved twice within `quiet` is read once and a branch switch that
 rewrites 500 files is one batch; a file whose bytes come back unchanged is not re-chunked
 (ingest's fingerprint). A batch whose ingest fails (the store away) is reported, and the
-next batch ingests the paths whole. A change of a repository's `.git/HEAD` or `.git/index`
-(a commit, a checkout, `git add`) ingests the whole paths instead: which files are
+next batch ingests the paths whole. A change of a repository's `.git/HEAD`, `.git/index` or
+branches (a commit, a checkout, `git add`) ingests the whole paths instead: which files are
 tracked and which can be pinned to a commit may have changed without any file being
 written. Deleted and renamed files lose their chunks in the same batch. Labels are the
 `access` given, as for `ingest`; files' own front matter and sidecars still win.
@@ -34,7 +34,7 @@ log = logging.getLogger("preuve.watch")
 
 QUIET = 1.0  # seconds without a change that close a batch
 LONGEST = 10.0  # seconds a batch may gather changes before it is ingested anyway
-GIT_STATE = ("HEAD", "index")  # files of .git/ whose change re-reads the repository
+GIT_STATE = ("HEAD", "index", "packed-refs")  # files of .git/ whose change re-reads it
 
 
 @dataclass
@@ -164,9 +164,15 @@ class Watcher:
 
 
 def _git_state(path: str) -> bool:
-    """Whether `path` is a repository's HEAD or index file (.git/HEAD, .git/index)."""
-    parent, name = os.path.split(path)
-    return name in GIT_STATE and os.path.basename(parent) == ".git"
+    """Whether `path` is a repository's HEAD, index or branch (.git/HEAD, .git/index,
+    .git/refs/heads/...)."""
+    parts = path.split(os.sep)
+    if ".git" not in parts:
+        return False
+    inside = parts[len(parts) - 1 - parts[::-1].index(".git") + 1:]
+    return (len(inside) == 1 and inside[0] in GIT_STATE) or (
+        len(inside) >= 3 and inside[:2] == ["refs", "heads"] and not inside[-1].endswith(
+            ".lock"))
 
 
 def _index_files(location: str) -> tuple[str, ...]:

@@ -214,6 +214,33 @@ def test_a_branch_switch_of_500_files_is_one_batch(tmp_path):
     no_duplicates(db)
 
 
+def test_a_commit_pins_the_files_edited_before_it(tmp_path):
+    repo = make_repo(tmp_path / "repo", "git@gitlab.com:team/app.git")
+    shutil.copy(FACTURO / "tva.py", repo / "tva.py")
+    first = commit(repo, "tva")
+    db = tmp_path / "p.sqlite"
+    with watching(db, [repo], access="public") as (_, batches, index):
+        assert f"/-/blob/{first}/tva.py" in index.where("taux_tva")[0].source_url
+        since = len(batches.done)
+        tva = repo / "tva.py"
+        tva.write_text("# revu\n" + tva.read_text())
+        batches.wait(lambda bs: any("tva.py" in b.report.updated for b in bs), since)
+        assert index.where("taux_tva")[0].source_url is None  # not as committed
+        since = len(batches.done)
+        git(repo, "add", "tva.py")  # no file of the work tree written: only .git/ changes
+        (batch,) = batches.wait(lambda bs: any(b.whole for b in bs), since)
+        assert batch.report.unchanged == 1  # staged is not committed: still not pinned
+        assert settle(batches) == since + 1
+        since = len(batches.done)
+        git(repo, "commit", "-q", "-m", "revu")
+        second = git(repo, "rev-parse", "HEAD")
+        batches.wait(lambda bs: any("tva.py" in b.report.updated for b in bs if b.whole),
+                     since)
+        assert f"/-/blob/{second}/tva.py" in index.where("taux_tva")[0].source_url
+        (repository,) = index.status()["repositories"]
+        assert repository["indexed_commit"] == second
+
+
 def test_killed_mid_batch_the_index_is_whole_and_catches_up(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
