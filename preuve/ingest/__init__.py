@@ -108,7 +108,7 @@ def ingest(
     candidates: dict[str, Candidate] = {}
     roots: list[str] = []
     session = Walk(untracked=untracked)
-    scope = None if only is None else {os.path.abspath(p) for p in only}
+    scope = None if only is None else _Scope(only)
     # outer folders first, so a file given twice keeps the path of the widest folder
     for target in sorted((Path(p) for p in paths), key=lambda p: len(p.absolute().parts)):
         if not target.exists():
@@ -118,7 +118,7 @@ def ingest(
             roots.append(str(target.absolute()))
         try:
             for candidate in session.files(target):
-                if scope is None or _in_scope(str(candidate.path), scope):
+                if scope is None or str(candidate.path) in scope:
                     candidates.setdefault(str(candidate.path), candidate)
         except OSError as exc:
             report.failed.append(FileProblem(str(target), f"cannot read: {exc.strerror}"))
@@ -163,7 +163,7 @@ def ingest(
     # files gone from an ingested folder are removed from the index
     for location, doc in known.items():
         if location not in seen and any(_inside(location, root) for root in roots) and (
-                scope is None or _in_scope(location, scope)):
+                scope is None or location in scope):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
     report = _commit(store, changes, report, embedder, embedder_name, progress,
@@ -209,10 +209,17 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _in_scope(location: str, scope: set[str]) -> bool:
-    """Whether `location` is one of `scope`'s paths or inside one of them."""
-    path = Path(location)
-    return location in scope or any(str(parent) in scope for parent in path.parents)
+class _Scope:
+    """The files and folders an ingest is limited to (`only`): a location is in it when it
+    is one of them or inside one that is not a file (a folder, or a path now gone)."""
+
+    def __init__(self, paths: Iterable[str | os.PathLike]):
+        self.paths = {os.path.abspath(p) for p in paths}
+        self.folders = tuple(p.rstrip(os.sep) + os.sep for p in self.paths
+                             if not os.path.isfile(p))
+
+    def __contains__(self, location: str) -> bool:
+        return location in self.paths or location.startswith(self.folders)
 
 
 def _rehomed(previous: Document) -> Document:
