@@ -166,6 +166,7 @@ def cli(ctx, settings_file):
 
 def _ingest_options(f):
     """The options `ingest`, `watch` and `serve --watch` share (what `Index.ingest` takes)."""
+    f = _chunking_options(f)
     for option in reversed([
         click.option("--access", default=None, metavar="LABEL",
                      help="Access label for files that declare none (else: operator only)."),
@@ -178,7 +179,7 @@ def _ingest_options(f):
                           "not ignore (default: tracked files only)."),
     ]):
         f = option(f)
-    return _chunking_options(f)
+    return f
 
 
 def _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
