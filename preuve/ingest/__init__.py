@@ -142,6 +142,8 @@ def ingest(
                 _check_id(built[0], location, ids_in_use)
         except Skipped as exc:
             report.skipped.append(FileProblem(candidate.relpath, str(exc)))
+            if str(exc) in (GENERATED, MINIFIED):  # not worth indexing: out if it was in
+                seen.discard(location)
             continue
         except ParseError as exc:
             report.failed.append(FileProblem(candidate.relpath, str(exc)))
