@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
 
 import click
 
@@ -44,6 +45,7 @@ from preuve.registry import (
 )
 from preuve.retrieve.rerank import load_reranker
 from preuve.settings import Settings
+from preuve.watch import LONGEST, QUIET, Watcher
 
 try:  # the choices and help below list plugins' entries too: load them now
     METHODS = methods.names()
@@ -178,42 +180,105 @@ def cli(ctx, settings_file):
         raise click.ClickException(str(exc)) from None
 
 
+def _ingest_options(f):
+    """The options `ingest`, `watch` and `serve --watch` share (what `Index.ingest` takes)."""
+    f = _chunking_options(f)
+    for option in reversed([
+        click.option("--access", default=None, metavar="LABEL",
+                     help="Access label for files that declare none (else: operator only)."),
+        click.option("--max-mb", type=float, default=50.0, show_default=True,
+                     help="Files larger than this are refused."),
+        click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
+                     help="PDFs with more pages than this are refused."),
+        click.option("--untracked", is_flag=True,
+                     help="In a git work tree, also the files git does not track but does "
+                          "not ignore (default: tracked files only)."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                   chunk_overlap) -> dict:
+    return {"access": access, "max_bytes": int(max_mb * 1024 * 1024), "max_pages": max_pages,
+            "untracked": untracked,
+            "settings": ChunkSettings.asked(chunking, chunk_words, chunk_overlap)}
+
+
+def _print_report(report, as_json: bool, prefix: str = "") -> None:
+    """An ingest's report: one summary line and its problems, or JSON."""
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
+    click.echo(
+        f"{prefix}{len(report.added)} added, {len(report.updated)} updated, "
+        f"{len(report.removed)} removed, {report.unchanged} unchanged, "
+        f"{report.chunks} chunks written, {report.embedded} passages embedded"
+        + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
+    )
+    for problem in report.skipped:  # e.g. links, which are not followed
+        if problem.reason not in ROUTINE_SKIPS:
+            click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
+    for problem in report.failed:
+        click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--access", default=None, metavar="LABEL",
-              help="Access label for files that declare none (else: operator only).")
-@click.option("--max-mb", type=float, default=50.0, show_default=True,
-              help="Files larger than this are refused.")
-@click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
-              help="PDFs with more pages than this are refused.")
-@_chunking_options
+@_ingest_options
 @_index_option
 @_embedder_option
 @_json_option
-def ingest(paths, access, max_mb, max_pages, chunking, chunk_words, chunk_overlap, index_path,
-           embedder, as_json):
-    """Index files and folders (incremental: only changed files are re-read)."""
-    chunk_settings = ChunkSettings.asked(chunking, chunk_words, chunk_overlap)
+def ingest(paths, access, max_mb, max_pages, untracked, chunking, chunk_words, chunk_overlap,
+           index_path, embedder, as_json):
+    """Index files and folders (incremental: only changed files are re-read). In a git
+    work tree, the files it tracks, pinned to the commit for links."""
+    options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                             chunk_overlap)
     with _index(index_path, embedder, create=True) as index:
-        report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
-                              max_pages=max_pages, settings=chunk_settings,
-                              progress=not as_json)
-    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
-    if as_json:
-        _print_json(report.to_dict())
-    else:
-        click.echo(
-            f"{len(report.added)} added, {len(report.updated)} updated, "
-            f"{len(report.removed)} removed, {report.unchanged} unchanged, "
-            f"{report.chunks} chunks written, {report.embedded} passages embedded"
-            + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
-        )
-        for problem in report.skipped:  # e.g. links, which are not followed
-            if problem.reason not in ROUTINE_SKIPS:
-                click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
-        for problem in report.failed:
-            click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+        report = index.ingest(paths, progress=not as_json, **options)
+    _print_report(report, as_json)
     sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@_ingest_options
+@click.option("--quiet-period", "quiet", type=float, default=QUIET, show_default=True,
+              metavar="SECONDS", help="Changes are gathered until none has come for this long.")
+@_index_option
+@_embedder_option
+@_json_option
+def watch(paths, access, max_mb, max_pages, untracked, chunking, chunk_words, chunk_overlap,
+          quiet, index_path, embedder, as_json):
+    """Keep the index fresh: ingest PATHS, then ingest what changes, until Ctrl-C.
+
+    Same options and labels as `ingest`; each batch of changes is one transaction."""
+    options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                             chunk_overlap)
+    with _index(index_path, embedder, create=True) as index:
+        watcher = Watcher(index, paths, quiet=quiet, longest=max(LONGEST, quiet),
+                          on_batch=lambda batch: _print_batch(batch, as_json), **options)
+        watcher.catch_up()
+        click.echo(f"watching {', '.join(map(str, watcher.paths))} (Ctrl-C to stop)", err=True)
+        watcher.run()
+
+
+def _print_batch(batch, as_json: bool) -> None:
+    """One line (or one JSON line) per batch of the watcher."""
+    if as_json:
+        click.echo(json.dumps({"changed": batch.changed, "whole": batch.whole,
+                               "error": batch.error or None,
+                               "report": batch.report.to_dict() if batch.report else None},
+                              ensure_ascii=False, default=str))
+        return
+    when = time.strftime("%H:%M:%S", time.localtime(batch.finished_at))
+    if batch.error:
+        click.echo(f"{when} error: {batch.error}", err=True)
+        return
+    what = "all" if batch.whole else f"{len(batch.changed)} changed"
+    _print_report(batch.report, False, prefix=f"{when} ({what}) ")
 
 
 @cli.command()
@@ -248,12 +313,30 @@ def status(index_path, as_json):
         click.echo(f"unlabelled {unlabelled} documents only the operator reads (label them: "
                    "`preuve ingest PATH --access public`, or `access:` in front matter or "
                    "a .meta.yaml sidecar)")
+    for repo in stats.get("repositories") or []:
+        click.echo(_repository_line(repo))
     languages = stats.get("languages") or {}
     if not languages.get("dictionaries"):
         click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "
                    "language over documents in the other is neither searched by its "
                    "translated words nor judged by them (install: scripts/setup-system.sh "
                    "runtime)")
+
+
+def _repository_line(repo: dict) -> str:
+    """One line of `status` about a git work tree the index was built from."""
+    where = f"repository {repo['repository']} (indexed at {repo['indexed_commit'][:12]})"
+    if repo.get("missing"):
+        return f"{where}: no work tree there any more"
+    changed = repo["changed"]
+    files = ("the indexed commit is no longer in it" if changed is None
+             else f"{changed} file{'s' if changed != 1 else ''} changed since")
+    if repo["moved"]:
+        return (f"{where}: moved past the indexed commit, now at {repo['head'][:12]}; "
+                f"{files} (run `preuve ingest` again)")
+    if changed:
+        return f"{where}: at the indexed commit; {files} (uncommitted)"
+    return f"{where}: up to date"
 
 
 def _say_what_audiences_read(audiences: dict, configured: set[str]) -> None:
@@ -824,15 +907,31 @@ def mcp(audience, operator, link_base, index_path, embedder):
               help="YAML settings: api_keys (key: audience|admin), anonymous, max_upload_mb, "
                    "upload_dir, upload_access, generator (or $PREUVE_SERVER_CONFIG). "
                    "PREUVE_API_KEYS=key:audience,... adds keys.")
+@click.option("--watch", "watched", multiple=True, type=click.Path(exists=True),
+              metavar="PATH", help="Keep the index fresh from this file or folder while "
+                                   "serving, as `preuve watch` does (repeatable).")
+@_ingest_options
 @_index_option
-def serve(host, port, config_file, index_path):
-    """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
+def serve(host, port, config_file, watched, access, max_mb, max_pages, untracked, chunking,
+          chunk_words, chunk_overlap, index_path):
+    """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys.
+
+    With --watch, PATHs are ingested before the server starts and again as they change
+    (the ingest options apply to them)."""
     with needs("server", "preuve serve"):
         import uvicorn
 
         from preuve.server.app import create_app
     settings = _settings(index=index_path, server_config=config_file)
-    app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings)
+    watcher = None
+    if watched:
+        options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                                 chunk_overlap)
+        watcher = Watcher(Index(settings.index or DEFAULT_INDEX, settings=settings), watched,
+                          on_batch=lambda batch: _print_batch(batch, False), **options)
+        watcher.catch_up()
+    app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings,
+                     watcher=watcher)
     config = app.state.config
     if not config.api_keys and not config.anonymous:
         click.echo("warning: no API keys configured and anonymous access off: every request "

@@ -39,7 +39,7 @@ from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
 from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
-from preuve.ingest import IngestReport, ingest, ingest_records
+from preuve.ingest import IngestReport, ingest, ingest_records, repo
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
 from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
@@ -203,10 +203,14 @@ class Index:
     # -- verbs ----------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | os.PathLike], *, access: str | None = None,
                settings: ChunkSettings | None = None, max_bytes: int | None = None,
-               max_pages: int | None = None, progress: bool = False) -> IngestReport:
+               max_pages: int | None = None, progress: bool = False,
+               untracked: bool = False, only: Iterable[str | os.PathLike] | None = None,
+               ) -> IngestReport:
         """Index new and changed files under `paths`, drop deleted ones (one transaction),
         embedding the chunks that have no vector yet. `max_bytes` and `max_pages` (PDF)
-        override the default caps of `preuve.ingest.limits`."""
+        override the default caps of `preuve.ingest.limits`. In a git work tree, the files
+        it tracks (`untracked`: also those git does not ignore). `only` limits the work to
+        these files and folders under `paths` (what a watcher saw change)."""
         kwargs = {k: v for k, v in (("max_bytes", max_bytes), ("max_pages", max_pages)) if v}
         settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
@@ -215,7 +219,7 @@ class Index:
                       progress=progress, embedder=embedder,
                       embedder_name=name if embedder is not None else None,
                       embedder_settings=self.settings, companion=self._companion_pair(embedder),
-                      **kwargs)
+                      untracked=untracked, only=only, **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
                        settings: ChunkSettings | None = None,
@@ -446,6 +450,8 @@ class Index:
         stats["audiences"] = self._audiences()
         # what French-English work can use on this machine
         stats["languages"] = bilingual.installed(self.settings.dict_dir)
+        # git work trees ingested, and whether each has moved past the indexed commit
+        stats["repositories"] = repo.drift(self.store)
         return stats
 
     def _audiences(self) -> dict:

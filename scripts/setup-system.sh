@@ -18,6 +18,8 @@ need=()
 if [ "${1:-}" != runtime ]; then
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
     command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+    # git: the git-aware ingest tests make real repositories (preuve/ingest/repo.py)
+    command -v git >/dev/null 2>&1 || need+=(git)
 fi
 [ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
 [ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)

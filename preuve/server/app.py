@@ -16,6 +16,7 @@ statuses once (`errors.py`). This module only wires them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -41,10 +42,14 @@ log = logging.getLogger("preuve.server")
 
 
 def create_app(index_path: str | os.PathLike, config=None, *,
-               pool_size: int = 8, settings: Settings | None = None) -> FastAPI:
+               pool_size: int = 8, settings: Settings | None = None,
+               watcher=None) -> FastAPI:
     """The FastAPI app over the index at `index_path`; `config` is a ServerConfig, a dict
     of settings, a YAML file path, or None (environment only). `settings`: what the front
-    end read (PREUVE_* variables, flags), else read from the environment here."""
+    end read (PREUVE_* variables, flags), else read from the environment here. `watcher`
+    (a `preuve.watch.Watcher` over the same index, `serve --watch`) runs in a background
+    thread while the app is served, its ingests under the uploads' write lock, and is
+    stopped (its batch finished) and its index closed at shutdown."""
     env_settings = settings or Settings.load()
     settings: ServerConfig = load_config(config, settings=env_settings)
     if is_database(index_path):  # uploads go where the config says, else under ./.preuve
@@ -65,8 +70,16 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @asynccontextmanager
     async def lifespan(app):
-        yield
-        app_services.pool.close()
+        if watcher is not None:
+            watcher.lock = app_services.pool.write_lock
+            watcher.start()
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                await asyncio.to_thread(watcher.stop)
+                watcher.index.close()
+            app_services.pool.close()
 
     app = FastAPI(title="preuve", lifespan=lifespan, version="0.1.0",
                   description="Answers over your own documents and code, every claim cited "

@@ -113,9 +113,10 @@ class Tools:
         return self._run(run)
 
     def _link(self, cited) -> str:
-        """Citation links: under --link-base (a repository URL), else relative to the
-        corpus folder (never the server's disk)."""
-        url = link_for(cited, self.link_base) if self.link_base else ""
+        """Citation links: under --link-base (a repository URL), else the forge's page at
+        the commit the file was indexed at, else relative to the corpus folder (never the
+        server's disk)."""
+        url = link_for(cited, self.link_base)
         return url if url and not url.startswith("file:") else relative_link(cited)
 
     def close(self) -> None:

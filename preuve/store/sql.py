@@ -16,17 +16,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from importlib import resources
 
-from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
+from preuve.models import NAVIGATION, SOURCE_URL, Chunk, Document, Filters, Hit
 
 # Column lists and the records built from rows in that order (sqlite3.Row and psycopg
 # tuples both index by position), so the two stores read rows the same way.
 HIT_COLUMNS = (
     "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
     "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root, "
-    "c.role"
+    "c.role, d.source_url"
 )
 DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
-               "effective_from, effective_to, size, pages, meta, indexed_at")
+               "effective_from, effective_to, size, pages, meta, indexed_at, source_url")
 EXPORT_CHUNK_COLUMNS = ("doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
                         "end_line, symbol, symbol_kind, text, tokens, text_hash, role, "
                         "title_tokens")
@@ -39,6 +39,15 @@ def document_from_row(row) -> Document:
         content_hash=row[6], access=row[7], version=row[8], effective_from=row[9],
         effective_to=row[10], size=row[11], pages=row[12], meta=json.loads(row[13]),
     )
+
+
+def document_row(doc: Document, now: str) -> tuple:
+    """The values of DOC_COLUMNS for `doc`, indexed at `now` (`source_url` is the meta
+    key of the same name: the file's page at the commit it was indexed at)."""
+    return (doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
+            doc.content_hash, doc.access, doc.version, doc.effective_from, doc.effective_to,
+            doc.size, doc.pages, json.dumps(doc.meta, ensure_ascii=False, default=str), now,
+            doc.meta.get(SOURCE_URL) or None)
 
 
 def chunk_from_row(row) -> Chunk:
@@ -57,6 +66,7 @@ def hit_from_row(row, rank: int, score: float) -> Hit:
 
 
 _HIT_WIDTH = len(HIT_COLUMNS.split(","))
+DOC_WIDTH = len(DOC_COLUMNS.split(","))
 
 # Tables `preuve migrate` copies row by row, with the column that orders them (documents,
 # chunks and vectors go through `Store.apply` and `put_vectors` instead).

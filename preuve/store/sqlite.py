@@ -16,7 +16,6 @@ writer (WAL).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import sqlite3
 import threading
@@ -33,10 +32,13 @@ from preuve.store import Changes
 from preuve.store import keyword as kw
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
+    DOC_COLUMNS,
+    DOC_WIDTH,
     FTS_TOKENIZE,
     HIT_COLUMNS,
     SqlStore,
     bm25_idf,
+    document_row,
     filter_sql,
     fts_query,
     hit_from_row,
@@ -196,15 +198,8 @@ class SQLiteStore(SqlStore):
                 _partition(db, label)  # before its chunks: its triggers route them
             low = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             for doc, chunks in changes.upserts:
-                db.execute(
-                    "INSERT INTO documents (doc_id, path, root, kind, title, language, "
-                    "content_hash, access, version, effective_from, effective_to, size, pages, "
-                    "meta, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
-                     doc.content_hash, doc.access, doc.version, doc.effective_from,
-                     doc.effective_to, doc.size, doc.pages,
-                     json.dumps(doc.meta, ensure_ascii=False, default=str), now),
-                )
+                db.execute(f"INSERT INTO documents ({DOC_COLUMNS}) VALUES "
+                           f"({','.join('?' * DOC_WIDTH)})", document_row(doc, now))
                 db.executemany(
                     "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
                     "effective_from, effective_to, heading, page, page_label, start_line, "
