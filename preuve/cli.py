@@ -1,8 +1,8 @@
 """The `preuve` command; `--json` everywhere.
 
 Each verb calls `preuve.Index` (the one door to an index): ingest, status, search, where,
-forget, ask, chat, calibrate, eval and migrate through its methods and helpers; `serve` and
-`mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
+forget, ask, chat, calibrate, eval, migrate and feedback through its methods and helpers;
+`serve` and `mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
 line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
 3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
 
@@ -20,6 +20,7 @@ import textwrap
 import click
 
 from preuve.errors import PreuveError
+from preuve.feedback import VERDICTS as FEEDBACK_VERDICTS
 from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
@@ -746,6 +747,112 @@ def _print_outcomes(outcomes: dict, show_missed: int) -> None:
                    + (f" · missing: {', '.join(r['facts_missing'])}" if r["facts_missing"] else ""))
     if len(missed) > show_missed:
         click.echo(f"  (+{len(missed) - show_missed} more: --show-missed N, or --json for all)")
+
+
+@cli.group()
+def feedback():
+    """Feedback readers gave on answers (the web page, the HTTP API, MCP): list it,
+    export it, review it, and turn reviewed items into evaluation questions."""
+
+
+def _feedback_filters(f):
+    for option in reversed([
+        click.option("--verdict", "verdicts", multiple=True,
+                     type=click.Choice(FEEDBACK_VERDICTS), help="Only this verdict (repeatable)."),
+        click.option("--since", default=None, metavar="DATE", help="Given on or after DATE."),
+        click.option("--until", default=None, metavar="DATE", help="Given on or before DATE."),
+        click.option("--audience", "given_by", multiple=True, metavar="LABEL",
+                     help="Only feedback given by callers of this audience (repeatable)."),
+        click.option("--reviewed/--unreviewed", default=None,
+                     help="Only items you reviewed / have not reviewed yet."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _feedback_items(index, verdicts, since, until, given_by, reviewed) -> list[dict]:
+    return index.feedback.list(verdicts=verdicts, since=since, until=until,
+                               given_by=given_by, reviewed=reviewed)
+
+
+@feedback.command(name="list")
+@_feedback_filters
+@_index_option
+@_json_option
+def feedback_list(verdicts, since, until, given_by, reviewed, index_path, as_json):
+    """Feedback, newest first (the operator reads every caller's)."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+    if as_json:
+        return _print_json(items)
+    if not items:
+        click.echo("no feedback")
+    for item in items:
+        cited = ", ".join(c["label"] for c in item["citations"]) or "no citation"
+        reviewed_mark = " · reviewed" if item["reviewed_at"] else ""
+        click.echo(f"#{item['id']} {item['created_at'][:16]} {item['verdict'].upper()} "
+                   f"({item['audience'] or 'operator'}, {item['channel']}){reviewed_mark}")
+        click.echo(f"  Q: {item['question']}")
+        click.echo(f"  A: {textwrap.shorten(item['answer'] or '(refused)', 160)} [{cited}]")
+        if item["comment"]:
+            click.echo(f"  comment: {item['comment']}")
+
+
+@feedback.command(name="export")
+@_feedback_filters
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
+              show_default=True)
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Write to this file instead of the standard output.")
+@click.option("--to-eval", "to_eval", default=None, type=click.Path(dir_okay=False),
+              metavar="QUESTIONS.yaml",
+              help="Write the reviewed items as evaluation questions (the reference format "
+                   "of `preuve eval`) to this file instead.")
+@_index_option
+def feedback_export(verdicts, since, until, given_by, reviewed, fmt, output, to_eval,
+                    index_path):
+    """Export feedback as JSON or CSV, or the reviewed items as evaluation questions."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+        if to_eval:
+            questions, skipped = index.feedback.to_eval(items)
+            text = index.feedback.eval_yaml(questions)
+        else:
+            text = index.feedback.export(items, fmt)
+    if to_eval:
+        with open(to_eval, "w", encoding="utf-8") as out:
+            out.write(text)
+        click.echo(f"{len(questions)} questions written to {to_eval}")
+        for line in skipped:
+            click.echo(f"  left out: {line}", err=True)
+    elif output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        click.echo(f"{len(items)} items written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@feedback.command(name="review")
+@click.argument("feedback_id", type=int)
+@click.option("--source", "sources", multiple=True, metavar="LOCATION",
+              help="Where the right answer is: path:START-END, path:LINE, file.pdf p. N, or a "
+                   "path (repeatable).")
+@click.option("--fact", "facts", multiple=True, metavar="TEXT",
+              help="What a right answer states (repeatable).")
+@click.option("--refuse", is_flag=True, help="Nothing in the documents answers it.")
+@click.option("--note", default="", help="A note of yours.")
+@_index_option
+@_json_option
+def feedback_review(feedback_id, sources, facts, refuse, note, index_path, as_json):
+    """Review one item: give the correct source (or --refuse) so that it becomes an
+    evaluation question (`preuve feedback export --to-eval`)."""
+    with _index(index_path) as index:
+        item = index.feedback.review(feedback_id, relevant=sources, facts=facts,
+                                     refuse=refuse, note=note)
+    if as_json:
+        return _print_json(item)
+    click.echo(f"feedback {feedback_id} reviewed")
 
 
 @cli.command()

@@ -8,7 +8,9 @@
 The CLI, the HTTP server, the MCP server, the evaluation and the benchmarks call these
 methods and never the store beneath: reads for a caller (`documents`, `document`,
 `passage`, `search`, `ask`, `history`) take the caller's audience and show nothing else;
-writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too. The
+writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too;
+feedback on answers is the noun `index.feedback` (preuve/feedback.py), under the same
+audience boundary. The
 helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`,
 `local_postgres`) are what a front end needs to know about a location without opening it.
 The benchmarks load prepared chunks with `load` and choose engines and knobs through
@@ -39,6 +41,7 @@ from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
 from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
+from preuve.feedback import Feedback
 from preuve.ingest import IngestReport, ingest, ingest_records
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
@@ -86,6 +89,8 @@ class Index:
         self._embedder: Embedder | None = None
         self._companion: Embedder | None = None
         self.reranker = reranker
+        # feedback on answers (add, list, review, export, to_eval): preuve/feedback.py
+        self.feedback = Feedback(self)
 
     # -- models ---------------------------------------------------------------------------
     @property

@@ -134,3 +134,35 @@ def test_refusal_is_shown_as_such_and_methods_compare(browser, site):
     assert "vecteurs" in note.text  # keyword-only index: dense and hybrid unavailable
     dense = browser.find_element(By.CSS_SELECTOR, ".cmp[data-method='dense']")
     assert not dense.find_elements(By.CSS_SELECTOR, "li")
+
+
+def test_feedback_buttons_under_an_answer_store_the_verdict(browser, site):
+    import httpx
+
+    question = "Combien de jours de télétravail par semaine ?"
+    assert ask(browser, site, question) == "done"
+    box = browser.find_element(By.ID, "feedback-box")
+    assert box.is_displayed()
+    buttons = {b.get_attribute("data-verdict"): b
+               for b in box.find_elements(By.TAG_NAME, "button")}
+    assert {v: b.text for v, b in buttons.items()} == {
+        "right": "juste", "wrong": "fausse", "incomplete": "incomplète"}
+    browser.find_element(By.ID, "feedback-comment").send_keys("Et le vendredi ?")
+    buttons["incomplete"].click()
+    status = browser.find_element(By.ID, "feedback-status")
+    WebDriverWait(browser, 10).until(lambda d: status.get_attribute("data-state"))
+    assert status.get_attribute("data-state") == "sent" and "Merci" in status.text
+    assert all(not b.is_enabled() for b in buttons.values())  # one verdict per answer
+    # read back through the API with the same key: what the page sent was stored
+    items = httpx.get(site + "/feedback", headers={"X-API-Key": KEY}).json()["items"]
+    (item,) = [i for i in items if i["comment"] == "Et le vendredi ?"]
+    assert item["verdict"] == "incomplete" and item["channel"] == "web"
+    assert item["question"] == question and "2 jours" in item["answer"]
+    assert item["audience"] == "public" and not item["refused"]
+    assert [(c["path"], c.get("page")) for c in item["citations"]] == [
+        ("handbook/teletravail.pdf", 2)]
+    # a new answer gets fresh buttons; the English page words them in English
+    browser.get(site + "/?lang=en")
+    assert not browser.find_element(By.ID, "feedback-box").is_displayed()  # no answer yet
+    assert [b.get_attribute("textContent") for b in browser.find_elements(
+        By.CSS_SELECTOR, "#feedback-box button")] == ["right", "wrong", "incomplete"]

@@ -31,7 +31,15 @@ from preuve.registry import generators
 from preuve.server import errors
 from preuve.server.config import ServerConfig, load_config
 from preuve.server.guard import Guard
-from preuve.server.routes import answers, documents, page, retrieval, service, viewer
+from preuve.server.routes import (
+    answers,
+    documents,
+    feedback,
+    page,
+    retrieval,
+    service,
+    viewer,
+)
 from preuve.server.state import IndexPool, Metrics, Services
 from preuve.server.uploads import UploadFolder
 from preuve.settings import Settings
@@ -92,6 +100,6 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             app_services.metrics.record(f"{request.method} {route}", status,
                                         time.perf_counter() - started)
 
-    for group in (service, retrieval, answers, documents, viewer, page):
+    for group in (service, retrieval, answers, feedback, documents, viewer, page):
         app.include_router(group.router)
     return app
