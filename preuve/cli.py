@@ -401,11 +401,20 @@ def migrate(source, target, as_json):
                    + ", ".join(CHUNKING_STRATEGIES) + "), one eval index each.")
 @click.option("--chunk-words", type=int, default=None, help="With --chunking: size in words.")
 @click.option("--chunk-overlap", type=int, default=None, help="With --chunking: overlap.")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False),
+              metavar="REPORT.html",
+              help="Reference file: write a self-contained HTML report (per-type charts per "
+                   "method, answer outcomes, the refusal judgment, the missed questions "
+                   "with their top passages and why), its data beside it as .json, and "
+                   "keep it in the index for the server's /eval.")
+@click.option("--against", default=None, type=click.Path(dir_okay=False), metavar="OLD.json",
+              help="With --report: compare with an earlier report's .json (what improved, "
+                   "what regressed).")
 @_index_option
 @_embedder_option
 @_json_option
 def eval_(target, method, k, show_missed, answers, limit, foreign, records, chunkings,
-          chunk_words, chunk_overlap, index_path, embedder, as_json):
+          chunk_words, chunk_overlap, report_path, against, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
@@ -420,6 +429,11 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
             raise click.BadParameter(f"unknown method {name!r} (known: {', '.join(METHODS)})",
                                      param_hint="--method")
     settings = _settings(index=index_path, embedder=embedder)
+    if against and not report_path:
+        raise click.UsageError("--against compares reports: give --report too")
+    if report_path:
+        return _eval_report(target, [n for n in names if n], k, report_path, against,
+                            index_path, embedder, as_json)
     if answers and not is_reference_file(target):
         return _eval_collection_answers(target, foreign, limit or None, records, index_path,
                                         as_json)
@@ -471,6 +485,30 @@ def _print_eval(target, reports, k, show_missed, index_path, embedder, chunking)
     if line:
         click.echo(f"\n{line}")
     click.echo("")
+
+
+def _eval_report(target, methods, k, report_path, against, index_path, embedder,
+                 as_json) -> None:
+    from preuve.evaluate import report
+
+    previous = report.load_data(against) if against else None  # a bad file fails first
+    with _index(index_path, embedder) as index:
+        data = report.collect(target, index, methods, k)
+        if previous is not None:
+            data["comparison"] = report.compare(data, previous)
+        page, beside = report.write(data, report_path)
+        index.keep_report(page.read_text("utf-8"))
+    if as_json:
+        return _print_json(data)
+    if data["versus"]:
+        click.echo(data["versus"])
+    click.echo(f"missed by {data['default']}: {len(data['missed'])} of "
+               f"{data['retrieval'][data['default']]['n_questions']}")
+    if data.get("comparison"):
+        diff = data["comparison"]
+        click.echo(f"against {against}: {len(diff['improved'])} improved, "
+                   f"{len(diff['regressed'])} regressed")
+    click.echo(f"report: {page} (data: {beside}; served at /eval to admin keys)")
 
 
 def _print_chunkings(runs, k) -> None:

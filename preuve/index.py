@@ -58,6 +58,7 @@ __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists"
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
 EXPLAIN_DEPTH = 100  # how deep `explain` looks for a hit in the other methods
+EVAL_REPORT = "eval_report"  # meta key of the last evaluation report's HTML
 
 
 def _chunk_options(recorded: str) -> str:
@@ -549,6 +550,15 @@ class Index:
                     progress(step)
         return spent
 
+    def keep_report(self, html: str) -> None:
+        """Keep the last evaluation report (`preuve eval --report`) in the index, where
+        every server on it shows it to admin keys (`/eval`)."""
+        self.store.set_meta(EVAL_REPORT, html)
+
+    def kept_report(self) -> str | None:
+        """The last evaluation report kept by `keep_report`, or None."""
+        return self.store.get_meta(EVAL_REPORT)
+
     def meta(self, key: str) -> str | None:
         """A value recorded in the index under `key` (tools' own keys, e.g. a benchmark's
         cache parameters; preuve's own keys are read through the methods above)."""
@@ -556,7 +566,7 @@ class Index:
 
     def set_meta(self, key: str, value: str) -> None:
         """Record `value` under `key` in the index (tools' own keys only)."""
-        if key.startswith(("embedder", "chunking", "refusal_threshold")):
+        if key.startswith(("embedder", "chunking", "refusal_threshold", EVAL_REPORT)):
             raise InvalidInput(f"{key}: preuve's own key, set by ingest and calibrate")
         self.store.set_meta(key, value)
 

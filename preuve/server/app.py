@@ -34,6 +34,7 @@ from preuve.server.guard import Guard
 from preuve.server.routes import (
     answers,
     documents,
+    evaluation,
     feedback,
     page,
     retrieval,
@@ -100,6 +101,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             app_services.metrics.record(f"{request.method} {route}", status,
                                         time.perf_counter() - started)
 
-    for group in (service, retrieval, answers, feedback, documents, viewer, page):
+    for group in (service, retrieval, answers, feedback, evaluation, documents, viewer,
+                  page):
         app.include_router(group.router)
     return app
