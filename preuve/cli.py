@@ -1,7 +1,8 @@
 """The `preuve` command; `--json` everywhere.
 
 Each verb calls `preuve.Index` (the one door to an index): ingest, status, search, where,
-forget, ask, chat, calibrate, eval, migrate and feedback through its methods and helpers;
+forget, ask, chat, calibrate, eval, migrate, diff and feedback through its methods and
+helpers;
 `serve` and `mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
 line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
 3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
@@ -785,6 +786,58 @@ def _print_outcomes(outcomes: dict, show_missed: int) -> None:
                    + (f" · missing: {', '.join(r['facts_missing'])}" if r["facts_missing"] else ""))
     if len(missed) > show_missed:
         click.echo(f"  (+{len(missed) - show_missed} more: --show-missed N, or --json for all)")
+
+
+@cli.command()
+@click.argument("target", metavar="PATH")
+@click.option("--from", "since", default=None, metavar="DATE",
+              help="The version in force that day (default: the one before --to's).")
+@click.option("--to", "until", default="today", show_default=True, metavar="DATE|today|none",
+              help="The version in force that day (none: the latest).")
+@click.option("--audience", default=None, metavar="LABEL",
+              help="Only versions this audience may read (default: the operator).")
+@click.option("--width", default=None, type=int, help="Columns of the side-by-side view.")
+@_index_option
+@_json_option
+def diff(target, since, until, audience, width, index_path, as_json):
+    """What changed in a document between two of its effective-dated versions: the
+    changed passages side by side, each with its citation in both versions. PATH is the
+    path (or doc_id) of any of its versions."""
+    with _index(index_path) as index:
+        result = index.versions.diff(target, since=since, until=until, audience=audience)
+    if as_json:
+        return _print_json(result.to_dict())
+    old, new = result.old, result.new
+    click.echo(f"{old.path} (version {old.version or '-'}, from {old.effective_from or '-'}) "
+               f"-> {new.path} (version {new.version or '-'}, from "
+               f"{new.effective_from or '-'}): {len(result.changes)} changed passages")
+    column = max(30, ((width or _terminal_width()) - 3) // 2)
+    for change in result.changes:
+        left = [u.label for u in change.old] or ["(none)"]
+        right = [u.label for u in change.new] or ["(none)"]
+        click.echo(f"\n{change.kind.upper()} {change.heading}".rstrip())
+        _side_by_side([", ".join(left)] + _wrapped(change.old, column),
+                      [", ".join(right)] + _wrapped(change.new, column), column)
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((160, 24)).columns
+
+
+def _wrapped(units, column: int) -> list[str]:
+    lines = []
+    for unit in units:
+        lines += textwrap.wrap(" ".join(unit.text.split()), column) or [""]
+    return lines
+
+
+def _side_by_side(left: list[str], right: list[str], column: int) -> None:
+    for n in range(max(len(left), len(right))):
+        a = left[n] if n < len(left) else ""
+        b = right[n] if n < len(right) else ""
+        click.echo(f"{a[:column]:<{column}} | {b[:column]}".rstrip())
 
 
 @cli.group()

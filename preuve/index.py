@@ -37,6 +37,7 @@ from preuve.answer.answerability import (
     Judgment,
     judge,
 )
+from preuve.answer.changes import change_answer, what_changed
 from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
@@ -51,6 +52,7 @@ from preuve.retrieve.filters import make_filters
 from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 from preuve.text import question_language
+from preuve.versions import Versions
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
            "is_database", "local_postgres", "require_index", "shown_location", "sibling_index"]
@@ -92,6 +94,8 @@ class Index:
         self.reranker = reranker
         # feedback on answers (add, list, review, export, to_eval): preuve/feedback.py
         self.feedback = Feedback(self)
+        # effective-dated versions of a document and what changed: preuve/versions.py
+        self.versions = Versions(self)
 
     # -- models ---------------------------------------------------------------------------
     @property
@@ -371,6 +375,11 @@ class Index:
         Links are built once, by `link(verified_citation) -> url` when given (the HTTP
         server's viewer, the MCP server's relative paths), else under `link_base` (a
         repository URL; None: the local folder as a file:// URL)."""
+        changed = self._what_changed(retrieval_question or question, question, as_of=as_of,
+                                     audience=audience, paths=paths, link=link,
+                                     link_base=link_base, on_token=on_token)
+        if changed is not None:  # "what changed in ...?": answered from the versions
+            return changed
         started = time.perf_counter()
         hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
                            audience=audience, paths=paths)
@@ -386,6 +395,26 @@ class Index:
                                 link=link, count_tokens=counter, history=history,
                                 on_token=on_token, timings=timings, evidence=evidence,
                                 judgment=judgment)
+
+    def _what_changed(self, asked: str, question: str, *, as_of, audience, paths, link,
+                      link_base, on_token) -> Answer | None:
+        """The answer to a question about what changed between versions of a document
+        (preuve/answer/changes.py), under the caller's audience and as-of date; None when
+        `asked` is not such a question or no document with versions matches it."""
+        change = what_changed(asked)
+        if change is None:
+            return None
+        versions = self.versions.changed_document(change.subject, audience=audience,
+                                                  as_of=as_of, paths=paths)
+        if versions is None:
+            return None
+        try:
+            diff = self.versions.diff(versions[-1].doc_id, since=change.since, until=as_of,
+                                      audience=audience)
+        except (InvalidInput, NotFound):  # e.g. the date named is before the first version
+            return None
+        return change_answer(question, diff, link=link, link_base=link_base,
+                             on_token=on_token)
 
     # -- conversations --------------------------------------------------------------------
     def open_conversation(self, audience: str | None = None, owner: str | None = None) -> str:

@@ -252,6 +252,17 @@ class SqlStore:
         by_id = {row[0]: row for row in rows}
         return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
 
+    def document_chunks(self, doc_id: str, filters: Filters) -> list[Hit]:
+        """Every chunk of one document that the filters allow, in document order (any role:
+        a diff of two versions reads them all)."""
+        where, params = filter_sql(document_filters(filters), "c", self.mark)
+        with self._cursor() as cur:
+            rows = cur.execute(
+                f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                f"WHERE c.doc_id = {self.mark} AND {where} ORDER BY c.ordinal",
+                [doc_id, *params]).fetchall()
+        return [hit_from_row(row, 0, 0.0) for row in rows]
+
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
         """The hashes among `text_hashes` with no cached vector for `model`."""
