@@ -166,3 +166,26 @@ def test_feedback_buttons_under_an_answer_store_the_verdict(browser, site):
     assert not browser.find_element(By.ID, "feedback-box").is_displayed()  # no answer yet
     assert [b.get_attribute("textContent") for b in browser.find_elements(
         By.CSS_SELECTOR, "#feedback-box button")] == ["right", "wrong", "incomplete"]
+
+
+def test_a_what_changed_answer_is_shown_as_a_diff(browser, site):
+    assert ask(browser, site, "Qu'est-ce qui a changé dans la politique de retours ?") == "done"
+    table = browser.find_element(By.ID, "changes")
+    assert browser.find_element(By.ID, "changes-box").is_displayed()
+    head = table.find_element(By.TAG_NAME, "tr").text
+    assert "handbook/retours-v1.md" in head and "handbook/retours-v2.md" in head
+    rows = table.find_elements(By.CSS_SELECTOR, "tr.change")
+    answer = browser.find_element(By.ID, "answer").text
+    assert rows and f"{len(rows)} passages modifiés" in answer
+    delay = next(r for r in rows if "Délai de retour" in r.text)
+    old, new = delay.find_elements(By.TAG_NAME, "td")
+    assert "30 jours" in old.text and "45 jours" in new.text
+    # each side links to its own version in the viewer
+    link = new.find_element(By.CSS_SELECTOR, "a.citation")
+    assert link.text.startswith("handbook/retours-v2.md:")
+    link.click()
+    frame = browser.find_element(By.ID, "passage-frame")
+    assert "/passages/retours-v2" in frame.get_attribute("src")
+    # the next, ordinary answer hides the diff
+    assert ask(browser, site, "Combien de jours de congés payés par an ?") == "done"
+    assert not browser.find_element(By.ID, "changes-box").is_displayed()
