@@ -11,11 +11,22 @@ import json
 import shutil
 from pathlib import Path
 
+import httpx
 import pytest
-from conftest import AFTER_SWITCH, BEFORE_SWITCH, HANDBOOK, open_index, run_cli
+from conftest import (
+    AFTER_SWITCH,
+    BEFORE_SWITCH,
+    HANDBOOK,
+    UNLIMITED,
+    copy_index,
+    open_index,
+    run_cli,
+)
 
 from preuve.errors import InvalidInput, NotFound
 from preuve.ingest.metadata import split_front_matter
+from preuve.server.app import create_app
+from preuve.server.runner import ServerThread
 
 HTTPX = Path(__file__).parent / "data" / "httpx-readme"
 
@@ -196,3 +207,20 @@ def test_cli_diff_side_by_side_and_errors(index_path):
     assert single.returncode == 2 and "only one version" in single.stderr
     missing = run_cli("diff", "handbook/nope.md", *where)
     assert missing.returncode == 3 and "no such document" in missing.stderr
+
+
+def test_over_http_both_versions_link_into_the_viewer(sqlite_index_path, tmp_path):
+    path = copy_index(sqlite_index_path, tmp_path / "index.sqlite")
+    app = create_app(path, {"api_keys": {"pub": "public"}, **UNLIMITED})
+    with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        r = http.post("/ask", headers={"X-API-Key": "pub"}, json={
+            "question": "Qu'est-ce qui a changé dans la politique de retours ?",
+            "as_of": AFTER_SWITCH})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        links = {c["link"].split("?")[0] for c in answer["citations"]}
+        assert links == {"/passages/retours-v1", "/passages/retours-v2"}
+        assert "file:" not in json.dumps(answer) and str(tmp_path) not in json.dumps(answer)
+        assert answer["explain"]["changes"]["changes"]
+        for link in {c["link"] for c in answer["citations"]}:
+            assert http.get(link, headers={"X-API-Key": "pub"}).status_code == 200
