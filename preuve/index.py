@@ -37,7 +37,7 @@ from preuve.answer.answerability import (
     Judgment,
     judge,
 )
-from preuve.answer.changes import change_answer, what_changed
+from preuve.answer.changes import change_answer, first_version_answer, what_changed
 from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
@@ -408,6 +408,9 @@ class Index:
                                                   as_of=as_of, paths=paths)
         if versions is None:
             return None
+        first = self.versions.first_in_force(versions, as_of, audience=audience)
+        if first is not None and change.since is None:  # nothing before it
+            return first_version_answer(question, *first, link=link, link_base=link_base)
         try:
             diff = self.versions.diff(versions[-1].doc_id, since=change.since, until=as_of,
                                       audience=audience)

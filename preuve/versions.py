@@ -270,6 +270,16 @@ class Versions:
         return VersionDiff(old, new, compare(before, after) if old.doc_id != new.doc_id
                            else [])
 
+    def first_in_force(self, versions: list[Document], as_of, *,
+                       audience: str | None = None) -> tuple[Document, Hit] | None:
+        """(the first version, its first passage) when the version in force on `as_of`
+        is the first of `versions`; else None."""
+        current = in_force(versions, _day(as_of, "as_of"))
+        if current is None or current is not versions[0]:
+            return None
+        passages = self._index.store.document_chunks(current.doc_id, Filters(audience=audience))
+        return (current, passages[0]) if passages else None
+
     def changed_document(self, subject: str, *, audience: str | None = None,
                          as_of: str | dt.date | None = "today",
                          paths=()) -> list[Document] | None:

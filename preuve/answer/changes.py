@@ -70,13 +70,17 @@ _WORDS = {
            "since": "en vigueur depuis le {day}", "until": "en vigueur jusqu'au {day}",
            "always": "sans date", "more": "… et {n} autre{s} : `preuve diff {path}`.",
            "none": "« {title} » : aucun passage n'a changé entre la version {old} et la "
-                   "version {new}."},
+                   "version {new}.",
+           "first": "« {title} » : la version {version} ({when}) est la première ; il n'y "
+                    "a pas de version antérieure à comparer {label}."},
     "en": {"intro": "“{title}”: {n} passage{s} {changed} between version {old} "
                     "({old_when}) and version {new} ({new_when}):",
            "changed": "changed", "added": "added", "removed": "removed",
            "since": "in force from {day}", "until": "in force until {day}",
            "always": "undated", "more": "… and {n} more: `preuve diff {path}`.",
-           "none": "“{title}”: no passage changed between version {old} and version {new}."},
+           "none": "“{title}”: no passage changed between version {old} and version {new}.",
+           "first": "“{title}”: version {version} ({when}) is the first; there is no earlier "
+                    "version to compare with {label}."},
 }
 
 
@@ -133,6 +137,25 @@ def change_text(diff: VersionDiff, language: str) -> str:
         lines.append(words["more"].format(n=more, s="s" if more > 1 else "",
                                           path=diff.new.path))
     return "\n".join(lines)
+
+
+def first_version_answer(question: str, doc, passage, *, link=None,
+                         link_base: str | None = None) -> Answer | None:
+    """The answer when the version in force is a document's first: nothing before it to
+    compare with (a later version, not yet in force on the caller's date, is not named)."""
+    language = "fr" if question_language(question) == "fr" else "en"
+    words = _WORDS[language]
+    text = words["first"].format(title=doc.title or doc.path, version=doc.version or "1",
+                                 when=_when(doc, words), label=f"[{passage.label}]")
+    verification = verify(text, [passage])
+    if not verification.ok:
+        return None
+    linked, citations = cite(text, verification, [passage],
+                             link or functools.partial(link_for, base=link_base))
+    return Answer(question, linked, False, None, citations, [passage],
+                  {"calls": [{"generator": "changes"}]}, language,
+                  explain={"decided_by": "what changed between versions",
+                           "changes": {"first": doc.path}})
 
 
 def change_answer(question: str, diff: VersionDiff, *, link=None,
