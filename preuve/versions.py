@@ -15,7 +15,8 @@ whose `effective_from` is on or before it and whose `effective_to` is not before
 
 A diff compares the versions' indexed passages, cut into units a reader cites: paragraphs,
 list items and headings with their lines where the format has lines (Markdown, text, code,
-Word paragraphs), sentences on their page for a PDF. Units are aligned by `difflib`; every
+Word paragraphs, each its own unit), sentences on their page for a PDF (titles apart).
+Units are aligned by `difflib`; every
 run of units that differs is one change (`changed`, `added` or `removed`) with the units of
 both sides, each carrying the citation label of where it is.
 """
@@ -167,25 +168,47 @@ def _line_units(hit: Hit, seen_lines: set[int]) -> list[Unit] | None:
         if not line.strip():
             flush()
             continue
-        if line.lstrip().startswith("#") or _ITEM.match(line):
+        alone = hit.kind == "docx" or line.lstrip().startswith("#")  # a Word paragraph
+        if alone or _ITEM.match(line):
             flush()
         block.append((number, line))
-        if line.lstrip().startswith("#"):
+        if alone:
             flush()
     flush()
     return units
 
 
+def _is_title(line: str, following: str) -> bool:
+    """A line of a PDF page that reads as a title: short, no closing punctuation, and the
+    next line starts a sentence."""
+    line = line.strip()
+    return (0 < len(line) <= 70 and not line.endswith((".", ",", ";", ":", "!", "?"))
+            and following[:1].isupper())
+
+
 def _sentence_units(hit: Hit, recent: list[str]) -> list[Unit]:
-    text = " ".join(hit.text.split())
+    """Sentences of a passage with no lines of its own (PDF), titles apart; a sentence
+    already taken from the chunk before (their overlap) is skipped."""
+    lines = [line for line in hit.text.split("\n") if line.strip()]
+    pieces, block = [], []
+    for n, line in enumerate(lines):
+        following = lines[n + 1].strip() if n + 1 < len(lines) else ""
+        if _is_title(line, following):
+            pieces.append(" ".join(block))
+            pieces.append(line)
+            block = []
+        else:
+            block.append(line)
+    pieces.append(" ".join(block))
     units = []
-    for sentence in _SENTENCE_END.split(text):
-        key = " ".join(sentence.split())
-        if not key or key in recent:  # the overlap of consecutive chunks
-            continue
-        recent.append(key)
-        del recent[:-8]
-        units.append(Unit(sentence[:MAX_UNIT_CHARS], hit.label, hit, hit.heading or ""))
+    for piece in pieces:
+        for sentence in _SENTENCE_END.split(" ".join(piece.split())):
+            key = " ".join(sentence.split())
+            if not key or key in recent:
+                continue
+            recent.append(key)
+            del recent[:-8]
+            units.append(Unit(sentence[:MAX_UNIT_CHARS], hit.label, hit, hit.heading or ""))
     return units
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -121,6 +122,64 @@ def test_a_real_pair_of_releases_matches_a_plain_diff(httpx_index):
     assert {c["path"] for c in answer.citations} == {"README-0.27.2.md", "README-0.28.1.md"}
     assert all(c["valid"] for c in answer.citations)
     assert "is the first" in before.answer and "0.28.1" not in before.answer
+
+
+def build_format(kind: str, markdown: Path, dest: Path) -> Path:
+    """The Markdown version's body as a Word (python-docx) or PDF (fpdf2) document: one
+    paragraph per block, list item or heading, with a sidecar of the same dates."""
+    meta, body, _ = split_front_matter(markdown.read_text("utf-8"))
+    blocks = []
+    for block in re.split(r"\n\s*\n", body):
+        items = re.split(r"\n(?=- )", block.strip())
+        blocks += [" ".join(item.split()) for item in items if item.strip()]
+    target = dest / f"{markdown.stem}.{kind}"
+    if kind == "docx":
+        import docx
+
+        document = docx.Document()
+        for text in blocks:
+            if text.startswith("#"):
+                document.add_heading(text.lstrip("# "), level=text.index(" "))
+            else:
+                document.add_paragraph(text)
+        document.save(target)
+    else:
+        from fpdf import FPDF
+
+        pdf = FPDF()
+        pdf.add_page()
+        pdf.set_font("helvetica", size=11)
+        for text in blocks:
+            pdf.multi_cell(0, 6, text.lstrip("# "))
+            pdf.ln(3)
+        pdf.output(str(target))
+    dates = {k: str(meta[k]) for k in ("effective_from", "effective_to") if meta.get(k)}
+    Path(f"{target}.meta.yaml").write_text(json.dumps({
+        "title": f"Politique de retours ({kind})", "access": "public",
+        "version": str(meta["version"]), **dates}), "utf-8")
+    return target
+
+
+def test_word_and_pdf_versions_find_the_changes_markdown_finds(index, fresh_index, tmp_path):
+    expected = index.versions.diff("handbook/retours-v2.md", until=AFTER_SWITCH)
+    corpus = tmp_path / "formats"
+    corpus.mkdir()
+    for kind in ("docx", "pdf"):
+        for version in ("retours-v1.md", "retours-v2.md"):
+            build_format(kind, HANDBOOK / version, corpus)
+    with open_index(fresh_index) as built:
+        assert built.ingest([corpus]).ok
+        for kind in ("docx", "pdf"):
+            diff = built.versions.diff(f"retours-v2.{kind}", until=AFTER_SWITCH,
+                                       audience="public")
+            assert len(diff.changes) == len(expected.changes), kind
+            for mine, markdown in zip(diff.changes, expected.changes, strict=True):
+                added = {b for _, b in markdown.words() if b}
+                text = " ".join(u.key for u in mine.new)
+                assert all(b.rstrip(".") in text for b in added), (kind, added, text)
+                label = mine.new[0].label if mine.new else mine.old[0].label
+                assert label.startswith("retours-v") and (
+                    " p. 1" in label if kind == "pdf" else ":" in label)
 
 
 def test_ask_what_changed_cites_both_versions(index):
