@@ -95,6 +95,14 @@ def _relevant_of(citation: dict) -> dict:
     return entry
 
 
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run: text a reader wrote that starts like a
+    formula (`=`, `+`, `-`, `@`, tab, carriage return) gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 class Feedback:
     """Feedback on the answers of one index (see the module's docstring)."""
 
@@ -262,10 +270,11 @@ class Feedback:
         writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore")
         writer.writeheader()
         for item in items:
-            writer.writerow({**item, "citations": "; ".join(
+            row = {**item, "citations": "; ".join(
                 c.get("label") or c["path"] for c in item["citations"]),
                 "review": json.dumps(item["review"], ensure_ascii=False)
-                if item["review"] else ""})
+                if item["review"] else ""}
+            writer.writerow({key: _cell(value) for key, value in row.items()})
         return out.getvalue()
 
     @staticmethod

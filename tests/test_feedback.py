@@ -123,7 +123,7 @@ def test_cli_lists_filters_exports_and_makes_evaluation_questions(own_index, tmp
                                    answer="2 jours [handbook/teletravail.pdf p. 2]",
                                    citations=["handbook/teletravail.pdf p. 2"],
                                    verdict="right", audience="public", owner="key:two")
-        index.feedback.add(question="Quelle est la couleur du ciel ?", answer="", refused=True,
+        index.feedback.add(question='=HYPERLINK("http://x.example")', answer="", refused=True,
                            verdict="incomplete", audience="staff", owner="key:three")
     where = ["--index", str(own_index)]
     listed = run_cli("feedback", "list", "--verdict", "wrong", "--json", *where)
@@ -144,6 +144,7 @@ def test_cli_lists_filters_exports_and_makes_evaluation_questions(own_index, tmp
     table = list(csv.DictReader(io.StringIO(exported.stdout)))
     assert [r["verdict"] for r in table] == ["incomplete", "right", "wrong"]
     assert table[1]["citations"] == "handbook/teletravail.pdf p. 2"
+    assert table[0]["question"] == "'=HYPERLINK(\"http://x.example\")"  # not a formula
 
     # the wrong answer: reviewed with the correct source; the right one: its citation
     reviewed = run_cli("feedback", "review", str(wrong["id"]), "--source",
