@@ -408,6 +408,8 @@ class Index:
                                                   as_of=as_of, paths=paths)
         if versions is None:
             return None
+        if len(versions) < 2:  # not a versioned document: the usual answerer (and judgment)
+            return None
         first = self.versions.first_in_force(versions, as_of, audience=audience)
         if first is not None and change.since is None:  # nothing before it
             return first_version_answer(question, *first, link=link, link_base=link_base)

@@ -242,11 +242,14 @@ class Versions:
     def __init__(self, index: Index):
         self._index = index
 
-    def of(self, target: str, *, audience: str | None = None) -> list[Document]:
+    def of(self, target: str, *, audience: str | None = None,
+           readable: list[Document] | None = None) -> list[Document]:
         """The versions `audience` may read of the document `target` names (a path or
-        doc_id of any of its versions), oldest first; NotFound when it names none."""
+        doc_id of any of its versions), oldest first; NotFound when it names none.
+        `readable`: the documents `audience` may read, when the caller has them already."""
         target = str(target).removeprefix("./").rstrip("/")
-        readable = self._index.documents(audience=audience)
+        if readable is None:
+            readable = self._index.documents(audience=audience)
         named = [d for d in readable if target in (d.path, d.doc_id)
                  or d.path.endswith("/" + target)]
         if not named:
@@ -307,17 +310,11 @@ class Versions:
                          as_of: str | dt.date | None = "today",
                          paths=()) -> list[Document] | None:
         """The versions of the document a "what changed" question is about: the first
-        document with several versions among the passages found for `subject`, for
-        `audience`, that has a version in force on `as_of`; None when there is none."""
-        hits = self._index.search(subject, k=20, as_of="none", audience=audience,
-                                  paths=paths)
-        day = _day(as_of, "as_of")
-        tried = set()
-        for hit in hits:
-            if hit.doc_id in tried:
-                continue
-            versions = self.of(hit.doc_id, audience=audience)
-            tried.update(d.doc_id for d in versions)
-            if len(versions) > 1 and in_force(versions, day) is not None:
-                return versions
-        return None
+        document found for `subject` (for `audience`, any date; another document with
+        versions further down is about something else), when one of its versions is in
+        force on `as_of`; None when nothing is found."""
+        hits = self._index.search(subject, k=1, as_of="none", audience=audience, paths=paths)
+        if not hits:
+            return None
+        versions = self.of(hits[0].doc_id, audience=audience)
+        return versions if in_force(versions, _day(as_of, "as_of")) is not None else None
