@@ -102,6 +102,7 @@ def collect(target: str | Path, index: Index, methods: list[str], k: int = 10,
     if answers:
         report = evaluate_answers(index, target, method=default)
         answer_data = {"metrics": report.metrics, "outcomes": report.outcomes,
+                       "calibrated": index.refusal_thresholds(),
                        "per_question": [{key: r.get(key) for key in (
                            "id", "type", "lang", "refuse", "refused", "outcome", "reason",
                            "evidence", "judgment", "facts_missing", "top_hit", "answer")}
@@ -298,6 +299,9 @@ def _answers_section(data: dict) -> str:
         y_lines = {n: float(defaults[n]) for n in ("dense_floor", "dense_sure")
                    if dense and isinstance(defaults.get(n), int | float)
                    and min(dense) - 0.1 <= defaults[n] <= max(dense) + 0.1}
+        calibrated = (answers.get("calibrated") or {}).get("dense")
+        if dense and calibrated is not None:  # `preuve calibrate` decides alone then
+            y_lines["calibrated"] = float(calibrated)
         y_range = (min([*dense, *y_lines.values()]) - 0.02,
                    max([*dense, *y_lines.values()]) + 0.02) if dense else (0.0, 1.0)
         bad = [r for r in answers["per_question"] if r["outcome"] not in GOOD_OUTCOMES]
