@@ -110,3 +110,20 @@ def test_eval_page_is_for_admin_keys(sqlite_index_path, tmp_path):
         for key, status in (("adm", 200), ("pub", 403)):
             with httpx.Client(base_url=url, cookies={"preuve_key": key}) as browser:
                 assert browser.get("/eval").status_code == status
+
+
+def test_the_judgment_chart_draws_the_calibrated_threshold(sqlite_index_path, tmp_path):
+    from preuve.evaluate.report import load_data, render
+
+    index = copy_index(sqlite_index_path, tmp_path / "index.sqlite")
+    page = tmp_path / "r.html"
+    assert run_cli("eval", str(QUESTIONS), "--index", str(index), "--report", str(page),
+                   timeout=300).returncode == 0
+    data = load_data(page.with_suffix(".json"))
+    assert "calibrated" not in render(data)  # a keyword index has no dense evidence
+    # the same rows as an index with vectors would give them, calibrated at 0.85
+    for n, row in enumerate(data["answers"]["per_question"]):
+        row["judgment"]["numbers"]["dense"] = 0.8 + n * 0.002
+    data["answers"]["calibrated"] = {"dense": 0.85}
+    chart = render(data)
+    assert "calibrated 0.85" in chart and "dense evidence" in chart
