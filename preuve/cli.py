@@ -372,7 +372,8 @@ def migrate(source, target, as_json):
         return
     vectors = ", ".join(f"{n} {model}" for model, n in report.vectors.items()) or "none"
     click.echo(f"copied {report.documents} documents, {report.chunks} chunks, vectors: "
-               f"{vectors}; {report.rows.get('messages', 0)} messages")
+               f"{vectors}; {report.rows.get('messages', 0)} messages, "
+               f"{report.rows.get('feedback', 0)} feedback items")
     click.echo(f"{report.source} -> {report.target}: counts match")
 
 

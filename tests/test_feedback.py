@@ -177,6 +177,7 @@ def test_migrate_keeps_feedback(sqlite_index_path, tmp_path):
     target = tmp_path / "b.sqlite"
     done = run_cli("migrate", "--from", str(source), "--to", str(target))
     assert done.returncode == 0, done.stderr
+    assert "1 feedback items" in done.stdout
     (row,) = rows(target, "SELECT comment, audience, owner FROM feedback")
     assert row == {"comment": "kept", "audience": "public", "owner": "key:1"}
 
