@@ -151,7 +151,6 @@ class Feedback:
         citations = list(citations or [])
         if len(citations) > MAX_CITATIONS:
             raise InvalidInput(f"feedback: more than {MAX_CITATIONS} citations")
-        readable = {d.path for d in self._index.documents(audience=audience)}
         kept = []
         for number, cited in enumerate(citations, 1):
             if isinstance(cited, str):
@@ -173,7 +172,8 @@ class Feedback:
             path = str(entry["path"]).removeprefix("./")
             # the same words for a document that does not exist and for one the caller
             # may not read: feedback is not a way to learn what the index holds
-            if path not in readable:
+            if not any(d.path == path for d in self._index.documents(
+                    audience=audience, as_of="none", paths=[path])):
                 raise InvalidInput(f"feedback: citation {number} ({entry.get('label') or path})"
                                    " is not a document you can read")
             chunk = entry.get("chunk_id")
