@@ -433,6 +433,9 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
     settings = _settings(index=index_path, embedder=embedder)
     if against and not report_path:
         raise click.UsageError("--against compares reports: give --report too")
+    if report_path and (chunkings or answers):
+        raise click.UsageError("--report evaluates a reference file's retrieval and answers "
+                               "together: drop --chunking/--answers")
     if report_path:
         return _eval_report(target, [n for n in names if n], k, report_path, against,
                             index_path, embedder, as_json)
