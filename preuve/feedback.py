@@ -31,6 +31,7 @@ import yaml
 from preuve.answer.citations import parse_citations
 from preuve.errors import InvalidInput, NotFound
 from preuve.models import QUESTION_LIMIT, Filters
+from preuve.retrieve.filters import parse_day
 from preuve.store.sql import now
 
 if TYPE_CHECKING:
@@ -49,14 +50,8 @@ CSV_COLUMNS = ("id", "created_at", "audience", "channel", "verdict", "question",
 
 
 def _date(value: str | dt.date | None, what: str) -> str | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    try:
-        return dt.date.fromisoformat(str(value).strip()).isoformat()
-    except ValueError:
-        raise InvalidInput(f"{what}: {value!r} is not a date (YYYY-MM-DD)") from None
+    day = parse_day(value, what)
+    return day.isoformat() if day else None
 
 
 def _text(value: Any, what: str, limit: int, required: bool = False) -> str:
@@ -128,10 +123,6 @@ class Feedback:
         if channel not in CHANNELS:
             raise InvalidInput(f"feedback: channel {channel!r} is not one of "
                                f"{', '.join(CHANNELS)}")
-        if isinstance(as_of, str) and as_of.strip().lower() == "today":
-            as_of = dt.date.today()
-        elif isinstance(as_of, str) and as_of.strip().lower() in ("none", "any"):
-            as_of = None
         row = {
             "created_at": now(), "audience": audience, "owner": owner, "channel": channel,
             "question": _text(question, "question", QUESTION_LIMIT, required=True),

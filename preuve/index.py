@@ -404,6 +404,7 @@ class Index:
         change = what_changed(asked)
         if change is None:
             return None
+        as_of = "today" if as_of is None else as_of  # as `search` reads None
         versions = self.versions.changed_document(change.subject, audience=audience,
                                                   as_of=as_of, paths=paths)
         if versions is None:

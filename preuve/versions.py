@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from preuve.errors import InvalidInput, NotFound
 from preuve.models import Document, Filters, Hit
+from preuve.retrieve.filters import parse_day
 
 if TYPE_CHECKING:
     from preuve.index import Index
@@ -51,20 +52,6 @@ def family_key(doc: Document) -> tuple[str, str]:
         return folder, " ".join(doc.title.split()).casefold()
     stem, ext = os.path.splitext(name)
     return folder, _VERSION_MARK.sub("", stem).casefold() + ext.lower()
-
-
-def _day(value: str | dt.date | None, what: str) -> dt.date | None:
-    if value is None or isinstance(value, dt.date):
-        return value
-    text = str(value).strip().lower()
-    if text == "today":
-        return dt.date.today()
-    if text in ("", "none", "any"):
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise InvalidInput(f"{what}: {value!r} is not a date (YYYY-MM-DD or today)") from None
 
 
 def in_force(versions: list[Document], day: dt.date | None) -> Document | None:
@@ -267,7 +254,7 @@ class Versions:
         if len(versions) < 2:
             raise InvalidInput(f"{versions[0].path}: only one version (nothing to compare; "
                                "versions share a folder and a title, with effective dates)")
-        until_day, since_day = _day(until, "--to"), _day(since, "--from")
+        until_day, since_day = parse_day(until, "--to"), parse_day(since, "--from")
         new = in_force(versions, until_day)
         if new is None:
             raise NotFound(f"{versions[0].path}: no version in force on {until_day}")
@@ -300,7 +287,7 @@ class Versions:
                        audience: str | None = None) -> tuple[Document, Hit] | None:
         """(the first version, its first passage) when the version in force on `as_of`
         is the first of `versions`; else None."""
-        current = in_force(versions, _day(as_of, "as_of"))
+        current = in_force(versions, parse_day(as_of, "as_of"))
         if current is None or current is not versions[0]:
             return None
         passages = self._index.store.document_chunks(current.doc_id, Filters(audience=audience))
@@ -317,4 +304,4 @@ class Versions:
         if not hits:
             return None
         versions = self.of(hits[0].doc_id, audience=audience)
-        return versions if in_force(versions, _day(as_of, "as_of")) is not None else None
+        return versions if in_force(versions, parse_day(as_of, "as_of")) is not None else None
