@@ -799,7 +799,8 @@ def _print_outcomes(outcomes: dict, show_missed: int) -> None:
 @click.option("--to", "until", default="today", show_default=True, metavar="DATE|today|none",
               help="The version in force that day (none: the latest).")
 @click.option("--audience", default=None, metavar="LABEL",
-              help="Only versions this audience may read (default: the operator).")
+              help="Only versions this audience may read (default: the operator, or "
+                   "$PREUVE_AUDIENCE).")
 @click.option("--width", default=None, type=int, help="Columns of the side-by-side view.")
 @_index_option
 @_json_option
@@ -807,6 +808,7 @@ def diff(target, since, until, audience, width, index_path, as_json):
     """What changed in a document between two of its effective-dated versions: the
     changed passages side by side, each with its citation in both versions. PATH is the
     path (or doc_id) of any of its versions."""
+    audience = _settings(audience=audience).audience
     with _index(index_path) as index:
         result = index.versions.diff(target, since=since, until=until, audience=audience)
     if as_json:

@@ -270,6 +270,10 @@ def test_cli_diff_side_by_side_and_errors(index_path):
     assert single.returncode == 2 and "only one version" in single.stderr
     missing = run_cli("diff", "handbook/nope.md", *where)
     assert missing.returncode == 3 and "no such document" in missing.stderr
+    staff_only = run_cli("diff", "handbook/escalade-retours.md", *where,
+                         env={"PREUVE_AUDIENCE": "public"})  # as a public caller
+    assert staff_only.returncode == 3 and staff_only.stderr == missing.stderr.replace(
+        "handbook/nope.md", "handbook/escalade-retours.md")
 
 
 def test_over_http_both_versions_link_into_the_viewer(sqlite_index_path, tmp_path):
