@@ -867,7 +867,17 @@ def _feedback_filters(f):
     return f
 
 
+def _operator_only() -> None:
+    """Feedback holds every caller's questions: only the operator reads it, never a shell
+    that $PREUVE_AUDIENCE limits to an audience."""
+    audience = _settings().audience
+    if audience is not None:
+        raise click.UsageError(f"feedback is read by the operator only; this shell reads as "
+                               f"audience {audience!r} ($PREUVE_AUDIENCE)")
+
+
 def _feedback_items(index, verdicts, since, until, given_by, reviewed) -> list[dict]:
+    _operator_only()
     return index.feedback.list(verdicts=verdicts, since=since, until=until,
                                given_by=given_by, reviewed=reviewed)
 
@@ -944,6 +954,7 @@ def feedback_export(verdicts, since, until, given_by, reviewed, fmt, output, to_
 def feedback_review(feedback_id, sources, facts, refuse, note, index_path, as_json):
     """Review one item: give the correct source (or --refuse) so that it becomes an
     evaluation question (`preuve feedback export --to-eval`)."""
+    _operator_only()
     with _index(index_path) as index:
         item = index.feedback.review(feedback_id, relevant=sources, facts=facts,
                                      refuse=refuse, note=note)

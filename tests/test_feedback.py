@@ -137,6 +137,9 @@ def test_cli_lists_filters_exports_and_makes_evaluation_questions(own_index, tmp
                                   "--json", *where).stdout)) == 3
     assert json.loads(run_cli("feedback", "list", "--until", "2000-01-01", "--json",
                               *where).stdout) == []
+    limited = run_cli("feedback", "list", *where, env={"PREUVE_AUDIENCE": "public"})
+    assert limited.returncode == 2 and "operator only" in limited.stderr
+    assert QUESTION not in limited.stdout + limited.stderr
     bad = run_cli("feedback", "list", "--since", "last week", *where)
     assert bad.returncode == 2 and "since" in bad.stderr and "Traceback" not in bad.stderr
 
