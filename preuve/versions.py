@@ -100,10 +100,38 @@ class Change:
                 edits.append((" ".join(before[i1:i2]), " ".join(after[j1:j2])))
         return edits
 
+    def marks(self) -> tuple[list[list], list[list]]:
+        """Each unit of both sides as segments [text, changed]: its words, the runs that
+        the other side does not have marked (what a diff view strikes out or inserts)."""
+        sides = []
+        for units in (self.old, self.new):
+            sides.append([(n, word) for n, unit in enumerate(units)
+                          for word in unit.key.split()])
+        changed = [[True] * len(side) for side in sides]
+        matcher = difflib.SequenceMatcher(None, [w for _, w in sides[0]],
+                                          [w for _, w in sides[1]], autojunk=False)
+        for block in matcher.get_matching_blocks():
+            for i in range(block.size):
+                changed[0][block.a + i] = changed[1][block.b + i] = False
+        out = []
+        for side, flags, units in zip(sides, changed, (self.old, self.new), strict=True):
+            per_unit: list[list] = [[] for _ in units]
+            for (n, word), flag in zip(side, flags, strict=True):
+                segments = per_unit[n]
+                if segments and segments[-1][1] == flag:
+                    segments[-1][0] += " " + word
+                else:
+                    segments.append([word, flag])
+            out.append(per_unit)
+        return out[0], out[1]
+
     def to_dict(self) -> dict[str, Any]:
+        old_marks, new_marks = self.marks()
         return {"kind": self.kind, "heading": self.heading,
-                "old": [{"label": u.label, "text": u.text} for u in self.old],
-                "new": [{"label": u.label, "text": u.text} for u in self.new],
+                "old": [{"label": u.label, "text": u.text, "marks": m}
+                        for u, m in zip(self.old, old_marks, strict=True)],
+                "new": [{"label": u.label, "text": u.text, "marks": m}
+                        for u, m in zip(self.new, new_marks, strict=True)],
                 "words": [{"removed": a, "added": b} for a, b in self.words()]}
 
 

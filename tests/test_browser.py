@@ -295,6 +295,8 @@ def test_a_what_changed_answer_is_shown_as_a_diff(browser, site):
     delay = next(r for r in rows if "Délai de retour" in r.text)
     old, new = delay.find_elements(By.TAG_NAME, "td")
     assert "30 jours" in old.text and "45 jours" in new.text
+    assert "30" in [d.text for d in old.find_elements(By.TAG_NAME, "del")]  # words marked
+    assert "45" in [i.text for i in new.find_elements(By.TAG_NAME, "ins")]
     # each side links to its own version in the viewer
     link = new.find_element(By.CSS_SELECTOR, "a.citation")
     assert link.text.startswith("handbook/retours-v2.md:")

@@ -87,6 +87,9 @@ def test_sample_policy_diff_matches_a_plain_diff(index):
     assert found == hunks - rewraps and found > 3
     delay = next(c for c in diff.changes if "Délai de retour" in c.heading)
     assert ("30", "45") in delay.words()
+    old_marks, new_marks = delay.marks()  # what a diff view strikes out and inserts
+    assert ["30", True] in old_marks[0] and ["45", True] in new_marks[0]
+    assert [" ".join(t for t, _ in unit) for unit in new_marks] == [u.key for u in delay.new]
     # with no --from, the version before the one in force: the same pair
     again = index.versions.diff("handbook/retours-v1.md", until=AFTER_SWITCH)
     assert [c.to_dict() for c in again.changes] == [c.to_dict() for c in diff.changes]

@@ -13,7 +13,14 @@
     });
   }
   // each unit's link: the answer's citation of the same label (built by the server)
-  function side(units, links) {
+  // a unit's words, the runs the other version does not have struck out or inserted
+  function marked(u, tag) {
+    if (!u.marks) { return esc(u.text); }
+    return u.marks.map(function (m) {
+      return m[1] ? "<" + tag + ">" + esc(m[0]) + "</" + tag + ">" : esc(m[0]);
+    }).join(" ");
+  }
+  function side(units, links, tag) {
     if (!units.length) { return '<td class="none">—</td>'; }
     return "<td>" + units.map(function (u) {
       var url = links[u.label] || "";
@@ -21,7 +28,7 @@
         ? '<a class="citation" href="' + esc(url) + '" data-label="' + esc(u.label) + '">' +
           esc(u.label) + "</a>"
         : "<code>" + esc(u.label) + "</code>";
-      return '<div class="unit">' + label + "<div>" + esc(u.text) + "</div></div>";
+      return '<div class="unit">' + label + "<div>" + marked(u, tag) + "</div></div>";
     }).join("") + "</td>";
   }
   document.addEventListener("preuve:answer", function (ev) {
@@ -39,7 +46,7 @@
     $("changes").innerHTML = head + changes.changes.map(function (c) {
       return '<tr class="change ' + esc(c.kind) + '"><th>' + esc(T["change_" + c.kind] || c.kind) +
         (c.heading ? "<br><small>" + esc(c.heading.split(" > ").pop()) + "</small>" : "") +
-        "</th>" + side(c.old, links) + side(c.new, links) + "</tr>";
+        "</th>" + side(c.old, links, "del") + side(c.new, links, "ins") + "</tr>";
     }).join("");
     box.hidden = false;
   });
