@@ -24,6 +24,7 @@ from conftest import (
     run_cli,
 )
 
+from preuve.answer.changes import what_changed
 from preuve.errors import InvalidInput, NotFound
 from preuve.ingest.metadata import split_front_matter
 from preuve.server.app import create_app
@@ -183,6 +184,30 @@ def test_word_and_pdf_versions_find_the_changes_markdown_finds(index, fresh_inde
                 label = mine.new[0].label if mine.new else mine.old[0].label
                 assert label.startswith("retours-v") and (
                     " p. 1" in label if kind == "pdf" else ":" in label)
+
+
+@pytest.mark.parametrize("question, subject, since", [
+    ("Qu'est-ce qui a changé dans la politique de retours ?", "politique retours", None),
+    ("Quels sont les changements de la politique de retours depuis le 2025-06-01 ?",
+     "politique retours", "2025-06-01"),
+    ("Quelles modifications dans la politique de retours ?", "politique retours", None),
+    ("What has changed in the returns policy?", "returns policy", None),
+    ("What's new in the expense policy since 2025-01-01?", "expense policy", "2025-01-01"),
+    ("Quelles sont les différences entre les versions de la politique de retours ?",
+     "politique retours", None),
+    # not about versions (the first from evalsets/manuals)
+    ("Comment voir les changements d'un paquet avant la mise à jour avec apt-listchanges ?",
+     None, None),
+    ("Quelles sont les différences entre un retour et un échange ?", None, None),
+    ("Combien de jours pour retourner un article ?", None, None),
+])
+def test_what_changed_questions_are_recognised(question, subject, since):
+    found = what_changed(question)
+    if subject is None:
+        assert found is None
+    else:
+        assert found.subject == subject
+        assert (found.since.isoformat() if found.since else None) == since
 
 
 def test_ask_what_changed_cites_both_versions(index):

@@ -25,9 +25,10 @@ from preuve.versions import Change, VersionDiff
 _ASKS = re.compile(
     r"qu['’]est[- ]ce qu(?:i|['’]il)\s+(?:a|ont|avait)?\s*(?:été\s+)?(?:chang|modifi)\w*"
     r"|qu['’]est[- ]ce qui\s+change"
-    r"|(?:quel(?:le)?s?|les)\s+(?:sont\s+les\s+)?(?:changements|modifications|nouveautés)"
-    r"|différences?\s+entre\s+(?:les\s+|la\s+)?versions?"
-    r"|differences?\s+between\s+(?:the\s+)?versions?"
+    r"|quel(?:le)?s?\s+(?:sont\s+)?(?:les\s+)?(?:changements|modifications|nouveautés)"
+    r"|(?:quel(?:le)?s?\s+sont\s+)?(?:les\s+)?différences?\s+entre\s+(?:les\s+|la\s+)?"
+    r"versions?"
+    r"|(?:what\s+are\s+)?(?:the\s+)?differences?\s+between\s+(?:the\s+)?versions?"
     r"|ce qui a (?:changé|été modifié)|quoi de neuf"
     r"|what(?:['’]s|\s+has|\s+have|\s+is|\s+was)?\s+(?:changed|new|different)"
     r"|what\s+changes|which\s+changes|(?:the\s+)?changes\s+(?:in|to|made\s+to)"
