@@ -1,8 +1,9 @@
 """The `preuve` command; `--json` everywhere.
 
 Each verb calls `preuve.Index` (the one door to an index): ingest, status, search, where,
-forget, ask, chat, calibrate, eval and migrate through its methods and helpers; `serve` and
-`mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
+forget, ask, chat, calibrate, eval, migrate, diff and feedback through its methods and
+helpers;
+`serve` and `mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
 line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
 3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
 
@@ -22,6 +23,7 @@ import click
 
 from preuve.errors import PreuveError, environmental
 from preuve.extras import needs
+from preuve.feedback import VERDICTS as FEEDBACK_VERDICTS
 from preuve.index import (
     DEFAULT_INDEX,
     Index,
@@ -469,7 +471,8 @@ def migrate(source, target, as_json):
         return
     vectors = ", ".join(f"{n} {model}" for model, n in report.vectors.items()) or "none"
     click.echo(f"copied {report.documents} documents, {report.chunks} chunks, vectors: "
-               f"{vectors}; {report.rows.get('messages', 0)} messages")
+               f"{vectors}; {report.rows.get('messages', 0)} messages, "
+               f"{report.rows.get('feedback', 0)} feedback items")
     click.echo(f"{report.source} -> {report.target}: counts match")
 
 
@@ -499,11 +502,20 @@ def migrate(source, target, as_json):
                    + ", ".join(CHUNKING_STRATEGIES) + "), one eval index each.")
 @click.option("--chunk-words", type=int, default=None, help="With --chunking: size in words.")
 @click.option("--chunk-overlap", type=int, default=None, help="With --chunking: overlap.")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False),
+              metavar="REPORT.html",
+              help="Reference file: write a self-contained HTML report (per-type charts per "
+                   "method, answer outcomes, the refusal judgment, the missed questions "
+                   "with their top passages and why), its data beside it as .json, and "
+                   "keep it in the index for the server's /eval.")
+@click.option("--against", default=None, type=click.Path(dir_okay=False), metavar="OLD.json",
+              help="With --report: compare with an earlier report's .json (what improved, "
+                   "what regressed).")
 @_index_option
 @_embedder_option
 @_json_option
 def eval_(target, method, k, show_missed, answers, limit, foreign, records, chunkings,
-          chunk_words, chunk_overlap, index_path, embedder, as_json):
+          chunk_words, chunk_overlap, report_path, against, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
@@ -518,6 +530,14 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
             raise click.BadParameter(f"unknown method {name!r} (known: {', '.join(METHODS)})",
                                      param_hint="--method")
     settings = _settings(index=index_path, embedder=embedder)
+    if against and not report_path:
+        raise click.UsageError("--against compares reports: give --report too")
+    if report_path and (chunkings or answers):
+        raise click.UsageError("--report evaluates a reference file's retrieval and answers "
+                               "together: drop --chunking/--answers")
+    if report_path:
+        return _eval_report(target, [n for n in names if n], k, report_path, against,
+                            index_path, embedder, as_json)
     if answers and not is_reference_file(target):
         return _eval_collection_answers(target, foreign, limit or None, records, index_path,
                                         as_json)
@@ -569,6 +589,30 @@ def _print_eval(target, reports, k, show_missed, index_path, embedder, chunking)
     if line:
         click.echo(f"\n{line}")
     click.echo("")
+
+
+def _eval_report(target, methods, k, report_path, against, index_path, embedder,
+                 as_json) -> None:
+    from preuve.evaluate import report
+
+    previous = report.load_data(against) if against else None  # a bad file fails first
+    with _index(index_path, embedder) as index:
+        data = report.collect(target, index, methods, k)
+        if previous is not None:
+            data["comparison"] = report.compare(data, previous)
+        page, beside = report.write(data, report_path)
+        index.keep_report(page.read_text("utf-8"))
+    if as_json:
+        return _print_json(data)
+    if data["versus"]:
+        click.echo(data["versus"])
+    click.echo(f"missed by {data['default']}: {len(data['missed'])} of "
+               f"{data['retrieval'][data['default']]['n_questions']}")
+    if data.get("comparison"):
+        diff = data["comparison"]
+        click.echo(f"against {against}: {len(diff['improved'])} improved, "
+                   f"{len(diff['regressed'])} regressed")
+    click.echo(f"report: {page} (data: {beside}; served at /eval to admin keys)")
 
 
 def _print_chunkings(runs, k) -> None:
@@ -865,6 +909,177 @@ def _print_outcomes(outcomes: dict, show_missed: int) -> None:
                    + (f" · missing: {', '.join(r['facts_missing'])}" if r["facts_missing"] else ""))
     if len(missed) > show_missed:
         click.echo(f"  (+{len(missed) - show_missed} more: --show-missed N, or --json for all)")
+
+
+@cli.command()
+@click.argument("target", metavar="PATH")
+@click.option("--from", "since", default=None, metavar="DATE",
+              help="The version in force that day (default: the one before --to's).")
+@click.option("--to", "until", default="today", show_default=True, metavar="DATE|today|none",
+              help="The version in force that day (none: the latest).")
+@click.option("--audience", default=None, metavar="LABEL",
+              help="Only versions this audience may read (default: the operator, or "
+                   "$PREUVE_AUDIENCE).")
+@click.option("--width", default=None, type=int, help="Columns of the side-by-side view.")
+@_index_option
+@_json_option
+def diff(target, since, until, audience, width, index_path, as_json):
+    """What changed in a document between two of its effective-dated versions: the
+    changed passages side by side, each with its citation in both versions. PATH is the
+    path (or doc_id) of any of its versions."""
+    audience = _settings(audience=audience).audience
+    with _index(index_path) as index:
+        result = index.versions.diff(target, since=since, until=until, audience=audience)
+    if as_json:
+        return _print_json(result.to_dict())
+    old, new = result.old, result.new
+    click.echo(f"{old.path} (version {old.version or '-'}, from {old.effective_from or '-'}) "
+               f"-> {new.path} (version {new.version or '-'}, from "
+               f"{new.effective_from or '-'}): {len(result.changes)} changed passages")
+    column = max(30, ((width or _terminal_width()) - 3) // 2)
+    for change in result.changes:
+        left = [u.label for u in change.old] or ["(none)"]
+        right = [u.label for u in change.new] or ["(none)"]
+        click.echo(f"\n{change.kind.upper()} {change.heading}".rstrip())
+        _side_by_side([", ".join(left)] + _wrapped(change.old, column),
+                      [", ".join(right)] + _wrapped(change.new, column), column)
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((160, 24)).columns
+
+
+def _wrapped(units, column: int) -> list[str]:
+    lines = []
+    for unit in units:
+        lines += textwrap.wrap(" ".join(unit.text.split()), column) or [""]
+    return lines
+
+
+def _side_by_side(left: list[str], right: list[str], column: int) -> None:
+    for n in range(max(len(left), len(right))):
+        a = left[n] if n < len(left) else ""
+        b = right[n] if n < len(right) else ""
+        click.echo(f"{a[:column]:<{column}} | {b[:column]}".rstrip())
+
+
+@cli.group()
+def feedback():
+    """Feedback readers gave on answers (the web page, the HTTP API, MCP): list it,
+    export it, review it, and turn reviewed items into evaluation questions."""
+
+
+def _feedback_filters(f):
+    for option in reversed([
+        click.option("--verdict", "verdicts", multiple=True,
+                     type=click.Choice(FEEDBACK_VERDICTS), help="Only this verdict (repeatable)."),
+        click.option("--since", default=None, metavar="DATE", help="Given on or after DATE."),
+        click.option("--until", default=None, metavar="DATE", help="Given on or before DATE."),
+        click.option("--audience", "given_by", multiple=True, metavar="LABEL",
+                     help="Only feedback given by callers of this audience (repeatable)."),
+        click.option("--reviewed/--unreviewed", default=None,
+                     help="Only items you reviewed / have not reviewed yet."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _operator_only() -> None:
+    """Feedback holds every caller's questions: only the operator reads it, never a shell
+    that $PREUVE_AUDIENCE limits to an audience."""
+    audience = _settings().audience
+    if audience is not None:
+        raise click.UsageError(f"feedback is read by the operator only; this shell reads as "
+                               f"audience {audience!r} ($PREUVE_AUDIENCE)")
+
+
+def _feedback_items(index, verdicts, since, until, given_by, reviewed) -> list[dict]:
+    _operator_only()
+    return index.feedback.list(verdicts=verdicts, since=since, until=until,
+                               given_by=given_by, reviewed=reviewed)
+
+
+@feedback.command(name="list")
+@_feedback_filters
+@_index_option
+@_json_option
+def feedback_list(verdicts, since, until, given_by, reviewed, index_path, as_json):
+    """Feedback, newest first (the operator reads every caller's)."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+    if as_json:
+        return _print_json(items)
+    if not items:
+        click.echo("no feedback")
+    for item in items:
+        cited = ", ".join(c["label"] for c in item["citations"]) or "no citation"
+        reviewed_mark = " · reviewed" if item["reviewed_at"] else ""
+        click.echo(f"#{item['id']} {item['created_at'][:16]} {item['verdict'].upper()} "
+                   f"({item['audience'] or 'operator'}, {item['channel']}){reviewed_mark}")
+        click.echo(f"  Q: {item['question']}")
+        click.echo(f"  A: {textwrap.shorten(item['answer'] or '(refused)', 160)} [{cited}]")
+        if item["comment"]:
+            click.echo(f"  comment: {item['comment']}")
+
+
+@feedback.command(name="export")
+@_feedback_filters
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
+              show_default=True)
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Write to this file instead of the standard output.")
+@click.option("--to-eval", "to_eval", default=None, type=click.Path(dir_okay=False),
+              metavar="QUESTIONS.yaml",
+              help="Write the reviewed items as evaluation questions (the reference format "
+                   "of `preuve eval`) to this file instead.")
+@_index_option
+def feedback_export(verdicts, since, until, given_by, reviewed, fmt, output, to_eval,
+                    index_path):
+    """Export feedback as JSON or CSV, or the reviewed items as evaluation questions."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+        if to_eval:
+            questions, skipped = index.feedback.to_eval(items)
+            text = index.feedback.eval_yaml(questions)
+        else:
+            text = index.feedback.export(items, fmt)
+    if to_eval:
+        with open(to_eval, "w", encoding="utf-8") as out:
+            out.write(text)
+        click.echo(f"{len(questions)} questions written to {to_eval}")
+        for line in skipped:
+            click.echo(f"  left out: {line}", err=True)
+    elif output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        click.echo(f"{len(items)} items written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@feedback.command(name="review")
+@click.argument("feedback_id", type=int)
+@click.option("--source", "sources", multiple=True, metavar="LOCATION",
+              help="Where the right answer is: path:START-END, path:LINE, file.pdf p. N, or a "
+                   "path (repeatable).")
+@click.option("--fact", "facts", multiple=True, metavar="TEXT",
+              help="What a right answer states (repeatable).")
+@click.option("--refuse", is_flag=True, help="Nothing in the documents answers it.")
+@click.option("--note", default="", help="A note of yours.")
+@_index_option
+@_json_option
+def feedback_review(feedback_id, sources, facts, refuse, note, index_path, as_json):
+    """Review one item: give the correct source (or --refuse) so that it becomes an
+    evaluation question (`preuve feedback export --to-eval`)."""
+    _operator_only()
+    with _index(index_path) as index:
+        item = index.feedback.review(feedback_id, relevant=sources, facts=facts,
+                                     refuse=refuse, note=note)
+    if as_json:
+        return _print_json(item)
+    click.echo(f"feedback {feedback_id} reviewed")
 
 
 @cli.command()

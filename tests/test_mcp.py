@@ -1,6 +1,7 @@
 """`preuve mcp`: the real server as a subprocess, spoken to through the MCP SDK's stdio
 client: tools listed with their input schemas, `where` and `ask` answered with citations,
-and the audience fixed by the server (a public agent never sees a staff passage)."""
+`feedback` stored, and the audience fixed by the server (a public agent never sees a staff
+passage, nor cites one in feedback)."""
 
 from __future__ import annotations
 
@@ -138,6 +139,36 @@ def test_public_agent_never_sees_staff_passages(mcp_index, public_run):
     for path in staff:
         assert path not in seen
     assert "on-call" not in seen and "Swapping a shift" not in seen
+
+
+def test_feedback_tool_stores_what_the_agent_read_and_refuses_the_rest(mcp_index):
+    index, staff = mcp_index
+    question = "Combien de jours de télétravail par semaine ?"
+
+    async def steps(session):
+        answer = _payload(await session.call_tool("ask", {"question": question}))
+        labels = [c["label"] for c in answer["citations"]]
+        given = _payload(await session.call_tool("feedback", {
+            "question": question, "answer": answer["answer"], "verdict": "incomplete",
+            "citations": labels, "comment": "and on Fridays?"}))
+        refused = [await session.call_tool("feedback", args) for args in (
+            {"question": "q", "answer": "a", "verdict": "right",
+             "citations": [sorted(staff)[0] + ":1-3"]},
+            {"question": "q", "answer": "a", "verdict": "right",
+             "citations": ["handbook/absent.md:1-3"]},
+            {"question": "q", "answer": "a", "verdict": "so-so"})]
+        return labels, given, refused
+
+    labels, given, refused = _session(_server(index, "--audience", "public"), steps)
+    assert labels and given["citations"] == labels
+    assert all(r.is_error for r in refused)
+    assert refused[0].content[0].text == refused[1].content[0].text.replace(
+        "handbook/absent.md", sorted(staff)[0])  # a staff document reads as an absent one
+    with Index(index, embedder=KEYWORD_ONLY) as operator:
+        (item,) = operator.feedback.list(verdicts=["incomplete"])
+    assert item["id"] == given["id"] and item["channel"] == "mcp"
+    assert item["audience"] == "public" and item["comment"] == "and on Fridays?"
+    assert [c["label"] for c in item["citations"]] == labels
 
 
 def test_default_audience_is_public_and_bad_arguments_are_tool_errors(mcp_index):

@@ -32,7 +32,16 @@ from preuve.registry import generators
 from preuve.server import errors
 from preuve.server.config import ServerConfig, load_config
 from preuve.server.guard import Guard
-from preuve.server.routes import answers, documents, page, retrieval, service, viewer
+from preuve.server.routes import (
+    answers,
+    documents,
+    evaluation,
+    feedback,
+    page,
+    retrieval,
+    service,
+    viewer,
+)
 from preuve.server.state import IndexPool, Metrics, Services
 from preuve.server.uploads import UploadFolder
 from preuve.settings import Settings
@@ -105,6 +114,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             app_services.metrics.record(f"{request.method} {route}", status,
                                         time.perf_counter() - started)
 
-    for group in (service, retrieval, answers, documents, viewer, page):
+    for group in (service, retrieval, answers, feedback, evaluation, documents, viewer,
+                  page):
         app.include_router(group.router)
     return app

@@ -77,6 +77,9 @@ PLAIN_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
     "conversations": (("id", "audience", "owner", "created_at"), "id"),
     "messages": (("conversation_id", "role", "content", "standalone", "data", "created_at"),
                  "id"),
+    "feedback": (("created_at", "audience", "owner", "channel", "question", "answer",
+                  "refused", "citations", "as_of", "verdict", "comment", "reviewed_at",
+                  "review"), "id"),
 }
 
 
@@ -185,6 +188,7 @@ class SqlStore:
 
     def __init__(self) -> None:
         self.conversations = Conversations(self)
+        self.feedback = FeedbackRows(self)
         self._languages: dict[tuple, frozenset[str]] = {}  # see languages()
 
     # -- what an engine supplies --------------------------------------------------------
@@ -257,6 +261,17 @@ class SqlStore:
                 [*chunk_ids, *params]).fetchall()
         by_id = {row[0]: row for row in rows}
         return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    def document_chunks(self, doc_id: str, filters: Filters) -> list[Hit]:
+        """Every chunk of one document that the filters allow, in document order (any role:
+        a diff of two versions reads them all)."""
+        where, params = filter_sql(document_filters(filters), "c", self.mark)
+        with self._cursor() as cur:
+            rows = cur.execute(
+                f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                f"WHERE c.doc_id = {self.mark} AND {where} ORDER BY c.ordinal",
+                [doc_id, *params]).fetchall()
+        return [hit_from_row(row, 0, 0.0) for row in rows]
 
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
@@ -401,3 +416,60 @@ class Conversations:
                          "WHERE conversation_id = ? ORDER BY id", (conversation_id,))
         return [{"role": r[0], "content": r[1], "standalone": r[2], "data": json.loads(r[3]),
                  "created_at": r[4]} for r in rows]
+
+
+FEEDBACK_COLUMNS = ("id",) + PLAIN_TABLES["feedback"][0]
+
+
+class FeedbackRows:
+    """Feedback on answers (`preuve.feedback.Feedback`, behind `Index.feedback`), kept in
+    the index's database. Rows are dicts of FEEDBACK_COLUMNS, `citations` and `review`
+    as JSON text; who may read which rows is decided above, by the caller's filters."""
+
+    def __init__(self, store: SqlStore):
+        self._store = store
+
+    def add(self, row: dict) -> int:
+        columns = PLAIN_TABLES["feedback"][0]
+        sql = (f"INSERT INTO feedback ({', '.join(columns)}) "
+               f"VALUES ({','.join('?' * len(columns))}) RETURNING id")
+        with self._store._write() as cur:
+            return int(cur.execute(self._store._sql(sql),
+                                   [row.get(c) for c in columns]).fetchone()[0])
+
+    def select(self, *, owner: str | None = None, verdicts=(), since: str | None = None,
+               until: str | None = None, audiences=(), ids=(), reviewed: bool | None = None,
+               limit: int | None = None) -> list[dict]:
+        """Rows matching every condition given, newest first. `owner`: only that
+        caller's rows; `since`/`until`: ISO dates or times, `until` inclusive of its day."""
+        where, params = [], []
+        if owner is not None:
+            where.append("owner = ?")
+            params.append(owner)
+        for column, values in (("verdict", verdicts), ("audience", audiences), ("id", ids)):
+            if values:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+        if since:
+            where.append("created_at >= ?")
+            params.append(since)
+        if until:
+            where.append("created_at < ?")
+            params.append(until)
+        if reviewed is not None:
+            where.append("reviewed_at IS NOT NULL" if reviewed else "reviewed_at IS NULL")
+        sql = (f"SELECT {', '.join(FEEDBACK_COLUMNS)} FROM feedback"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._store._cursor() as cur:
+            found = cur.execute(self._store._sql(sql), params).fetchall()
+        return [dict(zip(FEEDBACK_COLUMNS, row, strict=True)) for row in found]
+
+    def set_review(self, feedback_id: int, review: str) -> bool:
+        """Record the operator's review (JSON text) of one row; False when there is none."""
+        with self._store._write() as cur:
+            found = cur.execute(self._store._sql(
+                "UPDATE feedback SET review = ?, reviewed_at = ? WHERE id = ? RETURNING id"),
+                (review, now(), feedback_id)).fetchall()
+        return bool(found)
