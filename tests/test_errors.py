@@ -218,6 +218,7 @@ VERB_ARGS = {  # each verb's own arguments ({tmp}: the test's folder)
     "forget": ["a.md"], "ask": ["Quel est le délai de retour ?"],
     "chat": ["Quel est le délai de retour ?"], "calibrate": ["{tmp}/broken.yaml"],
     "eval": ["{tmp}/broken.yaml", "--answers"], "serve": ["--port", "1"], "mcp": [],
+    "diff": ["retours-v1.md"], "watch": [EXAMPLE], "feedback": ["list"],
 }
 OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index})
     "ingest": [["{tmp}/absent-folder", "--index", "{index}"],
@@ -233,6 +234,12 @@ OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index
     "serve": [["--config", "{tmp}/broken.yaml", "--index", "{index}", "--port", "1"]],
     "migrate": [["--from", "{tmp}/notes.txt", "--to", "{tmp}/copy.sqlite"],
                 ["--from", "{index}", "--to", "{tmp}/other.db"]],
+    "diff": [["absent.md", "--index", "{index}"]],
+    "watch": [["{tmp}/absent-folder", "--index", "{index}"],
+              [EXAMPLE, "--quiet-period", "-1", "--index", "{index}"]],
+    "feedback": [["list", "--since", "2026-13-45", "--index", "{index}"],
+                 ["review", "999", "--refuse", "--index", "{index}"],
+                 ["export", "--to-eval", "{tmp}/folder", "--index", "{index}"]],
     "ask": [["Quel est le délai de retour ?", "--audience", "", "--index", "{index}"],
             ["Quel est le délai de retour ?", "--generator", "local", "--gguf",
              "{tmp}/damaged.gguf", "--as-of", "none", "--index", "{index}"]],
