@@ -271,8 +271,15 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
         if not split or len(term) >= 4:
             candidates.append((term, stems))
             counts.append(df)
+    opening = question.lstrip(" \t\n\"'«“¿¡(")
+
+    def named(word: str) -> bool:
+        """A name: not a word of either language, or written with a capital inside the
+        question ("…with Docker?"): a product, a person, a place."""
+        return (word[:1].isupper() and not opening.startswith(word)) or is_name(word)
+
     names = absent_names(candidates, counts,
-                         is_name, seen) if is_name is not None else []
+                         named, seen) if is_name is not None else []
     if names:
         numbers["absent_names"] = names
         return Judgment(False, f"the question names {', '.join(names)}, which no passage "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from preuve import text as tokens
-from preuve.answer.intent import DEFINITION, PROCEDURE, carries, question_kind
+from preuve.answer.intent import DEFINITION, MUST_CARRY, PROCEDURE, carries, question_kind
 from preuve.models import ASK_K, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
@@ -52,6 +52,7 @@ _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"[.!?…:;][\"»”')\]]*$")
 NAVIGATION = "navigation"
+_ASKED = {"number": "number", "time": "date or time"}
 
 
 # What a unit of a passage is: a statement (quotable), a question or heading (context:
@@ -413,6 +414,11 @@ class ExtractiveAnswerer:
                             "kind": kind}
         self._score(question, kind, units, by_hit)
         chosen, choice = self._choose(question, kind, hits, by_hit, units)
+        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen):
+            return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
+                            "kind": kind, "choice": choice,
+                            "refusal": f"the question asks for a {_ASKED[kind]} and the "
+                                       f"passages quoted give none"}
         scores = [{"text": s.text[:120], "label": s.label, "role": s.role,
                    "score": round(s.score, 3), **s.parts,
                    "quoted": any(s is c for c in chosen)}

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-PROCEDURE, REASON, DEFINITION, NUMBER, PLACE, YESNO, OTHER = (
-    "procedure", "reason", "definition", "number", "place", "yesno", "other")
-KINDS = (PROCEDURE, REASON, DEFINITION, NUMBER, PLACE, YESNO, OTHER)
+PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, YESNO, OTHER = (
+    "procedure", "reason", "definition", "number", "time", "place", "yesno", "other")
+KINDS = (PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, YESNO, OTHER)
 
 _I = re.I | re.U
 # First match wins: "how many" is a number before "how" is a procedure, "what command" a
@@ -23,6 +23,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
                         r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix))\b", _I)),
+    (TIME, re.compile(r"^\W*(when|quand|since when|depuis quand|(in |en )?(what|which|quel(le)?) "
+                      r"(year|date|day|année|jour)|à quelle (date|heure))\b", _I)),
     (PLACE, re.compile(r"^\W*(where|où|in which (file|directory|folder|section)|which (file|"
                        r"directory|folder)|dans quel(le)?s? (fichier|répertoire|dossier|"
                        r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
@@ -48,7 +50,20 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"this means|that is why|which means|cannot|can['’]t|parce (que|qu['’])|"
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
                        r"ne peut pas|ne peuvent pas)\b", _I),
-    NUMBER: re.compile(r"\d"),
+    NUMBER: re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                       r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
+                       r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"
+                       r"trente|quarante|cinquante|cent|cents|mille|million|douzaine|"
+                       r"dizaine|moitié)\b", _I),
+    # a date: a year, a month, a day of the week, or a time of day
+    TIME: re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|"
+                     r"august|september|october|november|december|janvier|février|mars|avril|"
+                     r"mai|juin|juillet|août|septembre|octobre|novembre|décembre|monday|"
+                     r"tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|"
+                     r"jeudi|vendredi|samedi|dimanche|daily|weekly|monthly|yearly|"
+                     r"quotidien\w*|hebdomadaire\w*|mensuel\w*|annuel\w*)\b|\d{1,2}[:h]\d\d|"
+                     r"\b(le|the|on)\s+\d{1,2}(er|st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)\b",
+                     _I),
     PLACE: re.compile(r"(?:^|[\s(«\"'`])(?:/|~/|\./)[\w.-]|\b[\w-]+\.(?:conf|py|txt|html?|cfg|"
                       r"list|ini|ya?ml|json|sh|deb|gz|toml)\b|https?://|\b(in|under|dans|sous) "
                       r"(the |le |la |les )?(file|directory|folder|fichier|répertoire|dossier)\b",
@@ -69,6 +84,11 @@ def question_kind(question: str) -> str:
         if pattern.search(text):
             return kind
     return OTHER
+
+
+# Kinds whose answer must hold what they ask for (a figure, a date): a quote without one
+# answers something else, and the answer is refused
+MUST_CARRY = (NUMBER, TIME)
 
 
 def carries(kind: str, sentence: str) -> bool:

@@ -117,6 +117,9 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
         explain["sentences"] = info.pop("sentences", [])
         explain["kind"] = info.pop("kind", None)  # what the question asks for
         explain["choice"] = info.pop("choice", None)  # which passage answers, and why
+        if info.get("refusal"):  # the quote lacks what the question asks for
+            timings["generate"] = time.perf_counter() - started
+            return done(refuse, True, info.pop("refusal"))
         usage["calls"].append({"generator": "extractive", **info})
     else:
         context = build_context(hits, budget, count_tokens or fallback_count)
