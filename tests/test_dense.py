@@ -316,6 +316,38 @@ def test_ingesting_with_another_embedder_is_refused_and_changes_nothing(e5_index
     assert after == before
 
 
+class GivenEmbedder:
+    """An embedder given to Index as an object, made for one use (a wrapper per request)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def embed_queries(self, texts):
+        return self.inner.embed_queries(texts)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def test_a_freed_embedders_query_vector_is_never_served_to_the_next_one(e5_index_path):
+    """The recent query vectors are remembered per embedder object: one made after
+    another was freed may get its id, and must not get its vectors (here use-m3's 512
+    numbers for e5's 384: the search failed on numpy shapes)."""
+    from preuve.embed import get_embedder
+    from preuve.retrieve.dense import query_vector
+
+    question = "Combien de jours de télétravail par semaine ?"
+    first = GivenEmbedder(get_embedder("use-m3"))
+    assert query_vector(first, question).shape == (512,)
+    freed, e5 = id(first), get_embedder("e5")
+    del first
+    made = [GivenEmbedder(e5) for _ in range(100)]  # CPython gives the freed id at once
+    (second,) = [m for m in made if id(m) == freed] or pytest.skip("no object got the id")
+    with Index(e5_index_path, embedder=second) as index:
+        hits = index.search(question, method="dense", k=3, as_of="none")
+    assert hits and hits[0].path == "handbook/teletravail.pdf"
+
+
 # ------------------------------------------------------------------------- vector cache
 
 

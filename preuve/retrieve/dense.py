@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -11,18 +12,25 @@ from preuve.ingest.vectors import model_key
 from preuve.models import Filters, Hit
 from preuve.store import Store
 
-_RECENT: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+_RECENT: OrderedDict[tuple[int, str], tuple[weakref.ref, np.ndarray]] = OrderedDict()
 
 
 def query_vector(embedder, query: str) -> np.ndarray:
     """The query's embedding, remembered for the last few questions: hybrid, --explain
-    and `eval --method all` ask the same question of several methods."""
+    and `eval --method all` ask the same question of several methods. An entry holds its
+    embedder weakly and serves only that object: an embedder made after another was freed
+    may get its id (an embedder given as an object, a wrapper per request)."""
     key = (id(embedder), query)
-    if key in _RECENT:
+    held = _RECENT.get(key)
+    if held is not None and held[0]() is embedder:
         _RECENT.move_to_end(key)
-        return _RECENT[key]
+        return held[1]
     vector = embedder.embed_queries([query])[0]
-    _RECENT[key] = vector
+    try:
+        _RECENT[key] = (weakref.ref(embedder), vector)
+    except TypeError:  # an object that cannot be referenced weakly is not remembered
+        return vector
+    _RECENT.move_to_end(key)
     if len(_RECENT) > 256:
         _RECENT.popitem(last=False)
     return vector
