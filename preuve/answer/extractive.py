@@ -513,7 +513,8 @@ class ExtractiveAnswerer:
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
         chosen = window(own, start, budget)
-        second = self._second_quote(chosen, units, by_hit, compared)
+        second = [] if chosen and self._titled(question, chosen[0], units) else \
+            self._second_quote(question, chosen, units, by_hit, compared)
         if second:
             why += (f"; a statement of passage ranked {second[0].hit.rank} scores within "
                     f"{SECOND_MARGIN} of the quote's best: quoted after it")
@@ -522,7 +523,7 @@ class ExtractiveAnswerer:
                         "rank": pick.hit.rank, "why": why}
 
 
-    def _second_quote(self, chosen: list[Sentence], units: list[Sentence],
+    def _second_quote(self, question: str, chosen: list[Sentence], units: list[Sentence],
                       by_hit: dict[str, list[Sentence]], compared) -> list[Sentence]:
         """A second, short quote from another section when its best statement scores
         about as well as the first quote's (within SECOND_MARGIN, or better but held back
@@ -539,6 +540,8 @@ class ExtractiveAnswerer:
         best = max(others, key=compared)
         if compared(best) < max(quoted) - SECOND_MARGIN:
             return []
+        if not best.parts["lexical"] and _language(best.hit) == question_language(question):
+            return []  # not one word of the question: close in meaning by chance
         own = by_hit[best.hit.chunk_id]
         start = best.index
         if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \
