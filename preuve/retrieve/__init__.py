@@ -14,6 +14,7 @@ Every method receives the same `Filters` and applies them before its top k.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from preuve import text
@@ -141,12 +142,39 @@ for _method in (
 
 
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,
-          method: str = "bm25", options: Options | None = None) -> list[Hit]:
-    """Code locations for a subject ("où est gérée la numérotation"), no model call."""
+          method: str = "bm25", options: Options | None = None,
+          symbol_kinds: Collection[str] = (), languages: Collection[str] = ()) -> list[Hit]:
+    """Code locations for a subject ("où est gérée la numérotation"), no model call.
+
+    `symbol_kinds` keeps chunks of those kinds (function, method...), `languages` those of
+    files in those languages (`preuve.ingest.code.language_of`). They are matched on the
+    ranked list, searched deeper (up to `WHERE_DEPTH`) until k locations match."""
     base = filters or Filters()
     code_only = Filters(as_of=base.as_of, audience=base.audience,
                         path_prefixes=base.path_prefixes, kinds=("code",))
-    return search(store, subject, method=method, k=k, filters=code_only, options=options)
+    if not symbol_kinds and not languages:
+        return search(store, subject, method=method, k=k, filters=code_only, options=options)
+    from preuve.ingest.code import language_of
+
+    def wanted(hit: Hit) -> bool:
+        return ((not symbol_kinds or hit.symbol_kind in symbol_kinds)
+                and (not languages or language_of(hit.path) in languages))
+
+    depth = max(100, 10 * k)
+    while True:
+        ranked = search(store, subject, method=method, k=depth, filters=code_only,
+                        options=options)
+        kept = [hit for hit in ranked if wanted(hit)]
+        if len(kept) >= k or len(ranked) < depth or depth >= WHERE_DEPTH:
+            break
+        depth *= 4
+    for rank, hit in enumerate(kept[:k], 1):
+        hit.rank = rank
+    return kept[:k]
+
+
+# how deep `where` searches for locations of the kinds and languages asked
+WHERE_DEPTH = 6400
 
 
 __all__ = ["METHODS", "Fusion", "Options", "hybrid", "identifier_query", "search", "where"]
