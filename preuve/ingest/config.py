@@ -175,29 +175,33 @@ _SQL_DATA = re.compile(r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|COPY)\s+([\w.
 
 def read_sql(source: str, lines: list[str], settings: ChunkSettings,
              windows: Windows) -> list[Chunk] | None:
-    out: list[Chunk] = []
-    pending: list[tuple[int, int]] = []  # unnamed statements, merged into windows
-
-    def flush() -> None:
-        if pending:
-            out.extend(windows(lines, pending[0][0], pending[-1][1], settings))
-            pending.clear()
-
+    # (first, last, name, kind); name None: a statement about nothing named
+    items: list[list] = []
     for first, last, text in _sql_statements(source):
         body = _strip_sql_comments(text)
         named, data = _SQL_NAMED.match(body), _SQL_DATA.match(body)
         if named:
-            flush()
             create = body.split(None, 1)[0].lower() == "create"
             kind = named.group(1).lower() if create else "statement"  # ALTER, DROP
-            _add(out, lines, first, last, _sql_name(named.group(2)), kind, settings, windows)
+            item = [first, last, _sql_name(named.group(2)), kind]
         elif data:
-            flush()
-            _add(out, lines, first, last, _sql_name(data.group(1)), "statement", settings,
-                 windows)
+            item = [first, last, _sql_name(data.group(1)), "statement"]
         else:
-            pending.append((first, last))
-    flush()
+            item = [first, last, None, None]
+        previous = items[-1] if items else None
+        if (previous is not None and item[3] in ("statement", None)
+                and previous[2:] == item[2:] and item[0] - previous[1] <= 2
+                and word_count("\n".join(lines[previous[0] - 1:item[1]]))
+                <= settings.max_words):  # INSERT rows of one table, one after another
+            previous[1] = max(previous[1], item[1])
+        else:
+            items.append(item)
+    out: list[Chunk] = []
+    for first, last, name, kind in items:
+        if name is None:
+            out.extend(windows(lines, first, last, settings))
+        else:
+            _add(out, lines, first, last, name, kind, settings, windows)
     return out or None
 
 
