@@ -311,8 +311,8 @@ class _Walker:
             self.leftovers.append((closing, closing, symbol, kind))
 
     def leading_comment(self, node, siblings: list) -> int:
-        """The first line of `node` with the comments right above it (no blank line
-        between), which document it (Go, Rust, Java, JS, C: the doc comment convention)."""
+        """The first line of `node` with the comments right above it (one blank line at
+        most between), which document it (the doc comment convention of most languages)."""
         if node.id in self.starts:
             return self.starts[node.id]
         first = node.start_point[0] + 1
@@ -321,9 +321,10 @@ class _Walker:
             return first
         i = index - 1
         while i >= 0 and siblings[i].type in LEADING \
-                and (_last_line(siblings[i]) >= first - 1 or (  # a /** doc */ block, blank
+                and (_last_line(siblings[i]) >= first - 1 or (  # one blank line between
                     first == node.start_point[0] + 1 and _last_line(siblings[i]) == first - 2
-                    and self.text(siblings[i]).startswith("/**"))) \
+                    and siblings[i].type in COMMENTS
+                    and not self.lines[first - 2].strip())) \
                 and siblings[i].start_point[0] + 1 not in self.claimed:
             if _last_line(siblings[i - 1]) == siblings[i].start_point[0] + 1 and i > 0 \
                     and siblings[i - 1].type not in LEADING:
@@ -350,9 +351,11 @@ class _Walker:
             self.add(text_lines, first, symbol, kind)
             return
         body = _statements_of(node)
-        if body is None:
+        if body is None:  # windows, each with the definition's first line as heading
+            signature = " ".join(self.lines[node.start_point[0]].split())[:300]
             self.chunks.extend(self.windows(self.lines, first, last, self.settings,
-                                            symbol=symbol, symbol_kind=kind))
+                                            symbol=symbol, symbol_kind=kind,
+                                            heading=signature))
             return
         block, statements = body
         signature_last = max(first, block.start_point[0] + 1)
@@ -442,6 +445,14 @@ def _refine(walker: _Walker, node, kind: str, conditional: bool, top: bool):
         return "", kind
     if t == "expression_statement":  # JS: `proto.handle = function handle(...)`
         inner = node.named_children[0] if node.named_children else None
+        if inner is not None and inner.type == "call_expression":
+            # defineGetter(req, 'ip', function ip() {...}): the named function passed
+            arguments = inner.child_by_field_name("arguments")
+            named = [a.child_by_field_name("name") for a in (
+                arguments.named_children if arguments is not None else ())
+                if a.type in ("function_expression", "function")]
+            named = [n for n in named if n is not None]
+            return (text(named[0]), "function") if len(named) == 1 else ("", kind)
         if inner is None or inner.type != "assignment_expression":
             return "", kind
         left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
