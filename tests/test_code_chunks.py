@@ -260,3 +260,37 @@ def test_where_cli_kind_and_lang(code_index):
     bad = run_cli("where", "dispatch", "--lang", "cobol", "--index", str(code_index))
     assert bad.returncode != 0 and "unknown language 'cobol'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_where_puts_the_code_before_its_tests(code_index):
+    with open_index(code_index) as index:
+        plain = index.search("minimum number of args", method="bm25", k=3, as_of="none")
+        assert plain[0].path == "cobra/args_test.go"  # keyword rank alone: the tests
+        hits = index.where("minimum number of args", k=3, languages="go")
+        assert (hits[0].path, hits[0].symbol) == ("cobra/args.go", "MinimumNArgs")
+        asked = index.where("tests of the minimum number of args", k=3, languages="go")
+        assert asked[0].path == "cobra/args_test.go"  # asked about tests: as ranked
+
+
+def test_is_test_path():
+    from preuve.ingest.code import is_test_path
+
+    for path in ("cobra/args_test.go", "tests/test_version.rs", "src/app.spec.ts",
+                 "pkg/__tests__/x.js", "test_numbers.py", "src/FooTest.java", "spec/x_spec.rb"):
+        assert is_test_path(path), path
+    for path in ("cobra/args.go", "src/latest.rs", "contest/app.py", "testimony.md"):
+        assert not is_test_path(path), path
+
+
+def test_where_reads_a_french_question_over_english_code(code_index):
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+    question = "où vérifie-t-on le nombre maximal d'arguments ?"
+    with open_index(code_index) as index:
+        plain = index.search(question, method="bm25", k=3, as_of="none")
+        assert not any(h.path.endswith(".go") for h in plain)  # the French words alone
+        hits = index.where(question, k=3)
+        assert hits[0].path == "cobra/args.go"  # "argument", "number" from the dictionary

@@ -64,6 +64,18 @@ def resolve_kinds(names) -> frozenset[str]:
     return frozenset(out)
 
 
+_TEST_PATH = re.compile(
+    r"(?:^|/)(?:tests?|spec|specs|__tests__|testdata|testing)/"  # a test folder
+    r"|(?:^|/)test_[^/]*$|_test\.[a-z]+$|_spec\.[a-z]+$|\.(?:test|spec)\.[a-z]+$"
+    r"|(?:^|/)[^/]*Tests?\.(?:java|cs|php|kt|swift)$")
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a file is a test by the usual conventions (`tests/`, `*_test.go`,
+    `test_*.py`, `*.spec.ts`, `FooTest.java`)."""
+    return bool(_TEST_PATH.search(path))
+
+
 def language_names() -> tuple[str, ...]:
     return tuple(sorted({"python", *(lang.family for lang in syntax.LANGUAGES.values()),
                          *config.FORMATS}))

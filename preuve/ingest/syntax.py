@@ -251,7 +251,7 @@ class _Walker:
         for child in children:
             found = None if child.type in COMMENTS else self.definition(child, prefix, top)
             if found is not None:
-                self.emit(child, found, prefix, children)
+                self.emit(child, found, prefix)
             elif child.type in self.lang.transparent or (
                     child.type == "template_declaration"):
                 self.visit(child, prefix, top, owner)
@@ -271,10 +271,10 @@ class _Walker:
             kind = self.lang.member_kinds.get(kind, kind)
         return name, kind
 
-    def emit(self, node, found: tuple[str, str], prefix: str, siblings: list) -> None:
+    def emit(self, node, found: tuple[str, str], prefix: str) -> None:
         name, kind = found
         symbol = _qualify(self.lang, prefix, name, kind)
-        first = self.leading_comment(node, siblings)
+        first = self.leading_comment(node)
         last = _last_line(node)
         body = _container_body(node) if node.type in self.lang.containers else None
         members = [c for c in body.children if c.is_named] if body is not None else []
@@ -286,7 +286,7 @@ class _Walker:
             return
         # the container's header: from its first line to its first member (or the
         # comment before it); members are chunked as definitions of their own
-        header_last = self.leading_comment(inner[0], members) - 1
+        header_last = self.leading_comment(inner[0]) - 1
         while header_last > first and not self.lines[header_last - 1].strip():
             header_last -= 1
         header_last = max(header_last, node.start_point[0] + 1)
@@ -299,7 +299,7 @@ class _Walker:
                 continue
             found_member = self.definition(member, member_prefix, False)
             if found_member is not None:
-                self.emit(member, found_member, member_prefix, members)
+                self.emit(member, found_member, member_prefix)
             elif member.type in self.lang.transparent:
                 self.visit(member, member_prefix, False, (symbol, kind))
             else:
@@ -310,27 +310,24 @@ class _Walker:
                 "}", "};", "end", "end;", ""):
             self.leftovers.append((closing, closing, symbol, kind))
 
-    def leading_comment(self, node, siblings: list) -> int:
+    def leading_comment(self, node) -> int:
         """The first line of `node` with the comments right above it (one blank line at
         most between), which document it (the doc comment convention of most languages)."""
         if node.id in self.starts:
             return self.starts[node.id]
         first = node.start_point[0] + 1
-        index = next((i for i, s in enumerate(siblings) if s.id == node.id), None)
-        if index is None:
-            return first
-        i = index - 1
-        while i >= 0 and siblings[i].type in LEADING \
-                and (_last_line(siblings[i]) >= first - 1 or (  # one blank line between
-                    first == node.start_point[0] + 1 and _last_line(siblings[i]) == first - 2
-                    and siblings[i].type in COMMENTS
-                    and not self.lines[first - 2].strip())) \
-                and siblings[i].start_point[0] + 1 not in self.claimed:
-            if _last_line(siblings[i - 1]) == siblings[i].start_point[0] + 1 and i > 0 \
-                    and siblings[i - 1].type not in LEADING:
+        previous = _previous(node)
+        while previous is not None and previous.type in LEADING \
+                and previous.start_point[0] + 1 not in self.claimed \
+                and (_last_line(previous) >= first - 1 or (  # one blank line between
+                    first == node.start_point[0] + 1 and _last_line(previous) == first - 2
+                    and previous.type in COMMENTS and not self.lines[first - 2].strip())):
+            before = _previous(previous)
+            if before is not None and before.type not in LEADING \
+                    and _last_line(before) == previous.start_point[0] + 1:
                 break  # a trailing comment of the line above, not this one's
-            first = siblings[i].start_point[0] + 1
-            i -= 1
+            first = previous.start_point[0] + 1
+            previous = before
         for line in range(first, node.start_point[0] + 1):
             self.claimed.add(line)
         self.starts[node.id] = first
@@ -591,6 +588,20 @@ def _statements_of(node):
         body = statements[0]
         statements = list(body.named_children)
     return (body, statements) if statements else None
+
+
+def _previous(node):
+    """The named node before `node`, looking out of a body that `node` opens (Ruby puts
+    a class's comments in the module, its first statement in the module's body)."""
+    while node is not None:
+        before = node.prev_named_sibling
+        if before is not None:
+            return before
+        parent = node.parent
+        if parent is None or parent.start_byte != node.start_byte:
+            return None
+        node = parent
+    return None
 
 
 def _last_line(node) -> int:

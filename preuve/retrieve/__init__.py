@@ -14,6 +14,7 @@ Every method receives the same `Filters` and applies them before its top k.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -144,33 +145,62 @@ for _method in (
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,
           method: str = "bm25", options: Options | None = None,
           symbol_kinds: Collection[str] = (), languages: Collection[str] = ()) -> list[Hit]:
-    """Code locations for a subject ("où est gérée la numérotation"), no model call.
+    """Code locations for a subject ("où est gérée la numérotation"), no model call with
+    the default bm25.
 
-    `symbol_kinds` keeps chunks of those kinds (function, method...), `languages` those of
-    files in those languages (`preuve.ingest.code.language_of`). They are matched on the
-    ranked list, searched deeper (up to `WHERE_DEPTH`) until k locations match."""
+    Code search, not passage search: with bm25 the subject is also searched translated
+    word by word (`bilingual.py`: a French question over English code) and the two lists
+    fused; test files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
+    test unless the subject is about tests. `symbol_kinds` keeps chunks of those kinds
+    (function, method...), `languages` those of files in those languages
+    (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
+    (up to `WHERE_DEPTH`) until k locations match."""
+    from preuve.ingest.code import is_test_path, language_of
+
     base = filters or Filters()
+    options = options or Options()
     code_only = Filters(as_of=base.as_of, audience=base.audience,
                         path_prefixes=base.path_prefixes, kinds=("code",))
-    if not symbol_kinds and not languages:
-        return search(store, subject, method=method, k=k, filters=code_only, options=options)
-    from preuve.ingest.code import language_of
+    about_tests = bool(_TESTS.search(subject))
 
     def wanted(hit: Hit) -> bool:
         return ((not symbol_kinds or hit.symbol_kind in symbol_kinds)
                 and (not languages or language_of(hit.path) in languages))
 
-    depth = max(100, 10 * k)
+    depth = max(WHERE_POOL, 10 * k if symbol_kinds or languages else 0)
     while True:
-        ranked = search(store, subject, method=method, k=depth, filters=code_only,
-                        options=options)
+        ranked = _code_ranking(store, subject, method, code_only, depth, options)
         kept = [hit for hit in ranked if wanted(hit)]
         if len(kept) >= k or len(ranked) < depth or depth >= WHERE_DEPTH:
             break
         depth *= 4
+    if not about_tests:  # stable: the order among code files, then among tests, is kept
+        kept.sort(key=lambda hit: is_test_path(hit.path))
     for rank, hit in enumerate(kept[:k], 1):
         hit.rank = rank
     return kept[:k]
+
+
+_TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?)\b", re.I)
+# candidates `where` ranks (test files moved down among them)
+WHERE_POOL = 50
+
+
+def _code_ranking(store: Store, subject: str, method: str, filters: Filters, depth: int,
+                  options: Options) -> list[Hit]:
+    if method != "bm25":
+        return search(store, subject, method=method, k=depth, filters=filters,
+                      options=options)
+    if not subject.strip():
+        raise InvalidInput("empty query")
+    rankings = {"bm25": bm25(store, subject, filters, depth)}
+    language = text.question_language(subject)
+    words = bilingual.translate(subject, language, options.dict_dir, options.cache)
+    if words:  # the translation's hits in files written in the other language
+        rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
+                                if h.language and h.language != language]
+        return rrf(rankings, depth, options.rrf_constant)
+    return rankings["bm25"]
 
 
 # how deep `where` searches for locations of the kinds and languages asked
