@@ -63,7 +63,8 @@ def whole(hit, containers: dict[str, set[str]]) -> bool:
         hit.symbol not in containers.get(hit.path, set())
 
 
-def evaluate(corpus: Path, method: str, embedder: str, scoped: bool) -> str:
+def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
+             index_path: str | None) -> str:
     questions = load_reference(QUESTIONS)
     codes = {q["id"]: q["code"] for q in yaml.safe_load(QUESTIONS.read_text())}
     containers = container_symbols(corpus)
@@ -72,7 +73,7 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool) -> str:
     returned = whole_count = 0
     misses = []
     with tempfile.TemporaryDirectory() as tmp:
-        with Index(Path(tmp) / "index.sqlite", embedder=embedder) as index:
+        with Index(index_path or Path(tmp) / "index.sqlite", embedder=embedder) as index:
             report = index.ingest([corpus])
             assert report.ok, report.failed
             for q in questions:
@@ -153,13 +154,15 @@ def main() -> None:
     parser.add_argument("--embedder", default="none",
                         help="the index's embedder (hybrid needs one: e5)")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--index", help="keep the index there (an existing one is "
+                        "brought up to date, not rebuilt: embedding once for several runs)")
     parser.add_argument("--lang", action="store_true",
                         help="ask each question with --lang of its code base")
     args = parser.parse_args()
     corpus = Path(args.corpus)
     if not all((corpus / language).is_dir() for language in LANGUAGES):
         raise SystemExit(f"{corpus}: no corpus; run evalsets/code/corpus.py {corpus} first")
-    print(evaluate(corpus, args.method, args.embedder, args.lang))
+    print(evaluate(corpus, args.method, args.embedder, args.lang, args.index))
     if not args.skip_speed:
         print()
         print(speed(corpus, args.runs))

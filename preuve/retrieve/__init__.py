@@ -148,9 +148,10 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     """Code locations for a subject ("où est gérée la numérotation"), no model call with
     the default bm25.
 
-    Code search, not passage search: with bm25 the subject is also searched translated
-    word by word (`bilingual.py`: a French question over English code) and the two lists
-    fused; test files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
+    Code search, not passage search: with bm25 the subject is searched with the short
+    forms code writes for its words (`text.code_abbreviations`: arguments -> args) and
+    also translated word by word (`bilingual.py`: a French question over English code),
+    the two lists fused; test files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
     test unless the subject is about tests. `symbol_kinds` keeps chunks of those kinds
     (function, method...), `languages` those of files in those languages
     (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
@@ -193,10 +194,16 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
                       options=options)
     if not subject.strip():
         raise InvalidInput("empty query")
-    rankings = {"bm25": bm25(store, subject, filters, depth)}
+    # the words as code writes them too: "arguments" -> args
+    rankings = {"bm25": bm25(store, f"{subject} {text.code_abbreviations(subject)}", filters,
+                             depth)}
     language = text.question_language(subject)
     words = bilingual.translate(subject, language, options.dict_dir, options.cache)
-    if words:  # the translation's hits in files written in the other language
+    if words:
+        # the translation, with the question's own words (names, and the words both
+        # languages share: option, version, cookie), its hits in files written in the
+        # other language
+        words = f"{subject} {words} {text.code_abbreviations(words)}"
         rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
                                 if h.language and h.language != language]
         return rrf(rankings, depth, options.rrf_constant)
