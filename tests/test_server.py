@@ -106,7 +106,8 @@ def test_health_docs_and_openapi(http):
     paths = http.get("/openapi.json").json()["paths"]
     for route in ("/search", "/where", "/ask", "/conversations", "/documents", "/health",
                   "/metrics", "/conversations/{conversation_id}/messages",
-                  "/documents/{doc_id}", "/files/{doc_id}", "/passages/{doc_id}"):
+                  "/documents/{doc_id}", "/files/{doc_id}", "/passages/{doc_id}",
+                  "/pages/{doc_id}"):
         assert route in paths
 
 
@@ -302,6 +303,7 @@ def test_files_and_passages_only_for_readable_documents(http, hidden):
     "/files/%2E%2E", "/files/%2Fetc%2Fpasswd", "/passages/..%2F..%2Fetc%2Fpasswd?start=1",
     "/files/handbook%2Fteletravail.pdf", "/passages/..%2Fhandbook%2Fon-call.md",
     "/static/..%2F..%2F..%2Fetc%2Fpasswd", "/static/../app.py",
+    "/pages/..%2F..%2Fetc%2Fpasswd?page=1", "/pages/%2e%2e%2fhandbook%2fteletravail.pdf?page=1",
 ])
 def test_path_traversal_is_impossible(server, path):
     # raw request line: the client must not normalise the dots away

@@ -162,6 +162,12 @@ def test_the_page_follows_only_links_into_its_viewer(http):
     page = http.get("/").text
     frame = re.search(r"<iframe[^>]*passage-frame[^>]*>", page).group(0)
     assert 'sandbox="' in frame and "allow-top-navigation" not in frame
+    # a frame with both could remove its own sandbox: neither the page nor its script
+    # (which sets the attribute when it opens a passage) ever gives both
+    given = re.search(r'var SANDBOX = "([^"]*)"', js).group(1)
+    for tokens in (re.search(r'sandbox="([^"]*)"', frame).group(1).split(), given.split()):
+        assert not {"allow-scripts", "allow-same-origin"} <= set(tokens), tokens
+    assert "removeAttribute(\"sandbox\")" not in js
 
 
 # --------------------------------------------------------------------- bounded requests
@@ -227,3 +233,105 @@ def test_start_up_settles_an_upload_a_crash_left_half_done(site, tmp_path):
     with ServerThread(second) as url, httpx.Client(base_url=url) as client:
         r = client.get(f"/files/{doc['doc_id']}", headers=PUB1)
         assert r.status_code == 200 and r.text == old
+
+
+# ------------------------------------------------ the viewer's page images and HTML text
+STAFF_HTML = ("<html><head><script>document.title='pwned-by-script'</script></head><body>"
+              "<main><h1>Coffre</h1><p>Le code du coffre est <b>tellurite-41</b>.</p>"
+              "<script>alert('pwned')</script></main></body></html>")
+
+
+def small_pdf(sentence: str) -> bytes:
+    """A one-page PDF holding `sentence` (fpdf2, a real PDF for pdfium)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=14)
+    pdf.multi_cell(0, 8, sentence)
+    return bytes(pdf.output())
+
+
+@pytest.fixture(scope="module")
+def staff_views(http):
+    """Ids of a staff PDF and a staff HTML page, uploaded by the admin key."""
+    ids = {}
+    for name, data in (("coffre.pdf", small_pdf("Le code du coffre est tellurite-41.")),
+                       ("coffre.html", STAFF_HTML.encode())):
+        r = http.post("/documents", headers=ADMIN, data={"access": "staff"},
+                      files={"file": (name, data, "application/octet-stream")})
+        assert r.status_code == 201, r.text
+        ids[name.rsplit(".", 1)[1]] = r.json()["document"]["doc_id"]
+    return ids
+
+
+def test_page_images_and_html_text_follow_the_audience_boundary(http, site, staff_views):
+    """A public key gets of a staff document's page image, page view or HTML text exactly
+    what it gets for a document that does not exist, whether the staff key had the page
+    rendered (and cached) first or not, by header or by the viewer's cookie."""
+    pdf, page = staff_views["pdf"], staff_views["html"]
+    routes = [f"/pages/{pdf}?page=1", f"/pages/{pdf}?page=1&width=480",
+              f"/passages/{pdf}?page=1", f"/passages/{page}?start=1&end=1",
+              f"/passages/{page}"]
+    missing = {r: http.get(r.replace(pdf, "no-such-doc").replace(page, "no-such-doc"),
+                           headers=PUB1) for r in routes}
+    for route in routes:  # before and after the staff key's views filled the cache
+        for headers in (PUB1, PUB1, STAFF):
+            r = http.get(route, headers=headers)
+            if headers is STAFF:
+                assert r.status_code == 200, (route, r.text)
+                continue
+            assert r.status_code == 404 and r.json() == missing[route].json(), route
+            assert "tellurite" not in r.text and "coffre" not in r.text
+    with httpx.Client(base_url=site[0], cookies={"preuve_key": "pub-key-1"}) as c:
+        for route in routes:
+            assert c.get(route).status_code == 404
+    with httpx.Client(base_url=site[0], cookies={"preuve_key": "staff-key-3"}) as c:
+        r = c.get(f"/pages/{pdf}?page=1")  # the image the page's frame loads by cookie
+        assert r.status_code == 200 and r.content.startswith(b"\x89PNG")
+    # the staff key reads the HTML as text: no tag, no script of the document
+    r = http.get(f"/passages/{page}?start=1&end=1", headers=STAFF)
+    assert "tellurite-41" in r.text and "<b>" not in r.text and "pwned" not in r.text
+    assert "script-src" not in r.headers["content-security-policy"]
+    assert r.headers["content-security-policy"].startswith("default-src 'none'")
+
+
+@pytest.mark.parametrize("path", [
+    "/pages/..%2Ffiles%2F{pdf}?page=1", "/pages/%2e%2e%2ffiles%2f{pdf}?page=1",
+    "/pages/{pdf}%00?page=1", "/pages/{pdf}%2F..%2F{pdf}?page=1", "/pages/%2F{pdf}?page=1",
+    "/pages/{pdf}/../{pdf}?page=1", "/passages/..%2F{html}?start=1",
+    "/passages/{html}%2F?start=1", "/pages/{html}?page=1", "/pages/{pdf}?page=0",
+    "/pages/{pdf}?page=2", "/pages/{pdf}?page=1&width=123456",
+])
+def test_no_path_trick_reaches_a_staff_page(site, staff_views, path):
+    """Dots, encoded slashes, a NUL, a page or width out of range: a public key gets no
+    byte of the staff document, and no answer that differs from an unknown document's."""
+    path = path.format(**staff_views)
+    with httpx.Client(base_url=site[0]) as client:
+        seen = client.get(f"/pages/{staff_views['pdf']}?page=1", headers=STAFF)
+        assert seen.status_code == 200  # the route is there: its audience is what refuses
+        request = client.build_request("GET", site[0] + path, headers=PUB1)
+        request.url = httpx.URL(site[0] + path)  # the client must not normalise the dots
+        r = client.send(request, follow_redirects=True)  # a trailing slash: redirected
+    assert r.status_code in (400, 404, 422), (path, r.status_code)
+    assert not r.content.startswith(b"\x89PNG") and "tellurite" not in r.text
+    if r.status_code == 404:
+        assert r.json() in ({"error": "no such document"}, {"error": "Not Found"})
+
+
+def test_a_cached_page_image_is_not_served_once_its_file_changed(http, site):
+    """A page rendered (and cached) while the PDF was the indexed one is refused like the
+    file itself once the bytes on disk change (409), and served again when they are back."""
+    original = small_pdf("Le portail ouvre à huit heures.")
+    r = http.post("/documents", headers=ADMIN, data={"access": "public"},
+                  files={"file": ("portail.pdf", original, "application/pdf")})
+    assert r.status_code == 201, r.text
+    doc_id = r.json()["document"]["doc_id"]
+    first = http.get(f"/pages/{doc_id}?page=1", headers=PUB1)
+    assert first.status_code == 200 and first.content.startswith(b"\x89PNG")
+    (site[2] / "portail.pdf").write_bytes(small_pdf("SECRET: le code est wulfenite-12."))
+    for route in (f"/pages/{doc_id}?page=1", f"/passages/{doc_id}?page=1"):
+        r = http.get(route, headers=PUB1)
+        assert r.status_code == 409 and "changed on disk" in r.json()["error"], route
+    (site[2] / "portail.pdf").write_bytes(original)
+    assert http.get(f"/pages/{doc_id}?page=1", headers=PUB1).content == first.content

@@ -8,7 +8,9 @@ Built on the standard library's tolerant parser, which knows each tag's source l
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
+from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
@@ -50,6 +52,9 @@ class _Extractor(HTMLParser):
         self.path: list[tuple[int, str]] = []
         self.blocks: list[tuple[str, str, int, int]] = []  # heading path, text, first, last
         self.link_items: list[bool] = []  # per block: a list item whose text is all links
+        self.levels: list[int] = []  # per block: its heading level (1-6), 0 for text
+        self.preformatted: list[str | None] = []  # per block: its text as laid out in <pre>
+        self.buf_pre = False
         self.link_depth = 0
         self.link_chars = 0  # characters of the buffer read inside <a>
         self.buf_in_item = False
@@ -68,6 +73,9 @@ class _Extractor(HTMLParser):
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
             self.link_items.append(self.buf_in_item
                                    and self.link_chars >= len(text.replace(" ", "")))
+            self.levels.append(0)
+            self.preformatted.append(textwrap.dedent("".join(self.buf)).strip("\r\n")
+                                     if self.buf_pre else None)
         self.buf, self.buf_text = [], False
         self.link_chars = 0
 
@@ -122,6 +130,8 @@ class _Extractor(HTMLParser):
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
                 self.link_items.append(False)
+                self.levels.append(level)
+                self.preformatted.append(None)
             return
         if tag in _BLOCK:
             self._flush()
@@ -136,14 +146,15 @@ class _Extractor(HTMLParser):
             self.heading_text.append(data)
             return
         if not data.strip():
-            if self.buf:
-                self.buf.append(" ")
+            if self.buf:  # a line break between two spans of a <pre> stays one
+                self.buf.append(data if self.open["pre"] else " ")
             return
         line = self.getpos()[0]
         if not self.buf_text:
             leading = data[: len(data) - len(data.lstrip())]
             self.buf_start = line + leading.count("\n")
             self.buf_in_item = any(t in _ITEMS for t, _, _ in self.stack)
+            self.buf_pre = self.open["pre"] > 0
         self.buf_end = line + data.rstrip().count("\n")
         self.buf.append(data)
         self.buf_text = True
@@ -166,13 +177,41 @@ def link_list_roles(link_items: list[bool]) -> list[str]:
     return roles
 
 
-def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
+def _extract(data: bytes) -> _Extractor:
     text = decode_text(data)
     main_only = re.search(r"<(main|article)[\s>]|role=[\"']main[\"']", text, re.I) is not None
     parser = _Extractor(main_only)
     parser.feed(text)
     parser.close()
     parser._flush()
+    return parser
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of an HTML file's text as the index reads it: its heading path, its text
+    (tags, scripts and entities gone, spaces folded), its first and last source lines, its
+    heading level (1-6; 0 for a block of text) and, inside <pre>, its text as laid out."""
+
+    heading: str
+    text: str
+    first: int
+    last: int
+    level: int
+    preformatted: str | None = None  # the text with its lines, for a block of <pre>
+
+
+def html_blocks(data: bytes) -> list[Block]:
+    """The blocks of text the index reads from an HTML file, in order (the main content
+    only, no navigation, scripts or styles): what the viewer shows of it."""
+    parser = _extract(data)
+    return [Block(heading, text, first, last, level, pre)
+            for (heading, text, first, last), level, pre
+            in zip(parser.blocks, parser.levels, parser.preformatted, strict=True)]
+
+
+def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
+    parser = _extract(data)
     blocks = parser.blocks
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
                                 roles=link_list_roles(parser.link_items))

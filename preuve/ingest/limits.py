@@ -98,14 +98,17 @@ def check_pages(data: bytes, max_pages: int) -> None:
     A file pdfium cannot open is left to the parser, which reports why."""
     import pypdfium2 as pdfium
 
-    try:
-        document = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError:
-        return
-    try:
-        pages = len(document)
-    finally:
-        document.close()
+    from preuve.ingest.pdf import PDFIUM
+
+    with PDFIUM:
+        try:
+            document = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError:
+            return
+        try:
+            pages = len(document)
+        finally:
+            document.close()
     if pages > max_pages:
         raise ParseError(f"{pages} pages (limit {max_pages} pages; raise it with "
                          "--max-pages): not parsed")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import threading
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -33,11 +34,28 @@ from preuve.models import Chunk
 _LINE = re.compile(r"[^\r\n]+")
 _BOLD = 600  # font weight from which a line counts as bold
 _MAX_OUTLINE = 10_000  # bookmarks read at most (a hostile outline can be huge or cyclic)
+# pdfium is not thread-safe, not even across documents: whoever calls it holds this (the
+# server parses uploads and renders pages for its viewer in several threads)
+PDFIUM = threading.Lock()
 
 
 def parse_pdf(data: bytes, settings: ChunkSettings) -> Parsed:
     if not data.startswith(b"%PDF"):
         raise ParseError("not a PDF file (no %PDF header)")
+    with PDFIUM:
+        title, outline, pages, labels, count = _read(data)
+    first = next((ln.text.strip() for page in pages for ln in page if ln.text.strip()), "")
+    chunks = structured_chunks(pages, outline, labels, settings)
+    if not chunks:
+        raise ParseError("no extractable text (scanned images? OCR is not supported)")
+    sample = " ".join(c.text for c in chunks if c.role == BODY)
+    return Parsed(title=title or first[:120], chunks=chunks, pages=count,
+                  language_sample=sample)
+
+
+def _read(data: bytes):
+    """(title, outline, lines per page, page labels, page count) of a PDF, read by pdfium
+    (the caller holds PDFIUM)."""
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
@@ -49,18 +67,11 @@ def parse_pdf(data: bytes, settings: ChunkSettings) -> Parsed:
         pages = [read_lines(document, index, fonts=not outline)
                  for index in range(len(document))]
         labels = [document.get_page_label(index) or None for index in range(len(document))]
-        count = len(document)
+        return title, outline, pages, labels, len(document)
     except pdfium.PdfiumError as exc:
         raise ParseError(f"corrupt PDF: {exc}") from None
     finally:
         document.close()
-    first = next((ln.text.strip() for page in pages for ln in page if ln.text.strip()), "")
-    chunks = structured_chunks(pages, outline, labels, settings)
-    if not chunks:
-        raise ParseError("no extractable text (scanned images? OCR is not supported)")
-    sample = " ".join(c.text for c in chunks if c.role == BODY)
-    return Parsed(title=title or first[:120], chunks=chunks, pages=count,
-                  language_sample=sample)
 
 
 def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],

@@ -4,7 +4,7 @@
 
 1. rate per client address (token bucket, `rate_per_ip` requests/s, bursts of 2 s);
 2. the API key (`X-API-Key`, `Authorization: Bearer`, or the viewer's cookie on GET
-   /files and /passages): a wrong key, or no key on a request that carries a body, is
+   /files, /passages and /pages): a wrong key, or no key on a request that carries a body, is
    answered 401 at once (nothing of the body is read) and counted against the address's
    failed-authentication bucket (`failed_auth_per_ip`/s, bursts of 10); a valid key spends
    from its own bucket (`rate_per_key`/s);
@@ -42,7 +42,7 @@ from preuve.settings import Settings
 log = logging.getLogger("preuve.server")
 
 KEY_COOKIE = "preuve_key"
-VIEWER_PREFIXES = ("/files/", "/passages/")  # framed by the page, may use the cookie
+VIEWER_PREFIXES = ("/files/", "/passages/", "/pages/")  # framed by the page, may use the cookie
 UPLOAD = ("POST", "/documents")
 MULTIPART_ALLOWANCE = 64 * 1024  # the multipart envelope around an uploaded file
 BODYLESS = ("GET", "HEAD", "OPTIONS")

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +25,7 @@ from preuve.errors import InvalidInput, PreuveError
 from preuve.index import Index, shown_location
 from preuve.server.config import Caller, ServerConfig
 from preuve.server.guard import api_key
+from preuve.server.pdfpage import PageCache
 from preuve.server.uploads import UploadFolder
 from preuve.settings import Settings
 
@@ -161,6 +162,7 @@ class Services:
     metrics: Metrics
     templates: Jinja2Templates
     generator: Any = None
+    pages: PageCache = field(default_factory=PageCache)  # PDF pages the viewer rendered
 
     @property
     def upload_dir(self) -> Path:

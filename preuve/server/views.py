@@ -31,6 +31,17 @@ def hit_link(hit: Hit | dict, page=None, start=None, end=None) -> str:
     return f"/passages/{doc}?chunk={quote(h['chunk_id'], safe='')}"
 
 
+def view_link(hit: Hit | dict) -> str:
+    """Where the page's panel shows a passage: a PDF's page as an image with the passage
+    highlighted (`hit_link` keeps `/files/…#page=N` for whoever opens the PDF itself),
+    else the viewer of `hit_link`."""
+    h = hit if isinstance(hit, dict) else hit.to_dict()
+    if h.get("page") is not None and h.get("chunk_id"):
+        return (f"/passages/{doc_url(h['doc_id'])}?page={h['page']}"
+                f"&chunk={quote(h['chunk_id'], safe='')}")
+    return hit_link(h)
+
+
 def viewer_link(cited) -> str:
     """The `link=` of answers over HTTP: a verified citation's place in the viewer."""
     if cited.passage is None:
@@ -42,6 +53,7 @@ def public_hit(hit: Hit | dict) -> dict:
     d = dict(hit) if isinstance(hit, dict) else hit.to_dict()
     d.pop("root", None)  # the server's folders are not the caller's business
     d["link"] = hit_link(d)
+    d["view"] = view_link(d)
     return d
 
 
@@ -64,6 +76,9 @@ def public_answer(answer) -> dict:
             row.pop("sentence", None)
     d["answer"] = strip_file_links(d["answer"])  # a model's own link to a local file
     d["hits"] = [public_hit(h) for h in d["hits"]]
+    for c in d.get("citations") or []:  # the cited page in the panel (the link is kept)
+        if c.get("link") and c.get("doc_id") and c.get("chunk_id"):
+            c["view"] = view_link(c)
     return d
 
 

@@ -1,6 +1,8 @@
-"""The page's viewer: a document's file as it was indexed (PDFs open at `#page=N`), and
-its lines with the cited ones highlighted. Only for documents the key may read, and only
-while the file's bytes are the ones indexed."""
+"""The page's viewer: a document's file as it was indexed (PDFs open at `#page=N`); a
+cited passage in its place (a PDF page as an image with the passage's boxes, an HTML page's
+text, a file's lines, highlighted); a PDF page's image. Only for documents the key may
+read (anything else is "no such document", whatever the route), and only while the file's
+bytes are the ones indexed."""
 
 from __future__ import annotations
 
@@ -13,15 +15,20 @@ from fastapi.responses import HTMLResponse, Response
 
 from preuve.errors import Conflict, InvalidInput, NotFound
 from preuve.ingest import FILE_DIGEST
+from preuve.ingest.html import html_blocks
 from preuve.models import Document
 from preuve.server.config import Caller
-from preuve.server.i18n import language
+from preuve.server.i18n import TEXT, language
+from preuve.server.pdfpage import WIDTHS, page_view
+from preuve.server.sections import html_section
 from preuve.server.state import App, Refused, Services, Who
 from preuve.server.views import doc_url
 
 router = APIRouter(tags=["viewer"])
 MAX_PASSAGE_BYTES = 5 * 1024 * 1024
 MAX_SERVED_BYTES = 64 * 1024 * 1024  # the viewer reads (and checks) a file whole
+# the viewer's pages run no script at all, and load only this server's images and styles
+VIEWER_CSP = "default-src 'none'; img-src 'self'; style-src 'self' 'unsafe-inline'"
 
 
 def indexed_file(app: Services, who: Caller, doc_id: str) -> tuple[Document, bytes]:
@@ -66,34 +73,80 @@ def get_file(app: App, who: Who, doc_id: str):
 
 @router.get("/passages/{doc_id}", response_class=HTMLResponse)
 def get_passage(request: Request, app: App, who: Who, doc_id: str, start: int | None = None,
-                end: int | None = None, chunk: str | None = None):
-    """A document's lines with the cited ones highlighted (code, text, Markdown,
-    HTML), or the cited passage's text (DOCX, with `chunk`)."""
+                end: int | None = None, chunk: str | None = None, page: int | None = None):
+    """A cited passage in its place: a PDF page (`page`) as an image with the passage
+    (`chunk`) highlighted; an HTML document's section as text with the cited lines
+    highlighted; a code, text or Markdown file's lines with the cited ones highlighted;
+    a DOCX passage's text (`chunk`). The first highlight carries the `#hl` anchor (the
+    web page scrolls its frame there); this page runs no script."""
     if start is not None and (start < 1 or (end is not None and end < start)):
         raise InvalidInput("start must be >= 1 and end >= start")
-    lines: list[tuple[int, str, bool]] = []
-    passage = None
+    if page is not None and page < 1:
+        raise InvalidInput("page must be >= 1")
     if chunk and len(chunk) > 300:
         raise InvalidInput("chunk: not a passage id")
     doc, data = indexed_file(app, who, doc_id)
-    if doc.kind in ("pdf", "docx"):
-        if chunk:
-            passage = app.engine(lambda ix: ix.passage(chunk, audience=who.audience,
-                                                       doc_id=doc.doc_id)).text
+    found = None
+    if chunk:
+        try:
+            found = app.engine(lambda ix: ix.passage(chunk, audience=who.audience,
+                                                     doc_id=doc.doc_id))
+        except NotFound:
+            pass  # nothing highlighted
+    lang = language(request)
+    shown = {"doc": doc, "lang": lang, "t": TEXT[lang], "lines": [], "passage": None,
+             "blocks": [], "pdf": None, "file_url": f"/files/{doc_url(doc.doc_id)}"}
+    if doc.kind == "pdf":
+        shown["pdf"] = pdf_view(doc, data, page or (found.page if found else None) or 1, found)
+        shown["file_url"] += f"#page={shown['pdf']['page']}"
+    elif doc.kind == "docx":
+        shown["passage"] = found.text if found else None
     else:
         if len(data) > MAX_PASSAGE_BYTES:
             raise Refused(413, "file too large to display")
-        text = data.decode("utf-8", errors="replace")
-        if chunk and start is None:
-            try:
-                found = app.engine(lambda ix: ix.passage(chunk, audience=who.audience,
-                                                         doc_id=doc.doc_id))
-                start, end = found.start_line, found.end_line
-            except NotFound:
-                pass  # the whole file, nothing highlighted
+        if found is not None and start is None:
+            start, end = found.start_line, found.end_line
         last = end if end is not None else start
-        for number, line in enumerate(text.splitlines(), 1):
-            lines.append((number, line, start is not None and start <= number <= last))
-    return app.templates.TemplateResponse(request, "passage.html", {
-        "doc": doc, "lines": lines, "passage": passage, "start": start,
-        "file_url": f"/files/{doc_url(doc.doc_id)}", "lang": language(request)})
+        if doc.kind == "html":  # the text as read, never the markup or its scripts
+            shown["blocks"] = anchored(html_section(html_blocks(data), start, last))
+        else:
+            text = data.decode("utf-8", errors="replace")
+            shown["lines"] = anchored([(n, line, start is not None and start <= n <= last)
+                                       for n, line in enumerate(text.splitlines(), 1)])
+    response = app.templates.TemplateResponse(request, "passage.html", shown)
+    response.headers["Content-Security-Policy"] = VIEWER_CSP
+    return response
+
+
+def anchored(rows: list[tuple]) -> list[tuple]:
+    """Each row (its last item: highlighted or not) with whether it carries the `#hl`
+    anchor (the first highlighted row)."""
+    first = next((i for i, row in enumerate(rows) if row[-1]), None)
+    return [(*row, i == first) for i, row in enumerate(rows)]
+
+
+def pdf_view(doc: Document, data: bytes, page: int, found) -> dict:
+    """The page image's sources, the passage's boxes on it (percentages) and the page's
+    printed label where it differs from its index."""
+    on_page = found is not None and found.page in (None, page)  # never another page's
+    view = page_view(data, page, found.text if on_page else "")
+    url = f"/pages/{doc_url(doc.doc_id)}?page={page}&width="
+    label = (view.label or "").strip()
+    return {"page": page, "ratio": round(view.ratio, 5),
+            "printed": label if label and label != str(page) else None,
+            "src": url + str(WIDTHS[2]),
+            "srcset": ", ".join(f"{url}{w} {w}w" for w in WIDTHS),
+            "boxes": [tuple(round(100 * v, 3) for v in box) for box in view.boxes]}
+
+
+@router.get("/pages/{doc_id}", response_class=Response,
+            responses={200: {"content": {"image/png": {}}}})
+def get_page_image(app: App, who: Who, doc_id: str, page: int, width: int = WIDTHS[2]):
+    """Page `page` (1-based) of a PDF you may read, rendered `width` pixels wide as PNG
+    (the viewer's image of a cited page)."""
+    doc, data = indexed_file(app, who, doc_id)
+    if doc.kind != "pdf":
+        raise NotFound("not a PDF")
+    image = app.pages.png(doc.meta[FILE_DIGEST], data, page, width)
+    return Response(image, media_type="image/png",
+                    headers={"Cache-Control": "private, max-age=300"})

@@ -26,9 +26,20 @@
   function showKeyStatus() {
     var key = getKey();
     if (!key) { if (!$("key-status").textContent) { $("key-status").textContent = T.no_key; } return; }
-    fetch("/me", {headers: headers()}).then(function (r) { return r.json(); }).then(function (me) {
-      $("key-status").textContent = me.error ? me.error : T.key_saved + " · " + me.audience;
+    fetch("/me", {headers: headers()}).then(function (r) {
+      return r.json().then(function (me) { return [r.status, me]; });
+    }).then(function (got) {
+      var me = got[1];
+      $("key-status").textContent = me.error ? errorText(got[0], me.error)
+                                             : T.key_saved + " · " + me.audience;
     });
+  }
+
+  // an error in the page's language by its HTTP status; the server's own words for the
+  // statuses that name what was wrong with the request (400, 409, 422)
+  function errorText(status, message) {
+    var errors = T.errors || {};
+    return errors[String(status)] || (status >= 500 ? errors["500"] : "") || message;
   }
 
   function esc(s) {
@@ -40,6 +51,7 @@
   // another host (//host, /\host), never a scheme (javascript:, https:, file:).
   var VIEWER_LINK = /^\/(files|passages)\/[^\/\\\s][^\\\s]*$/;
   function isViewerLink(url) { return VIEWER_LINK.test(url); }
+  var printedOf = {};  // a citation's link -> [page index, printed page label]
   // Markdown links [label](url) become citation links; everything else is text.
   function render(text) {
     var out = "", re = /\[([^\]]+)\]\(([^)\s]*)\)/g, last = 0, m;
@@ -47,50 +59,99 @@
       out += esc(text.slice(last, m.index));
       var url = m[2];
       if (isViewerLink(url)) {
-        out += '<a class="citation" href="' + esc(url) + '" data-label="' + esc(m[1]) +
-               '">' + esc(m[1]) + "</a>";
+        var p = printedOf[url], label = p ? withPrinted(m[1], p[0], p[1]) : m[1];
+        out += '<a class="citation" href="' + esc(url) + '" data-label="' + esc(label) +
+               '">' + esc(label) + "</a>";
       } else { out += esc(m[0]); }
       last = re.lastIndex;
     }
     return out + esc(text.slice(last));
   }
 
-  // Passages open in a sandboxed frame (no top navigation, forms or popups). A file of
-  // /files/ (a PDF at its page) needs the browser's PDF viewer, which refuses to run in a
-  // sandbox: the frame drops it for those (they are served with their own CSP sandbox
-  // unless they are PDFs, and only ever from this origin, as indexed).
-  var SANDBOX = "allow-same-origin allow-scripts";
-  function openPassage(url, label) {
+  // Passages open in a sandboxed frame that runs no script (no top navigation, forms;
+  // popups only to open the file itself). allow-scripts is never given (with
+  // allow-same-origin it would let the frame lift its own sandbox): this page scrolls the
+  // frame to its highlight (#hl) once loaded, without moving itself as a #hl in the URL
+  // would.
+  var SANDBOX = "allow-same-origin allow-popups allow-popups-to-escape-sandbox";
+  var views = {};  // an answer's citation link -> where the panel shows it (its `view`)
+  var PDF_LINK = /^\/files\/([^\/#?]+)#page=(\d+)$/;
+  function openPassage(url, label, view) {
+    // a PDF link without its view (a turn stored earlier): its page, nothing marked
+    var pdf = PDF_LINK.exec(url);
+    url = view || (pdf ? "/passages/" + pdf[1] + "?page=" + pdf[2] : url);
     if (!isViewerLink(url)) { return; }
     var frame = $("passage-frame");
-    if (url.indexOf("/files/") === 0) { frame.removeAttribute("sandbox"); }
-    else { frame.setAttribute("sandbox", SANDBOX); }
+    frame.setAttribute("sandbox", SANDBOX);
     $("panel").hidden = false;
     $("panel-label").textContent = label || "";
-    frame.src = url;
+    frame.onload = function () { scrollToHighlight(frame); };
+    frame.src = url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" +
+      encodeURIComponent(document.documentElement.lang);
+  }
+  function scrollToHighlight(frame) {
+    var win = frame.contentWindow, doc = frame.contentDocument;
+    var hl = doc && doc.getElementById("hl");
+    if (!hl) { return; }
+    var top = hl.getBoundingClientRect().top + win.scrollY;
+    win.scrollTo(0, Math.max(0, top - win.innerHeight * 0.3));
   }
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest && ev.target.closest("a.citation, a.source-link");
     if (!a) { return; }
     ev.preventDefault();
-    openPassage(a.getAttribute("href"), a.getAttribute("data-label"));
+    openPassage(a.getAttribute("href"), a.getAttribute("data-label"),
+                a.classList.contains("citation") ? views[a.getAttribute("href")]
+                                                 : a.getAttribute("data-view"));
   });
 
+  // "file.pdf p. 33 (printed 25)": the page index stays (links open it), the printed page
+  // is added where it differs, in the page's language
+  function withPrinted(label, page, printed) {
+    printed = printed == null ? "" : String(printed).trim();
+    if (page == null || !printed || printed === String(page)) { return label; }
+    return label + " (" + T.printed + " " + printed + ")";
+  }
+  // a passage's text cut at a word boundary, with an ellipsis when cut
+  function snippet(text, limit) {
+    text = String(text).replace(/\s+/g, " ").trim();
+    if (text.length <= limit) { return text; }
+    var cut = text.slice(0, limit + 1), space = cut.lastIndexOf(" ");
+    cut = space > limit / 2 ? cut.slice(0, space) : text.slice(0, limit);
+    return cut.replace(/[\s,;:.\u2013\u2014-]+$/, "") + "\u2026";
+  }
+  // a refusal's reason (English, from the server) in the page's language
+  function reasonText(reason) {
+    var rules = T.reasons || [];
+    for (var i = 0; i < rules.length; i++) {
+      var m = new RegExp(rules[i][0]).exec(reason);
+      if (m) {
+        return rules[i][1].replace(/\$(\d)/g, function (_, n) { return m[n] || ""; });
+      }
+    }
+    return T.reason_other || reason;
+  }
+
   function sourceItem(h) {
-    var snippet = h.text.replace(/\s+/g, " ").slice(0, 140);
-    return '<li><a class="source-link" href="' + esc(h.link) + '" data-label="' +
-      esc(h.label) + '">' + esc(h.label) + '</a> <span class="score">' + esc(T.score) + " " +
-      Number(h.score).toFixed(3) + '</span><div class="snippet">' + esc(snippet) + "</div></li>";
+    var label = withPrinted(h.label, h.page, h.page_label);
+    return '<li><a class="source-link" href="' + esc(h.link) + '" data-view="' +
+      esc(h.view || "") + '" data-label="' + esc(label) + '">' + esc(label) + '</a> <span class="score">' + esc(T.score) + " " +
+      Number(h.score).toFixed(3) + '</span><div class="snippet">' + esc(snippet(h.text, 160)) +
+      "</div></li>";
   }
 
   function showDone(ans) {
     var box = $("answer");
+    (ans.citations || []).forEach(function (c) {
+      if (c.view && c.link) { views[c.link] = c.view; }
+      if (c.link && c.printed_page != null) { printedOf[c.link] = [c.page, c.printed_page]; }
+    });
     box.classList.toggle("refused", !!ans.refused);
     box.innerHTML = ans.refused ? "<strong>" + esc(T.refused) + "</strong>\n" + render(ans.answer)
                                 : render(ans.answer);
     box.setAttribute("data-state", ans.refused ? "refused" : "done");
     $("reason").hidden = !ans.refused || !ans.reason;
-    $("reason").textContent = ans.reason ? T.reason + " : " + ans.reason : "";
+    $("reason").textContent = ans.reason ? T.reason + " : " + reasonText(ans.reason) : "";
     $("sources").innerHTML = (ans.hits || []).map(sourceItem).join("");
   }
   function showError(message) {
@@ -113,7 +174,7 @@
       headers: headers({"Accept": "text/event-stream"})});
     if (!resp.ok) {
       var err = await resp.json().catch(function () { return {error: resp.statusText}; });
-      showError(err.error); return;
+      showError(errorText(resp.status, err.error)); return;
     }
     var reader = resp.body.getReader(), decoder = new TextDecoder(), buf = "", text = "";
     for (;;) {
@@ -142,7 +203,10 @@
     var resp = await fetch("/compare", {method: "POST", headers: headers(),
       body: JSON.stringify({question: question, k: 5})});
     var data = await resp.json();
-    if (!resp.ok) { $("compare-grid").textContent = T.error + " : " + data.error; return; }
+    if (!resp.ok) {
+      $("compare-grid").textContent = T.error + " : " + errorText(resp.status, data.error);
+      return;
+    }
     $("compare-note").hidden = data.vectors;
     $("compare-note").textContent = data.vectors ? "" : T.no_vectors;
     $("compare-grid").innerHTML = Object.keys(data.methods).map(function (m) {
