@@ -77,8 +77,8 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
             report = index.ingest([corpus])
             assert report.ok, report.failed
             for q in questions:
-                hits = index.where(q.question, k=K, method=method, as_of="none",
-                                   languages=[codes[q.id]] if scoped else ())
+                scope = {"languages": [codes[q.id]]} if scoped else {}
+                hits = index.where(q.question, k=K, method=method, as_of="none", **scope)
                 ranks = [h.rank for h in hits if any(r.matches(h) for r in q.relevant)]
                 first = min(ranks) if ranks else None
                 for bucket in (by_code[codes[q.id]], by_lang[q.lang]):

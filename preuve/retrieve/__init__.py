@@ -189,7 +189,9 @@ WHERE_POOL = 50
 
 def _code_ranking(store: Store, subject: str, method: str, filters: Filters, depth: int,
                   options: Options) -> list[Hit]:
-    if method != "bm25":
+    """bm25 (and, for `hybrid`, the dense list) as code search ranks them; any other
+    method as it ranks passages."""
+    if method not in ("bm25", "hybrid"):
         return search(store, subject, method=method, k=depth, filters=filters,
                       options=options)
     if not subject.strip():
@@ -206,8 +208,10 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
         words = f"{subject} {words} {text.code_abbreviations(words)}"
         rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
                                 if h.language and h.language != language]
-        return rrf(rankings, depth, options.rrf_constant)
-    return rankings["bm25"]
+    if method == "hybrid":
+        rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
+    return rrf(rankings, depth, options.rrf_constant) if len(rankings) > 1 \
+        else rankings["bm25"]
 
 
 # how deep `where` searches for locations of the kinds and languages asked
