@@ -8,9 +8,9 @@
    `Index.where` (k=5): hit@1 and hit@5 per language and per question language (a hit is a
    location overlapping a relevant definition), every miss with what came first.
 2. The share of returned locations that are whole definitions: a chunk with a symbol
-   kind, not a part of a long definition (parts and windows carry a heading), not a
-   container's header or its loose statements (a symbol other chunks of the file are
-   qualified by: `Logger` beside `Logger::addRecord`), not a line window.
+   kind, not a part or window of a long definition (a symbol several chunks of the file
+   share), not a container's header or its loose statements (a symbol other chunks of
+   the file are qualified by: `Logger` beside `Logger::addRecord`), not a line window.
    With --lang, each question is asked with `--lang` of its code base (a developer who
    knows the answer is in the Go service).
 3. Ingest speed per language (median of --runs): each language's folder into a fresh
@@ -45,29 +45,32 @@ def code_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
-def container_symbols(corpus: Path) -> dict[str, set[str]]:
-    """Per file, the symbols other chunks of that file are qualified by."""
+def partial_symbols(corpus: Path) -> dict[str, set[str]]:
+    """Per file, the symbols whose chunks are not one whole definition: those of several
+    chunks (the parts or windows of a long definition; two definitions of one name count
+    too, the conservative side) and those other chunks of the file are qualified by
+    (a container's header and its loose statements)."""
     out = {}
     for path in code_files(corpus):
-        symbols = {c.symbol for c in parse_code(path.read_bytes(), ChunkSettings(),
-                                                path.suffix.lower() or path.name).chunks
-                   if c.symbol}
+        symbols = collections.Counter(
+            c.symbol for c in parse_code(path.read_bytes(), ChunkSettings(),
+                                         path.suffix.lower() or path.name).chunks
+            if c.symbol)
         out[path.relative_to(corpus).as_posix()] = {
-            s for s in symbols if any(o.startswith(s + sep) for o in symbols
-                                      for sep in SEPARATORS)}
+            s for s, n in symbols.items() if n > 1 or any(
+                o.startswith(s + sep) for o in symbols for sep in SEPARATORS)}
     return out
 
 
-def whole(hit, containers: dict[str, set[str]]) -> bool:
-    return bool(hit.symbol_kind) and not hit.heading and \
-        hit.symbol not in containers.get(hit.path, set())
+def whole(hit, partial: dict[str, set[str]]) -> bool:
+    return bool(hit.symbol_kind) and hit.symbol not in partial.get(hit.path, set())
 
 
 def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
              index_path: str | None) -> str:
     questions = load_reference(QUESTIONS)
     codes = {q["id"]: q["code"] for q in yaml.safe_load(QUESTIONS.read_text())}
-    containers = container_symbols(corpus)
+    partial = partial_symbols(corpus)
     by_code: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     by_lang: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     returned = whole_count = 0
@@ -86,7 +89,7 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
                     bucket[1] += first == 1
                     bucket[2] += first is not None
                 returned += len(hits)
-                whole_count += sum(whole(h, containers) for h in hits)
+                whole_count += sum(whole(h, partial) for h in hits)
                 if first != 1:
                     shown = "; ".join(f"{h.label} {h.symbol or ''}".strip() for h in hits[:3])
                     misses.append((q.id, q.question, first or "—", shown))

@@ -94,6 +94,15 @@ def test_a_container_gives_a_header_and_its_members():
         "emergency", "alert", "critical", "error", "warning", "notice", "info", "debug")}
 
 
+def test_members_carry_their_containers_opening_lines_as_heading():
+    default = next(c for c in chunks_of("semver_lib.rs") if c.symbol == "VersionReq::default")
+    assert default.heading == "impl Default for VersionReq"  # the trait, not in the name
+    ip = next(c for c in chunks_of("request.rb") if c.symbol == "Rack::Request::Helpers#ip")
+    assert ip.heading == "module Rack > class Request > module Helpers"
+    top = next(c for c in chunks_of("flag_groups.go") if c.symbol == "hasAllFlags")
+    assert top.heading == ""
+
+
 def test_go_methods_name_their_receiver():
     names = {c.symbol for c in chunks_of("flag_groups.go") if c.symbol_kind == "method"}
     assert names == {"(*Command).MarkFlagsRequiredTogether",

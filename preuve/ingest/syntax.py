@@ -9,7 +9,8 @@ line and its name qualified by its containers (`Router.handle`, `(*Command).Exec
 `Version::parse`, `Rack::Request#params`); a container gives a header chunk (from its
 first line to its first member) and one chunk per member; a definition too long for one
 chunk is cut at its body's statement boundaries, each part citing its own lines and
-carrying the signature as its heading. What is no definition (imports, top-level
+carrying the signature in its heading. A member's heading is its containers' opening
+lines (`impl Display for Version`), searched with it. What is no definition (imports, top-level
 statements) is cut in line windows.
 
 A language whose grammar is not installed, or a file its grammar cannot parse, falls back
@@ -239,6 +240,7 @@ class _Walker:
         self.leftovers: list[tuple[int, int, str | None, str | None]] = []
         self.claimed: set[int] = set()  # lines of comments taken by a definition
         self.starts: dict[int, int] = {}  # node id -> first line, its comment included
+        self.context: list[str] = []  # opening lines of the containers walked into
 
     def text(self, node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -257,7 +259,7 @@ class _Walker:
                 self.visit(child, prefix, top, owner)
             else:
                 self.leftovers.append((child.start_point[0] + 1, _last_line(child),
-                                       *(owner or (None, None))))
+                                       *(owner or (None, None)), self.heading()))
 
     def definition(self, node, prefix: str, top: bool) -> tuple[str, str] | None:
         """(name, kind) when `node` is a definition worth a chunk."""
@@ -292,6 +294,9 @@ class _Walker:
         header_last = max(header_last, node.start_point[0] + 1)
         self.add(self.lines[first - 1:header_last], first, symbol, kind)
         member_prefix = symbol
+        # members carry their container's opening line as heading: what `impl Display
+        # for Version` or `class LineFormatter extends NormalizerFormatter` says of them
+        self.context.append(_opening(self.lines[node.start_point[0]]))
         for member in members:
             if member.start_point[0] + 1 <= header_last:
                 continue
@@ -304,11 +309,12 @@ class _Walker:
                 self.visit(member, member_prefix, False, (symbol, kind))
             else:
                 self.leftovers.append((member.start_point[0] + 1, _last_line(member),
-                                       symbol, kind))
+                                       symbol, kind, self.heading()))
+        self.context.pop()
         closing = _last_line(node)
         if closing > _last_line(members[-1]) and self.lines[closing - 1].strip() not in (
                 "}", "};", "end", "end;", ""):
-            self.leftovers.append((closing, closing, symbol, kind))
+            self.leftovers.append((closing, closing, symbol, kind, self.heading()))
 
     def leading_comment(self, node) -> int:
         """The first line of `node` with the comments right above it (one blank line at
@@ -334,9 +340,15 @@ class _Walker:
         return first
 
     # ----------------------------------------------------------------- chunking
+    def heading(self, signature: str = "") -> str:
+        """The containers' opening lines, then the signature of a definition cut in
+        parts: `impl Display for Version > fn fmt(&self, ...) {`."""
+        return " > ".join([*self.context, *([signature] if signature else [])])
+
     def add(self, lines: list[str], first: int, symbol: str, kind: str,
-            heading: str = "") -> None:
+            signature: str = "") -> None:
         fields = {"symbol": symbol, "symbol_kind": kind}
+        heading = self.heading(signature)
         if heading:
             fields["heading"] = heading
         self.chunks.extend(chunks_from_lines(lines, first, 10**9, 0, **fields))
@@ -352,7 +364,7 @@ class _Walker:
             signature = " ".join(self.lines[node.start_point[0]].split())[:300]
             self.chunks.extend(self.windows(self.lines, first, last, self.settings,
                                             symbol=symbol, symbol_kind=kind,
-                                            heading=signature))
+                                            heading=self.heading(signature)))
             return
         block, statements = body
         signature_last = max(first, block.start_point[0] + 1)
@@ -377,26 +389,28 @@ class _Walker:
             if word_count("\n".join(part)) > limit:  # one huge statement: windows
                 self.chunks.extend(self.windows(self.lines, a, b, self.settings,
                                                 symbol=symbol, symbol_kind=kind,
-                                                heading=signature))
+                                                heading=self.heading(signature)))
             else:
-                self.add(part, a, symbol, kind, heading=signature if a > first else "")
+                self.add(part, a, symbol, kind, signature if a > first else "")
 
     def finish(self) -> list[Chunk]:
         taken = set(self.claimed)
         for chunk in self.chunks:
             taken.update(range(chunk.start_line, chunk.end_line + 1))
         merged: list[list] = []
-        for a, b, symbol, kind in sorted(self.leftovers, key=lambda x: x[:2]):
+        for a, b, symbol, kind, heading in sorted(self.leftovers, key=lambda x: x[:2]):
             if all(line in taken for line in range(a, b + 1)):
                 continue
             if merged and a - merged[-1][1] <= 2 and merged[-1][2] == symbol:
                 merged[-1][1] = max(merged[-1][1], b)
             else:
-                merged.append([a, b, symbol, kind])
-        for a, b, symbol, kind in merged:
+                merged.append([a, b, symbol, kind, heading])
+        for a, b, symbol, kind, heading in merged:
             if word_count("\n".join(self.lines[a - 1:b])) <= 1:
                 continue  # `public:`, `end`, a lone brace: nothing to find there
             fields = {"symbol": symbol, "symbol_kind": kind} if symbol else {}
+            if heading:
+                fields["heading"] = heading
             self.chunks.extend(self.windows(self.lines, a, b, self.settings, **fields))
         self.chunks.sort(key=lambda c: (c.start_line, c.end_line))
         return self.chunks
@@ -588,6 +602,11 @@ def _statements_of(node):
         body = statements[0]
         statements = list(body.named_children)
     return (body, statements) if statements else None
+
+
+def _opening(line: str) -> str:
+    """A container's opening line as a heading: `impl Display for Version`."""
+    return " ".join(line.split()).rstrip("{:").strip()[:120]
 
 
 def _previous(node):
