@@ -124,8 +124,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     Language("cpp", "tree_sitter_cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx",
                                         ".h++", ".ipp", ".tpp"),
              _C_DEFS | {"class_specifier": "class*", "struct_specifier": "struct*",
-                        "field_declaration": "method*", "template_declaration": "template",
-                        "concept_definition": "type", "alias_declaration": "type"},
+                        "field_declaration": "method*", "concept_definition": "type",
+                        "alias_declaration": "type"},
              _CLASSES, _C_WRAPPERS | {"namespace_definition", "field_declaration_list",
                                       "template_declaration"},
              separator="::"),
@@ -237,7 +237,8 @@ class _Walker:
         self.lang, self.data, self.lines = lang, data, lines
         self.settings, self.windows = settings, windows
         self.chunks: list[Chunk] = []
-        self.leftovers: list[tuple[int, int, str | None, str | None]] = []
+        # (first, last, symbol, kind, heading) of what is no definition
+        self.leftovers: list[tuple[int, int, str | None, str | None, str]] = []
         self.claimed: set[int] = set()  # lines of comments taken by a definition
         self.starts: dict[int, int] = {}  # node id -> first line, its comment included
         self.context: list[str] = []  # opening lines of the containers walked into
@@ -254,8 +255,7 @@ class _Walker:
             found = None if child.type in COMMENTS else self.definition(child, prefix, top)
             if found is not None:
                 self.emit(child, found, prefix)
-            elif child.type in self.lang.transparent or (
-                    child.type == "template_declaration"):
+            elif child.type in self.lang.transparent:
                 self.visit(child, prefix, top, owner)
             else:
                 self.leftovers.append((child.start_point[0] + 1, _last_line(child),
@@ -266,7 +266,7 @@ class _Walker:
         kind = self.lang.definitions.get(node.type)
         if kind is None:
             return None
-        name, kind = _refine(self, node, kind.rstrip("*"), kind.endswith("*"), top)
+        name, kind = _refine(self, node, kind.rstrip("*"), top)
         if not name:
             return None
         if prefix and kind == "function":
@@ -277,6 +277,8 @@ class _Walker:
         name, kind = found
         symbol = _qualify(self.lang, prefix, name, kind)
         first = self.leading_comment(node)
+        if node.parent is not None and node.parent.type == "template_declaration":
+            first = min(first, self.leading_comment(node.parent))  # C++ `template <...>`
         last = _last_line(node)
         body = _container_body(node) if node.type in self.lang.containers else None
         members = [c for c in body.children if c.is_named] if body is not None else []
@@ -428,7 +430,7 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
 
 
-def _refine(walker: _Walker, node, kind: str, conditional: bool, top: bool):
+def _refine(walker: _Walker, node, kind: str, top: bool):
     """(name, kind) of a definition node; a '' name when it is no definition."""
     t = node.type
     text = walker.text
@@ -490,8 +492,6 @@ def _refine(walker: _Walker, node, kind: str, conditional: bool, top: bool):
     if t == "mod_item":  # Rust: an inline module is walked like a container
         return (text(node.child_by_field_name("name")), "module") \
             if node.child_by_field_name("body") is not None else ("", kind)
-    if t == "template_declaration":  # C++: the template's own definition
-        return "", kind
     if t in ("struct_specifier", "union_specifier", "enum_specifier", "class_specifier"):
         if node.child_by_field_name("body") is None:
             return "", kind  # a use (`struct foo *p`), not a definition
