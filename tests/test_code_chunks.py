@@ -304,3 +304,11 @@ def test_where_reads_a_french_question_over_english_code(code_index):
         assert not any(h.path.endswith(".go") for h in plain)  # the French words alone
         hits = index.where(question, k=3)
         assert hits[0].path == "cobra/args.go"  # "argument", "number" from the dictionary
+
+
+def test_deeply_nested_code_falls_back_to_windows():
+    depth = 3000  # deeper than Python's recursion limit allows the walk to go
+    source = "".join(f"module M{i}\n" for i in range(depth)) + "def f; end\n" + "end\n" * depth
+    chunks = parse_code(source.encode(), ChunkSettings(), ".rb").chunks
+    assert chunks and all(c.symbol is None for c in chunks)
+    assert max(c.end_line for c in chunks) == 2 * depth + 1

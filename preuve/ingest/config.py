@@ -62,16 +62,22 @@ def read_yaml(source: str, lines: list[str], settings: ChunkSettings,
         if number == 0:
             first = 1  # the comments and directives that open the file
         if isinstance(document, yaml.MappingNode | yaml.SequenceNode) and document.value:
-            _yaml_children(document, "", first, lines, settings, windows, out)
+            try:
+                _yaml_children(document, "", first, lines, settings, windows, out)
+            except RecursionError:  # thousands of nested levels: windows
+                return None
         else:
             _add(out, lines, first, last, "(document)", "key", settings, windows)
     return out or None
 
 
 def _yaml_children(node, path: str, first: int, lines: list[str], settings: ChunkSettings,
-                   windows: Windows, out: list[Chunk]) -> None:
+                   windows: Windows, out: list[Chunk], inside: frozenset = frozenset()
+                   ) -> None:
     """A chunk for each entry of a mapping or sequence; an entry longer than a chunk is
-    split into its own entries. The first entry starts at `first` (its parent's key)."""
+    split into its own entries. The first entry starts at `first` (its parent's key).
+    `inside`: the nodes being split (an alias to one of them, `&a [*a]`, is not)."""
+    inside = inside | {id(node)}
     if isinstance(node, yaml.MappingNode):
         entries = [(f"{path}.{_key(k)}" if path else _key(k), k, v) for k, v in node.value]
     else:
@@ -81,8 +87,9 @@ def _yaml_children(node, path: str, first: int, lines: list[str], settings: Chun
         last = max(_end_line(value), key.start_mark.line + 1)
         words = word_count("\n".join(lines[start - 1:last]))
         if (isinstance(value, yaml.MappingNode | yaml.SequenceNode) and value.value
-                and words > settings.max_words and last > start):
-            _yaml_children(value, name, start, lines, settings, windows, out)
+                and words > settings.max_words and last > start and id(value) not in inside
+                and value.start_mark.line + 1 >= start):  # not an alias to a node above
+            _yaml_children(value, name, start, lines, settings, windows, out, inside)
         else:
             _add(out, lines, start, last, name, "key", settings, windows)
 

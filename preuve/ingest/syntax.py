@@ -221,7 +221,10 @@ def parse(source: str, lines: list[str], name: str, settings: ChunkSettings,
     if root.has_error and _error_share(root) > 0.5:
         return None  # mostly not this language (a template, a wrong suffix)
     walker = _Walker(LANGUAGES[name], data, lines, settings, windows)
-    walker.visit(root, "", top=True)
+    try:
+        walker.visit(root, "", top=True)
+    except RecursionError:  # thousands of nested modules or namespaces: windows
+        return None
     return walker.finish()
 
 
