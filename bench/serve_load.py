@@ -7,9 +7,16 @@
 
 The script copies the sample corpus (examples/handbook, examples/facturo) under bench/out/,
 indexes it with the e5 embedder once (cached: bench/out/serve-e5.sqlite; delete it to
-rebuild), starts `preuve serve` on 127.0.0.1 at a free port with one public API key
-(`PREUVE_API_KEYS`), waits for `GET /health`, and stops the server at the end. Traffic goes
-to the loopback address only, and every loop is bounded in time.
+rebuild), starts `preuve serve` on 127.0.0.1 at a free port with a config file of its own
+(bench/out/serve-load.yaml: one public API key, and the per-key and per-address rate
+limits raised out of the way, since every client here is one key on one address: with the
+defaults, 20 requests/s per key, the bench measured the limit, not the server), waits for
+`GET /health`, and stops the server at the end. Traffic goes to the loopback address only,
+and every loop is bounded in time.
+
+A second, short run then proves the limit itself: a server with the default limits, one
+key, requests back to back for `LIMIT_SECONDS`: some must be refused with 429 and a
+`Retry-After` header, the rest answered.
 
 Each client is a thread with its own keep-alive `http.client` connection, sending the
 reference questions of examples/questions.yaml readable by the public audience in turn.
@@ -98,25 +105,42 @@ def has_serve_command() -> bool:
     return probe.returncode == 0
 
 
+UNLIMITED = 1_000_000.0  # requests/s: the rate limits out of the bench's way
+LIMIT_SECONDS = 3.0
+
+
+def server_config(limited: bool) -> Path:
+    """The server's settings for this run: the bench's key; its own limits, or the
+    defaults (`limited`)."""
+    config = {"api_keys": {API_KEY: "public"}}
+    if not limited:
+        config |= {"rate_per_key": UNLIMITED, "rate_per_ip": UNLIMITED}
+    path = OUT / f"serve-load{'-limited' if limited else ''}.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return path
+
+
 class Server:
     """`preuve serve` as a subprocess on the loopback address; its log goes to a file."""
 
-    def __init__(self, index: Path, port: int, factory: bool = False):
+    def __init__(self, index: Path, port: int, factory: bool = False, limited: bool = False):
         self.index, self.port = index, port
-        self.log_path = OUT / "serve-load.log"
+        self.log_path = OUT / f"serve-load{'-limited' if limited else ''}.log"
+        config = server_config(limited)
         if factory:  # the same app, started by uvicorn without the CLI command
             code = ("import sys, uvicorn; from preuve.server.app import create_app; "
-                    "uvicorn.run(create_app(sys.argv[1]), host=sys.argv[2], "
+                    "uvicorn.run(create_app(sys.argv[1], sys.argv[4]), host=sys.argv[2], "
                     "port=int(sys.argv[3]), log_level='warning')")
-            self.command = [sys.executable, "-c", code, str(index), HOST, str(port)]
+            self.command = [sys.executable, "-c", code, str(index), HOST, str(port),
+                            str(config)]
         else:
             self.command = [sys.executable, "-m", "preuve", "serve", "--host", HOST,
-                            "--port", str(port), "--index", str(index)]
+                            "--port", str(port), "--index", str(index), "--config",
+                            str(config)]
         self.process: subprocess.Popen | None = None
 
     def start(self, ready_timeout: float = 120.0) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
-        env["PREUVE_API_KEYS"] = f"{API_KEY}:public"
         self.log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
         self.process = subprocess.Popen(self.command, stdout=self.log,
                                         stderr=subprocess.STDOUT, env=env, cwd=ROOT)
@@ -232,6 +256,37 @@ def load(port: int, route: Route, questions: list[str], clients: int,
     return run
 
 
+def limit_check(index: Path, factory: bool) -> tuple[int, int, int, list[str]]:
+    """(answered, refused with 429 + Retry-After, 429 without it, other errors) of one
+    key sending `/search` requests back to back to a server with the default limits."""
+    server = Server(index, free_port(), factory=factory, limited=True)
+    server.start()
+    answered = limited = bare = 0
+    errors: list[str] = []
+    headers = {"Content-Type": "application/json", "X-API-Key": API_KEY}
+    body = json.dumps({"query": "retours", "method": "bm25", "k": 3}).encode()
+    try:
+        conn = http.client.HTTPConnection(HOST, server.port, timeout=REQUEST_TIMEOUT)
+        deadline = time.monotonic() + LIMIT_SECONDS
+        while time.monotonic() < deadline:
+            conn.request("POST", "/search", body=body, headers=headers)
+            response = conn.getresponse()
+            payload = response.read()
+            if response.status == 200:
+                answered += 1
+            elif response.status == 429:
+                if (response.getheader("Retry-After") or "").isdigit():
+                    limited += 1
+                else:
+                    bare += 1
+            else:
+                errors.append(f"HTTP {response.status}: {payload[:200]!r}")
+        conn.close()
+    finally:
+        server.stop()
+    return answered, limited, bare, errors
+
+
 # ------------------------------------------------------------------------------ main
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -285,8 +340,14 @@ def main() -> int:
     print(table(["route", "clients", "requests", "req/s", "p50 ms", "p95 ms", "errors"],
                 rows))
     print(f"\nerrors: {total_errors} in the measured runs, {warmup_errors} in the warm-ups.")
-    print(machine_note())
-    return 1 if total_errors or warmup_errors else 0
+    answered, limited, bare, errors = limit_check(index, args.app_factory)
+    print(f"limit check ({LIMIT_SECONDS:g} s, one key, the default limits): {answered} "
+          f"answered, {limited} refused with 429 and Retry-After, {bare} 429 without it, "
+          f"{len(errors)} other errors")
+    print(machine_note() + f" Load average at the end: {os.getloadavg()[0]:.1f} (the "
+          "machine may be shared: compare runs made together).")
+    limit_holds = limited > 0 and not bare and not errors
+    return 1 if total_errors or warmup_errors or not limit_holds else 0
 
 
 if __name__ == "__main__":

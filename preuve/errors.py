@@ -11,6 +11,9 @@ status, the MCP error. Anything else that escapes is a bug (exit 1, HTTP 500).
     ├── Conflict         exit 4   HTTP 409   the request contradicts what is stored
     └── Unavailable      exit 5   HTTP 503   an upstream service (model server, database) failed
         └── UpstreamError exit 5  HTTP 502   it answered, but with an error or garbage
+
+`environmental` turns what the machine failed at (a full disk, a database that went away)
+into one of these, so that no front end shows a traceback for it.
 """
 
 from __future__ import annotations
@@ -71,3 +74,41 @@ def exit_code(exc: BaseException) -> int:
 
 def http_status(exc: BaseException) -> int:
     return exc.http_status if isinstance(exc, PreuveError) else 500
+
+
+# what the machine, not preuve, failed at: (words of the engine's message, what to say)
+_DATABASE_FAILURES = (
+    ("database or disk is full", Unavailable, "the disk is full"),
+    ("disk i/o error", Unavailable, "the disk failed to read or write (is it full, or gone?)"),
+    ("readonly database", Unavailable, "the index cannot be written (read-only)"),
+    ("unable to open database file", Unavailable, "the index file cannot be opened"),
+    ("database is locked", Unavailable, "another process holds the index locked"),
+    ("file is not a database", InvalidInput, "not a preuve index (not a SQLite database)"),
+    ("malformed", Unavailable, "the index file is damaged"),
+)
+
+
+def environmental(exc: BaseException, where: str) -> PreuveError | None:
+    """A failure of the machine rather than a bug, as one line naming `where` (the index)
+    and the cause: a full disk, a disk error, a read-only or locked or damaged index file,
+    a database server that went away. None for anything else. A write that fails this way
+    is rolled back whole: the index keeps its last complete state."""
+    import errno
+    import sqlite3
+
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, sqlite3.Error):
+        for words, kind, said in _DATABASE_FAILURES:
+            if words in message.lower():
+                return kind(f"{where}: {said} ({message}); the index keeps its last "
+                            "complete state")
+        return None
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS,
+                                                   errno.EIO, errno.EFBIG):
+        return Unavailable(f"{exc.filename or where}: {exc.strerror}")
+    module = type(exc).__module__
+    if module.startswith(("psycopg", "psycopg_pool")) and type(exc).__name__ in (
+            "OperationalError", "InterfaceError", "PoolTimeout", "PoolClosed"):
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return Unavailable(f"{where}: the database went away or cannot be reached ({first})")
+    return None

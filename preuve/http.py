@@ -34,9 +34,10 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "ERROR_SNIPPET",
@@ -187,6 +188,8 @@ class HttpClient:
                  sleep: Callable[[float], None] = time.sleep):
         if not timeout or timeout <= 0:
             raise ValueError(f"timeout must be > 0, not {timeout}")
+        import httpx  # here: a process that calls no endpoint never loads it
+
         try:
             parsed = httpx.URL(url)
         except (httpx.InvalidURL, TypeError) as exc:
@@ -212,6 +215,8 @@ class HttpClient:
              ) -> Iterator[httpx.Response]:
         """One POST; yields the open response when its status is below 400. Raises
         `Transient` (retry may help) or `Rejected` (it cannot)."""
+        import httpx
+
         try:
             request = self._client.build_request("POST", self.url, content=content,
                                                  headers=dict(headers or {}))
@@ -267,6 +272,8 @@ class HttpClient:
 
     @contextmanager
     def _transport_errors(self) -> Iterator[None]:
+        import httpx
+
         try:
             yield
         except httpx.TimeoutException:

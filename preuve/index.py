@@ -8,7 +8,9 @@
 The CLI, the HTTP server, the MCP server, the evaluation and the benchmarks call these
 methods and never the store beneath: reads for a caller (`documents`, `document`,
 `passage`, `search`, `ask`, `history`) take the caller's audience and show nothing else;
-writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too. The
+writes (`ingest`, `forget`, `save_calibration`, conversations) go through here too;
+feedback on answers is the noun `index.feedback` (preuve/feedback.py), under the same
+audience boundary. The
 helpers at the bottom (`index_exists`, `shown_location`, `sibling_index`, `copy_index`,
 `local_postgres`) are what a front end needs to know about a location without opening it.
 The benchmarks load prepared chunks with `load` and choose engines and knobs through
@@ -35,11 +37,13 @@ from preuve.answer.answerability import (
     Judgment,
     judge,
 )
+from preuve.answer.changes import change_answer, first_version_answer, what_changed
 from preuve.answer.conversation import carry_over, rewrite_with_model
 from preuve.answer.pipeline import Answer, answer_from_hits, evidence_score
 from preuve.embed import Embedder, get_embedder
 from preuve.errors import Conflict, InvalidInput, NoSuchFile, NotFound
-from preuve.ingest import IngestReport, ingest, ingest_records
+from preuve.feedback import Feedback
+from preuve.ingest import IngestReport, ingest, ingest_records, repo
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
 from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
@@ -48,6 +52,7 @@ from preuve.retrieve.filters import code_filters, make_filters
 from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 from preuve.text import question_language
+from preuve.versions import Versions
 
 __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists",
            "is_database", "local_postgres", "require_index", "shown_location", "sibling_index"]
@@ -55,6 +60,7 @@ __all__ = ["DEFAULT_INDEX", "NO_EMBEDDER", "Index", "copy_index", "index_exists"
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
 EXPLAIN_DEPTH = 100  # how deep `explain` looks for a hit in the other methods
+EVAL_REPORT = "eval_report"  # meta key of the last evaluation report's HTML
 
 
 def _chunk_options(recorded: str) -> str:
@@ -86,6 +92,10 @@ class Index:
         self._embedder: Embedder | None = None
         self._companion: Embedder | None = None
         self.reranker = reranker
+        # feedback on answers (add, list, review, export, to_eval): preuve/feedback.py
+        self.feedback = Feedback(self)
+        # effective-dated versions of a document and what changed: preuve/versions.py
+        self.versions = Versions(self)
 
     # -- models ---------------------------------------------------------------------------
     @property
@@ -141,14 +151,19 @@ class Index:
         the main ones, keyed by model like them; an index that has none of them yet (built
         before, or the setting changed) searches without this list until an ingest fills
         them in."""
+        if not self._has_companion():
+            return None
         name = self._companion_name
-        if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
-            return None
-        if self.embedder_name in (NO_EMBEDDER, name):
-            return None
         if self._companion is None:
             self._companion = get_embedder(name, self.settings)
         return self._companion
+
+    def _has_companion(self) -> bool:
+        """Whether `companion()` gives one (without loading it)."""
+        name = self._companion_name
+        if name == NO_EMBEDDER or not isinstance(self._embedder_choice, str | None):
+            return False
+        return self.embedder_name not in (NO_EMBEDDER, name)
 
     @property
     def _companion_name(self) -> str:
@@ -190,17 +205,22 @@ class Index:
                                    "--embedder none): use --method bm25, or re-ingest with "
                                    "--embedder e5")
         return Options(embedder=embedder, reranker=self.reranker,
-                       companion=self.companion() if embedder is not None else None,
+                       companion=_OnFirstUse(self.companion) if embedder is not None
+                       and self._has_companion() else None,
                        dict_dir=self.settings.dict_dir, cache=self.settings.cache,
                        **{k: v for k, v in overrides.items() if v is not None})
 
     # -- verbs ----------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | os.PathLike], *, access: str | None = None,
                settings: ChunkSettings | None = None, max_bytes: int | None = None,
-               max_pages: int | None = None, progress: bool = False) -> IngestReport:
+               max_pages: int | None = None, progress: bool = False,
+               untracked: bool = False, only: Iterable[str | os.PathLike] | None = None,
+               ) -> IngestReport:
         """Index new and changed files under `paths`, drop deleted ones (one transaction),
         embedding the chunks that have no vector yet. `max_bytes` and `max_pages` (PDF)
-        override the default caps of `preuve.ingest.limits`."""
+        override the default caps of `preuve.ingest.limits`. In a git work tree, the files
+        it tracks (`untracked`: also those git does not ignore). `only` limits the work to
+        these files and folders under `paths` (what a watcher saw change)."""
         kwargs = {k: v for k, v in (("max_bytes", max_bytes), ("max_pages", max_pages)) if v}
         settings = self.chunking(settings)
         embedder = self.embedder(for_ingest=True)
@@ -209,7 +229,7 @@ class Index:
                       progress=progress, embedder=embedder,
                       embedder_name=name if embedder is not None else None,
                       embedder_settings=self.settings, companion=self._companion_pair(embedder),
-                      **kwargs)
+                      untracked=untracked, only=only, **kwargs)
 
     def ingest_records(self, records: Iterable, *, source: str, language: str = "",
                        settings: ChunkSettings | None = None,
@@ -369,6 +389,11 @@ class Index:
         Links are built once, by `link(verified_citation) -> url` when given (the HTTP
         server's viewer, the MCP server's relative paths), else under `link_base` (a
         repository URL; None: the local folder as a file:// URL)."""
+        changed = self._what_changed(retrieval_question or question, question, as_of=as_of,
+                                     audience=audience, paths=paths, link=link,
+                                     link_base=link_base, on_token=on_token)
+        if changed is not None:  # "what changed in ...?": answered from the versions
+            return changed
         started = time.perf_counter()
         hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
                            audience=audience, paths=paths)
@@ -384,6 +409,32 @@ class Index:
                                 link=link, count_tokens=counter, history=history,
                                 on_token=on_token, timings=timings, evidence=evidence,
                                 judgment=judgment)
+
+    def _what_changed(self, asked: str, question: str, *, as_of, audience, paths, link,
+                      link_base, on_token) -> Answer | None:
+        """The answer to a question about what changed between versions of a document
+        (preuve/answer/changes.py), under the caller's audience and as-of date; None when
+        `asked` is not such a question or no document with versions matches it."""
+        change = what_changed(asked)
+        if change is None:
+            return None
+        as_of = "today" if as_of is None else as_of  # as `search` reads None
+        versions = self.versions.changed_document(change.subject, audience=audience,
+                                                  as_of=as_of, paths=paths)
+        if versions is None:
+            return None
+        if len(versions) < 2:  # not a versioned document: the usual answerer (and judgment)
+            return None
+        first = self.versions.first_in_force(versions, as_of, audience=audience)
+        if first is not None and change.since is None:  # nothing before it
+            return first_version_answer(question, *first, link=link, link_base=link_base)
+        try:
+            diff = self.versions.diff(versions[-1].doc_id, since=change.since, until=as_of,
+                                      audience=audience)
+        except (InvalidInput, NotFound):  # e.g. the date named is before the first version
+            return None
+        return change_answer(question, diff, link=link, link_base=link_base,
+                             on_token=on_token)
 
     # -- conversations --------------------------------------------------------------------
     def open_conversation(self, audience: str | None = None, owner: str | None = None) -> str:
@@ -444,6 +495,8 @@ class Index:
         stats["audiences"] = self._audiences()
         # what French-English work can use on this machine
         stats["languages"] = bilingual.installed(self.settings.dict_dir)
+        # git work trees ingested, and whether each has moved past the indexed commit
+        stats["repositories"] = repo.drift(self.store)
         return stats
 
     def _audiences(self) -> dict:
@@ -548,6 +601,15 @@ class Index:
                     progress(step)
         return spent
 
+    def keep_report(self, html: str) -> None:
+        """Keep the last evaluation report (`preuve eval --report`) in the index, where
+        every server on it shows it to admin keys (`/eval`)."""
+        self.store.set_meta(EVAL_REPORT, html)
+
+    def kept_report(self) -> str | None:
+        """The last evaluation report kept by `keep_report`, or None."""
+        return self.store.get_meta(EVAL_REPORT)
+
     def meta(self, key: str) -> str | None:
         """A value recorded in the index under `key` (tools' own keys, e.g. a benchmark's
         cache parameters; preuve's own keys are read through the methods above)."""
@@ -555,7 +617,7 @@ class Index:
 
     def set_meta(self, key: str, value: str) -> None:
         """Record `value` under `key` in the index (tools' own keys only)."""
-        if key.startswith(("embedder", "chunking", "refusal_threshold")):
+        if key.startswith(("embedder", "chunking", "refusal_threshold", EVAL_REPORT)):
             raise InvalidInput(f"{key}: preuve's own key, set by ingest and calibrate")
         self.store.set_meta(key, value)
 
@@ -718,3 +780,18 @@ def copy_index(source: str, target: str, progress=None):
     from preuve.store.copy import copy_index as copy
 
     return copy(source, target, progress=progress)
+
+
+class _OnFirstUse:
+    """An embedder loaded when it is first used: the companion, whose list hybrid asks for
+    only where the caller's documents are not all in the question's language, so that a
+    question over a one-language collection never loads a second model."""
+
+    def __init__(self, load: Callable[[], Embedder | None]):
+        self._load = load
+        self._loaded: Embedder | None = None
+
+    def __getattr__(self, name: str):
+        if self._loaded is None:
+            self._loaded = self._load()
+        return getattr(self._loaded, name)

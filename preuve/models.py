@@ -17,6 +17,9 @@ from preuve.errors import InvalidInput
 # links), which retrieval leaves out unless `Filters.navigation` asks for it.
 BODY, NAVIGATION = "body", "navigation"
 
+# Document.meta key of a file's page at the commit it was indexed at (`Hit.source_url`)
+SOURCE_URL = "source_url"
+
 # Access label a document gets when it has none: only the operator (audience None) reads it.
 UNLABELLED = None
 PUBLIC = "public"
@@ -157,6 +160,9 @@ class Hit:
     access: str | None = None
     root: str = ""
     role: str = "body"
+    # the file's page on its forge at the commit it was indexed at (git repositories with a
+    # GitHub, GitLab, Gitea or Bitbucket remote; `preuve.forges`), else None
+    source_url: str | None = None
     scores: dict[str, Any] = field(default_factory=dict)  # per-method rank/score (--explain)
 
     @property

@@ -24,8 +24,10 @@ loaded once, lazily, the first time a registry is read; one that fails to load i
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -54,6 +56,18 @@ T = TypeVar("T")
 
 class PluginError(PreuveError):
     """A plugin (an entry point in a preuve.* group) that cannot be loaded or registered."""
+
+
+def _entry_points() -> importlib.metadata.EntryPoints:
+    """Every installed distribution's entry points, read once per import path (each read
+    scans every distribution's metadata: tens of milliseconds, and there are four
+    registries); a folder added to sys.path is read again."""
+    return _entry_points_on(tuple(sys.path))
+
+
+@functools.cache
+def _entry_points_on(path: tuple[str, ...]) -> importlib.metadata.EntryPoints:
+    return importlib.metadata.entry_points()
 
 
 class Registry(Generic[T]):
@@ -110,7 +124,7 @@ class Registry(Generic[T]):
         return self._entries
 
     def _load_plugins(self) -> None:
-        for point in importlib.metadata.entry_points(group=self.group):
+        for point in _entry_points().select(group=self.group):
             dist = getattr(point.dist, "name", None) or "an unknown distribution"
             where = f"plugin {point.name!r} ({point.value}, group {self.group}, from {dist})"
             try:
@@ -130,6 +144,7 @@ class Registry(Generic[T]):
     def reload_plugins(self) -> None:
         """Forget what plugins added; the entry points are read again on the next use
         (after installing a plugin in a running process, and in tests)."""
+        _entry_points_on.cache_clear()
         with self._lock:
             for name in self._plugins:
                 self._entries.pop(name, None)

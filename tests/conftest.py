@@ -302,14 +302,15 @@ def count(db_path: Path | str, table: str) -> int:
 
 
 def run_cli(*args: str, env: dict | None = None, cwd: Path | str | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-    """`python -m preuve ARGS` in a real subprocess (keyword-only indexes)."""
+            timeout: float = 60, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m preuve ARGS` in a real subprocess (keyword-only indexes), `stdin` its
+    standard input (none: an empty one)."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
     full_env["PREUVE_EMBEDDER"] = KEYWORD_ONLY
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "preuve", *args], capture_output=True, text=True,
-        env=full_env, cwd=cwd, timeout=timeout,
+        env=full_env, cwd=cwd, timeout=timeout, input=stdin or "",
     )
 
 

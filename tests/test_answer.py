@@ -29,6 +29,7 @@ from preuve.answer.generators import OpenAIGenerator
 from preuve.answer.pipeline import answer_from_hits
 from preuve.evaluate.answers import calibrate
 from preuve.evaluate.reference import load_reference
+from preuve.models import ASK_K
 
 QUESTIONS = {q.id: q for q in load_reference(EXAMPLES / "questions.yaml")}
 TELEWORK = "Combien de jours de télétravail par semaine ?"
@@ -211,7 +212,7 @@ def test_a_citation_that_does_not_hold_turns_the_answer_into_the_refusal(tva_pas
 
 def test_a_valid_model_answer_is_shown_with_links_and_usage(calibrated, corpus):
     index, _ = calibrated
-    hits = index.search(TELEWORK, k=5, audience="public")
+    hits = index.search(TELEWORK, k=ASK_K, audience="public")
     assert hits[0].label == "handbook/teletravail.pdf p. 2"
     text = "Jusqu'à 2 jours par semaine [handbook/teletravail.pdf p. 2]."
     with ScriptedServer([chat_reply(text, usage=USAGE)]) as server:
@@ -270,7 +271,7 @@ def test_a_model_that_refuses_gives_the_exact_refusal_of_the_questions_language(
 
 @pytest.mark.same_vectors_in_subprocess
 def test_cli_ask_json_shape_with_a_model_endpoint(e5_index, e5_index_path, corpus):
-    hits = e5_index.search(TELEWORK, k=5, audience="public")
+    hits = e5_index.search(TELEWORK, k=ASK_K, audience="public")
     label = hits[0].label
     text = f"Deux jours par semaine [{label}]."
     with ScriptedServer([chat_reply(text, usage=USAGE)]) as server:
@@ -352,7 +353,7 @@ def test_public_context_holds_no_staff_text_and_a_leaked_citation_is_refused(cal
     index, _ = calibrated
     paths, sentences = not_public
     leak = "Jusqu'à 60 jours pour un grand compte [handbook/escalade-retours.md:23-28]."
-    hits = index.search(OPERATOR_STAFF_FIRST[0], k=5, audience="public")
+    hits = index.search(OPERATOR_STAFF_FIRST[0], k=ASK_K, audience="public")
     with ScriptedServer([chat_reply(leak)]) as server:
         answer = answer_from_hits(OPERATOR_STAFF_FIRST[0], hits,
                                   generator=generator_for(server))

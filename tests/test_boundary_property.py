@@ -5,7 +5,8 @@ Each document carries a secret word (in its text and its file name) that no quer
 contains, and a query word that finds it. A real server answers every route for callers of
 three audiences (and the MCP tools answer theirs); the bytes of every response, headers
 included, must hold no secret word of a document outside the caller's labels. Asking for
-an unreadable document by id must look exactly like asking for one that does not exist."""
+an unreadable document by id (or citing it in feedback) must look exactly like asking for
+one that does not exist; feedback read back holds only the caller's own."""
 
 from __future__ import annotations
 
@@ -92,6 +93,9 @@ def calls(client: httpx.Client, key: str, made: list[dict], doc_ids: list[str]):
             yield client.post(f"/conversations/{cid}/messages", json={"question": q},
                               headers=h), q
             yield client.get(f"/conversations/{cid}", headers=h), q
+        feedback = {"question": doc["query"], "answer": "a", "verdict": "wrong",
+                    "citations": [{"path": doc["name"], "label": doc["name"]}]}
+        yield client.post("/feedback", json=feedback, headers=h), doc["name"]
     yield client.get("/documents", headers=h), ""
     yield client.get("/metrics", headers=h), ""
     yield client.get("/me", headers=h), ""
@@ -135,6 +139,22 @@ def test_no_channel_returns_what_the_caller_may_not_read(docs, store_kind, new_l
                     none = client.get(route + "0" * len(doc_id), headers={"X-API-Key": key})
                     assert (real.status_code, real.text.replace(doc_id, "ID")) == \
                         (none.status_code, none.text.replace("0" * len(doc_id), "ID"))
+                cited = [client.post("/feedback", headers={"X-API-Key": key}, json={
+                    "question": "q", "answer": "a", "verdict": "right",
+                    "citations": [{"path": path, "label": "L"}]}) for path in (
+                    doc["name"], "absent.md")]
+                assert (cited[0].status_code, cited[0].text.replace(doc["name"], "P")) == \
+                    (cited[1].status_code, cited[1].text.replace("absent.md", "P"))
+        # feedback is read back by its giver only: once every audience has given some, no
+        # key reads a citation (whose path holds the secret) of a document it may not read
+        for key, audience in KEYS.items():
+            if audience == "admin":
+                continue
+            hidden = [d["secret"] for d in made if not readable(d["label"], audience)]
+            given = client.get("/feedback", headers={"X-API-Key": key})
+            assert given.status_code == 200
+            assert not [s for s in hidden if s in scan(given)], (key, given.text[:500])
+            assert {i["audience"] for i in given.json()["items"]} <= {audience}
         # a conversation is its opener's: every other key, of any audience, sees only what
         # an id that does not exist shows
         opened = client.post("/conversations", headers={"X-API-Key": "k-public"}).json()["id"]

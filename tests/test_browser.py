@@ -249,3 +249,60 @@ def test_the_page_has_an_icon(browser, site):
         "done([r.status, r.headers.get('content-type'), b.byteLength, href]); }); });")
     assert got[0] == 200 and got[1] == "image/x-icon" and got[2] > 100
     assert got[3].endswith("/favicon.ico")
+
+
+def test_feedback_buttons_under_an_answer_store_the_verdict(browser, site):
+    import httpx
+
+    question = "Combien de jours de télétravail par semaine ?"
+    assert ask(browser, site, question) == "done"
+    box = browser.find_element(By.ID, "feedback-box")
+    assert box.is_displayed()
+    buttons = {b.get_attribute("data-verdict"): b
+               for b in box.find_elements(By.TAG_NAME, "button")}
+    assert {v: b.text for v, b in buttons.items()} == {
+        "right": "juste", "wrong": "fausse", "incomplete": "incomplète"}
+    browser.find_element(By.ID, "feedback-comment").send_keys("Et le vendredi ?")
+    buttons["incomplete"].click()
+    status = browser.find_element(By.ID, "feedback-status")
+    WebDriverWait(browser, 10).until(lambda d: status.get_attribute("data-state"))
+    assert status.get_attribute("data-state") == "sent" and "Merci" in status.text
+    assert all(not b.is_enabled() for b in buttons.values())  # one verdict per answer
+    # read back through the API with the same key: what the page sent was stored
+    items = httpx.get(site + "/feedback", headers={"X-API-Key": KEY}).json()["items"]
+    (item,) = [i for i in items if i["comment"] == "Et le vendredi ?"]
+    assert item["verdict"] == "incomplete" and item["channel"] == "web"
+    assert item["question"] == question and "2 jours" in item["answer"]
+    assert item["audience"] == "public" and not item["refused"]
+    assert [(c["path"], c.get("page")) for c in item["citations"]] == [
+        ("handbook/teletravail.pdf", 2)]
+    # a new answer gets fresh buttons; the English page words them in English
+    browser.get(site + "/?lang=en")
+    assert not browser.find_element(By.ID, "feedback-box").is_displayed()  # no answer yet
+    assert [b.get_attribute("textContent") for b in browser.find_elements(
+        By.CSS_SELECTOR, "#feedback-box button")] == ["right", "wrong", "incomplete"]
+
+
+def test_a_what_changed_answer_is_shown_as_a_diff(browser, site):
+    assert ask(browser, site, "Qu'est-ce qui a changé dans la politique de retours ?") == "done"
+    table = browser.find_element(By.ID, "changes")
+    assert browser.find_element(By.ID, "changes-box").is_displayed()
+    head = table.find_element(By.TAG_NAME, "tr").text
+    assert "handbook/retours-v1.md" in head and "handbook/retours-v2.md" in head
+    rows = table.find_elements(By.CSS_SELECTOR, "tr.change")
+    answer = browser.find_element(By.ID, "answer").text
+    assert rows and f"{len(rows)} passages modifiés" in answer
+    delay = next(r for r in rows if "Délai de retour" in r.text)
+    old, new = delay.find_elements(By.TAG_NAME, "td")
+    assert "30 jours" in old.text and "45 jours" in new.text
+    assert "30" in [d.text for d in old.find_elements(By.TAG_NAME, "del")]  # words marked
+    assert "45" in [i.text for i in new.find_elements(By.TAG_NAME, "ins")]
+    # each side links to its own version in the viewer
+    link = new.find_element(By.CSS_SELECTOR, "a.citation")
+    assert link.text.startswith("handbook/retours-v2.md:")
+    link.click()
+    frame = browser.find_element(By.ID, "passage-frame")
+    assert "/passages/retours-v2" in frame.get_attribute("src")
+    # the next, ordinary answer hides the diff
+    assert ask(browser, site, "Combien de jours de congés payés par an ?") == "done"
+    assert not browser.find_element(By.ID, "changes-box").is_displayed()

@@ -15,6 +15,7 @@ from llm_server import ScriptedServer, chat_reply
 from preuve import Index
 from preuve.answer.conversation import carry_over
 from preuve.answer.generators import OpenAIGenerator
+from preuve.models import ASK_K
 from preuve.text import fold
 
 ALLOWANCE = "Quel est le montant de l'indemnité de télétravail ?"
@@ -45,7 +46,7 @@ def test_follow_up_is_made_standalone_and_the_conversation_resumes_from_another_
         assert opening.standalone_question == ALLOWANCE
         # on its own, the follow-up retrieves nothing about the telework allowance (the
         # section on equipment, which names a chair, may come up: PDF chunks follow sections)
-        alone = first.search(CHAIR, audience="public", k=5)
+        alone = first.search(CHAIR, audience="public", k=ASK_K)
         assert not [h for h in alone if "2,60 €" in h.text or "Indemnité" in h.heading], \
             labels(alone)
     (stored,) = rows(chat_index_path, "SELECT * FROM conversations WHERE id = ?",
@@ -88,7 +89,7 @@ def test_abroad_follow_up_after_a_telework_question(chat_index_path):
     assert answer.standalone_question.startswith("et à l'étranger ? (")
     assert "télétravail" in answer.standalone_question
     assert PAGE_5 in labels(answer.hits, 3), labels(answer.hits)
-    assert not answer.refused and "10 jours" in answer.answer
+    assert not answer.refused and "10 jours" in answer.answer, answer.explain
     assert PAGE_5 in {c["label"] for c in answer.citations}
 
 
@@ -112,8 +113,8 @@ def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
             _, answer = index.chat(CHAIR, conversation=conversation, audience="public",
                                    generator=generator)
         history = index.history(conversation, audience="public")
-        by_rewrite = index.search(rewritten, audience="public", k=5)
-        by_carry_over = index.search(CHAIR_STANDALONE, audience="public", k=5)
+        by_rewrite = index.search(rewritten, audience="public", k=ASK_K)
+        by_carry_over = index.search(CHAIR_STANDALONE, audience="public", k=ASK_K)
     rewrite_request, answer_request = server.requests
     # the rewrite call saw the whole history and the follow-up
     rewrite_prompt = rewrite_request.body["messages"][-1]["content"]
@@ -369,3 +370,28 @@ def test_cli_chat_json_then_follow_up_in_another_process(index_path, tmp_path):
         assert denied.stderr.strip() == f"Error: no conversation '{conv}'"
     assert len(rows(path, "SELECT id FROM messages WHERE conversation_id = ?",
                     (conversation,))) == 4
+
+
+@pytest.mark.parametrize("ending", ["exit\nNever asked ?\n", "QUIT\n", ""])
+def test_cli_chat_without_a_question_is_an_interactive_session(index_path, tmp_path, ending):
+    """`preuve chat` alone, as `llm chat`: a prompt per question, the conversation kept from
+    turn to turn (the follow-up is made standalone from the first question), a blank line
+    skipped, `exit` / `quit` / end of input ends it and nothing after it is asked."""
+    path = copy_index(index_path, tmp_path / "chat.sqlite")
+    session = run_cli("chat", "--audience", "public", "--index", str(path),
+                      stdin=f"{ALLOWANCE}\n\n{ARMCHAIR}\n{ending}")
+    assert session.returncode == 0, session.stderr
+    assert "Traceback" not in session.stderr
+    assert session.stderr.count("> ") == 4  # two questions, the blank line, the ending
+    assert f"(searched: {ARMCHAIR_STANDALONE})" in session.stdout
+    assert PAGE_3 in session.stdout.split(f"(searched: {ARMCHAIR_STANDALONE})")[1]
+    conversations = rows(path, "SELECT DISTINCT conversation_id AS id FROM messages")
+    assert len(conversations) == 1
+    conversation = conversations[0]["id"]
+    stored = rows(path, "SELECT role, content, standalone FROM messages "
+                        "WHERE conversation_id = ? ORDER BY id", (conversation,))
+    assert [(m["role"], m["standalone"]) for m in stored] == [
+        ("user", ALLOWANCE), ("assistant", None), ("user", ARMCHAIR_STANDALONE),
+        ("assistant", None)]
+    assert session.stderr.strip().endswith(
+        f"conversation: {conversation} (resume: preuve chat --conversation {conversation})")

@@ -351,3 +351,55 @@ def test_status_and_serve_say_what_each_audience_reads(tmp_path):
     said = "".join(lines)
     assert "audience public: reads 0 documents" in said
     assert "warning: audience public reads no document" in said and "--access public" in said
+
+
+def test_a_refusal_for_an_audience_that_reads_nothing_is_in_the_operators_log_only(tmp_path):
+    """Issue 21 item 1: a caller whose audience reads no document is refused as any
+    caller ("I don't know."), and the reason (its audience reads nothing; how to label
+    documents) goes to the server's stderr, once, never into the reply."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    import httpx
+
+    from preuve.server.runner import free_port
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nQuetzalcoatl vit au Mexique.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", str(folder), "--index", str(index)).returncode == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    env.update(PREUVE_API_KEYS="k-pub:public,k-ops:staff", PREUVE_EMBEDDER="none")
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "preuve", "serve", "--index", str(index),
+                               "--port", str(port)], stderr=subprocess.PIPE, text=True,
+                              env=env)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(server.stderr.readline, "")),
+                              daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not any("serving on" in line for line in lines):
+            assert time.monotonic() < deadline and server.poll() is None, lines
+            time.sleep(0.1)
+        started = len(lines)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            replies = [http.post("/ask", json={"question": "Où vit Quetzalcoatl ?"},
+                                 headers={"X-API-Key": "k-pub"}) for _ in range(2)]
+        for reply in replies:
+            assert reply.status_code == 200 and reply.json()["refused"]
+            said = reply.text.lower()
+            assert "reads no document" not in said and "--access" not in said
+        while not any("reads no document" in line for line in lines[started:]):
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    logged = [line for line in lines[started:] if "reads no document" in line]
+    assert len(logged) == 1  # once per audience, not once per question
+    assert "'public'" in logged[0] and "preuve ingest PATH --access public" in logged[0]

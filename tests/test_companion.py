@@ -119,3 +119,42 @@ def test_a_collection_in_the_questions_language_never_searches_it(tmp_path, fres
         assert public and not any("companion" in h.scores for h in public)
         operator = index.search(question, as_of="none")
         assert any("companion" in h.scores for h in operator)
+
+
+def test_a_question_that_does_not_need_the_companion_does_not_load_it(tmp_path):
+    """Issue 21 item 8: `ask` loads only what the question needs. In a new process, a
+    question over documents all in its language answers without loading the second model
+    (use-m3); once documents in another language are readable, the same question loads
+    it."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conges.md").write_text(
+        "---\nlanguage: fr\naccess: public\n---\n# Congés\n\nChaque salarié dispose de "
+        "vingt-cinq jours de congés payés par an.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    with Index(index, embedder=E5) as built:
+        assert built.ingest([docs]).ok
+    probe = ("import sys, preuve.embed as e; from preuve import Index\n"
+             "with Index(sys.argv[1]) as i:\n"
+             "    i.ask('Combien de jours de congés payés par an ?', as_of='none')\n"
+             "print(','.join(sorted(e._CACHE)))\n")
+
+    def loaded() -> str:
+        run = subprocess.run([sys.executable, "-c", probe, str(index)], capture_output=True,
+                             text=True, timeout=120, env={"PYTHONPATH": str(REPO),
+                                                          "PATH": "/usr/bin:/bin"})
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert loaded() == "e5"
+    (docs / "leave.md").write_text(
+        "---\nlanguage: en\naccess: public\n---\n# Leave\n\nEvery employee has twenty-five "
+        "days of paid leave a year.\n", encoding="utf-8")
+    with Index(index, embedder=E5) as built:
+        assert built.ingest([docs]).ok
+    assert loaded() == "e5,use-m3"

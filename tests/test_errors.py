@@ -6,9 +6,12 @@ uvicorn on 127.0.0.1, a real OpenAI-compatible server of the tests' own on 127.0
 
 from __future__ import annotations
 
+import json
+import os
+
 import httpx
 import pytest
-from conftest import copy_index, run_cli
+from conftest import EXAMPLES, copy_index, run_cli
 from llm_server import Reply, ScriptedServer
 from test_server_stream import sse_events
 
@@ -188,3 +191,198 @@ def test_mcp_tool_errors_carry_the_message(tmp_path):
     assert all(r.is_error for r in results)
     assert "no index at" in results[0].content[0].text  # NotFound, its message
     assert not absent.exists()
+
+
+# ------------------------------------------------------------- bad input, every CLI verb
+def _bad_inputs(tmp_path):
+    """What a newcomer mistypes: an --index that is a text file, a folder, another
+    program's SQLite database; reference files and configs that are not YAML."""
+    import sqlite3
+
+    (tmp_path / "notes.txt").write_text("not an index\n", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    with sqlite3.connect(tmp_path / "other.db") as db:
+        db.execute("CREATE TABLE contacts (name TEXT)")
+    (tmp_path / "broken.yaml").write_text("{{{ not: yaml", encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "damaged-model").mkdir()  # a reranker whose files were cut short
+    (tmp_path / "damaged-model" / "model.onnx").write_bytes(b"\x08\x07ONNX" * 10)
+    (tmp_path / "damaged-model" / "tokenizer.json").write_text("{", encoding="utf-8")
+    (tmp_path / "damaged.gguf").write_bytes(b"GGUF" + bytes(60))
+    return {name: str(tmp_path / name) for name in ("notes.txt", "folder", "other.db")}
+
+
+EXAMPLE = str(EXAMPLES / "handbook" / "retours-v1.md")
+VERB_ARGS = {  # each verb's own arguments ({tmp}: the test's folder)
+    "ingest": [EXAMPLE], "status": [], "search": ["retours"], "where": ["factures"],
+    "forget": ["a.md"], "ask": ["Quel est le délai de retour ?"],
+    "chat": ["Quel est le délai de retour ?"], "calibrate": ["{tmp}/broken.yaml"],
+    "eval": ["{tmp}/broken.yaml", "--answers"], "serve": ["--port", "1"], "mcp": [],
+}
+OWN_BAD_INPUT = {  # what else each verb is given wrong, on a good index ({index})
+    "ingest": [["{tmp}/absent-folder", "--index", "{index}"],
+               [EXAMPLE, "--chunk-words", "-3", "--index", "{index}"]],
+    "search": [["retours", "--as-of", "2026-13-45", "--index", "{index}"],
+               ["retours", "--method", "rerank", "--reranker", "{tmp}/folder",
+                "--index", "{index}"],
+               ["retours", "--method", "rerank", "--reranker", "{tmp}/damaged-model",
+                "--index", "{index}"]],
+    "calibrate": [["{tmp}/broken.yaml", "--index", "{index}"]],
+    "eval": [["{tmp}/broken.yaml", "--answers", "--index", "{index}"],
+             ["{tmp}/broken.json", "--index", "{index}"]],
+    "serve": [["--config", "{tmp}/broken.yaml", "--index", "{index}", "--port", "1"]],
+    "migrate": [["--from", "{tmp}/notes.txt", "--to", "{tmp}/copy.sqlite"],
+                ["--from", "{index}", "--to", "{tmp}/other.db"]],
+    "ask": [["Quel est le délai de retour ?", "--audience", "", "--index", "{index}"],
+            ["Quel est le délai de retour ?", "--generator", "local", "--gguf",
+             "{tmp}/damaged.gguf", "--as-of", "none", "--index", "{index}"]],
+}
+
+
+def test_every_verb_with_bad_input_says_one_error_and_never_a_traceback(tmp_path):
+    """Issue 21 item 2: each verb of the CLI (a new verb must be added here) given a
+    bad --index or a bad argument of its own exits non-zero with an `Error:` line, and no
+    exception escapes (click's runner, in-process: an escaped exception is what prints a
+    traceback)."""
+    from click.testing import CliRunner
+
+    from preuve.cli import cli
+
+    assert set(VERB_ARGS) | {"migrate"} == set(cli.commands)
+    bad = _bad_inputs(tmp_path)
+    index = str(tmp_path / "index.sqlite")
+    assert run_cli("ingest", EXAMPLE, "--index", index).returncode == 0
+    cases = [[verb, *args, "--index", where] for verb, args in VERB_ARGS.items()
+             for where in bad.values()]
+    cases += [[verb, *args] for verb, runs in OWN_BAD_INPUT.items() for args in runs]
+    env = {"PREUVE_INDEX": None, "PREUVE_AUDIENCE": None, "PREUVE_EMBEDDER": "none"}
+    for case in cases:
+        args = [a.replace("{tmp}", str(tmp_path)).replace("{index}", index) for a in case]
+        result = CliRunner().invoke(cli, args, env=env, input="")
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            args, repr(result.exception))
+        assert result.exit_code != 0, (args, result.output)
+        assert "Traceback" not in result.output
+        assert "Error" in result.output or "error:" in result.output, (args, result.output)
+    # nothing was made of the foreign files
+    assert (tmp_path / "notes.txt").read_text() == "not an index\n"
+    assert not list((tmp_path / "folder").iterdir())
+    import sqlite3
+
+    with sqlite3.connect(bad["other.db"]) as db:
+        assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["contacts"]
+
+
+def test_a_full_disk_during_ingest_is_one_line_and_the_index_is_kept(tmp_path):
+    """The file size limit of the process (RLIMIT_FSIZE: the kernel refuses the write past
+    it, as a full disk does) stops an ingest's write: one line naming the index and the
+    cause, exit 5, the index as it was."""
+    import resource
+    import subprocess
+    import sys
+
+    from conftest import integrity_ok, state_digest
+
+    index = tmp_path / "index.sqlite"
+    assert run_cli("ingest", EXAMPLE, "--index", str(index)).returncode == 0
+    before = state_digest(index)
+    limit = index.stat().st_size + 16_384
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "preuve", "ingest", str(EXAMPLES), "--index", str(index),
+         "--embedder", "none"], capture_output=True, text=True, env=env,
+        preexec_fn=small_disk, timeout=120)
+    assert result.returncode == 5, result.stderr
+    line = _error_line(result)
+    assert str(index) in line and "disk" in line
+    assert state_digest(index) == before
+    integrity_ok(index)
+
+
+class _CuttingRelay:
+    """A TCP relay on 127.0.0.1 to a PostgreSQL server that cuts every connection, and
+    stops accepting new ones, once its clients have sent `limit` bytes: the database goes
+    away in the middle of a write."""
+
+    def __init__(self, host: str, port: int, limit: int):
+        import socket
+        import threading
+
+        self.target, self.limit, self.sent = (host, port), limit, 0
+        self.lock, self.cut, self.sockets = threading.Lock(), threading.Event(), []
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+
+        while not self.cut.is_set():
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.sockets += [client, upstream]
+            for src, dst, counted in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pipe, args=(src, dst, counted),
+                                 daemon=True).start()
+
+    def _pipe(self, src, dst, counted):
+        try:
+            while data := src.recv(65536):
+                if counted:
+                    with self.lock:
+                        self.sent += len(data)
+                    if self.sent > self.limit:
+                        self.close()
+                        return
+                dst.sendall(data)
+        except OSError:
+            pass
+
+    def close(self):
+        import socket
+
+        self.cut.set()
+        self.server.close()
+        with self.lock:
+            for sock in self.sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                    sock.close()
+                except OSError:
+                    pass
+
+
+def test_a_database_that_goes_away_during_ingest_is_one_error_line(pg_base):
+    """Issue 21 item 2: the PostgreSQL server gone in the middle of an ingest printed a
+    40-line traceback; now one `Error:` line naming the index and the cause, exit 5, and
+    the index keeps what it held."""
+    from urllib.parse import urlsplit
+
+    from conftest import pg_location
+
+    location = pg_location(pg_base)
+    assert run_cli("ingest", EXAMPLE, "--index", location).returncode == 0
+    before = run_cli("status", "--index", location, "--json").stdout
+    address = urlsplit(location)
+    relay = _CuttingRelay(address.hostname, address.port, limit=300_000)
+    through = location.replace(f"{address.hostname}:{address.port}",
+                               f"127.0.0.1:{relay.port}")
+    result = run_cli("ingest", str(EXAMPLES), "--index", through, timeout=120)
+    assert relay.cut.is_set()
+    assert result.returncode == 5, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and "went away" in errors[0] and f":{relay.port}/" in errors[0]
+    after = run_cli("status", "--index", location, "--json").stdout
+    assert json.loads(after)["documents"] == json.loads(before)["documents"] == 1

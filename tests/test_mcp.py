@@ -1,6 +1,7 @@
 """`preuve mcp`: the real server as a subprocess, spoken to through the MCP SDK's stdio
 client: tools listed with their input schemas, `where` and `ask` answered with citations,
-and the audience fixed by the server (a public agent never sees a staff passage)."""
+`feedback` stored, and the audience fixed by the server (a public agent never sees a staff
+passage, nor cites one in feedback)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,36 @@ def test_public_agent_never_sees_staff_passages(mcp_index, public_run):
     assert "on-call" not in seen and "Swapping a shift" not in seen
 
 
+def test_feedback_tool_stores_what_the_agent_read_and_refuses_the_rest(mcp_index):
+    index, staff = mcp_index
+    question = "Combien de jours de télétravail par semaine ?"
+
+    async def steps(session):
+        answer = _payload(await session.call_tool("ask", {"question": question}))
+        labels = [c["label"] for c in answer["citations"]]
+        given = _payload(await session.call_tool("feedback", {
+            "question": question, "answer": answer["answer"], "verdict": "incomplete",
+            "citations": labels, "comment": "and on Fridays?"}))
+        refused = [await session.call_tool("feedback", args) for args in (
+            {"question": "q", "answer": "a", "verdict": "right",
+             "citations": [sorted(staff)[0] + ":1-3"]},
+            {"question": "q", "answer": "a", "verdict": "right",
+             "citations": ["handbook/absent.md:1-3"]},
+            {"question": "q", "answer": "a", "verdict": "so-so"})]
+        return labels, given, refused
+
+    labels, given, refused = _session(_server(index, "--audience", "public"), steps)
+    assert labels and given["citations"] == labels
+    assert all(r.is_error for r in refused)
+    assert refused[0].content[0].text == refused[1].content[0].text.replace(
+        "handbook/absent.md", sorted(staff)[0])  # a staff document reads as an absent one
+    with Index(index, embedder=KEYWORD_ONLY) as operator:
+        (item,) = operator.feedback.list(verdicts=["incomplete"])
+    assert item["id"] == given["id"] and item["channel"] == "mcp"
+    assert item["audience"] == "public" and item["comment"] == "and on Fridays?"
+    assert [c["label"] for c in item["citations"]] == labels
+
+
 def test_default_audience_is_public_and_bad_arguments_are_tool_errors(mcp_index):
     index, staff = mcp_index
 
@@ -190,3 +221,26 @@ def test_missing_index_is_an_error_and_creates_nothing(tmp_path):
     assert not (tmp_path / "absent.sqlite").exists()
     with pytest.raises(ValueError, match="audience"):
         Tools(tmp_path / "absent.sqlite", audience=" ")
+
+
+def test_an_agent_whose_audience_reads_nothing_is_refused_and_the_log_says_why(tmp_path,
+                                                                              caplog):
+    """Issue 21 item 1, MCP: the agent gets the refusal any question gets; the reason (its
+    audience reads no document, how to label them) goes to the server's log (stderr),
+    not into the tool's result."""
+    import logging
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nQuetzalcoatl vit au Mexique.\n", encoding="utf-8")
+    index = tmp_path / "index.sqlite"
+    with Index(index, embedder=KEYWORD_ONLY) as built:
+        assert built.ingest([docs]).ok  # no label: the operator's only
+    tools = Tools(index, audience="public")
+    with caplog.at_level(logging.WARNING, logger="preuve.mcp"):
+        result = tools.ask("Où vit Quetzalcoatl ?")
+    assert result["refused"] and "reads no document" not in json.dumps(result)
+    logged = [r.getMessage() for r in caplog.records if r.name == "preuve.mcp"]
+    assert any("'public'" in m and "reads no document" in m and "--access public" in m
+               for m in logged), logged
+    tools.close()

@@ -1,8 +1,8 @@
 """The audience boundary of the HTTP server against hostile use (issue 10), on both stores,
-through a real uvicorn server on 127.0.0.1: conversations owned by the key that opened them,
-admin-only metrics detail, upload labels, the viewer serving only what was indexed, links
-that stay on this server, bounded request fields, zip bombs, and the recovery of uploads a
-killed server left half done."""
+through a real uvicorn server on 127.0.0.1: conversations and feedback owned by the key that
+gave them (feedback citing only what the key may read), admin-only metrics detail, upload
+labels, the viewer serving only what was indexed, links that stay on this server, bounded
+request fields, zip bombs, and the recovery of uploads a killed server left half done."""
 
 from __future__ import annotations
 
@@ -96,6 +96,67 @@ def test_metrics_detail_of_admin_routes_is_for_admin_keys(http):
     assert "POST /documents" not in public and "DELETE /documents/{doc_id}" not in public
     assert not any("unmatched" in route for route in public)
     assert public["POST /conversations"]["count"] >= 1  # the rest is still shown
+
+
+# ------------------------------------------------------------------------------ feedback
+RETURNS = "Combien de jours pour retourner un article ?"
+
+
+def test_feedback_is_read_back_only_by_the_key_that_gave_it_and_the_admin(http, site):
+    answer = http.post("/ask", json={"question": RETURNS}, headers=PUB1).json()
+    assert not answer["refused"] and answer["citations"]
+    # the answer's citations are sent as the API gave them (extra fields ignored)
+    r = http.post("/feedback", headers=PUB1, json={
+        "question": RETURNS, "answer": answer["answer"], "citations": answer["citations"],
+        "verdict": "wrong", "comment": "45 jours depuis novembre"})
+    assert r.status_code == 201, r.text
+    given = r.json()
+    assert given["audience"] == "public" and "owner" not in given
+    staff = http.post("/feedback", headers=STAFF, json={
+        "question": "q", "answer": "a", "verdict": "incomplete",
+        "citations": [{"path": "handbook/escalade-retours.md", "label": "escalade"}]})
+    assert staff.status_code == 201, staff.text
+
+    mine = http.get("/feedback", headers=PUB1).json()["items"]
+    assert [i["id"] for i in mine] == [given["id"]]
+    assert mine[0]["citations"][0]["path"] == answer["citations"][0]["path"]
+    # the other public key reads none of it, not even a count
+    other = http.get("/feedback", headers=PUB2)
+    assert other.status_code == 200 and other.json() == {"items": []}
+    assert http.get("/feedback?verdict=wrong", headers=PUB2).json() == {"items": []}
+    everything = http.get("/feedback", headers=ADMIN).json()["items"]
+    assert {given["id"], staff.json()["id"]} <= {i["id"] for i in everything}
+    assert [i["audience"] for i in http.get("/feedback?audience=staff&verdict=incomplete",
+                                            headers=ADMIN).json()["items"]] == ["staff"]
+    # stored with the audience and a digest of the key, never the key
+    (row,) = rows(site[1], "SELECT audience, owner, channel, verdict, comment FROM feedback "
+                           "WHERE id = ?", (given["id"],))
+    assert row["audience"] == "public" and row["owner"].startswith("key:")
+    assert row["channel"] == "http" and row["verdict"] == "wrong"
+    assert "pub-key-1" not in json.dumps(rows(site[1], "SELECT * FROM feedback"))
+
+
+def test_feedback_cannot_cite_or_probe_what_the_key_may_not_read(http, site):
+    before = rows(site[1], "SELECT COUNT(*) AS n FROM feedback")[0]["n"]
+    hidden = http.post("/feedback", headers=PUB1, json={
+        "question": "q", "answer": "a", "verdict": "right",
+        "citations": [{"path": "handbook/escalade-retours.md", "label": "L"}]})
+    missing = http.post("/feedback", headers=PUB1, json={
+        "question": "q", "answer": "a", "verdict": "right",
+        "citations": [{"path": "handbook/absent.md", "label": "L"}]})
+    assert hidden.status_code == missing.status_code == 400
+    assert hidden.json() == missing.json()  # the same words for hidden and absent
+    for body in ({"question": "q", "answer": "a", "verdict": "right", "audience": "staff"},
+                 {"question": "q", "answer": "a", "verdict": "right", "owner": "key:x"},
+                 {"question": "q", "answer": "a", "verdict": "bof"},
+                 {"question": "q", "answer": "a", "verdict": "right", "comment": "x" * 5000},
+                 {"question": "q", "answer": "a", "verdict": "right",
+                  "citations": [{"path": "p"}] * 100}):
+        r = http.post("/feedback", headers=PUB1, json=body)
+        assert r.status_code == 422 and r.json()["error"].startswith("bad request"), r.text
+    assert http.post("/feedback", json={"question": "q", "answer": "a", "verdict": "right"}
+                     ).status_code == 401
+    assert rows(site[1], "SELECT COUNT(*) AS n FROM feedback")[0]["n"] == before
 
 
 # -------------------------------------------------------------------------- upload labels

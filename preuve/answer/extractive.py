@@ -42,6 +42,10 @@ _MD_HEADING = re.compile(r"^#{1,6}\s")
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
 _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
+# A note mark that ends a sentence ("…un chiffre (0-9). [16] Il est conseillé…", "…noms. [15]"
+# at a line's end) belongs to that sentence, not to a footnote: taken out before splitting,
+# or the sentence after it would read as the footnote "[16] …" and be lost
+_TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{1,3}\][ \t]*$", re.M)
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
@@ -80,7 +84,9 @@ class Sentence:
 def is_navigation(line: str) -> bool:
     """A heading (Markdown `#`), a contents entry or title, or a page number: text that
     finds things, says nothing."""
-    return bool(line.lstrip().startswith("#") or _CONTENTS.match(line)
+    stripped = line.lstrip()
+    return bool((stripped.startswith("#") and not stripped.startswith("#!"))
+                or _CONTENTS.match(line)
                 or _PAGE_NUMBER.match(line) or _TOC_LINE.search(line.strip()))
 
 
@@ -161,6 +167,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     headings = [_bare(h) for h in (hit.heading or "").split(" > ") if h.strip()]
     if skip and not by_lines:
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
+    body = _TRAILING_MARK.sub("", body)
     if not by_lines:
         body = unwrap(body, headings)
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
@@ -317,8 +324,14 @@ def cite(chosen: list[Sentence]) -> str:
         label = first.label
         if first.start_line is not None and first.hit.page is None:
             label = f"{first.hit.path}:{first.start_line}-{last.end_line}"
-        parts.append(" ".join(_guard(s.text) for s in group) + f" [{label}]")
+        quote = " ".join(_guard(s.text) for s in group) + f" [{label}]"
+        if parts and first.hit.path != parts_from[-1] and first.hit.kind != "code":
+            quote = "\n\n" + quote  # another document's quote: a paragraph of its own
+        parts.append(quote)
+        parts_from.append(first.hit.path)
         group.clear()
+
+    parts_from: list[str] = []
 
     for sentence in chosen:
         if group and (sentence.hit.page != group[-1].hit.page
@@ -327,7 +340,7 @@ def cite(chosen: list[Sentence]) -> str:
             flush()
         group.append(sentence)
     flush()
-    return " ".join(parts)
+    return " ".join(parts).replace(" \n\n", "\n\n")
 
 
 _BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
@@ -346,6 +359,14 @@ def _guard(text: str) -> str:
 # The first-ranked passage answers unless another one's best sentence scores this much
 # more: retrieval ranked the passages on everything they hold, a sentence score sees less.
 PREFER_FIRST = 0.06
+# ... but when another section's best statement scores within SECOND_MARGIN of the quote's
+# best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
+SECOND_MARGIN = 0.03
+SECOND_WORDS = 30
+# The first passage in the question's language answers when one is among the first
+# LANG_WINDOW passages (both editions of a manual indexed); further down, it is another
+# subject, and the first-ranked passage in another language answers
+LANG_WINDOW = 3
 # Sentences carrying what the question's kind asks for (a command, a "because", a figure,
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
@@ -439,7 +460,7 @@ class ExtractiveAnswerer:
         # English is answered from the English manual when both editions are indexed)
         asked = question_language(question)
         quotable = [h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])]
-        first = next((h for h in quotable if _language(h) == asked),
+        first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked),
                      quotable[0] if quotable else hits[0])
         mixed = len({_language(h) for h in hits} | {asked}) > 1
 
@@ -486,9 +507,38 @@ class ExtractiveAnswerer:
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
         chosen = window(own, start, budget)
+        second = self._second_quote(chosen, units, by_hit, compared)
+        if second:
+            why += (f"; a statement of passage ranked {second[0].hit.rank} scores within "
+                    f"{SECOND_MARGIN} of the quote's best: quoted after it")
+        chosen = chosen + second
         return chosen, {"passage": chosen[0].label if chosen else pick.label,
                         "rank": pick.hit.rank, "why": why}
 
+
+    def _second_quote(self, chosen: list[Sentence], units: list[Sentence],
+                      by_hit: dict[str, list[Sentence]], compared) -> list[Sentence]:
+        """A second, short quote from another section when its best statement scores
+        about as well as the first quote's (within SECOND_MARGIN, or better but held back
+        by the first-ranked passage's preference): when the two disagree, the reader
+        gets both, the first-ranked first, each cited."""
+        if not chosen:
+            return []
+        first = chosen[0].hit
+        others = [u for u in units if u.role == STATEMENT and u.hit.heading != first.heading
+                  and (u.hit.path, u.hit.page) != (first.path, first.page)]
+        quoted = [compared(u) for u in chosen if u.role == STATEMENT]
+        if not others or not quoted:
+            return []
+        best = max(others, key=compared)
+        if compared(best) < max(quoted) - SECOND_MARGIN:
+            return []
+        own = by_hit[best.hit.chunk_id]
+        start = best.index
+        if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \
+                and own[start - 1].block == best.block:
+            start -= 1
+        return window(own, start, SECOND_WORDS)
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
         """The passage's own heading names what is asked: by its words, or (across

@@ -34,11 +34,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-import httpx
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from preuve.errors import InvalidInput, Unavailable, UpstreamError
+from preuve.extras import install_hint
 from preuve.http import (
     GaveUp,
     HttpClient,
@@ -51,6 +50,9 @@ from preuve.http import (
 )
 from preuve.registry import GeneratorSpec, generators
 from preuve.settings import Settings
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "Generation",
@@ -506,9 +508,9 @@ class LocalGenerator:
         path = Path(gguf_path).expanduser()
         if importlib.util.find_spec("xllamacpp") is None:
             raise GeneratorError(
-                "the local generator needs xllamacpp, which is not installed: "
-                "pip install xllamacpp (a prebuilt wheel), or use an OpenAI-compatible "
-                "endpoint (PREUVE_LLM_BASE_URL) or the extractive generator")
+                "the local generator needs the [local] extra (xllamacpp is not installed): "
+                f"{install_hint('local')}, or use an OpenAI-compatible endpoint "
+                "(PREUVE_LLM_BASE_URL) or the extractive generator")
         if not path.is_file():
             raise GeneratorError(f"GGUF model file not found: {path}")
         self.path = path

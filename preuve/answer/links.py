@@ -1,8 +1,11 @@
 """Turn verified citations into Markdown links a reader can open.
 
 * Code and text: ``BASE/path#L18-L25`` (``#L18`` for one line) — GitHub's anchors, which
-  most viewers follow; when the base URL's host is a GitLab (``gitlab`` in the host name)
-  the range is written ``#L18-25``, GitLab's own form.
+  most viewers follow; GitLab's ``#L18-25`` and Bitbucket's ``#lines-18:25`` on theirs
+  (`preuve.forges.line_anchor`).
+* A file of a git repository with a known forge remote was pinned at ingest to the commit
+  it was indexed at (`Hit.source_url`): without a configured base it links there, so its
+  line numbers stay right after the code moves on.
 * PDF pages: ``BASE/file.pdf#page=N`` with the PDF page index (never the printed label), the
   fragment that browsers' PDF viewers honour.
 * BASE is a repository URL when one is configured, e.g.
@@ -22,9 +25,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from preuve.answer.citations import Citation, Verification, VerifiedCitation, verify
+from preuve.forges import line_anchor
 from preuve.models import Hit
 
 __all__ = ["link_for", "linkify", "relative_link"]
@@ -49,30 +53,27 @@ def _fragment(
         return f"#page={page}"
     if start is None:
         return ""
-    end = start if end is None else end
-    if end == start:
-        return f"#L{start}"
-    host = (urlsplit(base_url).hostname or "") if base_url else ""
-    if "gitlab" in host:
-        return f"#L{start}-{end}"
-    return f"#L{start}-L{end}"
+    return line_anchor(base_url, start, start if end is None else end)
 
 
 def _target(
     item: Hit | VerifiedCitation | Citation,
-) -> tuple[str, int | None, int | None, int | None, str]:
-    """(path, page, start line, end line, root) of what is linked."""
+) -> tuple[str, int | None, int | None, int | None, str, str]:
+    """(path, page, start line, end line, root, pinned file URL or "") of what is linked."""
     if isinstance(item, Hit):
-        return item.path, item.page, item.start_line, item.end_line, item.root
+        return (item.path, item.page, item.start_line, item.end_line, item.root,
+                item.source_url or "")
     if isinstance(item, VerifiedCitation):
         if item.path is None:
             raise ValueError(f"{item.citation.raw} names no file to link to")
-        root = item.passage.root if item.passage is not None else ""
-        return item.path, item.page, item.start_line, item.end_line, root
+        passage = item.passage
+        return (item.path, item.page, item.start_line, item.end_line,
+                passage.root if passage is not None else "",
+                (passage.source_url or "") if passage is not None else "")
     if isinstance(item, Citation):
         if item.path is None:
             raise ValueError(f"{item.raw} names no file to link to (verify it first)")
-        return item.path, item.page, item.start_line, item.end_line, ""
+        return item.path, item.page, item.start_line, item.end_line, "", ""
     raise TypeError(f"cannot link {type(item).__name__}")
 
 
@@ -83,18 +84,21 @@ def link_for(
 ) -> str:
     """The URL of a passage or citation: ``BASE/path#L18-L25`` or ``BASE/file.pdf#page=N``.
 
-    `base` is a repository URL (joined as is) or None for the local folder `root`
+    `base` is a repository URL (joined as is); without one, a passage pinned to a commit at
+    ingest links to its forge's page of that commit, any other to the local folder `root`
     (falling back to the passage's `root`), given as a ``file://`` URL. A verified
     citation links to the lines it cites (``[n]`` to its whole passage).
     """
-    path, page, start, end, own_root = _target(hit_or_citation)
+    path, page, start, end, own_root, pinned = _target(hit_or_citation)
+    if pinned and not (base or "").strip():
+        return pinned + _fragment(page, start, end, pinned)
     return _url(_base_url(base, root or own_root), path, page, start, end)
 
 
 def relative_link(hit_or_citation: Hit | VerifiedCitation | Citation) -> str:
     """The link relative to the corpus folder, whatever folder the passage came from:
     ``path#L18-L25``, ``file.pdf#page=N`` (what a caller may see of another's disk)."""
-    path, page, start, end, _ = _target(hit_or_citation)
+    path, page, start, end, _, _ = _target(hit_or_citation)
     return _url("", path, page, start, end)
 
 

@@ -170,7 +170,14 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
     if not verification.ok:
         return done(refuse, True, f"citation check failed: {verification.reason}",
                     rejected=generated if generator is not None else text)
-    link = link or functools.partial(link_for, base=link_base)
+    linked, citations = cite(text, verification, passages,
+                             link or functools.partial(link_for, base=link_base))
+    return done(linked, False, note, citations)
+
+
+def cite(text: str, verification, passages: list[Hit], link) -> tuple[str, list[dict]]:
+    """A verified answer's text with its citations as links, and its `citations` entries
+    (what `Answer.citations` holds), each linked by `link(verified_citation)`."""
     linked = linkify(text, verification, passages=passages, link=link)
     citations = []
     for cited in verification.citations:
@@ -181,4 +188,4 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
             if cited.passage.shown_label != cited.passage.label and cited.page is not None:
                 entry["printed_page"] = cited.passage.page_label  # the page's printed label
         citations.append(entry)
-    return done(linked, False, note, citations)
+    return linked, citations

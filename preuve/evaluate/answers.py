@@ -138,6 +138,18 @@ def _cites_relevant(citations: list[dict], relevant: list[Relevant]) -> bool:
     return False
 
 
+def judgment_numbers(answer) -> dict:
+    """The refusal judgment's numbers of an answer (coverage, dense, agreement, ... and the
+    defaults they were held to, `decided_by`), without the per-word table: what the
+    evaluation report plots against the outcome."""
+    explain = answer.explain or {}
+    judgment = explain.get("judgment") or {}
+    numbers = {key: value for key, value in judgment.items()
+               if value is None or isinstance(value, int | float)}
+    return {"numbers": numbers, "defaults": judgment.get("defaults") or {},
+            "decided_by": explain.get("decided_by")}
+
+
 def evaluate_answers(index: Index, path: str | Path, *, method: str | None = None,
                      k: int = ASK_K, generator=None) -> AnswerReport:
     questions = load_reference(path)
@@ -161,6 +173,7 @@ def evaluate_answers(index: Index, path: str | Path, *, method: str | None = Non
             "outcome": outcome(q.refuse, answer.refused, found if q.facts else []),
             "top_hit": answer.hits[0].label if answer.hits else None,
             "answer": answer.answer,
+            "judgment": judgment_numbers(answer),
         })
     answerable = [r for r in rows if not r["refuse"]]
     unanswerable = [r for r in rows if r["refuse"]]

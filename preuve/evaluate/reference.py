@@ -99,11 +99,18 @@ class RefQuestion:
 def load_reference(path: str | Path) -> list[RefQuestion]:
     """Questions from a `.yaml`/`.yml` list or a `.jsonl` file; errors name the entry."""
     path = Path(path)
-    raw = path.read_text("utf-8")
-    if path.suffix in (".jsonl", ".ndjson"):
-        entries = [json.loads(line) for line in raw.splitlines() if line.strip()]
-    else:
-        entries = yaml.safe_load(raw) or []
+    try:
+        raw = path.read_text("utf-8")
+        if path.suffix in (".jsonl", ".ndjson"):
+            entries = [json.loads(line) for line in raw.splitlines() if line.strip()]
+        else:
+            entries = yaml.safe_load(raw) or []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{path}: cannot read it ({exc})") from None
+    except (ValueError, yaml.YAMLError) as exc:  # json's and YAML's syntax errors
+        syntax = "JSON lines" if path.suffix in (".jsonl", ".ndjson") else "YAML"
+        raise InvalidInput(f"{path}: not valid {syntax} ({' '.join(str(exc).split())})") \
+            from None
     if not isinstance(entries, list):
         raise InvalidInput(f"{path}: expected a list of questions")
     questions, seen = [], set()

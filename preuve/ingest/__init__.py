@@ -21,20 +21,23 @@ from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
-from preuve.ingest.walk import UNSUPPORTED, Candidate, walk
-from preuve.models import Chunk, Document, validate_label
+from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only
+from preuve.ingest.repo import record as record_repos
+from preuve.ingest.walk import GENERATED, MINIFIED, UNSUPPORTED, Candidate, Walk, generated
+from preuve.models import SOURCE_URL, Chunk, Document, validate_label
 from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "5"
+PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structure
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
 EMPTY_MARKER = "empty package marker"
 NO_TEXT = "no text to index"
 # skip reasons too common to list one by one (the CLI counts them); links are listed
-ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER)
+ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER, GENERATED, MINIFIED)
+BINARY_KINDS = ("pdf", "docx")  # no generated-code markers to look for in their bytes
 
 class Skipped(Exception):
     """A file that is fine but holds nothing to index (an empty `__init__.py`, an empty
@@ -79,9 +82,15 @@ def ingest(
     embedder_name: str | None = None,
     embedder_settings=None,
     companion: tuple | None = None,
+    untracked: bool = False,
+    only: Iterable[str | os.PathLike] | None = None,
 ) -> IngestReport:
     """Bring the index in line with `paths` (folders or files), atomically.
 
+    In a git work tree, the files it tracks (with `untracked`, also those git does not
+    ignore), each recording its repository's commit and remote (`preuve.ingest.repo`).
+    `only` (files or folders, e.g. what a watcher saw change) limits the work to those:
+    other files are neither read nor removed.
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
     worker processes when given, made with `embedder_settings`, a `preuve.settings.Settings`);
     vectors are cached by text hash across ingests. `companion`, (embedder, registered name),
@@ -99,6 +108,8 @@ def ingest(
     ids_in_use = {doc.doc_id: loc for loc, doc in known.items()}
     candidates: dict[str, Candidate] = {}
     roots: list[str] = []
+    session = Walk(untracked=untracked)
+    scope = None if only is None else _Scope(only)
     # outer folders first, so a file given twice keeps the path of the widest folder
     for target in sorted((Path(p) for p in paths), key=lambda p: len(p.absolute().parts)):
         if not target.exists():
@@ -107,8 +118,9 @@ def ingest(
         if target.is_dir():
             roots.append(str(target.absolute()))
         try:
-            for candidate in walk(target):
-                candidates.setdefault(str(candidate.path), candidate)
+            for candidate in session.files(target):
+                if scope is None or str(candidate.path) in scope:
+                    candidates.setdefault(str(candidate.path), candidate)
         except OSError as exc:
             report.failed.append(FileProblem(str(target), f"cannot read: {exc.strerror}"))
     changes = Changes(started_at=started)
@@ -131,6 +143,8 @@ def ingest(
                 _check_id(built[0], location, ids_in_use)
         except Skipped as exc:
             report.skipped.append(FileProblem(candidate.relpath, str(exc)))
+            if str(exc) in (GENERATED, MINIFIED):  # not worth indexing: out if it was in
+                seen.discard(location)
             continue
         except ParseError as exc:
             report.failed.append(FileProblem(candidate.relpath, str(exc)))
@@ -151,11 +165,15 @@ def ingest(
         (report.updated if previous else report.added).append(document.path)
     # files gone from an ingested folder are removed from the index
     for location, doc in known.items():
-        if location not in seen and any(_inside(location, root) for root in roots):
+        if location not in seen and any(_inside(location, root) for root in roots) and (
+                scope is None or location in scope):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
-    return _commit(store, changes, report, embedder, embedder_name, progress,
-                   embedder_settings, companion)
+    report = _commit(store, changes, report, embedder, embedder_name, progress,
+                     embedder_settings, companion)
+    if scope is None:  # the repositories were ingested whole at their commit
+        record_repos(store, [r for r in session.repos.values() if r is not None])
+    return report
 
 
 def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
@@ -194,6 +212,19 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+class _Scope:
+    """The files and folders an ingest is limited to (`only`): a location is in it when it
+    is one of them or inside one that is not a file (a folder, or a path now gone)."""
+
+    def __init__(self, paths: Iterable[str | os.PathLike]):
+        self.paths = {os.path.abspath(p) for p in paths}
+        self.folders = tuple(p.rstrip(os.sep) + os.sep for p in self.paths
+                             if not os.path.isfile(p))
+
+    def __contains__(self, location: str) -> bool:
+        return location in self.paths or location.startswith(self.folders)
+
+
 def _rehomed(previous: Document) -> Document:
     """A copy that no longer matches by fingerprint, so the file is rebuilt at its new path."""
     return Document(**{**previous.__dict__, "content_hash": ""})
@@ -215,10 +246,17 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
         if candidate.path.name == "__init__.py":
             raise Skipped(EMPTY_MARKER)
         raise Skipped(NO_TEXT)  # fine, nothing to index: a note, not a failure
+    skip = candidate.kind not in BINARY_KINDS and generated(candidate.path, data)
+    if skip:
+        raise Skipped(skip)
     sidecar, sidecar_bytes = read_sidecar(candidate.path)
+    repo = candidate.repo
+    parts = [PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
+             sidecar_bytes, data]
+    if repo is not None:  # its remote and whether it is as committed (not its commit)
+        parts.append(repo.fingerprint(candidate.repo_path).encode())
     digest = hashlib.sha256()
-    for part in (PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
-                 sidecar_bytes, data):
+    for part in parts:
         digest.update(hashlib.sha256(part).digest())
     fingerprint = digest.hexdigest()
     if (previous is not None and previous.content_hash == fingerprint
@@ -231,6 +269,9 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
         raise Skipped(NO_TEXT)
     meta = normalise({**parsed.meta, **sidecar})
     meta[FILE_DIGEST] = hashlib.sha256(data).hexdigest()  # what viewers check before serving
+    meta.pop(SOURCE_URL, None)  # a link is pinned from git only, never from a file's words
+    if repo is not None:
+        meta.update(repo.metadata(candidate.repo_path))
     if meta.get("access") is None and default_access:
         meta["access"] = default_access
     if previous is not None and not meta.get("id"):
@@ -259,6 +300,8 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         size=size, pages=parsed.pages,
         meta={k: v for k, v in meta.items() if k not in KNOWN_KEYS},
     )
+    if kind != "code":
+        _title_pages_as_navigation(parsed.chunks, title)
     stem_language = language if language in text.LANGUAGES else ""
     # what a chunk is about but does not say itself: its file, title, section and symbol
     module = relpath.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
@@ -276,6 +319,16 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.text_hash = vectors.text_hash(
             vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
     return document, parsed.chunks
+
+
+def _title_pages_as_navigation(chunks: list[Chunk], title: str) -> None:
+    """Passages that only repeat their titles take the role "navigation" (retrieval leaves
+    them out), unless nothing else in the document would be left."""
+    marked = [c for c in chunks
+              if c.role == BODY and is_title_only(c.text, [title, c.heading or ""])]
+    if len(marked) < sum(c.role == BODY for c in chunks):
+        for chunk in marked:
+            chunk.role = NAVIGATION
 
 
 def ingest_records(store: Store, records: Iterable, *, source: str, language: str = "",

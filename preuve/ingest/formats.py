@@ -7,8 +7,16 @@ from preuve.ingest.code import CODE_EXTENSIONS, CODE_FILENAMES, parse_code
 from preuve.ingest.docx import parse_docx
 from preuve.ingest.html import parse_html
 from preuve.ingest.markdown import parse_markdown, parse_text
-from preuve.ingest.pdf import parse_pdf
 from preuve.registry import Kind, kinds
+
+
+def parse_pdf(data: bytes, settings):
+    """preuve.ingest.pdf's parser, imported when a PDF is read: pypdfium2 takes a tenth of
+    a second to load, which a question never needs."""
+    from preuve.ingest.pdf import parse_pdf as parse
+
+    return parse(data, settings)
+
 
 for _kind in (
     Kind("pdf", parse_pdf, (".pdf",), help="PDF (text and page numbers)"),

@@ -13,7 +13,7 @@ import re
 from preuve.models import BODY, NAVIGATION
 
 __all__ = ["BODY", "NAVIGATION", "is_navigation", "is_navigation_title",
-           "is_strong_reference", "trailing_page"]
+           "is_strong_reference", "is_title_only", "trailing_page"]
 
 # Titles of navigation pages (English, French), the whole line, any case.
 _TITLES = re.compile(
@@ -76,3 +76,27 @@ def is_navigation(lines: list[str]) -> bool:
     rising = sum(b >= a for a, b in zip(numbers, numbers[1:], strict=False))
     return (len(numbers) >= _MIN_WEAK and share >= _WEAK_SHARE
             and rising >= _ASCENDING * (len(numbers) - 1))
+
+
+# Words of a chapter's title page besides its title: "Chapitre 12", "Table of Contents".
+_TITLE_PAGE_WORDS = frozenset(
+    "chapter chapitre appendix annexe part partie section table of contents des matieres "
+    "matières index sommaire".split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+_TITLE_ONLY_WORDS = 20
+
+
+def is_title_only(text: str, context: list[str]) -> bool:
+    """Whether a passage only repeats its titles: a chapter's title page ("Chapitre 12 /
+    Obtenir de l'aide"), a section heading left alone with "Table of Contents", a running
+    header cut by an ellipsis. Nothing in it answers anything, and a short text sits close
+    to many questions in meaning, so it would take the place of a passage that does.
+    `context` holds the document's title and the passage's heading path."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.endswith(("…", "..."))]
+    words = [w for line in lines for w in _WORD.findall(line.casefold())]
+    if len(words) > _TITLE_ONLY_WORDS:
+        return False
+    known = {w for part in context for w in _WORD.findall((part or "").casefold())}
+    return all(w in known or w in _TITLE_PAGE_WORDS or len(w) == 1
+               or w.isdigit() or _PAGE.fullmatch(w) is not None for w in words)

@@ -24,6 +24,18 @@ def parse_as_of(value: str | dt.date | None) -> dt.date | None:
         raise InvalidInput(f"--as-of: {value!r} is not YYYY-MM-DD, 'today' or 'none'") from None
 
 
+def parse_day(value: str | dt.date | None, what: str) -> dt.date | None:
+    """A date as `parse_as_of` reads it, but None (or empty) stays None, no date, and an
+    error names `what` (the option or field it came from)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        return parse_as_of(value)
+    except InvalidInput:
+        raise InvalidInput(f"{what}: {value!r} is not a date (YYYY-MM-DD, 'today' or "
+                           "'none')") from None
+
+
 def make_filters(
     as_of: str | dt.date | None = "today",
     audience: str | None = None,

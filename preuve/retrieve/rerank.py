@@ -45,9 +45,17 @@ class OnnxCrossEncoder:
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
-        self.session = ort.InferenceSession(str(model), options,
-                                            providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(tokenizer))
+        try:
+            self.session = ort.InferenceSession(str(model), options,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime's own classes: a damaged or foreign file
+            raise InvalidInput(f"reranker {model}: not a usable ONNX model ("
+                               f"{' '.join(str(exc).split())[:200]})") from None
+        try:
+            self.tokenizer = Tokenizer.from_file(str(tokenizer))
+        except Exception as exc:  # tokenizers raises a bare Exception for a bad file
+            raise InvalidInput(f"reranker {tokenizer}: not a usable tokenizer ("
+                               f"{' '.join(str(exc).split())[:200]})") from None
         self.tokenizer.enable_truncation(max_length)
         self.tokenizer.enable_padding()
         self.inputs = {i.name for i in self.session.get_inputs()}

@@ -16,6 +16,7 @@ statuses once (`errors.py`). This module only wires them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -31,7 +32,16 @@ from preuve.registry import generators
 from preuve.server import errors
 from preuve.server.config import ServerConfig, load_config
 from preuve.server.guard import Guard
-from preuve.server.routes import answers, documents, page, retrieval, service, viewer
+from preuve.server.routes import (
+    answers,
+    documents,
+    evaluation,
+    feedback,
+    page,
+    retrieval,
+    service,
+    viewer,
+)
 from preuve.server.state import IndexPool, Metrics, Services
 from preuve.server.uploads import UploadFolder
 from preuve.settings import Settings
@@ -41,10 +51,14 @@ log = logging.getLogger("preuve.server")
 
 
 def create_app(index_path: str | os.PathLike, config=None, *,
-               pool_size: int = 8, settings: Settings | None = None) -> FastAPI:
+               pool_size: int = 8, settings: Settings | None = None,
+               watcher=None) -> FastAPI:
     """The FastAPI app over the index at `index_path`; `config` is a ServerConfig, a dict
     of settings, a YAML file path, or None (environment only). `settings`: what the front
-    end read (PREUVE_* variables, flags), else read from the environment here."""
+    end read (PREUVE_* variables, flags), else read from the environment here. `watcher`
+    (a `preuve.watch.Watcher` over the same index, `serve --watch`) runs in a background
+    thread while the app is served, its ingests under the uploads' write lock, and is
+    stopped (its batch finished) and its index closed at shutdown."""
     env_settings = settings or Settings.load()
     settings: ServerConfig = load_config(config, settings=env_settings)
     if is_database(index_path):  # uploads go where the config says, else under ./.preuve
@@ -65,8 +79,16 @@ def create_app(index_path: str | os.PathLike, config=None, *,
 
     @asynccontextmanager
     async def lifespan(app):
-        yield
-        app_services.pool.close()
+        if watcher is not None:
+            watcher.lock = app_services.pool.write_lock
+            watcher.start()
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                await asyncio.to_thread(watcher.stop)
+                watcher.index.close()
+            app_services.pool.close()
 
     app = FastAPI(title="preuve", lifespan=lifespan, version="0.1.0",
                   description="Answers over your own documents and code, every claim cited "
@@ -92,6 +114,7 @@ def create_app(index_path: str | os.PathLike, config=None, *,
             app_services.metrics.record(f"{request.method} {route}", status,
                                         time.perf_counter() - started)
 
-    for group in (service, retrieval, answers, documents, viewer, page):
+    for group in (service, retrieval, answers, feedback, evaluation, documents, viewer,
+                  page):
         app.include_router(group.router)
     return app

@@ -15,13 +15,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from preuve.errors import PreuveError, Unavailable, UpstreamError
+from preuve.errors import PreuveError, Unavailable, UpstreamError, environmental
 
 log = logging.getLogger("preuve.server")
 
 
 def error_body(request: Request, exc: BaseException) -> tuple[int, dict]:
     """(status, JSON body) for an exception raised while serving `request`."""
+    if not isinstance(exc, PreuveError):
+        # a full disk, a database gone: the machine failed, not the code (a 503, no trace)
+        exc = environmental(exc, request.app.state.services.index_path) or exc
     if not isinstance(exc, PreuveError):
         log.exception("internal error on %s", request.url.path, exc_info=exc)
         return 500, {"error": f"internal error ({type(exc).__name__})"}

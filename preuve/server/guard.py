@@ -43,6 +43,7 @@ log = logging.getLogger("preuve.server")
 
 KEY_COOKIE = "preuve_key"
 VIEWER_PREFIXES = ("/files/", "/passages/", "/pages/")  # framed by the page, may use the cookie
+COOKIE_PAGES = ("/eval",)  # pages an admin opens in the browser, may use the cookie too
 UPLOAD = ("POST", "/documents")
 MULTIPART_ALLOWANCE = 64 * 1024  # the multipart envelope around an uploaded file
 BODYLESS = ("GET", "HEAD", "OPTIONS")
@@ -51,12 +52,15 @@ AUTH_BURST = 10
 
 def api_key(conn: HTTPConnection) -> str | None:
     """The key a request presents: `X-API-Key`, else `Authorization: Bearer`, else (GET of
-    the viewer routes only, which the page's iframe opens) the `preuve_key` cookie."""
+    the viewer routes only, which the page's iframe opens, and the pages of COOKIE_PAGES)
+    the `preuve_key` cookie."""
     key = conn.headers.get("x-api-key")
     auth = conn.headers.get("authorization", "")
     if not key and auth.lower().startswith("bearer "):
         key = auth[7:].strip()
-    if not key and conn.scope.get("method") == "GET" and is_viewer(conn.scope["path"]):
+    path = conn.scope["path"]
+    if not key and conn.scope.get("method") == "GET" and (is_viewer(path)
+                                                          or path in COOKIE_PAGES):
         key = conn.cookies.get(KEY_COOKIE)
     return key or None
 

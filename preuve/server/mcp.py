@@ -1,10 +1,13 @@
 """`preuve mcp`: the index as an MCP server over stdio, for coding agents.
 
-Three tools, the same engine as the CLI and the HTTP API:
+Four tools, the same engine as the CLI and the HTTP API:
 
 - `search(query, method?, k?, as_of?)`: passages, best first, each with its citation label;
 - `where(subject, k?)`: code locations (`path:line`, symbol), keyword search, no model;
-- `ask(question, k?)`: an extractive answer whose citations were all verified.
+- `ask(question, k?)`: an extractive answer whose citations were all verified;
+- `feedback(question, answer, verdict, citations?, comment?)`: tell the operator whether
+  an answer was right, wrong or incomplete (citations of documents the audience may read
+  only; an agent cannot read feedback back).
 
 Each returns one text block holding JSON.
 
@@ -38,6 +41,7 @@ from preuve.index import DEFAULT_INDEX, Index, index_exists, require_index, show
 from preuve.models import ASK_K, PUBLIC, Hit, validate_label
 from preuve.registry import comparable_methods
 from preuve.server.links import strip_file_links
+from preuve.server.oplog import note_refusal
 from preuve.settings import Settings
 
 DEFAULT_AUDIENCE = PUBLIC
@@ -101,6 +105,7 @@ class Tools:
     def ask(self, question: str, k: int = ASK_K) -> dict[str, Any]:
         def run(index: Index):
             answer = index.ask(question, k=k, audience=self.audience, link=self._link)
+            note_refusal(log, index, self.audience, answer)  # stderr: the operator's only
             citations = answer.citations
             text = strip_file_links(answer.answer)
             return {
@@ -112,10 +117,21 @@ class Tools:
             }
         return self._run(run)
 
+    def feedback(self, question: str, answer: str, verdict: str,
+                 citations: list[str] | None = None, comment: str = "") -> dict[str, Any]:
+        def run(index: Index):
+            item = index.feedback.add(question=question, answer=answer, verdict=verdict,
+                                      citations=citations or [], comment=comment,
+                                      audience=self.audience, channel="mcp")
+            return {"id": item["id"], "verdict": item["verdict"],
+                    "citations": [c["label"] for c in item["citations"]]}
+        return self._run(run)
+
     def _link(self, cited) -> str:
-        """Citation links: under --link-base (a repository URL), else relative to the
-        corpus folder (never the server's disk)."""
-        url = link_for(cited, self.link_base) if self.link_base else ""
+        """Citation links: under --link-base (a repository URL), else the forge's page at
+        the commit the file was indexed at, else relative to the corpus folder (never the
+        server's disk)."""
+        url = link_for(cited, self.link_base)
         return url if url and not url.startswith("file:") else relative_link(cited)
 
     def close(self) -> None:
@@ -183,7 +199,8 @@ def build_server(tools: Tools):
             "Search a document and code index; every passage comes with a citation label "
             "(`file.pdf p. N` or `path:start-end`). Use `where` to find where something is "
             "handled in code, `search` for passages, `ask` for a short answer whose "
-            "citations were verified. Results are limited to the audience "
+            "citations were verified, `feedback` to report an answer that was wrong or "
+            "incomplete. Results are limited to the audience "
             f"{tools.audience or 'operator (everything)'!r}, set by the server's configuration."),
         log_level="WARNING",
     )
@@ -227,6 +244,23 @@ def build_server(tools: Tools):
         """An answer drawn from the index, every citation checked against the passage it
         cites; a refusal (refused: true) when the index does not hold the answer. JSON."""
         return call(tools.ask, question, k=k)
+
+    @server.tool(structured_output=False)
+    def feedback(
+        question: Annotated[str, Field(min_length=1, description="The question asked.")],
+        answer: Annotated[str, Field(description="The answer it got (as `ask` gave it).")],
+        verdict: Annotated[Literal["right", "wrong", "incomplete"], Field(
+            description="Was the answer right, wrong, or right but incomplete?")],
+        citations: Annotated[list[str] | None, Field(
+            max_length=50, description="The answer's citation labels "
+                                       "(`path:12-14`, `file.pdf p. 2`).")] = None,
+        comment: Annotated[str, Field(max_length=2000, description=(
+            "What was wrong or missing, e.g. the right figure or source."))] = "",
+    ) -> str:
+        """Record feedback on an answer for the index's operator, who turns reported
+        failures into evaluation questions. Returns the stored item's id, as JSON."""
+        return call(tools.feedback, question, answer, verdict, citations=citations,
+                    comment=comment)
 
     return server
 

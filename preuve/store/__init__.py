@@ -124,14 +124,16 @@ def open_store(location: str | os.PathLike | None = None, settings=None) -> SqlS
     hnsw_threshold, hnsw_ef_search, ann_threshold, bm25, cache."""
     location = os.fspath(location or (settings.index if settings else None) or DEFAULT_INDEX)
     if is_postgres(location):
+        from preuve.extras import needs
         from preuve.store.postgres import PostgresStore
 
-        if settings is None:
-            return PostgresStore(location)
-        return PostgresStore(location, pool_size=settings.pg_pool,
-                             hnsw_threshold=settings.hnsw_threshold,
-                             ef_search=settings.hnsw_ef_search,
-                             bm25_engine=settings.bm25 != "sql", cache=settings.cache)
+        with needs("postgres", "a PostgreSQL index"):
+            if settings is None:
+                return PostgresStore(location)
+            return PostgresStore(location, pool_size=settings.pg_pool,
+                                 hnsw_threshold=settings.hnsw_threshold,
+                                 ef_search=settings.hnsw_ef_search,
+                                 bm25_engine=settings.bm25 != "sql", cache=settings.cache)
     from preuve.store.sqlite import SQLiteStore
 
     if settings is None:

@@ -96,7 +96,7 @@ def _check(src: SqlStore, dst: SqlStore, report: CopyReport) -> None:
     a, b = src.stats(), dst.stats()
     wrong = [f"{key}: {a.get(key)} in the source, {b.get(key)} in the target"
              for key in ("documents", "chunks", "vectors") if a.get(key) != b.get(key)]
-    for table in ("conversations", "messages"):
+    for table in ("conversations", "messages", "feedback"):
         n, m = report.rows[table], len(dst.export_rows(table))
         if n != m:
             wrong.append(f"{table}: {n} in the source, {m} in the target")

@@ -48,9 +48,11 @@ from preuve.store import Changes
 from preuve.store import keyword as kw
 from preuve.store.sql import (
     DOC_COLUMNS,
+    DOC_WIDTH,
     HIT_COLUMNS,
     SqlStore,
     bm25_idf,
+    document_row,
     filter_sql,
     hit_from_row,
     migrations,
@@ -274,12 +276,9 @@ class PostgresStore(SqlStore):
                     reweigh.append(label)
             if changes.upserts:
                 cur.executemany(
-                    f"INSERT INTO documents ({DOC_COLUMNS}) VALUES ({','.join(['%s'] * 15)})",
-                    [(doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
-                      doc.content_hash, doc.access, doc.version, doc.effective_from,
-                      doc.effective_to, doc.size, doc.pages,
-                      json.dumps(doc.meta, ensure_ascii=False, default=str), now)
-                     for doc, _ in changes.upserts])
+                    f"INSERT INTO documents ({DOC_COLUMNS}) VALUES "
+                    f"({','.join(['%s'] * DOC_WIDTH)})",
+                    [document_row(doc, now) for doc, _ in changes.upserts])
             low = cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             if new_chunks:
                 self._insert_chunks(cur, new_chunks, ids, avgdls)

@@ -16,17 +16,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from importlib import resources
 
-from preuve.models import NAVIGATION, Chunk, Document, Filters, Hit
+from preuve.models import NAVIGATION, SOURCE_URL, Chunk, Document, Filters, Hit
 
 # Column lists and the records built from rows in that order (sqlite3.Row and psycopg
 # tuples both index by position), so the two stores read rows the same way.
 HIT_COLUMNS = (
     "c.chunk_id, c.doc_id, c.path, c.kind, d.title, c.heading, c.page, c.page_label, "
     "c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text, d.language, c.access, d.root, "
-    "c.role"
+    "c.role, d.source_url"
 )
 DOC_COLUMNS = ("doc_id, path, root, kind, title, language, content_hash, access, version, "
-               "effective_from, effective_to, size, pages, meta, indexed_at")
+               "effective_from, effective_to, size, pages, meta, indexed_at, source_url")
 EXPORT_CHUNK_COLUMNS = ("doc_id, chunk_id, ordinal, heading, page, page_label, start_line, "
                         "end_line, symbol, symbol_kind, text, tokens, text_hash, role, "
                         "title_tokens")
@@ -39,6 +39,15 @@ def document_from_row(row) -> Document:
         content_hash=row[6], access=row[7], version=row[8], effective_from=row[9],
         effective_to=row[10], size=row[11], pages=row[12], meta=json.loads(row[13]),
     )
+
+
+def document_row(doc: Document, now: str) -> tuple:
+    """The values of DOC_COLUMNS for `doc`, indexed at `now` (`source_url` is the meta
+    key of the same name: the file's page at the commit it was indexed at)."""
+    return (doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
+            doc.content_hash, doc.access, doc.version, doc.effective_from, doc.effective_to,
+            doc.size, doc.pages, json.dumps(doc.meta, ensure_ascii=False, default=str), now,
+            doc.meta.get(SOURCE_URL) or None)
 
 
 def chunk_from_row(row) -> Chunk:
@@ -57,6 +66,7 @@ def hit_from_row(row, rank: int, score: float) -> Hit:
 
 
 _HIT_WIDTH = len(HIT_COLUMNS.split(","))
+DOC_WIDTH = len(DOC_COLUMNS.split(","))
 
 # Tables `preuve migrate` copies row by row, with the column that orders them (documents,
 # chunks and vectors go through `Store.apply` and `put_vectors` instead).
@@ -67,6 +77,9 @@ PLAIN_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
     "conversations": (("id", "audience", "owner", "created_at"), "id"),
     "messages": (("conversation_id", "role", "content", "standalone", "data", "created_at"),
                  "id"),
+    "feedback": (("created_at", "audience", "owner", "channel", "question", "answer",
+                  "refused", "citations", "as_of", "verdict", "comment", "reviewed_at",
+                  "review"), "id"),
 }
 
 
@@ -175,6 +188,7 @@ class SqlStore:
 
     def __init__(self) -> None:
         self.conversations = Conversations(self)
+        self.feedback = FeedbackRows(self)
         self._languages: dict[tuple, frozenset[str]] = {}  # see languages()
 
     # -- what an engine supplies --------------------------------------------------------
@@ -247,6 +261,17 @@ class SqlStore:
                 [*chunk_ids, *params]).fetchall()
         by_id = {row[0]: row for row in rows}
         return [hit_from_row(by_id[i], 0, 0.0) for i in chunk_ids if i in by_id]
+
+    def document_chunks(self, doc_id: str, filters: Filters) -> list[Hit]:
+        """Every chunk of one document that the filters allow, in document order (any role:
+        a diff of two versions reads them all)."""
+        where, params = filter_sql(document_filters(filters), "c", self.mark)
+        with self._cursor() as cur:
+            rows = cur.execute(
+                f"SELECT {HIT_COLUMNS} FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                f"WHERE c.doc_id = {self.mark} AND {where} ORDER BY c.ordinal",
+                [doc_id, *params]).fetchall()
+        return [hit_from_row(row, 0, 0.0) for row in rows]
 
     # -- vectors ------------------------------------------------------------------------
     def missing_vectors(self, model: str, text_hashes: Sequence[str]) -> set[str]:
@@ -391,3 +416,60 @@ class Conversations:
                          "WHERE conversation_id = ? ORDER BY id", (conversation_id,))
         return [{"role": r[0], "content": r[1], "standalone": r[2], "data": json.loads(r[3]),
                  "created_at": r[4]} for r in rows]
+
+
+FEEDBACK_COLUMNS = ("id",) + PLAIN_TABLES["feedback"][0]
+
+
+class FeedbackRows:
+    """Feedback on answers (`preuve.feedback.Feedback`, behind `Index.feedback`), kept in
+    the index's database. Rows are dicts of FEEDBACK_COLUMNS, `citations` and `review`
+    as JSON text; who may read which rows is decided above, by the caller's filters."""
+
+    def __init__(self, store: SqlStore):
+        self._store = store
+
+    def add(self, row: dict) -> int:
+        columns = PLAIN_TABLES["feedback"][0]
+        sql = (f"INSERT INTO feedback ({', '.join(columns)}) "
+               f"VALUES ({','.join('?' * len(columns))}) RETURNING id")
+        with self._store._write() as cur:
+            return int(cur.execute(self._store._sql(sql),
+                                   [row.get(c) for c in columns]).fetchone()[0])
+
+    def select(self, *, owner: str | None = None, verdicts=(), since: str | None = None,
+               until: str | None = None, audiences=(), ids=(), reviewed: bool | None = None,
+               limit: int | None = None) -> list[dict]:
+        """Rows matching every condition given, newest first. `owner`: only that
+        caller's rows; `since`/`until`: ISO dates or times, `until` inclusive of its day."""
+        where, params = [], []
+        if owner is not None:
+            where.append("owner = ?")
+            params.append(owner)
+        for column, values in (("verdict", verdicts), ("audience", audiences), ("id", ids)):
+            if values:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+        if since:
+            where.append("created_at >= ?")
+            params.append(since)
+        if until:
+            where.append("created_at < ?")
+            params.append(until)
+        if reviewed is not None:
+            where.append("reviewed_at IS NOT NULL" if reviewed else "reviewed_at IS NULL")
+        sql = (f"SELECT {', '.join(FEEDBACK_COLUMNS)} FROM feedback"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._store._cursor() as cur:
+            found = cur.execute(self._store._sql(sql), params).fetchall()
+        return [dict(zip(FEEDBACK_COLUMNS, row, strict=True)) for row in found]
+
+    def set_review(self, feedback_id: int, review: str) -> bool:
+        """Record the operator's review (JSON text) of one row; False when there is none."""
+        with self._store._write() as cur:
+            found = cur.execute(self._store._sql(
+                "UPDATE feedback SET review = ?, reviewed_at = ? WHERE id = ? RETURNING id"),
+                (review, now(), feedback_id)).fetchall()
+        return bool(found)

@@ -16,7 +16,6 @@ writer (WAL).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import sqlite3
 import threading
@@ -27,15 +26,19 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.store import Changes
 from preuve.store import keyword as kw
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
+    DOC_COLUMNS,
+    DOC_WIDTH,
     FTS_TOKENIZE,
     HIT_COLUMNS,
     SqlStore,
     bm25_idf,
+    document_row,
     filter_sql,
     fts_query,
     hit_from_row,
@@ -54,8 +57,10 @@ class SQLiteStore(SqlStore):
         self.ann_threshold = ann_threshold  # vectors from which dense search is approximate
         folder = os.path.dirname(os.path.abspath(location))
         os.makedirs(folder, exist_ok=True)
+        _refuse_foreign_file(location)
         self.db = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
+        _refuse_foreign_database(self.db, location)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
@@ -193,15 +198,8 @@ class SQLiteStore(SqlStore):
                 _partition(db, label)  # before its chunks: its triggers route them
             low = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             for doc, chunks in changes.upserts:
-                db.execute(
-                    "INSERT INTO documents (doc_id, path, root, kind, title, language, "
-                    "content_hash, access, version, effective_from, effective_to, size, pages, "
-                    "meta, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (doc.doc_id, doc.path, doc.root, doc.kind, doc.title, doc.language,
-                     doc.content_hash, doc.access, doc.version, doc.effective_from,
-                     doc.effective_to, doc.size, doc.pages,
-                     json.dumps(doc.meta, ensure_ascii=False, default=str), now),
-                )
+                db.execute(f"INSERT INTO documents ({DOC_COLUMNS}) VALUES "
+                           f"({','.join('?' * DOC_WIDTH)})", document_row(doc, now))
                 db.executemany(
                     "INSERT INTO chunks (chunk_id, doc_id, ordinal, path, kind, access, "
                     "effective_from, effective_to, heading, page, page_label, start_line, "
@@ -541,6 +539,41 @@ class _StateMemo:
         self.rows: dict[int, tuple] = {}
         self.verdicts: dict[Filters, dict[int, bool]] = {}
         self.entries = 0
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_foreign_file(location: str) -> None:
+    """A folder, or a file that is not SQLite (a typo naming a PDF, a note): InvalidInput
+    naming it, before SQLite opens it."""
+    if os.path.isdir(location):
+        raise InvalidInput(f"{location}: a folder, not an index file (give the file, e.g. "
+                           f"{os.path.join(location, 'index.sqlite')})")
+    try:
+        with open(location, "rb") as handle:
+            head = handle.read(len(_HEADER))
+    except FileNotFoundError:
+        return  # a new index
+    except OSError as exc:
+        raise InvalidInput(f"{location}: cannot read it ({exc.strerror})") from None
+    if head and head != _HEADER:
+        raise InvalidInput(f"{location}: not a preuve index (not a SQLite database)")
+
+
+def _refuse_foreign_database(db: sqlite3.Connection, location: str) -> None:
+    """Another program's SQLite database is not made into an index (tables added to it):
+    InvalidInput. An empty database becomes one."""
+    try:
+        tables = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise InvalidInput(f"{location}: not a preuve index ({exc})") from None
+    if tables and "meta" not in tables:
+        db.close()
+        raise InvalidInput(f"{location}: a SQLite database of another program, not a preuve "
+                           f"index (tables: {', '.join(sorted(tables)[:5])})")
 
 
 def _max_chunk_id(db: sqlite3.Connection) -> int:

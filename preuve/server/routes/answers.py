@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import APIRouter, Request
 
 from preuve.errors import NotFound
+from preuve.server.oplog import note_refusal
 from preuve.server.routes.models import AskRequest, MessageRequest
 from preuve.server.state import App, Services, Who
 from preuve.server.stream import stream_answer, wants_stream
 from preuve.server.views import public_answer, public_message, viewer_link
 
 router = APIRouter(tags=["answers"])
+log = logging.getLogger("preuve.server")
 NO_CONVERSATION = "no such conversation"  # the same for an id that exists for another key
 
 
-def _answered(app: Services, answer) -> dict:
+def _answered(app: Services, answer, audience: str | None) -> dict:
     app.metrics.record_stages(answer.usage)
+    if answer.refused and not answer.hits:  # the operator's log only, never the caller
+        app.engine(lambda ix: note_refusal(log, ix, audience, answer))
     return public_answer(answer)
 
 
@@ -29,7 +35,8 @@ def ask(request: Request, app: App, who: Who, body: AskRequest):
         return _answered(app, app.engine(lambda ix: ix.ask(
             body.question, method=body.method, k=body.k, as_of=body.as_of,
             audience=who.audience, paths=body.paths, generator=app.generator,
-            link=viewer_link, on_token=on_token if app.generator is not None else None)))
+            link=viewer_link, on_token=on_token if app.generator is not None else None)),
+            who.audience)
 
     if wants_stream(request, body.stream):
         return stream_answer(request, run)
@@ -57,7 +64,7 @@ def add_message(request: Request, app: App, who: Who, conversation_id: str,
                 on_token=on_token if app.generator is not None else None))
         except NotFound:
             raise NotFound(NO_CONVERSATION) from None
-        return {"conversation": conversation_id, **_answered(app, answer)}
+        return {"conversation": conversation_id, **_answered(app, answer, who.audience)}
 
     if wants_stream(request, body.stream):
         return stream_answer(request, run)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from preuve.feedback import ANSWER_LIMIT, COMMENT_LIMIT, MAX_CITATIONS, VERDICTS
 from preuve.models import ASK_K, QUERY_LIMIT, QUESTION_LIMIT
 from preuve.registry import methods
 
@@ -63,3 +64,27 @@ class AskRequest(MessageRequest):
 class CompareRequest(_Dated):
     question: str = Field(min_length=1, max_length=QUESTION_LIMIT)
     k: int = Field(5, ge=1, le=20)
+
+
+class CitationIn(BaseModel):
+    """A citation of the answer the feedback is about (an answer's `citations` entries may
+    be sent as they are: their other fields are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+    label: str | None = Field(None, max_length=500)
+    path: str = Field(min_length=1, max_length=500)
+    page: int | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    chunk_id: str | None = Field(None, max_length=500)
+
+
+class FeedbackRequest(_Body):
+    question: str = Field(min_length=1, max_length=QUESTION_LIMIT)
+    answer: str = Field("", max_length=ANSWER_LIMIT)
+    refused: bool = False
+    citations: Annotated[list[CitationIn], Field(max_length=MAX_CITATIONS)] = []
+    verdict: Literal[VERDICTS]  # type: ignore[valid-type]
+    comment: str = Field("", max_length=COMMENT_LIMIT)
+    as_of: AsOf = None
+    channel: Literal["http", "web"] = "http"

@@ -153,6 +153,7 @@
     $("reason").hidden = !ans.refused || !ans.reason;
     $("reason").textContent = ans.reason ? T.reason + " : " + reasonText(ans.reason) : "";
     $("sources").innerHTML = (ans.hits || []).map(sourceItem).join("");
+    document.dispatchEvent(new CustomEvent("preuve:answer", {detail: ans}));  // feedback.js
   }
   function showError(message) {
     var box = $("answer");
