@@ -14,6 +14,8 @@ Every method receives the same `Filters` and applies them before its top k.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from preuve import text
@@ -141,12 +143,79 @@ for _method in (
 
 
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,
-          method: str = "bm25", options: Options | None = None) -> list[Hit]:
-    """Code locations for a subject ("où est gérée la numérotation"), no model call."""
+          method: str = "bm25", options: Options | None = None,
+          symbol_kinds: Collection[str] = (), languages: Collection[str] = ()) -> list[Hit]:
+    """Code locations for a subject ("où est gérée la numérotation"), no model call with
+    the default bm25.
+
+    Code search, not passage search: with bm25 the subject is searched with the short
+    forms code writes for its words (`text.code_abbreviations`: arguments -> args) and
+    also translated word by word (`bilingual.py`: a French question over English code),
+    the two lists fused; test files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
+    test unless the subject is about tests. `symbol_kinds` keeps chunks of those kinds
+    (function, method...), `languages` those of files in those languages
+    (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
+    (up to `WHERE_DEPTH`) until k locations match."""
+    from preuve.ingest.code import is_test_path, language_of
+
     base = filters or Filters()
+    options = options or Options()
     code_only = Filters(as_of=base.as_of, audience=base.audience,
                         path_prefixes=base.path_prefixes, kinds=("code",))
-    return search(store, subject, method=method, k=k, filters=code_only, options=options)
+    about_tests = bool(_TESTS.search(subject))
+
+    def wanted(hit: Hit) -> bool:
+        return ((not symbol_kinds or hit.symbol_kind in symbol_kinds)
+                and (not languages or language_of(hit.path) in languages))
+
+    depth = max(WHERE_POOL, 10 * k if symbol_kinds or languages else 0)
+    while True:
+        ranked = _code_ranking(store, subject, method, code_only, depth, options)
+        kept = [hit for hit in ranked if wanted(hit)]
+        if len(kept) >= k or len(ranked) < depth or depth >= WHERE_DEPTH:
+            break
+        depth *= 4
+    if not about_tests:  # stable: the order among code files, then among tests, is kept
+        kept.sort(key=lambda hit: is_test_path(hit.path))
+    for rank, hit in enumerate(kept[:k], 1):
+        hit.rank = rank
+    return kept[:k]
+
+
+_TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?)\b", re.I)
+# candidates `where` ranks (test files moved down among them)
+WHERE_POOL = 50
+
+
+def _code_ranking(store: Store, subject: str, method: str, filters: Filters, depth: int,
+                  options: Options) -> list[Hit]:
+    """bm25 (and, for `hybrid`, the dense list) as code search ranks them; any other
+    method as it ranks passages."""
+    if method not in ("bm25", "hybrid"):
+        return search(store, subject, method=method, k=depth, filters=filters,
+                      options=options)
+    if not subject.strip():
+        raise InvalidInput("empty query")
+    # the words as code writes them too: "arguments" -> args
+    rankings = {"bm25": bm25(store, f"{subject} {text.code_abbreviations(subject)}", filters,
+                             depth)}
+    language = text.question_language(subject)
+    words = bilingual.translate(subject, language, options.dict_dir, options.cache)
+    if words:
+        # the translation, with the question's own words (names, and the words both
+        # languages share: option, version, cookie), its hits in files written in the
+        # other language
+        words = f"{subject} {words} {text.code_abbreviations(words)}"
+        rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
+                                if h.language and h.language != language]
+    if method == "hybrid":
+        rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
+    return rrf(rankings, depth, options.rrf_constant) if len(rankings) > 1 \
+        else rankings["bm25"]
+
+
+# how deep `where` searches for locations of the kinds and languages asked
+WHERE_DEPTH = 6400
 
 
 __all__ = ["METHODS", "Fusion", "Options", "hybrid", "identifier_query", "search", "where"]
