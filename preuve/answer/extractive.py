@@ -23,7 +23,8 @@ from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
 _BOUNDARY = re.compile(
-    r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence
+    r"(?<=[.!?…])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bex\.)"
+    r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.)
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
@@ -50,7 +51,7 @@ _TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
-_END = re.compile(r"[.!?…:;][\"»”')\]]*$")
+_END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
 NAVIGATION = "navigation"
 _ASKED = {"number": "number", "time": "date or time"}
 
