@@ -14,8 +14,8 @@ their content, and without them this step is simply skipped.
 
 from __future__ import annotations
 
-import gzip
 import bisect
+import gzip
 import hashlib
 import json
 import re
