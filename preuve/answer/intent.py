@@ -49,8 +49,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     REASON: re.compile(r"\b(because|since|due to|as a result|the reason|so that|caused by|"
                        r"this means|that is why|which means|cannot|can['’]t|parce (que|qu['’])|"
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
-                       r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|nommée? d['’]après|"
-                       r"doit son nom)\b", _I),
+                       r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|"
+                       r"nommée? d['’]après|doit son nom)\b", _I),
     NUMBER: re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"
