@@ -83,6 +83,17 @@ class Sentence:
         return self.hit.label
 
 
+# A sentence that announces what follows without a colon: "… by the following.",
+# "… as follows.", "… de la manière suivante.", "… ce qui suit."
+_ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|\bsuivante?s?"
+                         r"|\bce qui suit)\s*[.:]$", re.I)
+
+
+def announces(sentence: str) -> bool:
+    """The sentence ends on a colon, or says that what follows completes it."""
+    return sentence.endswith(":") or bool(_ANNOUNCING.search(sentence))
+
+
 def is_navigation(line: str) -> bool:
     """A heading (Markdown `#`), a contents entry or title, or a page number: text that
     finds things, says nothing."""
@@ -193,9 +204,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
-                and (out[-1].role == ATTACHED or out[-1].text.endswith(":")) \
-                and not is_navigation(cleaned):
-            role = ATTACHED
+                and (out[-1].role == ATTACHED or announces(out[-1].text)) \
+                and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
+            role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
         if role in (HEADING, QUESTION) and out:
             block += 1  # a new entry starts: what follows belongs to it
         if role is not None:
@@ -299,7 +310,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
         n = len(sentence.text.split())
-        if sentence.role == ATTACHED or (out and out[-1].text.endswith(":")):
+        if sentence.role == ATTACHED or (out and announces(out[-1].text)):
             if extra + n > ANNOUNCED_WORDS:
                 break
             extra += n
@@ -308,7 +319,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
                 break
             used += n
         out.append(sentence)
-    while len(out) > 1 and out[-1].text.endswith(":"):
+    while len(out) > 1 and announces(out[-1].text):
         out.pop()  # "…as follows:" with what follows cut off says nothing
     return out
 
