@@ -552,8 +552,11 @@ class ExtractiveAnswerer:
         best = max(others, key=compared)
         if compared(best) < max(quoted) - SECOND_MARGIN:
             return []
-        if not best.parts["lexical"] and _language(best.hit) == question_language(question):
+        asked = question_language(question)
+        if not best.parts["lexical"] and _language(best.hit) == asked:
             return []  # not one word of the question: close in meaning by chance
+        if _language(best.hit) not in (asked, _language(first)):
+            return []  # the other edition of a bilingual manual says the same again
         own = by_hit[best.hit.chunk_id]
         start = best.index
         if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \
