@@ -73,7 +73,10 @@ def whole(hit, partial: dict[str, set[str]]) -> bool:
 def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
              index_path: str | None, questions_file: Path = QUESTIONS) -> str:
     questions = load_reference(questions_file)
-    codes = {q["id"]: q["code"] for q in yaml.safe_load(questions_file.read_text())}
+    raw = yaml.safe_load(questions_file.read_text())
+    codes = {q["id"]: q["code"] for q in raw}
+    groups = {q["id"]: q.get("group", "") for q in raw}  # the held-out set's two groups
+    by_group: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     partial = partial_symbols(corpus)
     by_code: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     by_lang: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
@@ -88,7 +91,8 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
                 hits = index.where(q.question, k=K, method=method, as_of="none", **scope)
                 ranks = [h.rank for h in hits if any(r.matches(h) for r in q.relevant)]
                 first = min(ranks) if ranks else None
-                for bucket in (by_code[codes[q.id]], by_lang[q.lang]):
+                for bucket in (by_code[codes[q.id]], by_lang[q.lang],
+                               by_group[f"{groups[q.id] or 'first'} {q.lang}"]):
                     bucket[0] += 1
                     bucket[1] += first == 1
                     bucket[2] += first is not None
@@ -101,11 +105,14 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
     total = [sum(v[i] for v in by_code.values()) for i in range(3)]
     rows.append(("**all**", total[0], total[1] / total[0], total[2] / total[0]))
     lang_rows = [(lang, n, h1 / n, h5 / n) for lang, (n, h1, h5) in sorted(by_lang.items())]
+    group_rows = [(g, n, h1 / n, h5 / n) for g, (n, h1, h5) in sorted(by_group.items())]
     return "\n\n".join([
         f"`where` ({method}, k={K}{', --lang of the question' if scoped else ''}) over "
         f"{corpus}, questions of {questions_file.relative_to(ROOT)}",
         table(("code", "questions", "hit@1", "hit@5"), rows),
         table(("question language", "questions", "hit@1", "hit@5"), lang_rows),
+        *([table(("group, language", "questions", "hit@1", "hit@5"), group_rows)]
+          if any(groups.values()) else []),
         f"Whole definitions among the {returned} returned locations: {whole_count} "
         f"({whole_count / max(1, returned):.0%}).",
         "Not first (rank of the first right location, — when none in the top 5; the top 3 "

@@ -1,10 +1,12 @@
 """The held-out code corpus of bench/code_heldout/questions.yaml, copied from installed
-Debian packages: two code bases that evalsets/code does not hold, kept out of tuning.
+Debian packages: four code bases that evalsets/code does not hold, kept out of tuning.
 
     .venv/bin/python bench/code_heldout/corpus.py [DEST]   # default .preuve/corpus/heldout
 
     go/toml/**.go                 BurntSushi/toml 1.2.0 (golang-github-burntsushi-toml-dev)
     javascript/js-yaml/**.js      js-yaml 4.1.0 (node-js-yaml): lib/ and index.js
+    go/humanize/**.go             dustin/go-humanize 1.0.0 (golang-github-dustin-go-humanize-dev)
+    javascript/minimatch/**.js    minimatch 5.1.1 (node-minimatch)
 
 Test files and the packages' internal test runners are left out."""
 
@@ -25,6 +27,11 @@ SOURCES = {
     "node-js-yaml": (
         "javascript/js-yaml", "/nodejs/js-yaml/",
         lambda rel: rel.endswith(".js") and rel.startswith(("lib/", "index.js"))),
+    "golang-github-dustin-go-humanize-dev": (
+        "go/humanize", "/github.com/dustin/go-humanize/",
+        lambda rel: rel.endswith(".go") and not rel.endswith("_test.go")),
+    "node-minimatch": ("javascript/minimatch", "/nodejs/minimatch/",
+                       lambda rel: rel.endswith(".js")),
 }
 ROOTS = ["go", "javascript"]
 

@@ -227,13 +227,13 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     """The first NAME_DEPTH of `hits` re-ordered as code search wants them: a function or
     method whose own name holds the question's words (`ExactArgs` for "exactly N
     arguments", `mergeMappings` for "merged mapping", `numUnderscoresOK` for "tirets bas"
-    translated) is what the developer is looking for, so its score is multiplied by
-    1 + NAME_BOOST × (words of `words` in the definition's own name, the last part of
-    `Rack::Request#ip` or `(*Command).Find`) / sqrt(the words of that name); `words`: the
-    question, its short forms, its translation. Containers and constants are left as
-    ranked: their names (`RotatingFileHandler`, `HTTP_STATUS_CODES`) hold the code base's
-    words, not what a question asks. Measured in docs/code.md; the rest of the list keeps
-    its order."""
+    translated) is what the developer is looking for. When two words of `words` (the
+    question, its short forms, its translation) are in the definition's own name (the
+    last part of `Rack::Request#ip` or `(*Command).Find`), or all of that name's words
+    are, its score is multiplied by 1 + NAME_BOOST × (the words found) / sqrt(the words
+    of the name). Containers and constants are left as ranked: their names
+    (`RotatingFileHandler`, `HTTP_STATUS_CODES`) hold the code base's words, not what a
+    question asks. Measured in docs/code.md; the rest of the list keeps its order."""
     wanted = set(text.tokens(words, "en"))
     head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
     if not head or not wanted:
@@ -243,9 +243,14 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
         if not hit.symbol or hit.symbol_kind not in NAME_KINDS:
             return hit.score
         own = set(text.tokens(_OWN_NAME.split(hit.symbol)[-1], "en"))
+        found = len(own & wanted)
+        # one word shared with a longer name is no evidence (`DecodeFile` for "a file
+        # size", `globUnescape` for "a glob pattern")
+        if found < 2 and not (found and found == len(own)):
+            return hit.score
         # a short name all made of asked words (`ip`) before a long one holding more of
         # them (`reject_trusted_ip_addresses`): the words found over sqrt(the name's words)
-        return hit.score * (1 + NAME_BOOST * len(own & wanted) / math.sqrt(len(own) or 1))
+        return hit.score * (1 + NAME_BOOST * found / math.sqrt(len(own)))
 
     scored = sorted(((score(hit), hit) for hit in head), key=lambda pair: -pair[0])
     for rank, (value, hit) in enumerate(scored, 1):
