@@ -1,5 +1,5 @@
 """The held-out code corpus of bench/code_heldout/questions.yaml, copied from installed
-Debian packages: four code bases that evalsets/code does not hold, kept out of tuning.
+Debian packages: six code bases that evalsets/code does not hold, kept out of tuning.
 
     .venv/bin/python bench/code_heldout/corpus.py [DEST]   # default .preuve/corpus/heldout
 
@@ -7,6 +7,8 @@ Debian packages: four code bases that evalsets/code does not hold, kept out of t
     javascript/js-yaml/**.js      js-yaml 4.1.0 (node-js-yaml): lib/ and index.js
     go/humanize/**.go             dustin/go-humanize 1.0.0 (golang-github-dustin-go-humanize-dev)
     javascript/minimatch/**.js    minimatch 5.1.1 (node-minimatch)
+    rust/textwrap/**.rs           mgeisler/textwrap 0.16.0 (librust-textwrap-dev): src/
+    go/color/**.go                fatih/color 1.7.0 (golang-github-fatih-color-dev)
 
 Test files and the packages' internal test runners are left out."""
 
@@ -32,8 +34,13 @@ SOURCES = {
         lambda rel: rel.endswith(".go") and not rel.endswith("_test.go")),
     "node-minimatch": ("javascript/minimatch", "/nodejs/minimatch/",
                        lambda rel: rel.endswith(".js")),
+    "librust-textwrap-dev": ("rust/textwrap", "/registry/textwrap-0.16.0/",
+                             lambda rel: rel.startswith("src/") and rel.endswith(".rs")),
+    "golang-github-fatih-color-dev": (
+        "go/color", "/github.com/fatih/color/",
+        lambda rel: rel.endswith(".go") and not rel.endswith("_test.go")),
 }
-ROOTS = ["go", "javascript"]
+ROOTS = ["go", "javascript", "rust"]
 
 
 def pairs() -> list[tuple[str, Path]]:
