@@ -14,6 +14,7 @@ their content, and without them this step is simply skipped.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import hashlib
 import json
@@ -146,8 +147,26 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     word = word.lower()
     if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
         return True
-    return any(_key(word, language) in (table.get((language, other)) or {})
-               for language, other in (("fr", "en"), ("en", "fr")))
+    if any(_key(word, language) in (table.get((language, other)) or {})
+           for language, other in (("fr", "en"), ("en", "fr"))):
+        return True
+    return _clipped(word, lists)
+
+
+_SORTED: dict[int, list[str]] = {}
+
+
+def _clipped(word: str, lists: dict[str, frozenset[str]]) -> bool:
+    """A clipped form of a word ("ordis" for "ordinateurs", "appli" for "application"):
+    four letters or more, the start of a longer word of a word list."""
+    start = text.fold(word).removesuffix("s")
+    if len(start) < 4 or not start.isalpha():
+        return False
+    ordered = _SORTED.get(id(lists))
+    if ordered is None:
+        ordered = _SORTED[id(lists)] = sorted({text.fold(s) for v in lists.values() for s in v})
+    i = bisect.bisect_right(ordered, start)
+    return i < len(ordered) and ordered[i].startswith(start)
 
 
 def available(folder: str | None = None, cache: str | None = None) -> bool:
