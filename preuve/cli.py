@@ -418,17 +418,23 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @click.option("-k", "k", default=10, show_default=True, help="Number of locations.")
 @click.option("--method", type=click.Choice(METHODS), default="bm25", show_default=True,
               help="Retrieval method (bm25 calls no model; hybrid adds the embedder).")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Only definitions of this kind: function (methods too), method, class "
+                   "(structs, interfaces, traits too), constant, key, table, target...")
+@click.option("--lang", "languages", multiple=True, metavar="LANG",
+              help="Only files in this language: go, rust, typescript (ts), python, yaml...")
 @_filter_options
 @_index_option
 @_embedder_option
 @_json_option
-def where(subject, k, method, as_of, audience, paths, index_path, embedder, as_json):
+def where(subject, k, method, kinds, languages, as_of, audience, paths, index_path, embedder,
+          as_json):
     """Code locations for SUBJECT: `path:line  kind name`, no generation model involved."""
     within_limit(subject, QUERY_LIMIT, "subject")
     audience = _settings(audience=audience).audience
     with _index(index_path, embedder) as index:
         hits = index.where(subject, k=k, as_of=as_of, audience=audience, paths=paths,
-                           method=method)
+                           method=method, kinds=kinds, languages=languages)
     _print_hits(hits, as_json, "no code location found", _location)
 
 

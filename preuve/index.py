@@ -48,7 +48,7 @@ from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
 from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import Options, bilingual
-from preuve.retrieve.filters import make_filters
+from preuve.retrieve.filters import code_filters, make_filters
 from preuve.settings import Settings
 from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
 from preuve.text import question_language
@@ -279,14 +279,18 @@ class Index:
 
     def where(self, subject: str, *, k: int = 10, as_of: str | dt.date | None = "today",
               audience: str | None = None, paths: Sequence[str] = (),
-              method: str = "bm25") -> list[Hit]:
+              method: str = "bm25", kinds: Sequence[str] = (),
+              languages: Sequence[str] = ()) -> list[Hit]:
         """Code locations for `subject`, best first. The default, bm25, calls no model at
-        all; `method="hybrid"` adds the embedding model."""
+        all; `method="hybrid"` adds the embedding model. `kinds`: symbol kinds
+        ("function" also matches methods, "class" structs, interfaces, traits...);
+        `languages`: "go", "typescript", "yaml"... (aliases such as "ts", "golang" too)."""
         needs_vectors = registry.methods.get(method).needs_vectors
         filters = make_filters(as_of, audience, paths)
+        symbol_kinds, wanted = code_filters(kinds, languages)
         options = self._options(needs_vectors=needs_vectors)
         return retrieve.where(self.store, subject, k=k, filters=filters, method=method,
-                              options=options)
+                              options=options, symbol_kinds=symbol_kinds, languages=wanted)
 
     def compare(self, query: str, *, methods: Sequence[str] | None = None, k: int = 10,
                 **filters) -> dict[str, list[Hit] | None]:

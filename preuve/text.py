@@ -190,3 +190,40 @@ def question_language(question: str) -> str:
     if fr != en:
         return "fr" if fr > en else "en"
     return "fr" if re.search(r"[àâçéèêëîïôûùüÿœ]", question.lower()) else "en"
+
+
+# The short forms code writes for common words (`args`, `req`, `ctx`): a question says
+# "arguments", the code `args`. `code_abbreviations` adds them to a code search's words.
+CODE_ABBREVIATIONS = {
+    "address": "addr", "allocate": "alloc", "application": "app", "argument": "arg args",
+    "attribute": "attr attrs", "authentication": "auth", "authorization": "auth authz",
+    "buffer": "buf", "callback": "cb", "certificate": "cert", "character": "char",
+    "command": "cmd", "compare": "cmp", "configuration": "config cfg conf",
+    "connection": "conn", "context": "ctx", "count": "cnt", "current": "cur curr",
+    "database": "db", "decrement": "dec", "default": "def", "delete": "del",
+    "description": "desc", "destination": "dst dest", "dictionary": "dict",
+    "directory": "dir", "document": "doc", "element": "elem", "environment": "env",
+    "error": "err", "exception": "exc", "execute": "exec", "expression": "expr",
+    "format": "fmt", "function": "func fn", "generate": "gen", "identifier": "id",
+    "implementation": "impl", "increment": "inc", "index": "idx", "information": "info",
+    "initialize": "init", "iterator": "iter", "length": "len", "library": "lib",
+    "maximum": "max", "message": "msg", "minimum": "min", "number": "num",
+    "object": "obj", "package": "pkg", "parameter": "param params", "password": "pwd passwd",
+    "pointer": "ptr", "previous": "prev", "reference": "ref", "request": "req",
+    "response": "res resp", "source": "src", "specification": "spec", "statistic": "stats",
+    "string": "str", "synchronize": "sync", "temporary": "tmp temp", "utility": "util utils",
+    "value": "val", "variable": "var", "version": "ver",
+}
+_ABBREVIATION_STEMS = {stem(word, "en"): short for word, short in CODE_ABBREVIATIONS.items()}
+
+
+def code_abbreviations(text: str) -> str:
+    """The short forms code uses for the words of `text` ("arguments" -> "arg args"), as
+    one string ('' when there are none)."""
+    out: dict[str, None] = {}
+    for unit in _units(text):
+        for word in _parts(unit)[1]:
+            short = _ABBREVIATION_STEMS.get(stem(word, "en"))
+            if short:
+                out.update(dict.fromkeys(short.split()))
+    return " ".join(out)

@@ -74,6 +74,9 @@ def public_run(mcp_index) -> dict:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         calls = {
             "where": ("where", {"subject": "où est gérée la numérotation des factures"}),
+            "where_constants": ("where", {"subject": "numérotation des factures",
+                                          "kind": "constant", "lang": "py"}),
+            "where_go": ("where", {"subject": "numérotation des factures", "lang": "go"}),
             "ask": ("ask", {"question": "Combien de jours de télétravail par semaine ?"}),
             "leak_search": ("search", {"query": STAFF_QUERY, "k": 20, "as_of": "none"}),
             "leak_ask": ("ask", {"question": STAFF_QUERY, "k": 10}),
@@ -104,6 +107,15 @@ def test_where_finds_the_code_location(public_run):
     first = where["locations"][0]
     assert first["path"] == "facturo/numerotation.py"
     assert first["label"].startswith("facturo/numerotation.py:") and first["line"] >= 1
+
+
+def test_where_filters_by_kind_and_language(public_run):
+    constants = public_run["where_constants"]["locations"]
+    assert constants and all(loc["symbol_kind"] == "constant" and loc["path"].endswith(".py")
+                             for loc in constants)
+    assert public_run["where_go"]["locations"] == []
+    schema = public_run["tools"]["where"].input_schema["properties"]
+    assert {"kind", "lang"} <= set(schema)
 
 
 def test_ask_answers_with_verified_citations(public_run):

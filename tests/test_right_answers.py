@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from preuve import Index
+from preuve.answer.extractive import split_sentences, window
+from preuve.models import Hit
 from preuve.retrieve import bilingual
 
 # Debian's FreeDict dictionaries and word lists (scripts/setup-system.sh installs them, as
@@ -212,3 +214,58 @@ def test_the_judgment_counts_only_what_the_caller_may_read(tmp_path):
         staff = index.ask(question, audience="staff").explain["judgment"]
     assert after["words"] == before["words"] and after["coverage"] == before["coverage"]
     assert staff["words"] != before["words"]  # the staff caller does read them
+
+
+def _hit(rank: int, path: str, heading: str, text: str, kind: str = "html") -> Hit:
+    return Hit(rank=rank, score=1.0 / rank, chunk_id=f"{path}:{rank}", doc_id=path, path=path,
+               kind=kind, title=heading, heading=heading, page=None, page_label=None,
+               start_line=1, end_line=text.count("\n") + 1, symbol=None, symbol_kind=None,
+               text=text, language="")
+
+
+def test_a_note_mark_after_a_sentence_does_not_hide_the_next_sentence():
+    """DocBook HTML puts a footnote's mark after the sentence ("… (0-9). [16] Il est …"):
+    the sentence after the mark was read as the footnote "[16] …" and never quoted."""
+    text = ("La version amont ne contient que des caractères alphanumériques et des points. "
+            "Elle doit commencer par un chiffre (0-9). [16] Il est conseillé de garder sa "
+            "longueur inférieure à huit caractères si possible. [17]\n"
+            "[16] Cette règle plus stricte évite toute confusion de noms de fichier.")
+    units = [u.text for u in split_sentences(_hit(1, "guide/first.html", "Version", text))]
+    assert any(u.startswith("Il est conseillé de garder sa longueur") for u in units), units
+    assert not any("[16]" in u or "[17]" in u for u in units), units
+    assert not any(u.startswith("Cette règle") for u in units), units  # the footnote itself
+
+
+def test_a_date_question_is_refused_when_the_quote_holds_no_date(manuals):
+    """"When…" asks for a date: a quote that names the releases but no date answers
+    something else (the manuals named Debian 13 'trixie' in a list of code names)."""
+    answer = manuals.ask("When was the sandbox module first released?", audience="public")
+    assert answer.refused, answer.answer
+    assert "date" in answer.reason
+    assert answer.explain.get("kind") == "time"
+
+
+@needs_dictionaries
+def test_a_capitalised_name_no_passage_holds_is_refused(manuals):
+    """"Docker" is an English word for the word lists; written with a capital inside the
+    question it names a product, which no passage mentions."""
+    answer = manuals.ask("How do I create a sandbox inside Docker?", audience="public")
+    assert answer.refused, answer.answer
+    assert answer.explain["judgment"]["absent_names"] == ["Docker"]
+    # the question's first word is not a name for its capital
+    assert not manuals.ask("Sandbox: how do I create one for testing?",
+                           audience="public").refused
+
+
+def test_a_sentence_announcing_the_following_brings_its_command():
+    """"… by the following." announces like a colon, and a command ending in a number
+    ("$ sudo lsof -p 1") is code, not a contents entry: the Debian Reference's answer to
+    "which files does a process have open?" stopped before its command."""
+    for text in ("You can list all files opened by a process with a process ID (PID), e.g. "
+                 "1, by the following.\n$ sudo lsof -p 1\nPID=1 is usually the init program.",
+                 "Vous pouvez afficher la liste des fichiers ouverts par un processus, par "
+                 "exemple de 1 en faisant ce qui suit :\n$ sudo lsof -p 1\n"
+                 "PID=1 est habituellement le programme init."):
+        units = split_sentences(_hit(1, "ch09.html", "Listing files opened by a process", text))
+        quote = " ".join(u.text for u in window(units, 0, 80))
+        assert "sudo lsof -p 1" in quote, [(u.role, u.text) for u in units]

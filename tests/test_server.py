@@ -189,6 +189,18 @@ def test_search_where_and_compare(http):
     assert cmp["methods"]["dense"] is None and cmp["methods"]["hybrid"] is None
 
 
+def test_where_kind_and_language_filters(http):
+    body = {"subject": "numérotation des factures", "symbol_kinds": ["constant"],
+            "languages": ["python"]}
+    hits = http.post("/where", json=body, headers=ADMIN).json()["hits"]
+    assert hits and all(h["symbol_kind"] == "constant" and h["path"].endswith(".py")
+                        for h in hits)
+    assert http.post("/where", json={**body, "languages": ["go"]},
+                     headers=ADMIN).json()["hits"] == []
+    bad = http.post("/where", json={**body, "languages": ["klingon"]}, headers=ADMIN)
+    assert bad.status_code == 400 and "unknown language 'klingon'" in bad.text
+
+
 def test_ask_json_has_verified_citations_linked_to_this_server(http):
     r = http.post("/ask", json={"question": QUESTION}, headers=PUBLIC)
     assert r.status_code == 200

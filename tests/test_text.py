@@ -112,3 +112,12 @@ def test_detect_language():
     assert detect_language("Les salariés peuvent poser des congés pour la fin de l'année.") == "fr"
     assert detect_language("The employees may take their leave at the end of the year.") == "en"
     assert detect_language("LB-1") == ""
+
+
+def test_code_abbreviations_give_the_short_forms_code_writes():
+    from preuve.text import code_abbreviations
+
+    assert code_abbreviations("the arguments of the request") == "arg args req"
+    assert set(code_abbreviations("Configuration directory").split()) == {
+        "config", "cfg", "conf", "dir"}
+    assert code_abbreviations("télétravail à l'étranger") == ""

@@ -29,7 +29,7 @@ from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "5"
+PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structure
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -263,7 +263,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
             and FILE_DIGEST in previous.meta):  # indexed before digests: record it now
         return None
     check(candidate.kind, data, limits)
-    parsed = kinds.get(candidate.kind).read(data, settings, candidate.path.suffix.lower())
+    parsed = kinds.get(candidate.kind).read(data, settings, candidate.path.suffix.lower()
+                                            or candidate.path.name)
     if not parsed.chunks:  # a heading-only page, a file of blank lines
         raise Skipped(NO_TEXT)
     meta = normalise({**parsed.meta, **sidecar})

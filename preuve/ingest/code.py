@@ -1,30 +1,126 @@
-"""Source code: Python by its syntax tree, other languages by line windows.
+"""Source code and configuration files, cut by their structure.
 
-Python gives one chunk per module docstring, module constant, function, class header and
-method (`Class.method`), each with its exact first and last line, decorators included, so
-`where` can answer `path:line  kind name` and citations open the right lines.
+Python (the standard `ast`) gives one chunk per module docstring, module constant,
+function, class header and method (`Class.method`), each with its exact first and last
+line, decorators included, so `where` can answer `path:line  kind name` and citations open
+the right lines. The languages of `preuve.ingest.syntax.LANGUAGES` (JavaScript,
+TypeScript, Go, Java, Rust, C, C++, C#, Ruby, PHP, shell) get the same from tree-sitter;
+configuration and data files (YAML, TOML, JSON, SQL, Dockerfile, Makefile) are cut by
+their keys, statements, stages and targets (`preuve.ingest.config`). Anything else, and a
+file its parser cannot read, is cut in line windows.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
+from preuve.errors import InvalidInput
+from preuve.ingest import config, syntax
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
 from preuve.ingest.chunking import chunks_from_lines, word_count
 from preuve.models import Chunk
 
 CODE_EXTENSIONS = {
-    ".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt",
-    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".sh", ".bash",
-    ".sql", ".lua", ".r", ".pl", ".ex", ".exs", ".erl", ".hs", ".ml", ".vue", ".svelte",
-    ".css", ".scss", ".toml", ".yaml", ".yml", ".ini", ".cfg",
+    ".py", ".pyi", ".kt", ".scala", ".swift", ".lua", ".r", ".pl", ".ex", ".exs", ".erl",
+    ".hs", ".ml", ".vue", ".svelte", ".css", ".scss", ".ini", ".cfg",
+    *syntax.SUFFIXES, *config.SUFFIXES,
 }
-CODE_FILENAMES = {"Makefile", "Dockerfile", "Justfile", "CMakeLists.txt"}
+CODE_FILENAMES = {"Justfile", "CMakeLists.txt", *syntax.FILENAMES, *config.FILENAMES}
+# `where --lang NAME`: the languages a code chunk can be of (by its file's name), and
+# the other names developers give them
+LANGUAGE_ALIASES = {
+    "js": "javascript", "ts": "typescript", "golang": "go", "cs": "csharp", "c#": "csharp",
+    "c++": "cpp", "sh": "bash", "shell": "bash", "rb": "ruby", "py": "python",
+    "rs": "rust", "yml": "yaml", "docker": "dockerfile", "make": "makefile",
+}
+
+
+# every `symbol_kind` a code chunk may have, and the `--kind` names that stand for several
+SYMBOL_KINDS = (
+    "module", "constant", "variable", "attribute", "property", "function", "method", "macro",
+    "class", "struct", "interface", "trait", "enum", "type", "impl",
+    "key", "table", "view", "index", "procedure", "trigger", "sequence", "schema", "domain",
+    "extension", "policy", "role", "database", "statement", "stage", "target",
+)
+KIND_GROUPS = {
+    "function": ("function", "method", "macro", "procedure"),
+    "class": ("class", "struct", "interface", "trait", "enum", "impl"),
+    "type": ("type", "class", "struct", "interface", "trait", "enum"),
+}
+
+
+def resolve_kinds(names) -> frozenset[str]:
+    """`--kind` values (comma-separated allowed) as the symbol kinds they match."""
+    out: set[str] = set()
+    for item in names:
+        for name in (n.strip().lower() for n in item.split(",")):
+            if not name:
+                continue
+            if name not in SYMBOL_KINDS:
+                raise InvalidInput(f"--kind: unknown kind {name!r} (known: "
+                                   f"{', '.join(SYMBOL_KINDS)})")
+            out.update(KIND_GROUPS.get(name, (name,)))
+    return frozenset(out)
+
+
+_TEST_PATH = re.compile(
+    r"(?:^|/)(?:tests?|spec|specs|__tests__|testdata|testing)/"  # a test folder
+    r"|(?:^|/)test_[^/]*$|_test\.[a-z]+$|_spec\.[a-z]+$|\.(?:test|spec)\.[a-z]+$"
+    r"|(?:^|/)[^/]*Tests?\.(?:java|cs|php|kt|swift)$")
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a file is a test by the usual conventions (`tests/`, `*_test.go`,
+    `test_*.py`, `*.spec.ts`, `FooTest.java`)."""
+    return bool(_TEST_PATH.search(path))
+
+
+def language_names() -> tuple[str, ...]:
+    return tuple(sorted({"python", *(lang.family for lang in syntax.LANGUAGES.values()),
+                         *config.FORMATS}))
+
+
+def language_of(path: str) -> str | None:
+    """The language of a code file by its name (`cmd/root.go` -> go), None if unknown."""
+    name = path.rsplit("/", 1)[-1]
+    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if suffix in (".py", ".pyi"):
+        return "python"
+    language = syntax.language_of(suffix, name)
+    return language.family if language is not None else config.format_of(suffix, name)
+
+
+def resolve_language(name: str) -> str:
+    """A `--lang` value as a language name; InvalidInput naming the known ones."""
+    key = name.strip().lower()
+    key = LANGUAGE_ALIASES.get(key, key)
+    if key not in language_names():
+        raise InvalidInput(f"--lang: unknown language {name!r} (known: "
+                           f"{', '.join(language_names())})")
+    return key
+
+
+_COMMENT_LINE = re.compile(r"^\s*(?://+|#+|/\*+|\*+|--|;+)\s?(.*)$")
 
 
 def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
+    """`suffix` is the file's lower-case suffix, or its whole name when it has none
+    (`Makefile`)."""
     source = decode_text(data)
     lines = source.split("\n")
+    name = suffix if not suffix.startswith(".") else ""
+    suffix = "" if name else suffix
+    language = syntax.language_of(suffix, name)
+    if language is not None:
+        chunks = syntax.parse(source, lines, language.name, settings, _line_windows)
+        if chunks is not None:
+            return Parsed(chunks=chunks, language_sample=_comments(lines))
+    data_format = config.format_of(suffix, name)
+    if data_format is not None:
+        chunks = config.FORMATS[data_format][0](source, lines, settings, _line_windows)
+        if chunks is not None:
+            return Parsed(chunks=chunks, language_sample=_comments(lines))
     if suffix in (".py", ".pyi"):
         try:
             tree = ast.parse(source)
@@ -35,6 +131,12 @@ def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
             return _parse_python(tree, lines, settings)
     chunks = _line_windows(lines, 1, len(lines), settings)
     return Parsed(chunks=chunks, language_sample=source)
+
+
+def _comments(lines: list[str]) -> str:
+    """The comment lines: what tells the language a code base is written in."""
+    return "\n".join(m.group(1) for line in lines[:5000]
+                     if (m := _COMMENT_LINE.match(line)) is not None)
 
 
 def _line_windows(lines, first, last, settings, **fields) -> list[Chunk]:

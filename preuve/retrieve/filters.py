@@ -57,3 +57,16 @@ def make_filters(
         kinds=kind_list,
         navigation=navigation,
     )
+
+
+def code_filters(kinds: str | Iterable[str] = (), languages: str | Iterable[str] = (),
+                 ) -> tuple[frozenset[str], frozenset[str]]:
+    """`where --kind function --lang go`: the symbol kinds and languages asked (each may
+    be comma-separated), checked against the known names."""
+    from preuve.ingest.code import resolve_kinds, resolve_language
+
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds)
+    languages = [languages] if isinstance(languages, str) else list(languages)
+    wanted = {resolve_language(name) for item in languages for name in item.split(",")
+              if name.strip()}
+    return resolve_kinds(kinds), frozenset(wanted)

@@ -93,9 +93,11 @@ class Tools:
                     "hits": [_hit(h) for h in hits]}
         return self._run(run)
 
-    def where(self, subject: str, k: int = 10) -> dict[str, Any]:
+    def where(self, subject: str, k: int = 10, kind: str = "",
+              lang: str = "") -> dict[str, Any]:
         def run(index: Index):
-            hits = index.where(subject, k=k, audience=self.audience)
+            hits = index.where(subject, k=k, audience=self.audience, kinds=kind,
+                               languages=lang)
             return {"subject": subject, "audience": self.audience,
                     "locations": [_location(h) for h in hits]}
         return self._run(run)
@@ -223,9 +225,15 @@ def build_server(tools: Tools):
         subject: Annotated[str, Field(min_length=1, description=(
             "What the code does, in words: 'where is invoice numbering handled'."))],
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Number of locations.")] = 10,
+        kind: Annotated[str, Field(max_length=200, description=(
+            "Only definitions of this kind, comma-separated: function (methods too), "
+            "method, class (structs, interfaces, traits too), constant, key..."))] = "",
+        lang: Annotated[str, Field(max_length=200, description=(
+            "Only files in this language, comma-separated: go, rust, typescript, python, "
+            "yaml..."))] = "",
     ) -> str:
         """Code locations for a subject, best first: path, line, symbol, as JSON."""
-        return call(tools.where, subject, k=k)
+        return call(tools.where, subject, k=k, kind=kind, lang=lang)
 
     @server.tool(structured_output=False)
     def ask(

@@ -44,6 +44,10 @@ class WhereRequest(_Filtered):
     subject: str = Field(min_length=1, max_length=QUERY_LIMIT)
     method: Method = "bm25"
     k: int = Field(10, ge=1, le=100)
+    symbol_kinds: list[str] = Field([], max_length=20, description=(
+        "Only definitions of these kinds: function (methods too), class, constant, key..."))
+    languages: list[str] = Field([], max_length=20, description=(
+        "Only files in these languages: go, rust, typescript, python, yaml..."))
 
 
 class MessageRequest(_Dated):

@@ -27,7 +27,8 @@ def where(app: App, who: Who, body: WhereRequest):
     app.check_method(body.method)
     hits = app.engine(lambda ix: ix.where(body.subject, k=body.k, as_of=body.as_of,
                                           audience=who.audience, paths=body.paths,
-                                          method=body.method))
+                                          method=body.method, kinds=body.symbol_kinds,
+                                          languages=body.languages))
     return {"hits": [public_hit(h) for h in hits]}
 
 

@@ -1,0 +1,375 @@
+"""Code beyond Python chunked by its syntax tree, configuration files by their structure,
+and `where --kind/--lang`, on real files of real packages (tests/fixtures/code/README.md).
+
+Expected names and lines were read off the files themselves: a definition's chunk starts
+at its doc comment (or attributes) and ends at its closing line."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import open_index, run_cli
+
+from preuve.errors import InvalidInput
+from preuve.ingest import syntax
+from preuve.ingest.base import ChunkSettings
+from preuve.ingest.code import language_of, parse_code
+
+FIXTURES = Path(__file__).parent / "fixtures" / "code"
+
+
+def chunks_of(relpath: str, settings: ChunkSettings | None = None):
+    path = FIXTURES / relpath
+    return parse_code(path.read_bytes(), settings or ChunkSettings(),
+                      path.suffix.lower() or path.name).chunks
+
+
+def lines_of(relpath: str) -> list[str]:
+    return (FIXTURES / relpath).read_text(encoding="utf-8").split("\n")
+
+
+# (file, qualified name, kind, first line, last line): one or more per language
+DEFINITIONS = [
+    ("flag_groups.go", "(*Command).MarkFlagsRequiredTogether", "method", 30, 44),
+    ("flag_groups.go", "hasAllFlags", "function", 89, 97),
+    ("flag_groups.go", "requiredAsGroup, mutuallyExclusive", "constant", 25, 28),
+    ("semver_lib.rs", "Version::new", "method", 381, 406),
+    ("semver_lib.rs", "VersionReq::STAR", "constant", 437, 453),
+    ("semver_lib.rs", "Op", "enum", 206, 266),
+    ("route.js", "Route.dispatch", "function", 93, 149),
+    ("route.js", "Route", "function", 36, 51),
+    ("store.ts", "ActionType", "enum", 6, 14),
+    ("store.ts", "State", "interface", 46, 49),
+    ("store.ts", "TOAST_LIMIT", "constant", 4, 4),
+    ("store.ts", "reducer", "function", 78, 158),
+    ("toaster.tsx", "Toaster", "function", 85, 141),
+    ("toaster.tsx", "DEFAULT_OFFSET", "constant", 83, 83),
+    ("Device.java", "Device.execute", "method", 61, 85),
+    ("Device.java", "Device.getUuid", "method", 106, 114),
+    ("Device.cs", "Device.getDeviceInfo", "method", 24, 35),
+    ("Device.cs", "Device.UUID", "property", 46, 85),
+    ("10-at-a-time.c", "add_transfer", "function", 98, 106),
+    ("10-at-a-time.c", "MAX_PARALLEL", "constant", 87, 87),
+    ("gmock-cardinalities.cc", "FormatTimes", "function", 93, 104),
+    ("gmock-cardinalities.cc", "BetweenCardinalityImpl::IsSatisfiedByCallCount", "method",
+     75, 77),
+    ("request.rb", "Rack::Request::Helpers#ip", "method", 354, 375),
+    ("request.rb", "Rack::Request::Env#add_header", "method", 82, 99),
+    ("request.rb", "Rack::Request::Helpers::DEFAULT_PORTS", "constant", 128, 130),
+    ("AbstractLogger.php", "AbstractLogger::emergency", "method", 14, 25),
+    ("git-resurrect.sh", "search_reflog", "function", 28, 31),
+    ("git-resurrect.sh", "OPTIONS_SPEC", "constant", 14, 24),
+]
+
+
+@pytest.mark.parametrize("relpath, symbol, kind, first, last", DEFINITIONS,
+                         ids=[f"{d[0]}:{d[1]}" for d in DEFINITIONS])
+def test_definitions_are_chunked_whole_with_qualified_names(relpath, symbol, kind, first,
+                                                             last):
+    found = [c for c in chunks_of(relpath) if c.symbol == symbol]
+    assert [(c.symbol_kind, c.start_line, c.end_line) for c in found] == [(kind, first, last)]
+    # the chunk is the file's own lines, so a citation opens exactly what was found
+    assert found[0].text == "\n".join(lines_of(relpath)[first - 1:last])
+
+
+def test_the_doc_comment_and_attributes_belong_to_the_definition():
+    new = next(c for c in chunks_of("semver_lib.rs") if c.symbol == "Version::new")
+    assert new.text.lstrip().startswith("/// Create `Version` with an empty pre-release")
+    star = next(c for c in chunks_of("semver_lib.rs") if c.symbol == "VersionReq::STAR")
+    assert "#[cfg(not(no_const_vec_new))]" in star.text
+    dispatch = next(c for c in chunks_of("route.js") if c.symbol == "Route.dispatch")
+    assert dispatch.text.startswith("/**\n * dispatch req, res into this route")
+
+
+def test_a_container_gives_a_header_and_its_members():
+    chunks = chunks_of("AbstractLogger.php")
+    header = [c for c in chunks if c.symbol == "AbstractLogger"]
+    assert [(c.symbol_kind, c.start_line) for c in header] == [("class", 5)]
+    assert header[0].end_line < 14  # stops before its first method
+    members = {c.symbol for c in chunks if c.symbol and c.symbol.startswith("AbstractLogger::")}
+    assert members == {f"AbstractLogger::{level}" for level in (
+        "emergency", "alert", "critical", "error", "warning", "notice", "info", "debug")}
+
+
+def test_members_carry_their_containers_opening_lines_as_heading():
+    default = next(c for c in chunks_of("semver_lib.rs") if c.symbol == "VersionReq::default")
+    assert default.heading == "impl Default for VersionReq"  # the trait, not in the name
+    ip = next(c for c in chunks_of("request.rb") if c.symbol == "Rack::Request::Helpers#ip")
+    assert ip.heading == "module Rack > class Request > module Helpers"
+    top = next(c for c in chunks_of("flag_groups.go") if c.symbol == "hasAllFlags")
+    assert top.heading == ""
+
+
+def test_go_methods_name_their_receiver():
+    names = {c.symbol for c in chunks_of("flag_groups.go") if c.symbol_kind == "method"}
+    assert names == {"(*Command).MarkFlagsRequiredTogether",
+                     "(*Command).MarkFlagsMutuallyExclusive", "(*Command).ValidateFlagGroups",
+                     "(*Command).enforceFlagGroupsForCompletion"}
+
+
+def test_a_long_body_is_cut_at_statements_with_the_signature_in_each_part():
+    lines = lines_of("route.js")
+    parts = [c for c in chunks_of("route.js", ChunkSettings(max_words=20, overlap_words=5))
+             if c.symbol == "Route.dispatch"]
+    assert len(parts) >= 3
+    assert parts[0].start_line == 93 and parts[-1].end_line == 149
+    for before, after in zip(parts, parts[1:], strict=False):
+        # contiguous: nothing repeated, nothing but blank lines left between two parts
+        assert after.start_line > before.end_line
+        assert not "".join(lines[before.end_line:after.start_line - 1]).strip()
+    signature = "Route.prototype.dispatch = function dispatch(req, res, done) {"
+    for part in parts:
+        assert part.text == "\n".join(lines[part.start_line - 1:part.end_line])
+        assert part.symbol_kind == "function"
+        if part is not parts[0]:
+            assert part.heading == signature
+            # cut where a statement of the body starts, never inside one
+            assert lines[part.start_line - 1].startswith(("  ", "")) and \
+                not lines[part.start_line - 2].rstrip().endswith((",", "(", "+", "&&"))
+
+
+def test_a_missing_grammar_falls_back_to_line_windows_with_one_note(monkeypatch, caplog):
+    go = syntax.LANGUAGES["go"]
+    monkeypatch.setitem(syntax.LANGUAGES, "go", syntax.Language(
+        "go", "tree_sitter_go_not_installed", go.suffixes, go.definitions))
+    syntax.grammar.cache_clear()
+    monkeypatch.setattr(syntax, "_warned", set())
+    try:
+        with caplog.at_level(logging.WARNING, logger="preuve.ingest"):
+            first = chunks_of("flag_groups.go")
+            second = chunks_of("flag_groups.go")
+    finally:
+        syntax.grammar.cache_clear()
+    assert first and all(c.symbol is None for c in first + second)
+    assert first[0].start_line == 1 and max(c.end_line for c in first) == 224
+    notes = [r.getMessage() for r in caplog.records if "tree_sitter_go_not_installed" in
+             r.getMessage()]
+    assert len(notes) == 1 and notes[0].startswith("go files are cut in line windows")
+
+
+def test_a_file_its_grammar_cannot_read_falls_back_to_windows(tmp_path):
+    source = (FIXTURES / "request.rb").read_bytes()  # Ruby named as Go
+    chunks = parse_code(source, ChunkSettings(), ".go").chunks
+    assert chunks and all(c.symbol is None for c in chunks)
+    assert max(c.end_line for c in chunks) == source.decode().count("\n")
+
+
+# ---------------------------------------------------------------------- configuration
+
+CONFIG = [
+    ("config/Cargo.toml", "package", 12, 27),
+    ("config/Cargo.toml", "package.metadata.docs.rs", 29, 36),
+    ("config/Cargo.toml", "dependencies.serde", 38, 41),
+    ("config/package.json", "dependencies", 30, 62),
+    ("config/package.json", "scripts", 92, 98),
+    ("config/sample_document.yml", "omap", 17, 27),
+    ("config/information_schema-excerpt.sql", "sql_features", 9, 22),
+    ("config/information_schema-excerpt.sql", "sql_parts", 61, 72),
+    ("config/imagebuilder-multistage/Dockerfile", "second", 6, 8),
+    ("config/imagebuilder-multistage/Dockerfile", "final", 22, 24),
+    ("config/git-subtree/Makefile", "install", 68, 70),
+    ("config/git-subtree/Makefile", "$(GIT_SUBTREE)", 58, 60),
+]
+
+
+@pytest.mark.parametrize("relpath, symbol, first, last", CONFIG,
+                         ids=[f"{c[0]}:{c[1]}" for c in CONFIG])
+def test_configuration_files_are_chunked_by_structure(relpath, symbol, first, last):
+    found = [c for c in chunks_of(relpath) if c.symbol == symbol
+             and c.symbol_kind != "statement"]  # not the INSERT rows of that table
+    assert [(c.start_line, c.end_line) for c in found] == [(first, last)]
+    assert found[0].text == "\n".join(lines_of(relpath)[first - 1:last])
+
+
+def test_config_kinds():
+    kinds = {c.symbol: c.symbol_kind for path in (
+        "config/information_schema-excerpt.sql", "config/imagebuilder-multistage/Dockerfile",
+        "config/git-subtree/Makefile", "config/Cargo.toml") for c in chunks_of(path)}
+    assert kinds["sql_features"] == "table" and kinds["final"] == "stage"
+    assert kinds["install"] == "target" and kinds["package"] == "key"
+    # the INSERT rows of a table, one after another, are one statement chunk named by it
+    rows = [c for c in chunks_of("config/information_schema-excerpt.sql")
+            if c.symbol == "sql_parts" and c.symbol_kind == "statement"]
+    assert [(c.start_line, c.end_line) for c in rows] == [(74, 83)]
+
+
+def test_a_long_key_is_split_into_dotted_paths():
+    chunks = chunks_of("config/package.json", ChunkSettings(max_words=20, overlap_words=5))
+    names = {c.symbol for c in chunks}
+    assert {"dependencies.accepts", "dependencies.vary", "devDependencies.mocha"} <= names
+    accepts = next(c for c in chunks if c.symbol == "dependencies.accepts")
+    assert '"accepts"' in accepts.text
+    yaml_names = {c.symbol for c in chunks_of("config/sample_document.yml",
+                                              ChunkSettings(max_words=20, overlap_words=5))}
+    assert "seq[0]" in yaml_names or any(n.startswith("seq.") for n in yaml_names)
+
+
+def test_invalid_config_falls_back_to_windows():
+    broken = b"[package\nname = 'x'\n"
+    chunks = parse_code(broken, ChunkSettings(), ".toml").chunks
+    assert chunks and all(c.symbol is None for c in chunks)
+
+
+def test_language_of_paths():
+    assert language_of("cmd/root.go") == "go"
+    assert language_of("web/App.tsx") == "typescript"
+    assert language_of("deploy/Dockerfile") == "dockerfile"
+    assert language_of("ci.yml") == "yaml" and language_of("notes.txt") is None
+
+
+# --------------------------------------------------------------- where --kind / --lang
+
+@pytest.fixture
+def code_index(fresh_index, tmp_path):
+    folder = tmp_path / "repo"
+    shutil.copytree(FIXTURES, folder)
+    with open_index(fresh_index) as index:
+        report = index.ingest([folder])
+    assert report.ok, report.failed
+    return fresh_index
+
+
+def test_where_finds_definitions_across_languages(code_index):
+    with open_index(code_index) as index:
+        go = index.where("mark flags required together", k=3)
+        assert (go[0].path, go[0].start_line, go[0].symbol) == (
+            "flag_groups.go", 30, "(*Command).MarkFlagsRequiredTogether")
+        rb = index.where("client IP address forwarded", k=5, languages=["ruby"])
+        assert rb and all(h.path == "request.rb" for h in rb)
+        assert rb[0].symbol == "Rack::Request::Helpers#ip"
+
+
+def test_where_filters_by_kind_and_language(code_index):
+    with open_index(code_index) as index:
+        unfiltered = index.where("version", k=50)
+        assert {language_of(h.path) for h in unfiltered} > {"rust"}
+        rust = index.where("version", k=10, languages="rs")
+        assert rust and {h.path for h in rust} == {"semver_lib.rs"}
+        functions = index.where("version", k=10, kinds=["function"], languages=["rust"])
+        assert functions and {h.symbol_kind for h in functions} <= {"function", "method"}
+        assert [h.rank for h in functions] == list(range(1, len(functions) + 1))
+        constants = index.where("toast", kinds="constant", languages="typescript")
+        assert constants and all(h.symbol_kind == "constant" and h.path.endswith(
+            (".ts", ".tsx")) for h in constants)
+        assert index.where("version", languages="csharp", kinds="enum") == []
+        with pytest.raises(InvalidInput, match="unknown language 'klingon'"):
+            index.where("version", languages="klingon")
+        with pytest.raises(InvalidInput, match="unknown kind 'fonction'"):
+            index.where("version", kinds="fonction")
+
+
+def test_where_cli_kind_and_lang(code_index):
+    done = run_cli("where", "dispatch", "--kind", "function", "--lang", "js",
+                   "--index", str(code_index), "-k", "3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "route.js:93  function Route.dispatch"
+    bad = run_cli("where", "dispatch", "--lang", "cobol", "--index", str(code_index))
+    assert bad.returncode != 0 and "unknown language 'cobol'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_where_puts_the_code_before_its_tests(code_index):
+    with open_index(code_index) as index:
+        plain = index.search("minimum number of args", method="bm25", k=3, as_of="none")
+        assert plain[0].path == "cobra/args_test.go"  # keyword rank alone: the tests
+        hits = index.where("minimum number of args", k=3, languages="go")
+        assert {h.path for h in hits} == {"cobra/args.go"}
+        assert "MinimumNArgs" in {h.symbol for h in hits}
+        asked = index.where("tests of the minimum number of args", k=3, languages="go")
+        assert asked[0].path == "cobra/args_test.go"  # asked about tests: as ranked
+
+
+def test_is_test_path():
+    from preuve.ingest.code import is_test_path
+
+    for path in ("cobra/args_test.go", "tests/test_version.rs", "src/app.spec.ts",
+                 "pkg/__tests__/x.js", "test_numbers.py", "src/FooTest.java", "spec/x_spec.rb"):
+        assert is_test_path(path), path
+    for path in ("cobra/args.go", "src/latest.rs", "contest/app.py", "testimony.md"):
+        assert not is_test_path(path), path
+
+
+def test_where_reads_a_french_question_over_english_code(code_index):
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+    question = "où vérifie-t-on le nombre maximal d'arguments ?"
+    with open_index(code_index) as index:
+        plain = index.search(question, method="bm25", k=3, as_of="none")
+        assert not any(h.path.endswith(".go") for h in plain)  # the French words alone
+        hits = index.where(question, k=3)
+        assert hits[0].path == "cobra/args.go"  # "argument", "number" from the dictionary
+
+
+def test_deeply_nested_code_falls_back_to_windows():
+    depth = 3000  # deeper than Python's recursion limit allows the walk to go
+    source = "".join(f"module M{i}\n" for i in range(depth)) + "def f; end\n" + "end\n" * depth
+    chunks = parse_code(source.encode(), ChunkSettings(), ".rb").chunks
+    assert chunks and all(c.symbol is None for c in chunks)
+    assert max(c.end_line for c in chunks) == 2 * depth + 1
+
+
+def test_where_prefers_a_function_named_by_the_question(code_index):
+    # bm25 alone puts RangeArgs (whose comment says "minimum number of args") first; the
+    # function whose own name is the question's words (MinimumNArgs: minimum, args for
+    # "arguments") comes first with `by_name`
+    with open_index(code_index) as index:
+        plain = index.search("minimum number of arguments", method="bm25", k=3,
+                             as_of="none", kinds=["code"])
+        assert plain[0].symbol != "MinimumNArgs"
+        hits = index.where("minimum number of arguments", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("cobra/args.go", "MinimumNArgs")
+        valid = index.where("how are the valid args checked", k=3)
+        assert valid[0].symbol == "OnlyValidArgs"  # not legacyArgs, one word in common
+        # a short name all made of asked words before a longer one holding more of them
+        ip = index.where("client IP address", k=3, languages="ruby")
+        assert ip[0].symbol == "Rack::Request::Helpers#ip"
+        # a container's name holds the code base's word (Device), not what is asked: the
+        # class header is not moved up, the method is
+        platform = index.where("how is the device platform found", k=3)
+        assert (platform[0].path, platform[0].symbol) == ("Device.java", "Device.getPlatform")
+
+
+def test_where_needs_two_words_of_a_longer_name(code_index):
+    # "transfers" is one of add_transfer's two words, not evidence enough: main, whose
+    # loop keeps MAX_PARALLEL transfers running, stays first as bm25 ranked it
+    with open_index(code_index) as index:
+        hits = index.where("how many transfers run at a time", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("10-at-a-time.c", "main")
+        assert "add_transfer" in {h.symbol for h in hits}
+
+
+def test_where_knows_a_french_developers_words(code_index):
+    # "journal" is "log" and "écrit" "write" only in a developer's French: the dictionary
+    # alone ranks a C program's main first (it says "message")
+    with open_index(code_index) as index:
+        hits = index.where("Où est écrit un message de journal d'urgence ?", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("AbstractLogger.php",
+                                                  "AbstractLogger::emergency")
+        host = index.where("Où est lu l'en-tête Host de la requête ?", k=3)
+        assert host[0].symbol == "Rack::Request::Helpers#host"
+
+
+def test_code_terms_reads_forms_and_phrases():
+    from preuve.retrieve.bilingual import code_terms
+
+    assert code_terms("Où vérifie-t-on les tirets bas ?", "fr").split() == [
+        "check", "verify", "validate", "underscore"]
+    assert "subcommand" in code_terms("une sous-commande inconnue", "fr").split()
+    assert "header" in code_terms("les en-têtes de la réponse", "fr").split()
+    assert code_terms("where are the headers read?", "en") == ""
+
+
+def test_a_french_verb_form_is_translated_by_its_infinitive():
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+    # "vérifie" is stemmed "verif", the dictionary's "vérifier" "verifi"
+    assert "check" in bilingual.translate("où vérifie-t-on les options ?", "fr").split()
