@@ -13,13 +13,15 @@ import os
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from preuve.models import Chunk, Document, Filters, Hit
 
 if TYPE_CHECKING:
+    from preuve.store.keyword import Keeper
+    from preuve.store.matrix import VectorMatrix
     from preuve.store.sql import SqlStore
 
 DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
@@ -97,6 +99,34 @@ class Store(Protocol):
     def set_meta(self, key: str, value: str) -> None: ...
 
     def close(self) -> None: ...
+
+
+# -- optional abilities: a store has them or not; callers check with isinstance -------------
+@runtime_checkable
+class HnswStore(Protocol):
+    """A store whose dense search can run through an HNSW index (PostgreSQL)."""
+
+    def hnsw_ready(self) -> bool: ...
+
+    def build_hnsw(self) -> bool: ...
+
+    def drop_hnsw(self) -> None: ...
+
+
+@runtime_checkable
+class KeywordHolder(Protocol):
+    """A store that keeps the in-memory keyword engine (`keywords`, a `Keeper`)."""
+
+    keywords: Keeper
+
+
+@runtime_checkable
+class DenseMatrixHolder(Protocol):
+    """A store that holds the vectors dense search scans in memory (SQLite):
+    `vector_matrix`, None until a dense query loaded them."""
+
+    @property
+    def vector_matrix(self) -> VectorMatrix | None: ...
 
 
 def is_postgres(location: str) -> bool:

@@ -440,7 +440,7 @@ class SQLiteStore(SqlStore):
     @property
     def vector_matrix(self) -> VectorMatrix | None:
         """The vectors dense search holds in memory for the index's embedder (None until a
-        dense query loaded them): what `Index.engine_stats` reports."""
+        dense query loaded them): what `index.engine.stats` reports."""
         held = self._matrices.get(self.get_meta("embedder_model") or "")
         return None if held is None else held[1]
 
