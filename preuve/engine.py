@@ -21,6 +21,7 @@ import glob
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from preuve import retrieve
 from preuve.embed import Embedder, get_embedder
@@ -31,7 +32,7 @@ from preuve.models import Document, Filters, Hit
 from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
 from preuve.settings import Settings
-from preuve.store import Changes, DenseMatrixHolder, HnswStore, KeywordHolder, Store
+from preuve.store import Changes, DenseMatrixHolder, HnswStore, IndexStore, KeywordHolder
 
 DEFAULT_EMBEDDER = "e5"
 NO_EMBEDDER = "none"
@@ -51,7 +52,7 @@ class Engine:
     "use-m3", or "none" for keyword search only). Later calls use the recorded one; asking
     for another is an error naming both, never silently mixed vectors."""
 
-    def __init__(self, store: Store, settings: Settings,
+    def __init__(self, store: IndexStore, settings: Settings,
                  embedder: str | Embedder | None = None, reranker=None):
         self.store = store
         self.settings = settings
@@ -246,6 +247,7 @@ class Engine:
         batch's seconds. Returns the seconds spent writing: {"vectors": ..., "apply": ...}."""
         if vectors is not None and not model:
             raise InvalidInput("load: vectors need the model key they belong to")
+        model = model or ""  # (no vectors: no model needed)
         spent = {"vectors": 0.0, "apply": 0.0}
         with self.store.deferred_index():
             for batch in batches:
@@ -304,7 +306,7 @@ class Engine:
         (None below the `ann_threshold`): `nlist`, `nprobe`, `calibrated_recall`,
         `build_seconds`, `loaded` (from the cache), and the queries it `answered` itself
         or `fell_back` to the exact scan."""
-        keyword = {"builds": 0, "rows": None, "postings": None, "files": [],
+        keyword: dict[str, Any] = {"builds": 0, "rows": None, "postings": None, "files": [],
                    "building": False, "fallbacks": 0, "parts": 0}
         keeper = self.store.keywords if isinstance(self.store, KeywordHolder) else None
         if keeper is not None:

@@ -50,7 +50,7 @@ from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import bilingual
 from preuve.retrieve.filters import code_filters, make_filters
 from preuve.settings import Settings
-from preuve.store import DEFAULT_INDEX, Changes, Store, is_postgres, open_store, shown
+from preuve.store import DEFAULT_INDEX, Changes, IndexStore, is_postgres, open_store, shown
 from preuve.text import question_language
 from preuve.versions import Versions
 
@@ -76,7 +76,8 @@ class Index:
     location when `location` is None, the store's tuning and the embedders' cache folder;
     nothing here reads the environment."""
 
-    def __init__(self, location: str | os.PathLike | None = None, store: Store | None = None,
+    def __init__(self, location: str | os.PathLike | None = None,
+                 store: IndexStore | None = None,
                  embedder: str | Embedder | None = None, reranker=None,
                  settings: Settings | None = None):
         settings = settings or Settings()
@@ -281,10 +282,8 @@ class Index:
         and the answer. A conversation keeps the audience and the owner (the server's digest
         of an API key; None: the operator) it was opened with: another audience or owner
         gets the same error as for an id that does not exist (`index.conversations`)."""
-        new = conversation is None
-        if new:
-            history: list[dict] = []
-        else:
+        history: list[dict] = []
+        if conversation is not None:
             history = self.conversations.history(conversation, audience=audience, owner=owner)
         previous = next((m.get("standalone") or m["content"] for m in reversed(history)
                          if m["role"] == "user"), "")
@@ -299,7 +298,7 @@ class Index:
         answer.standalone_question = standalone
         if rewrite_usage:
             answer.usage["calls"].insert(0, {"stage": "rewrite", **rewrite_usage})
-        if new:  # only once the first answer exists: a failed turn leaves nothing behind
+        if conversation is None:  # once the first answer exists: a failed turn leaves nothing
             conversation = self.conversations.open(audience, owner)
         self.conversations.add_turn(conversation, question, standalone, answer)
         return conversation, answer

@@ -8,8 +8,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
-from conftest import KEYWORD_ONLY, REPO, open_index
+from conftest import KEYWORD_ONLY, REPO, kind_of, open_index
 
 from preuve import Index
 from preuve.errors import InvalidInput, NotFound
@@ -165,6 +166,26 @@ def test_load_writes_prepared_chunks_through_the_door(fresh_index):
             index.engine.set_meta("embedder", "x")
         with pytest.raises(InvalidInput):
             index.engine.load([[_prepared(4)]], vectors=lambda batch: [])
+
+
+def test_the_engine_dispatches_on_what_the_store_can_do(fresh_index):
+    """The optional abilities of a store (HNSW, the in-memory keyword engine, the dense
+    matrix) are declared protocols: PostgreSQL builds and drops an HNSW index on demand,
+    SQLite has none and says so; both report their keyword engine."""
+    postgres = kind_of(fresh_index) == "postgres"
+    vectors = [(f"t{i}", np.eye(4, dtype=np.float32)[i]) for i in range(2)]
+    with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
+        index.engine.load([[_prepared(0), _prepared(1)]], vectors=lambda batch: vectors,
+                          model="test/4")
+        assert not index.engine.hnsw_ready  # below the threshold
+        assert index.engine.build_hnsw() is postgres
+        assert index.engine.hnsw_ready is postgres
+        index.engine.drop_hnsw()
+        assert index.engine.hnsw_ready is False
+        assert index.search("vanadinite", method="bm25", as_of="none")
+        stats = index.engine.stats()
+        assert stats["keyword"]["rows"] == 2 or stats["keyword"]["building"]
+        assert stats["dense"] is None  # no dense query (and none on PostgreSQL)
 
 
 # ------------------------------------------------------------------ a door, not a lobby

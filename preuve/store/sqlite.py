@@ -23,6 +23,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import cast
 
 import numpy as np
 
@@ -596,7 +597,8 @@ def _partition(db: sqlite3.Connection, label: str | None) -> int:
     row = db.execute("SELECT part FROM lexicon_parts WHERE label IS ?", (label,)).fetchone()
     if row is not None:
         return row[0]
-    part = db.execute("INSERT INTO lexicon_parts (label) VALUES (?)", (label,)).lastrowid
+    part = cast(int, db.execute("INSERT INTO lexicon_parts (label) VALUES (?)",
+                                (label,)).lastrowid)  # (set by an INSERT)
     table = _part_table(part)
     mine = f"(SELECT label FROM lexicon_parts WHERE part = {int(part)})"
     count = f"UPDATE lexicon_parts SET chunks = chunks + {{}} WHERE part = {int(part)};"
