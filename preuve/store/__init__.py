@@ -163,11 +163,6 @@ def is_postgres(location: str) -> bool:
     return location.startswith(("postgres://", "postgresql://"))
 
 
-def index_exists(location: str) -> bool:
-    """Whether there is an index to open (a database is checked when it is connected to)."""
-    return is_postgres(location) or os.path.exists(location)
-
-
 def shown(location: str) -> str:
     """`location` as messages and logs may show it: a database URL loses its password."""
     if is_postgres(location):

@@ -372,11 +372,6 @@ class SQLiteStore(SqlStore):
         return self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
                                (fts_query([term]),)).fetchone()[0]
 
-    def bm25_partitions(self) -> list[tuple[int, str | None, str]]:
-        """(number, access label or None, FTS5 table) of each BM25 partition."""
-        return [(row[0], row[1], _part_table(row[0])) for row in self.db.execute(
-            "SELECT part, label FROM lexicon_parts ORDER BY part")]
-
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash. Committed on its own: the cache is not what searches
