@@ -311,7 +311,7 @@ class Engine:
         keeper = self.store.keywords if isinstance(self.store, KeywordHolder) else None
         if keeper is not None:
             kept = keeper.index
-            index = getattr(kept, "base", None)
+            index = None if kept is None else kept.base
             stem = keeper.path.removesuffix(".npz") if keeper.path else None
             keyword = {"builds": keeper.builds,
                        "rows": None if index is None else len(index),
