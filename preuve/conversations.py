@@ -15,15 +15,19 @@ so every process on one database sees the same ones.
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
 from preuve.answer.pipeline import Answer
 from preuve.errors import NotFound
+
+if TYPE_CHECKING:
+    from preuve.store import IndexStore
 
 
 class Conversations:
     """The conversations of one index (see the module's docstring)."""
 
-    def __init__(self, store):
+    def __init__(self, store: IndexStore):
         self._rows = store.conversations
 
     def open(self, audience: str | None = None, owner: str | None = None) -> str:
