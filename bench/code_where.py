@@ -2,6 +2,8 @@
 
     .venv/bin/python evalsets/code/corpus.py            # once: -> .preuve/corpus/code
     .venv/bin/python bench/code_where.py [--corpus DIR] [--runs 3] [--method bm25]
+    .venv/bin/python bench/code_heldout/corpus.py /tmp/heldout     # the held-out set
+    .venv/bin/python bench/code_where.py --heldout --corpus /tmp/heldout --skip-speed
 
 1. The corpus (cobra, semver, express, rack, monolog) is ingested keyword-only into a
    temporary index and every question of evalsets/code/questions.yaml is asked with
@@ -36,6 +38,8 @@ from preuve.ingest.base import ChunkSettings
 from preuve.ingest.code import parse_code
 
 QUESTIONS = ROOT / "evalsets" / "code" / "questions.yaml"
+# two other code bases, questions written before tuning and kept out of it
+HELDOUT = ROOT / "bench" / "code_heldout" / "questions.yaml"
 LANGUAGES = ("go", "rust", "javascript", "ruby", "php")
 SEPARATORS = (".", "::", "#")
 K = 5
@@ -67,9 +71,12 @@ def whole(hit, partial: dict[str, set[str]]) -> bool:
 
 
 def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
-             index_path: str | None) -> str:
-    questions = load_reference(QUESTIONS)
-    codes = {q["id"]: q["code"] for q in yaml.safe_load(QUESTIONS.read_text())}
+             index_path: str | None, questions_file: Path = QUESTIONS) -> str:
+    questions = load_reference(questions_file)
+    raw = yaml.safe_load(questions_file.read_text())
+    codes = {q["id"]: q["code"] for q in raw}
+    groups = {q["id"]: q.get("group", "") for q in raw}  # the held-out set's two groups
+    by_group: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     partial = partial_symbols(corpus)
     by_code: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     by_lang: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
@@ -84,7 +91,8 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
                 hits = index.where(q.question, k=K, method=method, as_of="none", **scope)
                 ranks = [h.rank for h in hits if any(r.matches(h) for r in q.relevant)]
                 first = min(ranks) if ranks else None
-                for bucket in (by_code[codes[q.id]], by_lang[q.lang]):
+                for bucket in (by_code[codes[q.id]], by_lang[q.lang],
+                               by_group[f"{groups[q.id] or 'first'} {q.lang}"]):
                     bucket[0] += 1
                     bucket[1] += first == 1
                     bucket[2] += first is not None
@@ -97,11 +105,14 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
     total = [sum(v[i] for v in by_code.values()) for i in range(3)]
     rows.append(("**all**", total[0], total[1] / total[0], total[2] / total[0]))
     lang_rows = [(lang, n, h1 / n, h5 / n) for lang, (n, h1, h5) in sorted(by_lang.items())]
+    group_rows = [(g, n, h1 / n, h5 / n) for g, (n, h1, h5) in sorted(by_group.items())]
     return "\n\n".join([
         f"`where` ({method}, k={K}{', --lang of the question' if scoped else ''}) over "
-        f"{corpus}",
+        f"{corpus}, questions of {questions_file.relative_to(ROOT)}",
         table(("code", "questions", "hit@1", "hit@5"), rows),
         table(("question language", "questions", "hit@1", "hit@5"), lang_rows),
+        *([table(("group, language", "questions", "hit@1", "hit@5"), group_rows)]
+          if any(groups.values()) else []),
         f"Whole definitions among the {returned} returned locations: {whole_count} "
         f"({whole_count / max(1, returned):.0%}).",
         "Not first (rank of the first right location, — when none in the top 5; the top 3 "
@@ -151,7 +162,10 @@ def speed(corpus: Path, runs: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", default=str(ROOT / ".preuve" / "corpus" / "code"))
+    parser.add_argument("--corpus", help="default .preuve/corpus/code (heldout with "
+                        "--heldout)")
+    parser.add_argument("--heldout", action="store_true",
+                        help="the held-out questions (bench/code_heldout) instead")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--method", default="bm25")
     parser.add_argument("--embedder", default="none",
@@ -162,11 +176,15 @@ def main() -> None:
     parser.add_argument("--lang", action="store_true",
                         help="ask each question with --lang of its code base")
     args = parser.parse_args()
-    corpus = Path(args.corpus)
-    if not all((corpus / language).is_dir() for language in LANGUAGES):
-        raise SystemExit(f"{corpus}: no corpus; run evalsets/code/corpus.py {corpus} first")
-    print(evaluate(corpus, args.method, args.embedder, args.lang, args.index))
-    if not args.skip_speed:
+    questions = HELDOUT if args.heldout else QUESTIONS
+    corpus = Path(args.corpus or ROOT / ".preuve" / "corpus" /
+                  ("heldout" if args.heldout else "code"))
+    needed = {q["code"] for q in yaml.safe_load(questions.read_text())}
+    if not all((corpus / language).is_dir() for language in needed):
+        script = questions.parent / "corpus.py"
+        raise SystemExit(f"{corpus}: no corpus; run {script.relative_to(ROOT)} {corpus} first")
+    print(evaluate(corpus, args.method, args.embedder, args.lang, args.index, questions))
+    if not args.skip_speed and not args.heldout:
         print()
         print(speed(corpus, args.runs))
 

@@ -312,3 +312,64 @@ def test_deeply_nested_code_falls_back_to_windows():
     chunks = parse_code(source.encode(), ChunkSettings(), ".rb").chunks
     assert chunks and all(c.symbol is None for c in chunks)
     assert max(c.end_line for c in chunks) == 2 * depth + 1
+
+
+def test_where_prefers_a_function_named_by_the_question(code_index):
+    # bm25 alone puts RangeArgs (whose comment says "minimum number of args") first; the
+    # function whose own name is the question's words (MinimumNArgs: minimum, args for
+    # "arguments") comes first with `by_name`
+    with open_index(code_index) as index:
+        plain = index.search("minimum number of arguments", method="bm25", k=3,
+                             as_of="none", kinds=["code"])
+        assert plain[0].symbol != "MinimumNArgs"
+        hits = index.where("minimum number of arguments", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("cobra/args.go", "MinimumNArgs")
+        valid = index.where("how are the valid args checked", k=3)
+        assert valid[0].symbol == "OnlyValidArgs"  # not legacyArgs, one word in common
+        # a short name all made of asked words before a longer one holding more of them
+        ip = index.where("client IP address", k=3, languages="ruby")
+        assert ip[0].symbol == "Rack::Request::Helpers#ip"
+        # a container's name holds the code base's word (Device), not what is asked: the
+        # class header is not moved up, the method is
+        platform = index.where("how is the device platform found", k=3)
+        assert (platform[0].path, platform[0].symbol) == ("Device.java", "Device.getPlatform")
+
+
+def test_where_needs_two_words_of_a_longer_name(code_index):
+    # "transfers" is one of add_transfer's two words, not evidence enough: main, whose
+    # loop keeps MAX_PARALLEL transfers running, stays first as bm25 ranked it
+    with open_index(code_index) as index:
+        hits = index.where("how many transfers run at a time", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("10-at-a-time.c", "main")
+        assert "add_transfer" in {h.symbol for h in hits}
+
+
+def test_where_knows_a_french_developers_words(code_index):
+    # "journal" is "log" and "écrit" "write" only in a developer's French: the dictionary
+    # alone ranks a C program's main first (it says "message")
+    with open_index(code_index) as index:
+        hits = index.where("Où est écrit un message de journal d'urgence ?", k=3)
+        assert (hits[0].path, hits[0].symbol) == ("AbstractLogger.php",
+                                                  "AbstractLogger::emergency")
+        host = index.where("Où est lu l'en-tête Host de la requête ?", k=3)
+        assert host[0].symbol == "Rack::Request::Helpers#host"
+
+
+def test_code_terms_reads_forms_and_phrases():
+    from preuve.retrieve.bilingual import code_terms
+
+    assert code_terms("Où vérifie-t-on les tirets bas ?", "fr").split() == [
+        "check", "verify", "validate", "underscore"]
+    assert "subcommand" in code_terms("une sous-commande inconnue", "fr").split()
+    assert "header" in code_terms("les en-têtes de la réponse", "fr").split()
+    assert code_terms("where are the headers read?", "en") == ""
+
+
+def test_a_french_verb_form_is_translated_by_its_infinitive():
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+    # "vérifie" is stemmed "verif", the dictionary's "vérifier" "verifi"
+    assert "check" in bilingual.translate("où vérifie-t-on les options ?", "fr").split()

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from preuve import Index
-from preuve.answer.extractive import split_sentences
+from preuve.answer.extractive import split_sentences, window
 from preuve.models import Hit
 from preuve.retrieve import bilingual
 
@@ -255,3 +255,17 @@ def test_a_capitalised_name_no_passage_holds_is_refused(manuals):
     # the question's first word is not a name for its capital
     assert not manuals.ask("Sandbox: how do I create one for testing?",
                            audience="public").refused
+
+
+def test_a_sentence_announcing_the_following_brings_its_command():
+    """"… by the following." announces like a colon, and a command ending in a number
+    ("$ sudo lsof -p 1") is code, not a contents entry: the Debian Reference's answer to
+    "which files does a process have open?" stopped before its command."""
+    for text in ("You can list all files opened by a process with a process ID (PID), e.g. "
+                 "1, by the following.\n$ sudo lsof -p 1\nPID=1 is usually the init program.",
+                 "Vous pouvez afficher la liste des fichiers ouverts par un processus, par "
+                 "exemple de 1 en faisant ce qui suit :\n$ sudo lsof -p 1\n"
+                 "PID=1 est habituellement le programme init."):
+        units = split_sentences(_hit(1, "ch09.html", "Listing files opened by a process", text))
+        quote = " ".join(u.text for u in window(units, 0, 80))
+        assert "sudo lsof -p 1" in quote, [(u.role, u.text) for u in units]

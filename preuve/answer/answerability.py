@@ -85,7 +85,10 @@ want wants need needs mean means see find happen happens go goes put keep let se
 give take come tourne tourner tournent marche
 someone somebody something anything everything else same one ones thing things way about
 roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
-trucs peu près environ approximativement exactement vraiment autre autres même""".split())
+trucs peu près environ approximativement exactement vraiment autre autres même
+vient viennent venir venu vienne provient proviennent provenir retrouver retrouve retrouvé
+aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
+already just also even ever never yet""".split())
 
 
 def question_words(question: str, translate: Callable[[str], str] | None = None

@@ -23,7 +23,8 @@ from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
 _BOUNDARY = re.compile(
-    r"(?<=[.!?…])[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence
+    r"(?<=[.!?…])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bex\.)"
+    r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.)
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
@@ -50,7 +51,7 @@ _TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
-_END = re.compile(r"[.!?…:;][\"»”')\]]*$")
+_END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
 NAVIGATION = "navigation"
 _ASKED = {"number": "number", "time": "date or time"}
 
@@ -80,6 +81,17 @@ class Sentence:
         if self.start_line is not None:
             return f"{self.hit.path}:{self.start_line}-{self.end_line}"
         return self.hit.label
+
+
+# A sentence that announces what follows without a colon: "… by the following.",
+# "… as follows.", "… de la manière suivante.", "… ce qui suit."
+_ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|\bsuivante?s?"
+                         r"|\bce qui suit)\s*[.:]$", re.I)
+
+
+def announces(sentence: str) -> bool:
+    """The sentence ends on a colon, or says that what follows completes it."""
+    return sentence.endswith(":") or bool(_ANNOUNCING.search(sentence))
 
 
 def is_navigation(line: str) -> bool:
@@ -192,9 +204,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
-                and (out[-1].role == ATTACHED or out[-1].text.endswith(":")) \
-                and not is_navigation(cleaned):
-            role = ATTACHED
+                and (out[-1].role == ATTACHED or announces(out[-1].text)) \
+                and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
+            role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
         if role in (HEADING, QUESTION) and out:
             block += 1  # a new entry starts: what follows belongs to it
         if role is not None:
@@ -298,7 +310,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
         n = len(sentence.text.split())
-        if sentence.role == ATTACHED or (out and out[-1].text.endswith(":")):
+        if sentence.role == ATTACHED or (out and announces(out[-1].text)):
             if extra + n > ANNOUNCED_WORDS:
                 break
             extra += n
@@ -307,7 +319,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
                 break
             used += n
         out.append(sentence)
-    while len(out) > 1 and out[-1].text.endswith(":"):
+    while len(out) > 1 and announces(out[-1].text):
         out.pop()  # "…as follows:" with what follows cut off says nothing
     return out
 
@@ -540,8 +552,11 @@ class ExtractiveAnswerer:
         best = max(others, key=compared)
         if compared(best) < max(quoted) - SECOND_MARGIN:
             return []
-        if not best.parts["lexical"] and _language(best.hit) == question_language(question):
+        asked = question_language(question)
+        if not best.parts["lexical"] and _language(best.hit) == asked:
             return []  # not one word of the question: close in meaning by chance
+        if _language(best.hit) not in (asked, _language(first)):
+            return []  # the other edition of a bilingual manual says the same again
         own = by_hit[best.hit.chunk_id]
         start = best.index
         if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \

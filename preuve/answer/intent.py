@@ -23,8 +23,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
                         r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix))\b", _I)),
-    (TIME, re.compile(r"^\W*(when|quand|since when|depuis quand|(in |en )?(what|which|quel(le)?) "
-                      r"(year|date|day|année|jour)|à quelle (date|heure))\b", _I)),
+    (TIME, re.compile(r"^\W*(when|quand|since when|depuis quand|((in|on|at|en|à|a|au|depuis|"
+                      r"since|from|until|jusqu['’]à) )?(what|which|quel(le)?) (year|date|day|"
+                      r"time|année|jour|heure)|à quelle (date|heure))\b", _I)),
     (PLACE, re.compile(r"^\W*(where|où|in which (file|directory|folder|section)|which (file|"
                        r"directory|folder)|dans quel(le)?s? (fichier|répertoire|dossier|"
                        r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
@@ -49,7 +50,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     REASON: re.compile(r"\b(because|since|due to|as a result|the reason|so that|caused by|"
                        r"this means|that is why|which means|cannot|can['’]t|parce (que|qu['’])|"
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
-                       r"ne peut pas|ne peuvent pas)\b", _I),
+                       r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|"
+                       r"nommée? d['’]après|doit son nom)\b", _I),
     NUMBER: re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"

@@ -14,6 +14,7 @@ Every method receives the same `Filters` and applies them before its top k.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -150,8 +151,10 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
 
     Code search, not passage search: with bm25 the subject is searched with the short
     forms code writes for its words (`text.code_abbreviations`: arguments -> args) and
-    also translated word by word (`bilingual.py`: a French question over English code),
-    the two lists fused; test files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
+    also translated (`bilingual.code_terms`, a French developer's words: requête ->
+    request; then word by word, `bilingual.translate`), the two lists fused; the first
+    candidates re-ordered by the question's words in their own names (`by_name`); test
+    files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
     test unless the subject is about tests. `symbol_kinds` keeps chunks of those kinds
     (function, method...), `languages` those of files in those languages
     (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
@@ -200,7 +203,11 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
     rankings = {"bm25": bm25(store, f"{subject} {text.code_abbreviations(subject)}", filters,
                              depth)}
     language = text.question_language(subject)
-    words = bilingual.translate(subject, language, options.dict_dir, options.cache)
+    # a French developer's words as code names them ("requête" -> request), then the
+    # dictionary's translation
+    words = " ".join(filter(None, [
+        bilingual.code_terms(subject, language),
+        bilingual.translate(subject, language, options.dict_dir, options.cache)]))
     if words:
         # the translation, with the question's own words (names, and the words both
         # languages share: option, version, cookie), its hits in files written in the
@@ -210,8 +217,55 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
                                 if h.language and h.language != language]
     if method == "hybrid":
         rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
-    return rrf(rankings, depth, options.rrf_constant) if len(rankings) > 1 \
+    fused = rrf(rankings, depth, options.rrf_constant) if len(rankings) > 1 \
         else rankings["bm25"]
+    # the words as code writes them and their translation, to match definitions' names
+    return by_name(fused, f"{subject} {text.code_abbreviations(subject)} {words}")
+
+
+def by_name(hits: list[Hit], words: str) -> list[Hit]:
+    """The first NAME_DEPTH of `hits` re-ordered as code search wants them: a function or
+    method whose own name holds the question's words (`ExactArgs` for "exactly N
+    arguments", `mergeMappings` for "merged mapping", `numUnderscoresOK` for "tirets bas"
+    translated) is what the developer is looking for. When two words of `words` (the
+    question, its short forms, its translation) are in the definition's own name (the
+    last part of `Rack::Request#ip` or `(*Command).Find`), or all of that name's words
+    are, its score is multiplied by 1 + NAME_BOOST × (the words found) / sqrt(the words
+    of the name). Containers and constants are left as ranked: their names
+    (`RotatingFileHandler`, `HTTP_STATUS_CODES`) hold the code base's words, not what a
+    question asks. Measured in docs/code.md; the rest of the list keeps its order."""
+    wanted = set(text.tokens(words, "en"))
+    head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
+    if not head or not wanted:
+        return hits
+
+    def score(hit: Hit) -> float:
+        if not hit.symbol or hit.symbol_kind not in NAME_KINDS:
+            return hit.score
+        own = set(text.tokens(_OWN_NAME.split(hit.symbol)[-1], "en"))
+        found = len(own & wanted)
+        # one word shared with a longer name is no evidence (`DecodeFile` for "a file
+        # size", `globUnescape` for "a glob pattern")
+        if found < 2 and not (found and found == len(own)):
+            return hit.score
+        # a short name all made of asked words (`ip`) before a long one holding more of
+        # them (`reject_trusted_ip_addresses`): the words found over sqrt(the name's words)
+        return hit.score * (1 + NAME_BOOST * found / math.sqrt(len(own)))
+
+    scored = sorted(((score(hit), hit) for hit in head), key=lambda pair: -pair[0])
+    for rank, (value, hit) in enumerate(scored, 1):
+        hit.rank, hit.score = rank, value
+    for rank, hit in enumerate(rest, len(scored) + 1):
+        hit.rank = rank
+    return [hit for _, hit in scored] + rest
+
+
+# `by_name`: the candidates re-ordered, the kinds whose own names count, the factor per word
+NAME_DEPTH = 10
+NAME_KINDS = frozenset({"function", "method", "macro", "procedure"})
+NAME_BOOST = 0.5
+# what separates a definition's own name from its containers' (`::`, `.`, `#`, `->`, `\`)
+_OWN_NAME = re.compile(r"::|[.#)\\]|->")
 
 
 # how deep `where` searches for locations of the kinds and languages asked

@@ -14,6 +14,7 @@ their content, and without them this step is simply skipped.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import hashlib
 import json
@@ -146,8 +147,26 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     word = word.lower()
     if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
         return True
-    return any(_key(word, language) in (table.get((language, other)) or {})
-               for language, other in (("fr", "en"), ("en", "fr")))
+    if any(_key(word, language) in (table.get((language, other)) or {})
+           for language, other in (("fr", "en"), ("en", "fr"))):
+        return True
+    return _clipped(word, lists)
+
+
+_SORTED: dict[int, list[str]] = {}
+
+
+def _clipped(word: str, lists: dict[str, frozenset[str]]) -> bool:
+    """A clipped form of a word ("ordis" for "ordinateurs", "appli" for "application"):
+    four letters or more, the start of a longer word of a word list."""
+    start = text.fold(word).removesuffix("s")
+    if len(start) < 4 or not start.isalpha():
+        return False
+    ordered = _SORTED.get(id(lists))
+    if ordered is None:
+        ordered = _SORTED[id(lists)] = sorted({text.fold(s) for v in lists.values() for s in v})
+    i = bisect.bisect_right(ordered, start)
+    return i < len(ordered) and ordered[i].startswith(start)
 
 
 def available(folder: str | None = None, cache: str | None = None) -> bool:
@@ -189,5 +208,108 @@ def translate(question: str, source: str, folder: str | None = None,
             i += 1
             if folded[i - 1] in text.STOPWORDS or len(word) < 3:
                 continue
-            out.extend(table.get(text.stem(word, source), []))
+            out.extend(table.get(text.stem(word, source))
+                       or table.get(text.stem(_infinitive(word, source), source)) or [])
+    return " ".join(dict.fromkeys(out))
+
+
+# French verb endings of participles and present forms (-ée, -és, -ie, -ent...), whose
+# stems differ from the infinitive's the dictionary is keyed by: "vérifie" is stemmed
+# "verif", "vérifier" "verifi"; "comparées", "empilés", "repérés" likewise
+_FRENCH_VERB_FORM = re.compile(r"(?:ées|ée|és|é|es|e|ent)$")
+
+
+def _infinitive(word: str, language: str) -> str:
+    """A French verb form's -er infinitive ("vérifie" -> "vérifier", "stockés" ->
+    "stocker"), tried when the word itself has no entry; other words as they are."""
+    if language != "fr" or not _FRENCH_VERB_FORM.search(word):
+        return word
+    return _FRENCH_VERB_FORM.sub("", word) + "er"
+
+
+# The words French developers say for what English code names (FreeDict knows "requête"
+# as "attempt", "trier" as "divide", "tas" as "crowd"): `where` adds them to a French
+# question's translation. Keys: a French word (any form: matched by stem, verb forms by
+# their infinitive) or a phrase of up to three words (hyphens as spaces).
+CODE_TERMS_FR = {
+    "requête": "request query", "réponse": "response", "fichier": "file",
+    "dossier": "directory folder dir", "répertoire": "directory dir", "chemin": "path",
+    "clé": "key", "clef": "key", "valeur": "value", "tableau": "array", "liste": "list",
+    "chaîne": "string str", "chaîne de caractères": "string str", "caractère": "char",
+    "entier": "int integer", "booléen": "bool", "flottant": "float", "objet": "object",
+    "méthode": "method", "fonction": "function func", "paramètre": "param parameter",
+    "option": "option flag", "drapeau": "flag", "commande": "command cmd",
+    "sous commande": "subcommand", "journal": "log logger", "journaliser": "log",
+    "enregistrement": "record", "entrée": "input entry", "sortie": "output",
+    "erreur": "error err", "avertissement": "warning warn", "niveau": "level",
+    "gestionnaire": "handler manager", "gérer": "handle manage", "traiter": "process handle",
+    "analyser": "parse", "analyseur": "parser", "lire": "read", "lecture": "read reader",
+    "écrire": "write", "écriture": "write writer", "afficher": "display show print",
+    "imprimer": "print", "formater": "format", "mise en forme": "format",
+    "convertir": "convert", "encoder": "encode", "décoder": "decode",
+    "sérialiser": "serialize", "désérialiser": "deserialize", "trier": "sort",
+    "tri": "sort", "comparer": "compare cmp", "filtrer": "filter",
+    "chercher": "find search lookup", "rechercher": "search find", "trouver": "find",
+    "vérifier": "check verify validate", "valider": "validate", "correspondre": "match",
+    "créer": "create new", "supprimer": "delete remove", "effacer": "clear delete",
+    "ajouter": "add append", "insérer": "insert", "mettre à jour": "update",
+    "envoyer": "send", "recevoir": "receive", "renvoyer": "return", "appeler": "call",
+    "démarrer": "start", "arrêter": "stop", "tas": "heap", "pile": "stack",
+    "tampon": "buffer", "mémoire": "memory", "délai": "timeout", "en tête": "header",
+    "corps": "body", "jeton": "token", "mot de passe": "password", "utilisateur": "user",
+    "témoin": "cookie", "serveur": "server", "hôte": "host", "adresse": "address addr",
+    "lien": "link", "rediriger": "redirect", "redirection": "redirect",
+    "routage": "routing route", "intergiciel": "middleware", "compresser": "compress",
+    "chiffrer": "encrypt", "hachage": "hash", "empreinte": "hash digest",
+    "dépendance": "dependency", "paquet": "package", "modèle": "template model",
+    "gabarit": "template", "extrait": "snippet excerpt", "tiret": "dash hyphen",
+    "tiret bas": "underscore", "espace": "space whitespace", "ligne": "line",
+    "colonne": "column", "saut de ligne": "newline", "complétion": "completion complete",
+    "autocomplétion": "completion complete", "proposer": "suggest", "aide": "help",
+    "défaut": "default", "obligatoire": "required", "facultatif": "optional",
+    "doublon": "duplicate", "dupliquer": "duplicate", "fusionner": "merge",
+    "découper": "split", "joindre": "join", "boucle": "loop", "itérer": "iterate",
+    "événement": "event", "écouter": "listen", "déclencher": "trigger",
+    "taille": "size", "longueur": "length len", "plage": "range",
+    "exécuter": "run execute exec", "lancer": "run throw", "lever": "raise throw",
+    "attraper": "catch", "générer": "generate gen", "construire": "build",
+    "détecter": "detect", "empiler": "stack push", "dépiler": "pop",
+}
+
+
+def _stems(phrase: str) -> str:
+    """A French word or phrase as the stems of its words ("tirets bas" -> "tiret bas")."""
+    return " ".join(text.stem(w, "fr") for w in re.findall(r"[^\W\d_]+", phrase.lower()))
+
+
+@lru_cache(maxsize=1)
+def _code_terms() -> dict[str, str]:
+    return {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+
+
+def code_terms(question: str, source: str) -> str:
+    """The English code words of a French question's developer vocabulary
+    (`CODE_TERMS_FR`: "requête" -> request query, "tiret bas" -> underscore), as one
+    string ('' for another language or when none is found). Needs no dictionary."""
+    if source != "fr":
+        return ""
+    table = _code_terms()
+    words = re.findall(r"[^\W\d_]+", question.lower())
+    stems = [text.stem(w, "fr") for w in words]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in (3, 2):
+            phrase = " ".join(stems[i:i + size])
+            if len(stems[i:i + size]) == size and phrase in table:
+                out.extend(table[phrase].split())
+                i += size
+                break
+        else:
+            word = words[i]
+            i += 1
+            found = table.get(text.stem(word, "fr")) or table.get(
+                text.stem(_infinitive(word, "fr"), "fr"))
+            if found:
+                out.extend(found.split())
     return " ".join(dict.fromkeys(out))
