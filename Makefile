@@ -51,6 +51,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check preuve tests bench
+	$(BIN)/mypy  # the store and the door ([tool.mypy] in pyproject.toml)
 
 eval: $(STAMP)
 	$(BIN)/preuve eval ../shared/eval-data/python311-faq-en

@@ -6,7 +6,7 @@
 
 Chunks of 80-150 words drawn from a Zipfian vocabulary, ten chunks per document,
 documents labelled public or staff, some versions expired or not yet in force, spread over
-eleven top folders. The index is built through `Index.load` in batches (one transaction
+eleven top folders. The index is built through `index.engine.load` in batches (one transaction
 each, exactly as an ingest writes), and cached under bench/out/ (rebuilt when the schema
 gains a migration; delete a file there to force it). Queries go through `Index.search`
 (method bm25, the filters as its arguments): what is timed is what a user gets, query
@@ -62,7 +62,7 @@ class Built:
     path: str
     chunks: int
     seconds: float  # whole build: generating text and writing it
-    apply_seconds: float  # time spent writing the chunks (Index.load's "apply")
+    apply_seconds: float  # time spent writing the chunks (index.engine.load's "apply")
     cached: bool
 
 
@@ -125,22 +125,23 @@ def build_index(n_chunks: int, vocab: list[str]) -> Built:
     params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "zipf": ZIPF_S}
     if os.path.exists(path):
         with Index(path, embedder="none") as index:  # opening migrates: a new one rebuilds
-            info = json.loads(index.meta(CACHE_KEY) or "{}")
-            schema = index.schema_version
+            info = json.loads(index.engine.meta(CACHE_KEY) or "{}")
+            schema = index.engine.schema_version
         if info.get("params") == {**params, "schema": schema}:
             return Built(path, n_chunks, info["seconds"], info["apply_seconds"], cached=True)
     remove_index(path)
     index = Index(path, embedder="none")
-    params["schema"] = index.schema_version
+    params["schema"] = index.engine.schema_version
     rng = np.random.default_rng(SEED + n_chunks)
     cdf = np.cumsum(zipf_probabilities(VOCABULARY))
     n_docs = n_chunks // CHUNKS_PER_DOC
     started = time.perf_counter()
-    spent = index.load(synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
-                       for first in range(0, n_docs, BATCH_DOCS))
+    spent = index.engine.load(
+        synthetic_batch(first, min(BATCH_DOCS, n_docs - first), vocab, cdf, rng)
+        for first in range(0, n_docs, BATCH_DOCS))
     seconds = time.perf_counter() - started
     info = {"params": params, "seconds": seconds, "apply_seconds": spent["apply"]}
-    index.set_meta(CACHE_KEY, json.dumps(info))
+    index.engine.set_meta(CACHE_KEY, json.dumps(info))
     index.close()
     return Built(path, n_chunks, seconds, spent["apply"], cached=False)
 
@@ -211,10 +212,10 @@ def keyword_ready(index: Index, terms: list[str]) -> tuple[float, float]:
     started = time.perf_counter()
     bm25(index, terms, FILTERS["F0 none (operator)"])
     first = time.perf_counter() - started
-    while index.engine_stats()["keyword"]["building"]:
+    while index.engine.stats()["keyword"]["building"]:
         time.sleep(0.1)
     bm25(index, terms, FILTERS["F0 none (operator)"])  # takes it up
-    assert index.engine_stats()["keyword"]["rows"] is not None, f"no index used: {terms}"
+    assert index.engine.stats()["keyword"]["rows"] is not None, f"no index used: {terms}"
     return first, time.perf_counter() - started
 
 
@@ -234,7 +235,7 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
     kept fraction, p50/p95 (median over runs), ratios to the SQL path and to FTS5 alone.
     Also the keyword index's cost: built from the rows, then loaded by a new process."""
     with Index(built.path, embedder="none") as index:
-        saved = index.engine_stats()["keyword"]["files"]
+        saved = index.engine.stats()["keyword"]["files"]
     for leftover in saved if not keep else []:
         os.remove(leftover)
     index = Index(built.path, embedder="none")
@@ -242,7 +243,7 @@ def measure(built: Built, queries: list[list[str]], runs: int, sql_runs: int,
     index.close()
     index = Index(built.path, embedder="none")
     _, load_s = keyword_ready(index, queries[0])  # a new process: loads the saved index
-    stats = index.engine_stats()["keyword"]
+    stats = index.engine.stats()["keyword"]
     size = sum(os.path.getsize(f) for f in stats["files"])
     cost = [[f"{built.chunks:,}", first_s, build_s, load_s, stats["builds"],
              f"{stats['rows']:,}", f"{stats['postings']:,}", f"{size / 1e9:.2f} GB"]]
@@ -311,7 +312,7 @@ def main() -> None:
         latency_rows += rows
         cost_rows += cost
 
-    print("### Building the synthetic index (Index.load, 1,000 documents per batch)\n")
+    print("### Building the synthetic index (index.engine.load, 1,000 documents per batch)\n")
     print(table(["chunks", "build s (all)", "apply s", "chunks/s (apply)", "file size", ""],
                 build_rows))
     print("\n### The keyword index (store/keyword.py): first query of a process without it "

@@ -5,7 +5,7 @@
 On an evaluation set (default: the Python 3.11 FAQ set in ../shared/eval-data; any layout
 `preuve.evaluate.load` reads: BEIR, PIAF's SQuAD JSON, Cranfield), every engine
 indexes the same tokens (`preuve.text.tokens`, one document per corpus record; ours loaded
-by `Index.load`) and is asked the same question: the peers its terms
+by `index.engine.load`) and is asked the same question: the peers its terms
 (`preuve.text.query_terms`), ours the question itself through `Index.search`, which
 derives the same terms, so the comparison is about the engines:
 nDCG@10 and queries per second (one query at a time, median of several runs), with the
@@ -53,7 +53,7 @@ def record_tokens(es: EvalSet) -> list[list[str]]:
 
 
 def build_ours(es: EvalSet, tokens: list[list[str]], folder: str) -> Callable[[str], list[str]]:
-    """preuve through its door: the same tokens loaded by `Index.load`, each question asked
+    """preuve through its door: the same tokens loaded by `index.engine.load`, each question asked
     of `Index.search` (bm25, no date filter), which analyses it as a user's would be."""
     index = Index(os.path.join(folder, "index.sqlite"), embedder="none")
     upserts = []
@@ -63,7 +63,7 @@ def build_ours(es: EvalSet, tokens: list[list[str]], folder: str) -> Callable[[s
                        content_hash=record.id)
         chunk = Chunk(text=record.text, chunk_id=record.id, doc_id=record.id, tokens=toks)
         upserts.append((doc, [chunk]))
-    index.load([upserts])
+    index.engine.load([upserts])
     return lambda question: [h.doc_id for h in index.search(question, method="bm25", k=K,
                                                              as_of="none")]
 

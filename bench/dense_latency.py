@@ -6,7 +6,7 @@
 
 The text side is bench/bm25_latency.py's generator (chunks of 80-150 Zipfian words, ten per
 document, public or staff, some versions expired or not yet in force, eleven top folders),
-written through `Index.load`, which also stores each chunk's 384-d normalised vector. The
+written through `index.engine.load`, which also stores each chunk's 384-d normalised vector. The
 index is cached under bench/out/ (delete a file to rebuild it).
 
 Vectors have the structure embeddings have, not uniform noise (on which no approximate
@@ -176,7 +176,7 @@ def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
               "topics": [GROUPS, PER_GROUP, TOPIC_ZIPF, DOC_SPREAD, CHUNK_SPREAD, OWN_TOPIC]}
     if os.path.exists(path):
         with open_index(path) as index:
-            info = json.loads(index.meta(CACHE_KEY) or "{}")
+            info = json.loads(index.engine.meta(CACHE_KEY) or "{}")
         if info.get("params") == params:
             return Built(path, n_chunks, info["seconds"], cached=True)
     remove_index(path)
@@ -194,9 +194,9 @@ def build_index(n_chunks: int, vocab: list[str], topics: Topics) -> Built:
             yield batch
 
     started = time.perf_counter()
-    index.load(todo(), vectors=lambda batch: pending.pop(id(batch)), model=MODEL)
+    index.engine.load(todo(), vectors=lambda batch: pending.pop(id(batch)), model=MODEL)
     seconds = time.perf_counter() - started
-    index.set_meta(CACHE_KEY, json.dumps({"params": params, "seconds": seconds}))
+    index.engine.set_meta(CACHE_KEY, json.dumps({"params": params, "seconds": seconds}))
     index.close()
     return Built(path, n_chunks, seconds, cached=False)
 
@@ -247,7 +247,7 @@ def recall(approx: list[list[str]], exact: list[list[str]]) -> float:
 
 def ann_counts(index: Index) -> tuple[int, int]:
     """(queries the ANN answered itself, queries it left to the exact scan) so far."""
-    ann = index.engine_stats()["dense"]["ann"]
+    ann = index.engine.stats()["dense"]["ann"]
     return ann["answered"], ann["fell_back"]
 
 
@@ -273,14 +273,14 @@ def measure(built: Built, topics: Topics, vocab: list[str], n_queries: int, runs
     started = time.perf_counter()
     search(approx, embedder, vectors[0], texts[0], unfiltered, "dense")  # loads the vectors
     first = time.perf_counter() - started
-    index = approx.engine_stats()["dense"]["ann"]
+    index = approx.engine.stats()["dense"]["ann"]
     # a later process: the matrix mapped from its cache
     again_embedder = FixedEmbedder()
     again = open_index(built.path, FORCED, again_embedder)
     started = time.perf_counter()
     search(again, again_embedder, vectors[0], texts[0], unfiltered, "dense")
     second = time.perf_counter() - started
-    reopened = again.engine_stats()["dense"]
+    reopened = again.engine.stats()["dense"]
     assert reopened["from_cache"] and reopened["ann"]["loaded"]
     again.close()
     size = sum(os.path.getsize(f) for f in reopened["files"])
@@ -394,7 +394,7 @@ def main() -> None:
         progress = json.dumps([setup, latency, recalls], default=str)
         print(f"<!-- {n:,} chunks: {progress} -->", flush=True)  # the tables follow at the end
 
-    print("### Synthetic index (Index.load with vectors, 1,000 documents per batch)\n")
+    print("### Synthetic index (index.engine.load with vectors, 1,000 documents per batch)\n")
     print(table(["chunks", "build s", ""], build_rows))
     print("\n### First dense query of a process: vectors into memory, the ANN index\n")
     print(table(["chunks", "SQL read of the vectors s", "first query after a change s",

@@ -54,11 +54,11 @@ def run(pg_base: str, names: list[str]) -> None:
             notes.append(f"{name}: copied to PostgreSQL in {time.perf_counter() - started:.1f} s")
         scores = {}
         with Index(pg_url, embedder="e5") as pg:  # dense exact first: no HNSW index yet
-            pg.drop_hnsw()
+            pg.engine.drop_hnsw()
         for label, location in (("sqlite", sqlite_path), ("postgres", pg_url), ("hnsw", pg_url)):
             if label == "hnsw":
                 with Index(pg_url, embedder="e5", settings=Settings(hnsw_threshold=1)) as pg:
-                    pg.build_hnsw()
+                    pg.engine.build_hnsw()
             with Index(location, embedder="e5") as index:
                 report = index.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                                               language=evalset.language)

@@ -69,13 +69,13 @@ def _fingerprint(path: str) -> str:
 
     with Index(path) as index:
         docs = sorted((d.path, d.content_hash) for d in index.documents())
-        model = index.meta("embedder_model")
+        model = index.engine.meta("embedder_model")
     return hashlib.sha1(repr((docs, model)).encode()).hexdigest()[:12]
 
 
 def _lists(index, text: str, filters: dict) -> tuple[list, list, list, list]:
-    """The three lists hybrid fuses (`Index.rankings`), DEPTH deep."""
-    lists = index.rankings(text, k=DEPTH, **filters)
+    """The three lists hybrid fuses (`index.engine.rankings`), DEPTH deep."""
+    lists = index.engine.rankings(text, k=DEPTH, **filters)
     return lists["bm25"], lists["dense"], lists["translated"], lists["companion"]
 
 

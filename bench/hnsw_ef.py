@@ -48,7 +48,7 @@ def main() -> None:
             vectors = np.concatenate([qv["perturbed"], qv["fresh"]])
             url = pg_url(base, n)
             with open_pg(url) as probe:
-                assert probe.hnsw_ready, f"stores_{n}: no HNSW index (run bench/stores.py)"
+                assert probe.engine.hnsw_ready, f"stores_{n}: no HNSW index (run bench/stores.py)"
             by_ef = {}
             for ef in efs:
                 embedder = FixedEmbedder()

@@ -64,13 +64,13 @@ def step(path: str, kind: str, docs: int, first_doc: int, seed: int) -> dict:
         if kind == "ingest":
             cdf = np.cumsum(zipf_probabilities(VOCABULARY))
             rng = np.random.default_rng(seed)
-            index.load([synthetic_batch(first_doc, docs, vocab, cdf, rng)])
+            index.engine.load([synthetic_batch(first_doc, docs, vocab, cdf, rng)])
         latencies = []
         for terms in queries[1:]:
             start = time.perf_counter()
             bm25(index, terms, FILTER)
             latencies.append(time.perf_counter() - start)
-        kept = index.engine_stats()["keyword"]
+        kept = index.engine.stats()["keyword"]
         out.update({"next query ms": latencies[0] * 1000,
                     "next 20 median ms": statistics.median(latencies) * 1000,
                     **{name: kept[name] for name in ("fallbacks", "builds", "parts")}})

@@ -18,7 +18,7 @@ run on it: its figures are stores.py's), nor vectors. Measured: the index built 
 rows (first query of a process, saved in the cache folder), loaded by a new process, the
 bm25 p50/p95 per filter (`Index.search`), and reader processes (an Index with one
 connection each) cycling bm25 queries under F0/F1/F2 for `--seconds`. With `--pg-vectors`
-the schema is stores.py's `stores_N` instead (built through `Index.load`, with vectors and
+the schema is stores.py's `stores_N` instead (built through `index.engine.load`, with vectors and
 the HNSW index: `bench/stores.py --build-only URL`), where bm25, dense and hybrid are
 measured too.
 """
@@ -213,7 +213,7 @@ def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seco
             keep: bool = False, url: str | None = None):
     url = url or load_pg(base, n)
     with open_pg(url) as index:
-        saved = index.engine_stats()["keyword"]["files"]
+        saved = index.engine.stats()["keyword"]["files"]
     for leftover in [] if keep else saved:
         if os.path.exists(leftover):
             os.remove(leftover)
@@ -224,7 +224,7 @@ def pg_rows(base: str, n: int, queries: int, runs: int, readers: list[int], seco
     index.close()
     index = open_pg(url)
     _, load = keyword_ready(index, texts[0])
-    cost = [[f"{n:,}", build, load, index.engine_stats()["keyword"]["builds"]]]
+    cost = [[f"{n:,}", build, load, index.engine.stats()["keyword"]["builds"]]]
     rows = []
     for name, f in FILTERS.items():
         rows.append([f"{n:,}", name, *p50_p95(lambda t, f=f: bm25(index, t, f), texts, runs)])

@@ -196,13 +196,13 @@ def run_set(name: str, args, scorers: dict) -> list[list[object]]:
     # the rerankers plug into Index.search(method="rerank") unchanged
     probe = queries[0].text
     for label, reranker in scorers.items():
-        index.reranker = reranker
+        index.engine.reranker = reranker
         via_index = [h.chunk_id for h in index.search(probe, method="rerank", k=K,
                                                       as_of="none", candidates=DEPTH)]
         direct = [h.chunk_id for h in rerank(probe, index.search(
             probe, method="hybrid", k=DEPTH, as_of="none"), K, reranker)]
         assert via_index == direct, f"{label}: Index.search(method='rerank') differs"
-    index.reranker = None
+    index.engine.reranker = None
     index.close()
 
     rows = []

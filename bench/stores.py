@@ -10,12 +10,12 @@ words, ten per document, filters F0/F1/F2, 384-d topic-structured vectors). The 
 reuses its cached index bench/out/dense-N.sqlite (built there if missing). The PostgreSQL side
 runs in a durable server this script starts in bench/out/pg (stopped at the end) and is
 cached there, one schema per size (`stores_N`; dropped and rebuilt when the build parameters
-change: drop the folder to force it). It is built through `Index.load` with the same
+change: drop the folder to force it). It is built through `index.engine.load` with the same
 batches (vectors first, as `preuve ingest` does, so each chunk row is written once with its
 vector): the HNSW index is built once at the end by the store itself (CREATE INDEX
 CONCURRENTLY), timed apart (`--no-hnsw` keeps PostgreSQL dense search exact). A cached
 schema whose rows still match is reused whatever its schema version (opening migrates it);
-a missing HNSW index is built then (`Index.build_hnsw`) and timed. Everything preuve does
+a missing HNSW index is built then (`index.engine.build_hnsw`) and timed. Everything preuve does
 goes through `preuve.index.Index`, the knobs through `Settings` (hnsw_threshold, pg_pool);
 the reference queries the bench writes itself (PostgreSQL exact, its plan) use psycopg.
 
@@ -105,7 +105,7 @@ def extra_batches(n_chunks: int, n_docs: int, per_batch: int, salt: int, vocab, 
 def ingest(index: Index, part) -> tuple[float, float, int]:
     """(put_vectors s, apply s, chunks) of one batch, vectors first as `preuve ingest`."""
     batch, vectors = part
-    spent = index.load([batch], vectors=lambda _: vectors, model=MODEL)
+    spent = index.engine.load([batch], vectors=lambda _: vectors, model=MODEL)
     return spent["vectors"], spent["apply"], len(vectors)
 
 
@@ -144,28 +144,28 @@ def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt
     threshold = min(DEFAULT_HNSW, n_chunks) if use_hnsw else NO_HNSW
     index = open_pg(url, threshold)
     params = {"chunks": n_chunks, "seed": SEED, "vocabulary": VOCABULARY, "model": MODEL,
-              "schema": index.schema_version, "hnsw_threshold": threshold,
+              "schema": index.engine.schema_version, "hnsw_threshold": threshold,
               "route": "put_vectors+apply, HNSW at the end"}
-    info = json.loads(index.meta(CACHE_KEY) or "{}")
+    info = json.loads(index.engine.meta(CACHE_KEY) or "{}")
 
     def data(p: dict) -> dict:  # what decides the rows; opening migrates the schema
         return {k: v for k, v in p.items() if k not in ("schema", "hnsw_threshold")}
 
     if info.get("params") and data(info["params"]) == data(params):
-        if use_hnsw and not index.hnsw_ready:
+        if use_hnsw and not index.engine.hnsw_ready:
             started = time.perf_counter()
-            index.build_hnsw()
+            index.engine.build_hnsw()
             info["hnsw_seconds"] = time.perf_counter() - started
-        elif not use_hnsw and index.hnsw_ready:
-            index.drop_hnsw()
+        elif not use_hnsw and index.engine.hnsw_ready:
+            index.engine.drop_hnsw()
         stats = index.status()
         info.update(params=params, size_bytes=stats["size_bytes"],
                     hnsw_bytes=stats["dense_index_bytes"])
-        index.set_meta(CACHE_KEY, json.dumps(info))
+        index.engine.set_meta(CACHE_KEY, json.dumps(info))
         index.close()
         return PgBuilt(url, info, cached=True)
     # an interrupted build goes on where it stopped (the batches are deterministic)
-    done = json.loads(index.meta(CACHE_KEY + ".partial") or "{}")
+    done = json.loads(index.engine.meta(CACHE_KEY + ".partial") or "{}")
     if done.get("params") != params:
         index.close()
         with psycopg.connect(base, autocommit=True) as conn:
@@ -195,20 +195,20 @@ def build_pg(base: str, n_chunks: int, vocab, topics, use_hnsw: bool) -> PgBuilt
                     apply=done["apply"] + step["apply"],
                     load=done["load"] + now - clock["mark"])  # generation of the batch included
         clock["mark"] = now
-        index.set_meta(CACHE_KEY + ".partial", json.dumps(done))
+        index.engine.set_meta(CACHE_KEY + ".partial", json.dumps(done))
         if done["batches"] % 20 == 0:
             print(f"<!-- pg {n_chunks:,}: {done['batches'] * BATCH_DOCS * CHUNKS_PER_DOC:,} "
                   f"chunks, {now - started:.0f} s -->", flush=True)
 
-    index.load(todo(), vectors=lambda _: pending.pop(0), model=MODEL, progress=after_batch)
+    index.engine.load(todo(), vectors=lambda _: pending.pop(0), model=MODEL, progress=after_batch)
     hnsw = time.perf_counter() - clock["mark"] if use_hnsw else float("nan")
-    assert index.hnsw_ready == use_hnsw
+    assert index.engine.hnsw_ready == use_hnsw
     load, put, app = done["load"], done["put"], done["apply"]
     stats = index.status()
     info = {"params": params, "load_seconds": load, "put_vectors_seconds": put,
             "apply_seconds": app, "hnsw_seconds": hnsw,
             "size_bytes": stats["size_bytes"], "hnsw_bytes": stats["dense_index_bytes"]}
-    index.set_meta(CACHE_KEY, json.dumps(info))
+    index.engine.set_meta(CACHE_KEY, json.dumps(info))
     index.close()
     return PgBuilt(url, info, cached=False)
 
@@ -545,7 +545,7 @@ def main() -> None:
           "then apply, HNSW built at the end)\n")
     print(table(["chunks", "store", "build s (all)", "put_vectors s", "apply s",
                  "chunks/s (put+apply)", "HNSW build s", "HNSW size", "size", ""], build_rows))
-    print("\nSQLite's build time is dense_latency.py's (Index.load: put_vectors then apply, "
+    print("\nSQLite's build time is dense_latency.py's (index.engine.load: put_vectors then apply, "
           "text generation included). PostgreSQL's HNSW index is held back while loading and "
           "built once at the end by the store (CREATE INDEX CONCURRENTLY, m=16, "
           "ef_construction=64); size = the schema's tables with their indexes and TOAST.")

@@ -34,7 +34,7 @@ def chunks_by_path(index_path: str) -> dict[str, list[SimpleNamespace]]:
     """Every chunk of the index, as the hit-like records `Relevant.matches` reads."""
     out: dict[str, list[SimpleNamespace]] = {}
     with Index(index_path) as index:
-        for batch in index.store.export_documents():
+        for batch in index.engine.store.export_documents():
             for doc, chunks in batch:
                 out[doc.path] = [SimpleNamespace(
                     path=doc.path, page=c.page, start_line=c.start_line, end_line=c.end_line,

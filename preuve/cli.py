@@ -607,7 +607,7 @@ def _eval_report(target, methods, k, report_path, against, index_path, embedder,
         if previous is not None:
             data["comparison"] = report.compare(data, previous)
         page, beside = report.write(data, report_path)
-        index.keep_report(page.read_text("utf-8"))
+        index.calibration.keep_report(page.read_text("utf-8"))
     if as_json:
         return _print_json(data)
     if data["versus"]:

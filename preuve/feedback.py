@@ -106,7 +106,7 @@ class Feedback:
 
     @property
     def _rows(self):
-        return self._index.store.feedback
+        return self._index.engine.store.feedback
 
     # -- writing ----------------------------------------------------------------------
     def add(self, *, question: str, answer: str, verdict: str,
@@ -169,7 +169,7 @@ class Feedback:
                                    " is not a document you can read")
             chunk = entry.get("chunk_id")
             if chunk is not None:
-                found = self._index.store.chunks([chunk], Filters(audience=audience))
+                found = self._index.engine.store.chunks([chunk], Filters(audience=audience))
                 if not found or found[0].path != path:
                     raise InvalidInput(f"feedback: citation {number}'s passage is not one "
                                        "you can read")

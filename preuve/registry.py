@@ -141,16 +141,6 @@ class Registry(Generic[T]):
                 raise PluginError(f"{where}: {exc}") from exc
             self._plugins.add(point.name)
 
-    def reload_plugins(self) -> None:
-        """Forget what plugins added; the entry points are read again on the next use
-        (after installing a plugin in a running process, and in tests)."""
-        _entry_points_on.cache_clear()
-        with self._lock:
-            for name in self._plugins:
-                self._entries.pop(name, None)
-            self._plugins.clear()
-            self._state = "new"
-
     def names(self, where: Callable[[T], bool] | None = None) -> tuple[str, ...]:
         entries = self._ready()
         return tuple(n for n, e in entries.items() if where is None or where(e))

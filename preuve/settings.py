@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, make_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from preuve.errors import InvalidInput
 
@@ -104,12 +104,18 @@ class _Methods:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-Settings = make_dataclass(
-    "Settings", [(v.field, v.kind | None, field(default=v.value)) for v in VARIABLES],
-    bases=(_Methods,), frozen=True, repr=False,
-    namespace={"__module__": __name__, "__doc__": """What the user configured, one field per
-    `VARIABLES` entry; None means "the default of whoever uses it" unless the entry gives a
-    value."""})
+if TYPE_CHECKING:  # what a type checker sees: the fields are made at import, from TOML
+    class Settings(_Methods):
+        def __init__(self, **values: Any) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+else:
+    Settings = make_dataclass(
+        "Settings", [(v.field, v.kind | None, field(default=v.value)) for v in VARIABLES],
+        bases=(_Methods,), frozen=True, repr=False,
+        namespace={"__module__": __name__, "__doc__": """What the user configured, one field
+        per `VARIABLES` entry; None means "the default of whoever uses it" unless the entry
+        gives a value."""})
 
 
 def _kind(field_name: str) -> type:

@@ -305,7 +305,7 @@ class Versions:
                 audience: str | None = None) -> VersionDiff:
         """The changes from `old` to `new` (two documents `audience` may read)."""
         filters = Filters(audience=audience)
-        store = self._index.store
+        store = self._index.engine.store
         before = units_of(store.document_chunks(old.doc_id, filters))
         after = units_of(store.document_chunks(new.doc_id, filters))
         return VersionDiff(old, new, compare(before, after) if old.doc_id != new.doc_id
@@ -318,7 +318,8 @@ class Versions:
         current = in_force(versions, parse_day(as_of, "as_of"))
         if current is None or current is not versions[0]:
             return None
-        passages = self._index.store.document_chunks(current.doc_id, Filters(audience=audience))
+        passages = self._index.engine.store.document_chunks(current.doc_id,
+                                                            Filters(audience=audience))
         return (current, passages[0]) if passages else None
 
     def changed_document(self, subject: str, *, audience: str | None = None,

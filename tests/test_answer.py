@@ -105,8 +105,8 @@ def test_telework_days_answer_cites_page_2_and_links_to_it(calibrated, corpus):
 def test_calibration_is_stored_and_unanswerable_questions_get_the_exact_refusal(calibrated):
     index, result = calibrated
     assert result["measure"] == "dense"
-    assert index.refusal_thresholds()[result["measure"]] == pytest.approx(result["value"])
-    stored = json.loads(index.store.get_meta("refusal_threshold"))
+    assert index.calibration.thresholds()[result["measure"]] == pytest.approx(result["value"])
+    stored = json.loads(index.engine.store.get_meta("refusal_threshold"))
     assert stored[result["measure"]]["value"] == result["value"]
     for question, refusal in [("Quel est le salaire de la directrice ?", "Je ne sais pas."),
                               ("Does the company offer stock options to employees?",
@@ -115,7 +115,7 @@ def test_calibration_is_stored_and_unanswerable_questions_get_the_exact_refusal(
         assert answer.answer == refusal, answer.answer
         assert answer.refused and answer.citations == []
         assert "below the calibrated threshold" in answer.reason
-        assert answer.evidence < index.refusal_thresholds()["dense"]
+        assert answer.evidence < index.calibration.thresholds()["dense"]
 
 
 def test_calibrated_refusal_also_holds_with_the_bm25_method(calibrated):

@@ -62,7 +62,7 @@ def fresh(request, e5_index_path, e5_index):
         yield e5_index
         return
     seed = 1 if request.param.startswith("noise+") else 2
-    noisy = Index(e5_index_path, embedder=NoisyEmbedder(e5_index.embedder(), 1e-3, seed))
+    noisy = Index(e5_index_path, embedder=NoisyEmbedder(e5_index.engine.embedder(), 1e-3, seed))
     yield noisy
     noisy.close()
 
@@ -75,7 +75,7 @@ def generator_for(server: ScriptedServer) -> OpenAIGenerator:
 
 
 def test_out_of_scope_questions_get_the_exact_refusal_without_calibration(fresh):
-    assert fresh.calibration() == {}
+    assert fresh.calibration.stored() == {}
     for question, refusal in OUT_OF_SCOPE.items():
         answer = fresh.ask(question)
         assert answer.refused and answer.answer == refusal, (question, answer.answer)

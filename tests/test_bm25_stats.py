@@ -223,7 +223,7 @@ def test_an_old_sqlite_index_is_split_into_partitions(tmp_path, monkeypatch):
                         ).fetchone()[0] > 0
     conn.close()
     with open_index(old) as index:
-        assert index.store.schema_version >= PARTITIONS_MIGRATION
+        assert index.engine.store.schema_version >= PARTITIONS_MIGRATION
         assert all_scores(index) == want
     integrity_ok(old)
     shutil.rmtree(tmp_path / "docs")
@@ -283,7 +283,7 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
         conn.execute("UPDATE lexicon_stats SET chunks = %s, tokens = %s, avgdl_used = %s",
                      (len(chunks), sum(c["length"] for c in chunks), mean))
     with open_index(old) as index:
-        assert index.store.schema_version >= postgres.PARTITIONS_MIGRATION
+        assert index.engine.store.schema_version >= postgres.PARTITIONS_MIGRATION
         got = all_scores(index)
     for name in CALLERS:
         assert [c for c, _ in got[name]] == [c for c, _ in want[name]], name

@@ -87,7 +87,7 @@ def expected(location, audience: str | None, terms=TERMS) -> dict[str, float]:
 def check(index, location) -> int:
     compared = 0
     for audience in CALLERS.values():
-        got, want = search(index.store, audience), expected(location, audience)
+        got, want = search(index.engine.store, audience), expected(location, audience)
         assert set(got) == set(want), audience
         for chunk_id, score in want.items():
             assert got[chunk_id] == pytest.approx(score, abs=1e-3, rel=1e-5), chunk_id
@@ -102,14 +102,14 @@ def test_scores_follow_bm25f_through_ingests(tmp_path, fresh_index):
         titled = rows(fresh_index, "SELECT count(*) AS n FROM chunks WHERE title_tokens > 0")
         assert titled[0]["n"] > 0
         assert check(index, fresh_index) > 20
-        builds = index.store.keywords.builds
+        builds = index.engine.store.keywords.builds
         corpus(docs, variant=1)  # replaced documents: the index brought forward
         write(docs, "sub/Zorglub.md", "staff", "# Zorglub zorglub\n\nfrobnique " * 3)
         (docs / "note4.md").unlink()
         assert index.ingest([docs]).ok
         assert check(index, fresh_index) > 20
-        assert index.store.keywords.builds == builds
-        assert index.store.keywords.index.delta_rows > 0
+        assert index.engine.store.keywords.builds == builds
+        assert index.engine.store.keywords.index.delta_rows > 0
 
 
 def test_a_heading_word_ranks_above_one_word_in_a_long_body(tmp_path, fresh_index):
@@ -121,10 +121,10 @@ def test_a_heading_word_ranks_above_one_word_in_a_long_body(tmp_path, fresh_inde
     for i in range(6):
         write(docs, f"autre{i}.md", "public", f"# Autre {i}\n\n{filler}.")
     with open_index(fresh_index) as index:
-        got = search(index.store, "public", ["zorglub"])
+        got = search(index.engine.store, "public", ["zorglub"])
         assert not got
         assert index.ingest([docs]).ok
-        got = search(index.store, "public", ["zorglub"])
+        got = search(index.engine.store, "public", ["zorglub"])
         heading = next(c for c in got if c.startswith(_doc_id(fresh_index, "a.md")))
         body = next(c for c in got if c.startswith(_doc_id(fresh_index, "b.md")))
         assert got[heading] > got[body]
@@ -138,8 +138,8 @@ def test_staff_titles_move_no_public_score(tmp_path, fresh_index):
     docs = corpus(tmp_path / "docs")
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
-        before = search(index.store, "public")
-        staff_before = search(index.store, "staff")
+        before = search(index.engine.store, "public")
+        staff_before = search(index.engine.store, "staff")
         assert before
         # staff documents whose titles and headings are full of the query's words
         for i in range(4):
@@ -147,8 +147,8 @@ def test_staff_titles_move_no_public_score(tmp_path, fresh_index):
                   f"# Zorglub frobnique cantaloup {'zorglub ' * (i * 5)}\n\n"
                   f"## Frobnique zorglub\n\nTexte {i}.")
         assert index.ingest([docs]).ok
-        assert search(index.store, "public") == before  # bit for bit
-        assert search(index.store, "staff") != staff_before
+        assert search(index.engine.store, "public") == before  # bit for bit
+        assert search(index.engine.store, "staff") != staff_before
 
 
 def test_both_stores_score_alike(tmp_path, new_location, pg_base):
@@ -158,7 +158,7 @@ def test_both_stores_score_alike(tmp_path, new_location, pg_base):
         location = new_location(kind)
         with open_index(location) as index:
             assert index.ingest([docs]).ok
-            found.append({name: search(index.store, audience)
+            found.append({name: search(index.engine.store, audience)
                           for name, audience in CALLERS.items()})
     lite, pg = found
     for name in CALLERS:

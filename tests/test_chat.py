@@ -61,7 +61,7 @@ def test_follow_up_is_made_standalone_and_the_conversation_resumes_from_another_
         assert not follow_up.refused
         assert PAGE_3 in {c["label"] for c in follow_up.citations}
         assert {c["path"] for c in follow_up.citations} == {"handbook/teletravail.pdf"}
-        history = second.history(conversation, audience="public")
+        history = second.conversations.history(conversation, audience="public")
     assert [(m["role"], m["content"]) for m in history] == [
         ("user", ALLOWANCE), ("assistant", opening.answer),
         ("user", CHAIR), ("assistant", follow_up.answer)]
@@ -116,7 +116,7 @@ def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
                                         max_retries=0)
             _, answer = index.chat(CHAIR, conversation=conversation, audience="public",
                                    generator=generator)
-        history = index.history(conversation, audience="public")
+        history = index.conversations.history(conversation, audience="public")
         by_rewrite = index.search(rewritten, audience="public", k=ASK_K)
         by_carry_over = index.search(CHAIR_STANDALONE, audience="public", k=ASK_K)
     rewrite_request, answer_request = server.requests
@@ -318,21 +318,21 @@ def test_a_staff_conversation_cannot_be_resumed_or_read_by_another_audience(
         missing = "0123456789ab"
         assert len(missing) == len(conversation)
         with pytest.raises(KeyError) as unknown:
-            index.history(missing, audience="staff")
+            index.conversations.history(missing, audience="staff")
         expected = str(unknown.value).replace(missing, "ID")
         for audience in ("public", None, "all", "rh"):
             with pytest.raises(KeyError) as refused:
                 index.chat("Et au-delà ?", conversation=conversation, audience=audience)
             assert str(refused.value).replace(conversation, "ID") == expected, audience
             with pytest.raises(KeyError) as hidden:
-                index.history(conversation, audience=audience)
+                index.conversations.history(conversation, audience=audience)
             assert str(hidden.value).replace(conversation, "ID") == expected, audience
             assert opening.answer not in str(hidden.value)
         # nothing was written by the refused attempts; staff still resumes it
-        assert len(index.history(conversation, audience="staff")) == 2
+        assert len(index.conversations.history(conversation, audience="staff")) == 2
         _, follow_up = index.chat("Et au-delà de 1 500 € ?", conversation=conversation,
                                   audience="staff")
-        assert len(index.history(conversation, audience="staff")) == 4
+        assert len(index.conversations.history(conversation, audience="staff")) == 4
     assert follow_up.standalone_question != "Et au-delà de 1 500 € ?"
 
 

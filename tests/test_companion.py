@@ -1,5 +1,5 @@
 """The companion list: a second, multilingual embedder (use-m3) whose nearest passages
-hybrid fuses beside bm25, dense and the translated keywords (`Index.companion`).
+hybrid fuses beside bm25, dense and the translated keywords (`index.engine.companion`).
 
 It is a channel like the others: it must apply the caller's filters before its top k, on
 both stores; an index without its vectors searches without it until an ingest fills them
@@ -24,13 +24,14 @@ STAFF_QUESTIONS = [
 def test_the_companion_list_stays_inside_the_callers_labels(e5_index):
     seen_staff = 0
     for question in STAFF_QUESTIONS:
-        operator = e5_index.rankings(question, k=20, as_of="none")["companion"]
-        public = e5_index.rankings(question, k=20, as_of="none", audience="public")["companion"]
+        operator = e5_index.engine.rankings(question, k=20, as_of="none")["companion"]
+        public = e5_index.engine.rankings(question, k=20, as_of="none",
+                                          audience="public")["companion"]
         assert operator and public
         seen_staff += sum(h.access == "staff" for h in operator)
         assert all(h.access != "staff" for h in public), question
         # the public list keeps the order the operator's (unfiltered) list gives its hits
-        wider = e5_index.rankings(question, k=60, as_of="none")["companion"]
+        wider = e5_index.engine.rankings(question, k=60, as_of="none")["companion"]
         order = {h.chunk_id: i for i, h in enumerate(wider)}
         shared = [order[h.chunk_id] for h in public if h.chunk_id in order]
         assert shared == sorted(shared)
@@ -43,9 +44,9 @@ def test_hybrid_fuses_it_and_the_same_list_comes_from_both_stores(e5_index, e5_b
     question = "How many days a week may I work from home?"  # the policy is in French
     hits = e5_index.search(question, k=10, as_of="none")
     assert any("companion" in h.scores for h in hits)
-    ours = [h.chunk_id for h in e5_index.rankings(question, k=10, as_of="none")["companion"]]
+    ours = [h.chunk_id for h in e5_index.engine.rankings(question, k=10, as_of="none")["companion"]]
     with Index(e5_build[0], embedder=E5) as sqlite_index:
-        reference = sqlite_index.rankings(question, k=10, as_of="none")["companion"]
+        reference = sqlite_index.engine.rankings(question, k=10, as_of="none")["companion"]
     assert ours == [h.chunk_id for h in reference]  # PostgreSQL: exact over the cache
 
 
@@ -65,20 +66,20 @@ def test_vectors_filled_in_by_the_next_ingest_and_setting_none(tmp_path, fresh_i
     off = Settings(companion="none")
     with Index(location, embedder=E5, settings=off) as index:
         assert index.ingest([docs]).ok
-        assert index.rankings(question, k=5, as_of="none")["companion"] == []
+        assert index.engine.rankings(question, k=5, as_of="none")["companion"] == []
         assert not any("companion" in h.scores for h in index.search(question, as_of="none"))
     with Index(location, embedder=E5) as index:
         # built without it: searched without it, until an ingest fills its vectors in
-        assert index.rankings(question, k=5, as_of="none")["companion"] == []
+        assert index.engine.rankings(question, k=5, as_of="none")["companion"] == []
         report = index.ingest([docs])
         assert report.ok and report.unchanged == 2
-        found = index.rankings(question, k=5, as_of="none")["companion"]
+        found = index.engine.rankings(question, k=5, as_of="none")["companion"]
         assert [h.path for h in found][:1] == ["conges.md"]  # across languages
         assert any("companion" in h.scores for h in index.search(question, as_of="none"))
     # a copy on the other store (`preuve migrate`) carries the companion's vectors too
     copied = copy_index(location, tmp_path / "copy.sqlite")
     with Index(copied, embedder=E5) as index:
-        assert [h.path for h in index.rankings(question, k=5, as_of="none")["companion"]][
+        assert [h.path for h in index.engine.rankings(question, k=5, as_of="none")["companion"]][
             :1] == ["conges.md"]
 
 
@@ -88,7 +89,7 @@ def test_postgresql_searches_it_up_to_the_hnsw_threshold(e5_index_path, store_ki
     the list is left out there; SQLite's vector matrix has its own approximate index."""
     question = "How many days a week may I work from home?"
     with Index(e5_index_path, embedder=E5, settings=Settings(hnsw_threshold=10)) as index:
-        found = index.rankings(question, k=5, as_of="none")["companion"]
+        found = index.engine.rankings(question, k=5, as_of="none")["companion"]
         assert (found == []) == (store_kind == "postgres")
 
 
@@ -107,7 +108,7 @@ def test_a_collection_in_the_questions_language_never_searches_it(tmp_path, fres
     question = "Combien de jours de congés payés par an ?"
     with Index(fresh_index, embedder=E5) as index:
         assert index.ingest([docs]).ok
-        assert index.store.languages(Filters()) == {"fr"}
+        assert index.engine.store.languages(Filters()) == {"fr"}
         hits = index.search(question, as_of="none")
         assert hits and not any("companion" in h.scores for h in hits)
         (docs / "parking.md").write_text(

@@ -271,7 +271,7 @@ def test_index_records_the_embedder_and_every_chunk_has_a_vector(e5_build, e5_in
               else np.frombuffer(blob, dtype=np.float32))
     assert vector.shape == (384,) and np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-3)
     with Index(path) as index:  # no embedder asked: the recorded one is used
-        assert index.embedder_name == "e5" and index.default_method() == "hybrid"
+        assert index.engine.embedder_name == "e5" and index.engine.default_method() == "hybrid"
         assert index.status()["embedder"] == meta["embedder_model"]
 
 
@@ -396,7 +396,7 @@ def test_vectors_back_filled_then_only_changed_chunks_embedded(tmp_path, fresh_i
         assert backfill.ok and backfill.unchanged == 2 and not backfill.updated
         assert backfill.embedded == distinct == vectors_of(path, "intfloat/")
         assert vectors_of(path, "google/") == distinct
-        assert index.embedder_name == "e5" and index.default_method() == "hybrid"
+        assert index.engine.embedder_name == "e5" and index.engine.default_method() == "hybrid"
         hits = index.search("How much do I get for cycling to work?", method="dense", k=3)
         assert any("Forfait mobilités durables" in h.heading for h in hits)
 
@@ -438,9 +438,9 @@ def own_ranks(index, query, method, **kwargs) -> dict[str, int]:
 
 def own_lists(index, query, **kwargs) -> dict[str, list]:
     """Each list's own 20 candidates (the default depth of hybrid), as hybrid sees them:
-    bm25, dense, the translated keywords and the companion embedder's (`Index.rankings`)."""
-    return index.rankings(query, k=20, as_of=kwargs.get("as_of", "none"),
-                          audience=kwargs.get("audience"))
+    bm25, dense, the translated keywords and the companion embedder's (`index.engine.rankings`)."""
+    return index.engine.rankings(query, k=20, as_of=kwargs.get("as_of", "none"),
+                                 audience=kwargs.get("audience"))
 
 
 def expected_fusion(hit, lists, weights) -> float:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
-from conftest import KEYWORD_ONLY, REPO, open_index
+from conftest import KEYWORD_ONLY, REPO, kind_of, open_index
 
 from preuve import Index
 from preuve.errors import InvalidInput, NotFound
@@ -51,16 +52,16 @@ def test_passage_for_a_caller(index):
 def test_conversations_belong_to_their_audience_and_owner(fresh_index, corpus):
     with open_index(fresh_index) as index:
         index.ingest([corpus])
-        cid = index.open_conversation("public", "key:abc")
-        assert index.history(cid, audience="public", owner="key:abc") == []
+        cid = index.conversations.open("public", "key:abc")
+        assert index.conversations.history(cid, audience="public", owner="key:abc") == []
         for audience, owner in (("public", "key:other"), ("staff", "key:abc"),
                                 (None, None)):
             with pytest.raises(NotFound, match="no conversation"):
-                index.history(cid, audience=audience, owner=owner)
+                index.conversations.history(cid, audience=audience, owner=owner)
         returned, answer = index.chat("Combien de jours de télétravail par semaine ?",
                                       conversation=cid, audience="public", owner="key:abc")
         assert returned == cid
-        turns = index.history(cid, audience="public", owner="key:abc")
+        turns = index.conversations.history(cid, audience="public", owner="key:abc")
         assert [t["role"] for t in turns] == ["user", "assistant"]
         assert turns[1]["content"] == answer.answer
 
@@ -108,11 +109,11 @@ def test_explain_gives_each_hit_its_rank_in_the_other_method(e5_index):
 def test_save_calibration_keeps_each_measure(fresh_index, corpus):
     with open_index(fresh_index) as index:
         index.ingest([corpus])
-        index.save_calibration({"measure": "bm25", "value": 3.5, "method": "bm25"})
-        index.save_calibration({"measure": "dense", "value": 0.81, "method": "hybrid"})
-        index.save_calibration({"measure": "bm25", "value": 4.25, "method": "bm25"})
+        index.calibration.save({"measure": "bm25", "value": 3.5, "method": "bm25"})
+        index.calibration.save({"measure": "dense", "value": 0.81, "method": "hybrid"})
+        index.calibration.save({"measure": "bm25", "value": 4.25, "method": "bm25"})
     with open_index(fresh_index) as again:
-        assert again.refusal_thresholds() == {"bm25": 4.25, "dense": 0.81}
+        assert again.calibration.thresholds() == {"bm25": 4.25, "dense": 0.81}
         assert again.status()["refusal_threshold"]["bm25"]["value"] == 4.25
 
 
@@ -149,8 +150,8 @@ def _prepared(i: int) -> tuple[Document, list[Chunk]]:
 def test_load_writes_prepared_chunks_through_the_door(fresh_index):
     with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
         steps = []
-        spent = index.load([[_prepared(0), _prepared(1)], [_prepared(2), _prepared(3)]],
-                           progress=steps.append)
+        spent = index.engine.load([[_prepared(0), _prepared(1)], [_prepared(2), _prepared(3)]],
+                                  progress=steps.append)
         assert len(steps) == 2 and spent["apply"] > 0 and spent["vectors"] == 0
         assert len(index.documents()) == 4
         assert [d.path for d in index.documents(paths=["01/"])] == ["01/doc1.txt", "01/doc3.txt"]
@@ -158,13 +159,55 @@ def test_load_writes_prepared_chunks_through_the_door(fresh_index):
             "01/doc1.txt"]
         hits = index.search("vanadinite", method="bm25", as_of="none", audience="public")
         assert sorted(h.doc_id for h in hits) == ["d1", "d3"]
-        assert index.engine_stats()["keyword"]["builds"] >= 0
-        index.set_meta("bench.params", "1")
-        assert index.meta("bench.params") == "1"
+        assert index.engine.stats()["keyword"]["builds"] >= 0
+        index.engine.set_meta("bench.params", "1")
+        assert index.engine.meta("bench.params") == "1"
         with pytest.raises(InvalidInput):
-            index.set_meta("embedder", "x")
+            index.engine.set_meta("embedder", "x")
         with pytest.raises(InvalidInput):
-            index.load([[_prepared(4)]], vectors=lambda batch: [])
+            index.engine.load([[_prepared(4)]], vectors=lambda batch: [])
+
+
+def test_the_engine_dispatches_on_what_the_store_can_do(fresh_index):
+    """The optional abilities of a store (HNSW, the in-memory keyword engine, the dense
+    matrix) are declared protocols: PostgreSQL builds and drops an HNSW index on demand,
+    SQLite has none and says so; both report their keyword engine."""
+    postgres = kind_of(fresh_index) == "postgres"
+    vectors = [(f"t{i}", np.eye(4, dtype=np.float32)[i]) for i in range(2)]
+    with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
+        index.engine.load([[_prepared(0), _prepared(1)]], vectors=lambda batch: vectors,
+                          model="test/4")
+        assert not index.engine.hnsw_ready  # below the threshold
+        assert index.engine.build_hnsw() is postgres
+        assert index.engine.hnsw_ready is postgres
+        index.engine.drop_hnsw()
+        assert index.engine.hnsw_ready is False
+        assert index.search("vanadinite", method="bm25", as_of="none")
+        stats = index.engine.stats()
+        assert stats["keyword"]["rows"] == 2 or stats["keyword"]["building"]
+        assert stats["dense"] is None  # no dense query (and none on PostgreSQL)
+
+
+# ------------------------------------------------------------------ a door, not a lobby
+MOST_PUBLIC_NAMES = 20
+
+
+def test_index_grows_by_nouns_not_by_methods(tmp_path):
+    """`Index` keeps at most 20 public names (its instance attributes included): a new
+    ability is a noun (`index.engine`, `index.conversations`, `index.calibration`...), a
+    module of its own, not one more method on the door."""
+    with open_index(tmp_path / "door.sqlite") as index:
+        public = sorted(name for name in dir(index) if not name.startswith("_"))
+        assert len(public) <= MOST_PUBLIC_NAMES, public
+        # what benchmarks, operators and servers use is behind nouns, not on the door
+        for moved in ("load", "meta", "set_meta", "hnsw_ready", "build_hnsw", "drop_hnsw",
+                      "engine_stats", "has_vectors", "embedder_loaded", "lend_embedder",
+                      "shared_files", "shared_rates", "store", "settings", "rankings",
+                      "open_conversation", "history", "evidence", "refusal_thresholds",
+                      "save_calibration", "keep_report", "kept_report"):
+            assert moved not in public, moved
+        for noun in ("engine", "conversations", "calibration", "feedback", "versions"):
+            assert noun in public, noun
 
 
 # ------------------------------------------------------------------ nothing goes around
@@ -223,5 +266,5 @@ def test_no_bench_script_imports_the_store():
 def test_a_keyword_index_stays_keyword_only_through_the_door(fresh_index, corpus):
     with Index(fresh_index, embedder=KEYWORD_ONLY) as index:
         index.ingest([corpus])
-        assert not index.has_vectors and not index.embedder_loaded
-        assert index.schema_version >= 1
+        assert not index.engine.has_vectors and not index.engine.embedder_loaded
+        assert index.engine.schema_version >= 1

@@ -90,7 +90,7 @@ class Reference:
     def check(self, store) -> int:
         """Every query under every filter: the same chunks, ranked alike, scores to 1e-3
         (k large enough for every match: row ids, which order ties, differ across stores)."""
-        reference = store if self.own else self.index.store
+        reference = store if self.own else self.index.engine.store
         compared = 0
         for terms in QUERIES:
             for filters in FILTERS:
@@ -125,7 +125,7 @@ def ingested(tmp_path, location):
 
 def test_same_scores_as_sql_through_ingests(tmp_path, fresh_index):
     with ingested(tmp_path, fresh_index) as (docs, index, reference):
-        store = index.store
+        store = index.engine.store
         assert reference.check(store) > 100
         builds = store.keywords.builds
         assert builds == 1
@@ -169,7 +169,7 @@ def test_each_ingest_reads_only_the_rows_it_inserted(tmp_path, fresh_index, monk
     stay the SQL reference's throughout."""
     counts = counting_builds(monkeypatch)
     with ingested(tmp_path, fresh_index) as (docs, index, reference):
-        store = index.store
+        store = index.engine.store
         ranked(store, True, ["zorglub"], Filters())
         assert counts == [store.stats()["chunks"]]
         advanced = 0
@@ -182,7 +182,7 @@ def test_each_ingest_reads_only_the_rows_it_inserted(tmp_path, fresh_index, monk
             assert reference.check(store) > 100
             kept = store.keywords.index
             assert len(kept.deltas) <= kw.COMPACT_DELTAS and store.keywords.builds == 1
-            assert index.engine_stats()["keyword"]["parts"] == 1 + len(kept.deltas)
+            assert index.engine.stats()["keyword"]["parts"] == 1 + len(kept.deltas)
             if len(kept.deltas) == parts + 1:  # brought forward by this ingest's rows
                 assert counts[-1] == store.stats()["chunks"] - before > 0
                 advanced += 1
@@ -209,7 +209,7 @@ def test_another_process_writing_is_seen(tmp_path, fresh_index):
         reference.ingest(docs)
         after = reader.search("zorglub", method="bm25", k=3, as_of="none")
         assert before[0].path != "zz.md" and after[0].path == "zz.md"
-        assert reference.check(reader.store) > 100
+        assert reference.check(reader.engine.store) > 100
     reference.close()
 
 
@@ -285,7 +285,7 @@ def test_broken_chain_of_records_rebuilds(tmp_path, fresh_index):
     reference = Reference(fresh_index, tmp_path)
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
-        store = index.store
+        store = index.engine.store
         ranked(store, True, ["zorglub"], Filters())
         builds = store.keywords.builds
         write(docs, "sub/nouveau.md", "public", "zorglub " * 40)
@@ -317,7 +317,7 @@ def test_rows_inserted_are_counted_not_the_span_of_their_ids(tmp_path, fresh_ind
         assert index.ingest([docs]).ok
         (docs / "long.md").unlink()
         assert index.ingest([docs]).ok  # its ids are gone for good (PostgreSQL)
-        store = index.store
+        store = index.engine.store
         ranked(store, True, ["zorglub"], Filters())
         assert store.keywords.builds == 1
         write(docs, "court.md", "public", "zorglub court")
@@ -343,7 +343,7 @@ def test_reused_row_ids(tmp_path):
         assert index.ingest([docs]).ok
         write(docs, "zz.md", "public", "zorglub " * 5)
         assert index.ingest([docs]).ok
-        store = index.store
+        store = index.engine.store
         ranked(store, True, ["zorglub"], Filters())
         old_ids = {r[0] for r in store.db.execute("SELECT id FROM chunks WHERE path = 'zz.md'")}
         write(docs, "zz.md", "public", "cantaloup " * 5)
@@ -360,7 +360,7 @@ def saved_index(tmp_path, monkeypatch):
     location = tmp_path / "index.sqlite"
     with open_index(location) as index:
         assert index.ingest([corpus(tmp_path / "docs")]).ok
-        assert ranked(index.store, True, ["zorglub"], Filters())
+        assert ranked(index.engine.store, True, ["zorglub"], Filters())
     assert os.path.exists(kw.snapshot_path(str(location)))
     return location
 
@@ -422,28 +422,28 @@ def test_next_process_reads_what_the_first_brought_forward(tmp_path, fresh_index
     with opened() as first:
         assert first.ingest([docs]).ok
         reference.ingest(docs)
-        ranked(first.store, True, ["zorglub"], Filters())  # built and saved
+        ranked(first.engine.store, True, ["zorglub"], Filters())  # built and saved
         write(docs, "sub/nouveau.md", "public", "zorglub cantaloup " * 30)
         write(docs, "note3.md", "staff", "frobnique " * 12)
         assert first.ingest([docs]).ok
         reference.ingest(docs)
-        ranked(first.store, True, ["zorglub"], Filters())  # brought forward
-        assert first.store.keywords.index.delta_rows > 0
+        ranked(first.engine.store, True, ["zorglub"], Filters())  # brought forward
+        assert first.engine.store.keywords.index.delta_rows > 0
         wait_for_saved_impacts()
         assert len(built_parts) == 2  # the snapshot, then the rows inserted since
 
         with opened() as second:  # another process on the same state
-            assert reference.check(second.store) > 100
-            assert second.store.keywords.builds == 0 and len(built_parts) == 2
-            index = second.store.keywords.index
+            assert reference.check(second.engine.store) > 100
+            assert second.engine.store.keywords.builds == 0 and len(built_parts) == 2
+            index = second.engine.store.keywords.index
             assert index.delta_rows > 0 and index._impacts[0].done is None  # mapped
 
         write(docs, "cantaloup.md", "public", "Le cantaloup " * 9)
         assert first.ingest([docs]).ok  # a later state nobody has searched
         reference.ingest(docs)
         with opened() as third:  # the saved delta is for the state before: not used
-            assert reference.check(third.store) > 100
-            assert len(built_parts) == 3 and third.store.keywords.builds == 0
+            assert reference.check(third.engine.store) > 100
+            assert len(built_parts) == 3 and third.engine.store.keywords.builds == 0
     reference.close()
 
 
@@ -456,12 +456,12 @@ def test_postgres_snapshot_is_found_by_any_url_of_the_database(tmp_path, new_loc
     settings = Settings(cache=str(tmp_path / "cache"))
     with Index(location, embedder=KEYWORD_ONLY, settings=settings) as index:
         assert index.ingest([corpus(tmp_path / "docs")]).ok
-        assert ranked(index.store, True, ["zorglub"], Filters())
-        assert index.store.keywords.builds == 1
+        assert ranked(index.engine.store, True, ["zorglub"], Filters())
+        assert index.engine.store.keywords.builds == 1
     other = location + ("&" if "?" in location else "?") + "application_name=another"
     with Index(other, embedder=KEYWORD_ONLY, settings=settings) as index:
-        assert ranked(index.store, True, ["zorglub"], Filters())
-        assert index.store.keywords.builds == 0
+        assert ranked(index.engine.store, True, ["zorglub"], Filters())
+        assert index.engine.store.keywords.builds == 0
 
 
 def test_saved_impacts_of_the_wrong_size_are_not_used(tmp_path, monkeypatch):
@@ -469,8 +469,8 @@ def test_saved_impacts_of_the_wrong_size_are_not_used(tmp_path, monkeypatch):
     [saved] = glob.glob(f"{kw.snapshot_path(str(location))[:-4]}.*.impacts-*.npy")
     np.save(saved, np.ones(7, dtype=np.float32))
     with open_index(location) as index:
-        assert Reference(location, tmp_path).check(index.store) > 100
-        assert index.store.keywords.builds == 0
+        assert Reference(location, tmp_path).check(index.engine.store) > 100
+        assert index.engine.store.keywords.builds == 0
         wait_for_saved_impacts()  # computed, then saved again
     assert np.load(saved).shape != (7,)
 
@@ -482,7 +482,7 @@ def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):
     public = Filters(audience="public")
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
-        store = index.store
+        store = index.engine.store
         before = {tuple(t): ranked(store, True, t, public) for t in QUERIES}
         write(docs, "flood.md", "staff", "zorglub frobnique cantaloup mot1 " * 200)
         assert index.ingest([docs]).ok
@@ -530,7 +530,7 @@ def test_background_build_answers_through_sql_meanwhile(tmp_path, fresh_index):
     store's SQL BM25 (FTS5, sparse vectors), the same results as the `sql` setting, while
     one background thread builds it; once built, queries use it."""
     with ingested(tmp_path, fresh_index) as (_, index, reference):
-        store = index.store
+        store = index.engine.store
         keeper = store.keywords
         gate = Gate(keeper)
         for terms in QUERIES:
@@ -560,7 +560,7 @@ def test_background_build_never_shows_another_label(tmp_path, fresh_index):
     queries = ("zorglub", "zorglub frobnique cantaloup mot1", "cantaloup")
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
-        store = index.store
+        store = index.engine.store
         gate = Gate(store.keywords)
         public_only(index.search("zorglub frobnique", method="bm25", k=50, **public))
         assert gate.started.wait(30)
@@ -588,7 +588,7 @@ def test_the_index_answers_while_its_parts_are_merged_in_the_background(tmp_path
     COMPACT_DELTAS parts one background thread merges them; queries meanwhile keep using
     the index brought forward (no SQL fallback), and scores stay the reference's."""
     with ingested(tmp_path, fresh_index) as (docs, index, reference):
-        store, keeper = index.store, index.store.keywords
+        store, keeper = index.engine.store, index.engine.store.keywords
         ranked(store, True, ["zorglub"], Filters())  # built in the foreground
         gate = Gate(keeper)
         keeper.background_rows = 8  # an ingest of fewer rows is read in the foreground
@@ -612,7 +612,7 @@ def test_failed_background_build_builds_in_the_foreground(tmp_path, fresh_index)
     docs = corpus(tmp_path / "docs")
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
-        store = index.store
+        store = index.engine.store
         gate = Gate(store.keywords, fail=True)
         sql = ranked(store, False, ["zorglub", "cantaloup"], Filters(audience="public"))
         assert ranked(store, True, ["zorglub", "cantaloup"], Filters(audience="public")) == sql
@@ -628,14 +628,14 @@ def test_closing_stops_the_background_build(tmp_path):
     location = tmp_path / "index.sqlite"
     with open_index(location) as index:
         assert index.ingest([docs]).ok
-        gate = Gate(index.store.keywords)
-        ranked(index.store, True, ["zorglub"], Filters())
+        gate = Gate(index.engine.store.keywords)
+        ranked(index.engine.store, True, ["zorglub"], Filters())
         assert gate.started.wait(30)
-        thread = index.store.keywords._thread
-        index.store.keywords._stop.set()
+        thread = index.engine.store.keywords._thread
+        index.engine.store.keywords._stop.set()
         gate.open.set()
     thread.join(30)
-    assert not thread.is_alive() and index.store.keywords.builds == 0
+    assert not thread.is_alive() and index.engine.store.keywords.builds == 0
 
 
 def test_rows_of_many_ranges_are_read_by_rowid_not_by_a_scan(tmp_path):
@@ -645,7 +645,7 @@ def test_rows_of_many_ranges_are_read_by_rowid_not_by_a_scan(tmp_path):
     location = tmp_path / "index.sqlite"
     with open_index(location) as index:
         assert index.ingest([corpus(tmp_path / "docs")]).ok
-        db = index.store.db
+        db = index.engine.store.db
         ranges = [(2, 4), (4, 6), (5, 7), (9, 10), (12, 14), (16, 18), (20, 22), (24, 25)]
         sql, params = kw.rows_sql(ranges)
         assert len(params) == 2 * 6  # (2, 7] (9, 10] (12, 14] (16, 18] (20, 22] (24, 25]

@@ -287,10 +287,10 @@ def hnsw_index(e5_build, pg_base, new_location, tmp_path_factory):
                                    "parking se retire à l'accueil.\n", encoding="utf-8")
     settings = Settings.load(env={"PREUVE_HNSW_THRESHOLD": "50"})
     with Index(location, embedder=E5, settings=settings) as index:
-        assert index.store.hnsw_threshold == 50
+        assert index.engine.store.hnsw_threshold == 50
         report = index.ingest([extra])
         assert report.ok and report.added == ["note.md"] and report.embedded == 1
-        assert index.store.hnsw_ready()
+        assert index.engine.store.hnsw_ready()
         assert index.status()["dense_index"] == "hnsw"
     return location
 
@@ -341,14 +341,14 @@ def test_exact_filtered_dense_search_is_complete(e5_build, pg_base, new_location
     """Below the HNSW threshold: exact search on halfvec, the same top 10 as SQLite."""
     location = copy_index(e5_build[0], new_location("postgres"))
     with Index(location, embedder=E5) as pg, Index(e5_build[0], embedder=E5) as lite:
-        assert not pg.store.hnsw_ready() and pg.status()["dense_index"] == "exact"
+        assert not pg.engine.store.hnsw_ready() and pg.status()["dense_index"] == "exact"
         assert_filtered_dense_complete(pg, location, exact=lite)
 
 
 def test_hnsw_keeps_filtered_dense_search_complete_and_close_to_exact(hnsw_index,
                                                                       e5_build):
     with Index(hnsw_index, embedder=E5) as approx, Index(e5_build[0], embedder=E5) as exact:
-        assert approx.store.hnsw_ready()
+        assert approx.engine.store.hnsw_ready()
         assert_filtered_dense_complete(approx, hnsw_index, exact=exact)
 
 
@@ -389,7 +389,7 @@ def test_migrate_copies_vectors_without_an_embedder_and_refuses_a_full_target(
             assert [h.chunk_id for h in a] == [h.chunk_id for h in b], query
             for x, y in zip(a, b, strict=True):
                 assert y.score == pytest.approx(x.score, abs=2e-3)  # halfvec on PostgreSQL
-        assert pg.default_method() == "hybrid"
+        assert pg.engine.default_method() == "hybrid"
 
     # a target that is not empty is refused, and left as it was
     again = run_cli("migrate", "--from", str(source), "--to", target)

@@ -68,7 +68,7 @@ def test_the_index_records_its_chunking_and_explains_a_mismatch(tmp_path):
     fixed = ChunkSettings(max_words=40, overlap_words=5, strategy="fixed")
     with Index(path, embedder="none") as index:
         index.ingest_records(_records(), source="eval:t", settings=fixed)
-        assert index.chunking().describe() == "fixed/40/5"
+        assert index.engine.chunking().describe() == "fixed/40/5"
         n_fixed = index.status()["chunks"]
         # the recorded chunking applies when none is asked
         index.ingest_records(_records(), source="eval:t")
@@ -86,8 +86,8 @@ def test_the_index_records_its_chunking_and_explains_a_mismatch(tmp_path):
 def test_an_index_from_before_recorded_chunkings_counts_as_the_default(tmp_path):
     with Index(tmp_path / "old.sqlite", embedder="none") as index:
         index.ingest_records(_records(), source="eval:t")
-        index.store.set_meta("chunking", "")  # as an index built before this existed
-        assert index.chunking(ChunkSettings()).describe() == "structure/180/30"
+        index.engine.store.set_meta("chunking", "")  # as an index built before this existed
+        assert index.engine.chunking(ChunkSettings()).describe() == "structure/180/30"
         with pytest.raises(ValueError, match="structure/180/30"):
             index.ingest_records(_records(), source="eval:t",
                                  settings=ChunkSettings(strategy="fixed"))
@@ -117,7 +117,7 @@ def test_short_records_take_the_collection_language(tmp_path):
     records.append(Record(id="short", title="", text=short))
     with Index(tmp_path / "i.sqlite", embedder="none") as index:
         index.ingest_records(records, source="eval:t")
-        languages = {d.path: d.language for d in index.store.documents()}
+        languages = {d.path: d.language for d in index.engine.store.documents()}
         assert languages["short"] == "fr"
         # stemmed in French: the question's "redémarrer" meets "Redémarrez"
         hits = index.search("redémarrer", method="bm25", as_of="none")
@@ -235,7 +235,7 @@ def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_pat
         question = "Mon ordinateur a été volé, que faire ?"
         plain = index.search(question, method="bm25", as_of="none", audience="public")
         assert [h.path for h in plain][:1] == ["poste.md"]  # same words, same language
-        hits = translated(index.store, question, make_filters("none", "public"), 10)
+        hits = translated(index.engine.store, question, make_filters("none", "public"), 10)
     assert [h.path for h in hits] == ["security.md"]  # English only, staff never
 
 

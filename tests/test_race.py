@@ -94,7 +94,7 @@ def test_public_reads_never_see_a_staff_version_during_reingest(
                     method = ("bm25", "dense")[n % 2]
                     hits = mine.search("zorglub interne code lundi", method=method, k=5,
                                        audience="public", as_of="none")
-                    by_id = mine.store.chunks([h.chunk_id for h in hits] +
+                    by_id = mine.engine.store.chunks([h.chunk_id for h in hits] +
                                               [f"{h.doc_id}:0" for h in hits], public)
                     for hit in [*hits, *by_id]:
                         if hit.access != "public" or SECRET in hit.text:
@@ -141,5 +141,5 @@ def test_keyword_index_reads_are_filtered_again_by_id(store_kind, new_location, 
         staff = index.search(SECRET, audience="staff", as_of="none")
         assert staff and staff[0].access == "staff"
         ids = [staff[0].chunk_id]
-        assert index.store.chunks(ids, Filters(audience="public")) == []
-        assert index.store.chunks(ids, Filters(audience="staff"))[0].text == staff[0].text
+        assert index.engine.store.chunks(ids, Filters(audience="public")) == []
+        assert index.engine.store.chunks(ids, Filters(audience="staff"))[0].text == staff[0].text

@@ -96,11 +96,11 @@ def test_the_index_takes_its_location_and_store_tuning_from_settings(tmp_path, m
     monkeypatch.setenv("PREUVE_ANN_THRESHOLD", "5")
     settings = Settings(index=str(tmp_path / "set.sqlite"), ann_threshold=123)
     with Index(settings=settings, embedder=KEYWORD_ONLY) as index:
-        assert index.store.location == str(tmp_path / "set.sqlite")
-        assert index.store.ann_threshold == 123
+        assert index.engine.store.location == str(tmp_path / "set.sqlite")
+        assert index.engine.store.ann_threshold == 123
     with Index(embedder=KEYWORD_ONLY) as index:
-        assert index.store.ann_threshold is None
-        assert index.store.location == str(Path(".preuve") / "index.sqlite")
+        assert index.engine.store.ann_threshold is None
+        assert index.engine.store.location == str(Path(".preuve") / "index.sqlite")
     assert not (tmp_path / "env.sqlite").exists()
 
 

@@ -103,7 +103,7 @@ def test_old_index_is_migrated_and_keeps_its_data(tmp_path):
     conn.commit()
     conn.close()
     with open_index(db) as index:
-        assert index.store.schema_version == migration_numbers()[-1]
+        assert index.engine.store.schema_version == migration_numbers()[-1]
         hits = index.search("ancien", method="bm25", as_of="none")
         assert [h.chunk_id for h in hits] == ["d1:0"]
     integrity_ok(db)

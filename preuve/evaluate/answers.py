@@ -210,8 +210,9 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     for q in questions:
         hits = index.search(q.question, method=method, k=k, as_of=q.as_of or "today",
                             audience=q.audience)
-        measure, value = index.evidence(q.question, hits, as_of=q.as_of or "today",
-                                        audience=q.audience)
+        measure, value = index.calibration.evidence(q.question, hits,
+                                                    as_of=q.as_of or "today",
+                                                    audience=q.audience)
         measures.add(measure)
         points.append((value or 0.0, not q.refuse, q.id))
     positives = sum(1 for _, answerable, _ in points if answerable)
@@ -236,12 +237,12 @@ def calibrate(index: Index, paths: str | Path | list, *, method: str | None = No
     measure = measures.pop()
     result = {
         "value": round(threshold, 4), "measure": measure, "method": method or
-        index.default_method(), "balanced_accuracy": round(balanced, 3),
+        index.engine.default_method(), "balanced_accuracy": round(balanced, 3),
         "answerable_kept": f"{tp}/{positives}", "refusals_caught": f"{tn}/{negatives}",
         "n": len(points), "source": path,
         "misjudged": sorted(qid for e, ok, qid in points if (e >= threshold) != ok),
     }
-    index.save_calibration(result)
+    index.calibration.save(result)
     return result
 
 

@@ -75,7 +75,7 @@ def collect(target: str | Path, index: Index, methods: list[str], k: int = 10,
         raise InvalidInput(f"{target}: --report needs a reference file (.yaml/.jsonl); "
                            "for a collection, use --json")
     questions = load_reference(target)
-    default = index.default_method()
+    default = index.engine.default_method()
     names = list(dict.fromkeys([default, *methods]))
     reports = {m: evaluate_reference(index, target, m, k) for m in names}
     key = f"ndcg@{k}"
@@ -102,7 +102,7 @@ def collect(target: str | Path, index: Index, methods: list[str], k: int = 10,
     if answers:
         report = evaluate_answers(index, target, method=default)
         answer_data = {"metrics": report.metrics, "outcomes": report.outcomes,
-                       "calibrated": index.refusal_thresholds(),
+                       "calibrated": index.calibration.thresholds(),
                        "per_question": [{key: r.get(key) for key in (
                            "id", "type", "lang", "refuse", "refused", "outcome", "reason",
                            "evidence", "judgment", "facts_missing", "top_hit", "answer")}

@@ -88,7 +88,7 @@ def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
                                "Cranfield); for a reference file, ingest one index per "
                                "chunking and evaluate each")
         with Index(index, embedder=embedder, settings=settings) as main:
-            names = [m or main.default_method() for m in methods]
+            names = [m or main.engine.default_method() for m in methods]
             return {m: evaluate_reference(main, target, m, k) for m in names}
     evalset = load(target)
     embedder = embedder or ("none" if methods == ["bm25"] else "e5")
@@ -96,7 +96,7 @@ def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
                settings=settings) as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                            language=evalset.language, settings=chunking, progress=progress)
-        names = [m or own.default_method() for m in methods]
+        names = [m or own.engine.default_method() for m in methods]
         return {m: evaluate_collection(own, evalset, m, k) for m in names}
 
 
@@ -121,7 +121,7 @@ def default_method(target: str | Path, index: str | None = None,
     """The method `search` uses when none is named, for the index `evaluate` asks."""
     if is_reference_file(target):
         with Index(index, embedder=embedder) as main:
-            return main.default_method()
+            return main.engine.default_method()
     return "bm25" if (embedder or "e5") == "none" else "hybrid"
 
 

@@ -94,7 +94,7 @@ def ingest(
     With an `embedder`, chunks lacking a vector are embedded first (in `embedder_name`
     worker processes when given, made with `embedder_settings`, a `preuve.settings.Settings`);
     vectors are cached by text hash across ingests. `companion`, (embedder, registered name),
-    is a second embedder whose vectors are made the same way (`Index.companion`).
+    is a second embedder whose vectors are made the same way (`index.engine.companion`).
     Files over `max_bytes`, PDFs over `max_pages` and zip bombs are refused unparsed
     (`preuve.ingest.limits`); links inside the folders are not followed (`walk`)."""
     settings = settings or ChunkSettings()

@@ -109,14 +109,6 @@ def chunks_from_lines(
     return out
 
 
-def chunks_from_units(
-    units: Sequence[str], max_words: int, overlap_words: int, **fields
-) -> list[Chunk]:
-    """Chunks of whole sentences/paragraphs (no line positions: PDF pages)."""
-    return [Chunk(text=piece, **fields) for piece in _unit_windows(units, max_words,
-                                                                    overlap_words)]
-
-
 def _unit_windows(units: Sequence[str], max_words: int, overlap_words: int) -> list[str]:
     pieces: list[str] = []
     for unit in units:

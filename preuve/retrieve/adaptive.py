@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from preuve import text
 from preuve.models import Hit
 
-COMPANION = "companion"  # the list of the companion embedder (`Index.companion`)
+COMPANION = "companion"  # the list of the companion embedder (`index.engine.companion`)
 TRANSLATED = "translated"  # the keyword list of the question translated (bilingual.py)
 
 
@@ -45,7 +45,7 @@ class Fusion:
     crossing_bm25: float = 1.0  # multiplier of bm25 when dense's first hits are in another language
     spread: float = 0.0  # bm25 weight grows by spread x (first - second) / first
     translated: float = 0.5  # weight of bm25 over the translated question (`bilingual.py`)
-    # weight of the companion embedder's list (`Index.companion`) when the candidates mix
+    # weight of the companion embedder's list (`index.engine.companion`) when the candidates mix
     # languages (`across_languages`); 0 when they are all in the question's language
     companion: float = 1.0
     coverage: float = 4.0  # bm25 weight grows by coverage x (share of the question's terms

@@ -145,7 +145,7 @@ class SharedDatabase:
                 except Exception as exc:  # noqa: BLE001 - logged; the local buckets serve
                     self.failed(exc)
                     return None
-        return self._store.shared_rates
+        return self._store.engine.shared_rates
 
     def failed(self, exc: Exception) -> None:
         if time.monotonic() >= self._down_until:

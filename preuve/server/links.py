@@ -12,15 +12,9 @@ import re
 
 # a Markdown link to a local file: [label](file:///srv/docs/x.md#L3) -> label
 _FILE_LINK = re.compile(r"\[([^\]\n]*)\]\(file:[^)\s]*\)")
-# a viewer link of this server: /files/<id>… or /passages/<id>… (no //host, no /\host)
-_VIEWER_LINK = re.compile(r"^/(files|passages)/[^/\\\s][^\\\s]*$")
 
 
 def strip_file_links(text: str) -> str:
     """`text` with every Markdown link to a `file:` URL reduced to its label."""
     return _FILE_LINK.sub(r"\1", text)
 
-
-def is_viewer_link(url: str) -> bool:
-    """A same-origin link into the viewer (what the page turns into a citation link)."""
-    return bool(_VIEWER_LINK.match(url))

@@ -86,7 +86,7 @@ class Tools:
     def search(self, query: str, method: str | None = None, k: int = 5,
                as_of: str | None = "today") -> dict[str, Any]:
         def run(index: Index):
-            chosen = method or index.default_method()
+            chosen = method or index.engine.default_method()
             hits = index.search(query, method=chosen, k=k, as_of=_as_of(as_of),
                                 audience=self.audience)
             return {"query": query, "method": chosen, "audience": self.audience,

@@ -66,15 +66,15 @@ class IndexPool:
 
     def _share_embedder(self, index: Index) -> None:
         """Load the embedding model once (under a lock) and lend it to every Index."""
-        if index.embedder_loaded or not index.has_vectors:
+        if index.engine.embedder_loaded or not index.engine.has_vectors:
             return
         with self._embed_lock:
             if self._embedder is None:
                 try:
-                    self._embedder = index.embedder()
+                    self._embedder = index.engine.embedder()
                 except PreuveError:  # reported by the request that needs vectors
                     return
-        index.lend_embedder(self._embedder)
+        index.engine.lend_embedder(self._embedder)
 
     def _take(self) -> Index:
         try:
@@ -90,7 +90,7 @@ class IndexPool:
 
     def has_vectors(self) -> bool:
         with self.get() as index:
-            return index.has_vectors
+            return index.engine.has_vectors
 
     def close(self) -> None:
         with self._lock:

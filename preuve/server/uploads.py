@@ -122,7 +122,7 @@ class UploadFolder:
             yield None
             return
         with self._lend() as index:
-            yield index.shared_files
+            yield index.engine.shared_files
 
     @contextmanager
     def writing(self):

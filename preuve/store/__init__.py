@@ -10,17 +10,20 @@ searches and vectors.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from preuve.models import Chunk, Document, Filters, Hit
 
 if TYPE_CHECKING:
-    from preuve.store.sql import SqlStore
+    from preuve.store.keyword import Keeper
+    from preuve.store.matrix import VectorMatrix
+    from preuve.store.postgres import BucketTable, StoredFiles
+    from preuve.store.sql import Conversations, FeedbackRows
 
 DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
 
@@ -99,14 +102,65 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+class IndexStore(Store, Protocol):
+    """What `preuve.Index` holds (`open_store` gives one): a `Store` and what both SQL
+    engines add (`preuve.store.sql.SqlStore`): counts, conversations, feedback, what
+    servers on one database share, export and import for `preuve migrate`."""
+
+    conversations: Conversations
+    feedback: FeedbackRows
+    files: StoredFiles | None  # uploads' bytes every server shares (PostgreSQL)
+    rates: BucketTable | None  # rate-limit buckets every server shares (PostgreSQL)
+
+    @property
+    def schema_version(self) -> int: ...
+
+    def stats(self) -> dict: ...
+
+    def document_chunks(self, doc_id: str, filters: Filters) -> list[Hit]: ...
+
+    def export_documents(self, batch: int = 500
+                         ) -> Iterator[list[tuple[Document, list[Chunk]]]]: ...
+
+    def export_vectors(self, batch: int = 5000
+                       ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]]]]: ...
+
+    def export_rows(self, table: str) -> list[tuple]: ...
+
+    def import_rows(self, table: str, rows: Sequence[tuple]) -> None: ...
+
+
+# -- optional abilities: a store has them or not; callers check with isinstance -------------
+@runtime_checkable
+class HnswStore(Protocol):
+    """A store whose dense search can run through an HNSW index (PostgreSQL)."""
+
+    def hnsw_ready(self) -> bool: ...
+
+    def build_hnsw(self) -> bool: ...
+
+    def drop_hnsw(self) -> None: ...
+
+
+@runtime_checkable
+class KeywordHolder(Protocol):
+    """A store that keeps the in-memory keyword engine (`keywords`, a `Keeper`)."""
+
+    keywords: Keeper
+
+
+@runtime_checkable
+class DenseMatrixHolder(Protocol):
+    """A store that holds the vectors dense search scans in memory (SQLite):
+    `vector_matrix`, None until a dense query loaded them."""
+
+    @property
+    def vector_matrix(self) -> VectorMatrix | None: ...
+
+
 def is_postgres(location: str) -> bool:
     """Whether `location` names a PostgreSQL database rather than a SQLite file."""
     return location.startswith(("postgres://", "postgresql://"))
-
-
-def index_exists(location: str) -> bool:
-    """Whether there is an index to open (a database is checked when it is connected to)."""
-    return is_postgres(location) or os.path.exists(location)
 
 
 def shown(location: str) -> str:
@@ -118,7 +172,7 @@ def shown(location: str) -> str:
     return location
 
 
-def open_store(location: str | os.PathLike | None = None, settings=None) -> SqlStore:
+def open_store(location: str | os.PathLike | None = None, settings=None) -> IndexStore:
     """Open (creating if needed) the index at `location`, else the `index` setting, else
     the default. `settings` (a `preuve.settings.Settings`) tunes the store: pg_pool,
     hnsw_threshold, hnsw_ef_search, ann_threshold, bm25, cache."""

@@ -180,6 +180,7 @@ class IVFIndex:
         if allowed <= max(k, EXACT_BELOW_ROWS):
             return None
         closeness = self.centroids @ query
+        lists: np.ndarray | None
         if keep is None:
             if 2 * self.nprobe >= self.nlist:  # data without structure: exact is as cheap
                 return None
@@ -400,7 +401,7 @@ def load_or_build(vectors: np.ndarray, rowids: np.ndarray, location: str | None,
     seconds = time.perf_counter() - started
     log.info("ANN index: %d rows, %d lists, nprobe %d (calibrated recall %.3f), %.1f s",
              len(vectors), len(centroids), nprobe, recall, seconds)
-    if path is not None:
+    if path is not None and location:  # (a path is only made for a location)
         save(path, rowids, centroids, lists, nprobe, recall, seconds)
         remove_stale(os.path.abspath(location), generation or "0")
     return index_for(lists, centroids, nprobe, recall, seconds, loaded=False)

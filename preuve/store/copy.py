@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from preuve.errors import Conflict, NoSuchFile
-from preuve.store import Changes, is_postgres, open_store
-from preuve.store.sql import PLAIN_TABLES, SqlStore
+from preuve.store import Changes, IndexStore, is_postgres, open_store
+from preuve.store.sql import PLAIN_TABLES
 
 
 @dataclass
@@ -31,7 +31,7 @@ class CopyReport:
         return dict(self.__dict__)
 
 
-def open_existing(location: str) -> SqlStore:
+def open_existing(location: str) -> IndexStore:
     """Open an index that must already exist (opening a missing SQLite path would create it)."""
     if not is_postgres(location) and not os.path.isfile(location):
         raise NoSuchFile(f"{location}: no such index file")
@@ -54,7 +54,7 @@ def copy_index(source: str, target: str, batch: int = 500,
         dst.close()
 
 
-def _copy(src: SqlStore, dst: SqlStore, batch: int, progress) -> CopyReport:
+def _copy(src: IndexStore, dst: IndexStore, batch: int, progress) -> CopyReport:
     report = CopyReport(source=src.location, target=dst.location)
     before = dst.stats()
     if before["documents"] or before["chunks"] or before.get("vectors"):
@@ -91,7 +91,7 @@ def _copy(src: SqlStore, dst: SqlStore, batch: int, progress) -> CopyReport:
     return report
 
 
-def _check(src: SqlStore, dst: SqlStore, report: CopyReport) -> None:
+def _check(src: IndexStore, dst: IndexStore, report: CopyReport) -> None:
     """Both sides hold the same numbers of documents, chunks, vectors and messages."""
     a, b = src.stats(), dst.stats()
     wrong = [f"{key}: {a.get(key)} in the source, {b.get(key)} in the target"

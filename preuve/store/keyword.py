@@ -59,6 +59,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -131,7 +132,8 @@ class Part:
         vocabulary: defaultdict[str, int] = defaultdict()
         vocabulary.default_factory = vocabulary.__len__
         lookup = vocabulary.__getitem__
-        column_rows, lengths, title_lengths, pieces = [], [], [], []
+        column_rows: list = []
+        lengths, title_lengths, pieces = [], [], []
         batch: list[Row] = []
 
         def flush() -> None:
@@ -208,8 +210,10 @@ class Part:
         chunks = np.bincount(codes, minlength=n)
         tokens = np.bincount(codes, weights=self.lengths[live], minlength=n)
         titles = np.bincount(codes, weights=self.title_lengths[live], minlength=n)
-        return tuple(Counter({x: int(v) for x, v in zip(self.labels, counts, strict=True)})
-                     for counts in (chunks, tokens, titles))
+        chunks_of, tokens_of, titles_of = (
+            Counter({x: int(v) for x, v in zip(self.labels, counts, strict=True)})
+            for counts in (chunks, tokens, titles))
+        return chunks_of, tokens_of, titles_of
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str, key: str) -> None:
@@ -226,7 +230,7 @@ class Part:
             for name in ("docs", "tf", "title_tf"):
                 np.save(f"{stem}.{name}.npy", getattr(self, name), allow_pickle=False)
             words = "\n".join(self.vocabulary).encode("utf-8")
-            arrays = {"rowids": c.rowids, "access": c.access, "kinds": c.kinds,
+            arrays: dict[str, Any] = {"rowids": c.rowids, "access": c.access, "kinds": c.kinds,
                       "starts": c.starts, "ends": c.ends, "lengths": self.lengths,
                       "title_lengths": self.title_lengths,
                       "offsets": self.offsets, "label_of_row": self.label_of_row,
@@ -284,7 +288,7 @@ class Part:
 def _labels(columns: VectorMatrix) -> tuple[list[str | None], np.ndarray]:
     """The labels of the rows (None: unlabelled) and each row's index into them."""
     labels: list[str | None] = [None, *sorted(columns.access_codes,
-                                              key=columns.access_codes.get)]
+                                              key=columns.access_codes.__getitem__)]
     # access codes are -1 (unlabelled) and 0.. in order: shift by one
     return labels, (columns.access + 1).astype(np.int16)
 
@@ -437,7 +441,7 @@ class Impacts:
         """Every value computed and written beside the part's files (`_impacts_file`),
         then mapped from there (their memory shared with other processes). One thread of
         one process computes them: while another does, this returns at once."""
-        if not self.unsaved:
+        if not self.unsaved or self.file is None:
             return
         with _only_one(self.file) as mine:
             if not mine:
@@ -474,7 +478,9 @@ class KeywordIndex:
     _buffers: threading.local = field(default_factory=threading.local, repr=False)
 
     def __post_init__(self) -> None:
-        chunks, tokens, titles = Counter(), Counter(), Counter()
+        chunks: Counter = Counter()
+        tokens: Counter = Counter()
+        titles: Counter = Counter()
         for i, part in enumerate(self.parts()):
             for mine, more in zip((chunks, tokens, titles), part.label_sizes(self._dead(i)),
                                   strict=True):
@@ -576,11 +582,11 @@ class KeywordIndex:
                     mine.append((times * bm25_idf(n_chunks, df), t))
         else:
             for term, times in repeats.items():
-                ids = [p.vocabulary.get(term) for p in parts]
-                df = self._df(ids, codes, dfs)
+                term_ids = [p.vocabulary.get(term) for p in parts]
+                df = self._df(term_ids, codes, dfs)
                 if df:
                     idf = times * bm25_idf(n_chunks, df)
-                    for mine, t in zip(weighted, ids, strict=True):
+                    for mine, t in zip(weighted, term_ids, strict=True):
                         if t is not None:
                             mine.append((idf, t))
         found = [self._score(i, part, weighted[i], filters, k)
@@ -618,6 +624,8 @@ class KeywordIndex:
             sums = pairs[:, 0] @ dense[pairs[:, 1].astype(np.intp)]
             return self._top_of_all(i, part, sums, filters, k)
         spans = [(idf, int(offsets[t]), int(offsets[t + 1])) for idf, t in weighted]
+        rows: np.ndarray
+        scores: np.ndarray
         if len(spans) == 1:
             idf, lo, hi = spans[0]
             rows, scores = part.docs[lo:hi], (idf * impacts[lo:hi]).astype(np.float64)
@@ -783,7 +791,8 @@ def _brought_forward(base: Part, base_key: str, deltas: list[Part],
         for i, part in enumerate(parts):
             gone = np.isin(part.columns.rowids, delta.dead_ids)
             if gone.any():
-                dead[i] = gone if dead[i] is None else dead[i] | gone
+                held = dead[i]
+                dead[i] = gone if held is None else held | gone
     # a row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
     # deleted first: it is among the dead of its old part, and lives on in the new one
     deltas = list(deltas)
@@ -953,6 +962,7 @@ class Keeper:
         """The background thread: the index of the state its own snapshot reads, brought
         forward from `last` or the saved file, else built from the rows (and saved)."""
         try:
+            assert self.opener is not None  # (started only when the store gives one)
             with self.opener() as (key, entries, rows, _):
                 if self.build_hook is not None:
                     self.build_hook()
@@ -971,7 +981,7 @@ class Keeper:
                     found = self._forward(key, entries, stoppable, bases, publish=False,
                                           saved_deltas=False)
                     built = found is None
-                    if built:
+                    if found is None:
                         base = Part.build(stoppable(None))
                         self._check_stop()
                         if path:
@@ -1020,6 +1030,7 @@ class Keeper:
         for a base (`_from_saved_delta`) when there is one."""
         records = None
         for base, base_key in bases:
+            found: KeywordIndex | None
             if base_key == key:
                 found = KeywordIndex(base, key)
             else:

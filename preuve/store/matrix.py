@@ -184,6 +184,7 @@ class VectorMatrix:
         """Rows whose path starts with one of `prefixes` (the store's [prefix, prefix +
         U+10FFFF) range: the distinct paths are sorted, so each prefix is a range of ids)."""
         out = np.zeros(len(self), dtype=bool)
+        assert self.paths is not None and self.path_ids is not None  # callers: has_paths
         for prefix in prefixes:
             prefix = prefix.removeprefix("./")
             low = bisect.bisect_left(self.paths, prefix)

@@ -19,6 +19,7 @@ compiles pgvector for the baseline CPU and dispatches the AVX-512 paths at run t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import pwd
@@ -101,14 +102,12 @@ def start(data_dir: str | os.PathLike, port: int | None = None, durable: bool = 
         subprocess.run(_as_owner([str(bins / "initdb"), "-D", str(data), "-U", ROLE,
                                   "--auth=trust", "--encoding=UTF8", "--locale=C"], user),
                        check=True, capture_output=True)
-    if port is None:  # a free port may be taken by another process before the server
-        for attempt in range(3):  # binds it: try another one
-            try:
-                return _start(data, free_port(), durable, settings, user, bins)
-            except subprocess.CalledProcessError:
-                if attempt == 2:
-                    raise
-    return _start(data, port, durable, settings, user, bins)
+    # a free port may be taken by another process before the server binds it: two more
+    # tries on another one, the last one's error raised
+    for _ in range(2 if port is None else 0):
+        with contextlib.suppress(subprocess.CalledProcessError):
+            return _start(data, free_port(), durable, settings, user, bins)
+    return _start(data, free_port() if port is None else port, durable, settings, user, bins)
 
 
 def _start(data: Path, port: int, durable: bool, settings: dict[str, str] | None,

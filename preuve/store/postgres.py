@@ -459,7 +459,9 @@ class PostgresStore(SqlStore):
         minutes), for a background build."""
         import psycopg
 
-        with psycopg.connect(self.pool.conninfo, **(self.pool.kwargs or {})) as conn:
+        # (the pool was made with a conninfo string and a dict: see __init__)
+        with psycopg.connect(self.pool.conninfo,  # type: ignore[arg-type]
+                             **(self.pool.kwargs or {})) as conn:  # type: ignore[arg-type]
             self._configure(conn)
             with conn.cursor() as cur:
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -487,8 +489,8 @@ class PostgresStore(SqlStore):
             yield from rows
 
     def readable_chunks(self, filters: Filters) -> int:
-        labels = filters.readable_labels()
-        labels = None if labels is None else list(labels)
+        wanted = filters.readable_labels()
+        labels = None if wanted is None else list(wanted)
         with self._cursor() as cur:
             cur.execute("SELECT coalesce(sum(p.chunks), 0) FROM lexicon_parts p "
                         "WHERE %s::text[] IS NULL OR p.label = ANY(%s::text[])",
@@ -498,8 +500,8 @@ class PostgresStore(SqlStore):
     def _query_vector(self, cur, terms: Sequence[str], filters: Filters) -> dict[int, float]:
         """term id -> IDF of the query's terms over the partitions the caller may read
         (chunk counts and document frequencies summed over them, nothing else)."""
-        labels = filters.readable_labels()
-        labels = None if labels is None else list(labels)
+        wanted = filters.readable_labels()
+        labels = None if wanted is None else list(wanted)
         readable = "(%s::text[] IS NULL OR p.label = ANY(%s::text[]))"
         # one statement, one snapshot: counts and frequencies of the same committed state
         cur.execute("WITH n AS (SELECT coalesce(sum(p.chunks), 0)::bigint AS chunks "

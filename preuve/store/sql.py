@@ -15,8 +15,12 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from preuve.models import NAVIGATION, SOURCE_URL, Chunk, Document, Filters, Hit
+
+if TYPE_CHECKING:
+    from preuve.store.postgres import BucketTable, StoredFiles
 
 # Column lists and the records built from rows in that order (sqlite3.Row and psycopg
 # tuples both index by position), so the two stores read rows the same way.
@@ -100,7 +104,8 @@ def filter_sql(filters: Filters, alias: str = "c", mark: str = "?") -> tuple[str
 
     `mark` is the driver's placeholder: `?` for sqlite3, `%s` for psycopg.
     """
-    clauses, params = ["1=1"], []
+    clauses: list[str] = ["1=1"]
+    params: list = []
 
     def marks(n: int) -> str:
         return ",".join([mark] * n)
@@ -183,8 +188,8 @@ class SqlStore:
     mark = "?"
     # what several servers on one database share (PostgreSQL); None where a folder beside
     # the index and each process's memory serve instead (SQLite)
-    files = None  # bytes of uploaded files (`StoredFiles`)
-    rates = None  # rate-limit token buckets (`BucketTable`)
+    files: StoredFiles | None = None  # bytes of uploaded files
+    rates: BucketTable | None = None  # rate-limit token buckets
 
     def __init__(self) -> None:
         self.conversations = Conversations(self)
@@ -222,7 +227,8 @@ class SqlStore:
     # -- documents and chunks -----------------------------------------------------------
     def documents(self, filters: Filters | None = None) -> list[Document]:
         """Documents the filters allow (all of them when None), ordered by path."""
-        sql, params = f"SELECT {DOC_COLUMNS} FROM documents d", []
+        sql = f"SELECT {DOC_COLUMNS} FROM documents d"
+        params: list = []
         if filters is not None:
             where, params = filter_sql(document_filters(filters), "d", self.mark)
             sql += " WHERE " + where

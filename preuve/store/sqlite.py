@@ -23,6 +23,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import cast
 
 import numpy as np
 
@@ -371,11 +372,6 @@ class SQLiteStore(SqlStore):
         return self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
                                (fts_query([term]),)).fetchone()[0]
 
-    def bm25_partitions(self) -> list[tuple[int, str | None, str]]:
-        """(number, access label or None, FTS5 table) of each BM25 partition."""
-        return [(row[0], row[1], _part_table(row[0])) for row in self.db.execute(
-            "SELECT part, label FROM lexicon_parts ORDER BY part")]
-
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash. Committed on its own: the cache is not what searches
@@ -440,7 +436,7 @@ class SQLiteStore(SqlStore):
     @property
     def vector_matrix(self) -> VectorMatrix | None:
         """The vectors dense search holds in memory for the index's embedder (None until a
-        dense query loaded them): what `Index.engine_stats` reports."""
+        dense query loaded them): what `index.engine.stats` reports."""
         held = self._matrices.get(self.get_meta("embedder_model") or "")
         return None if held is None else held[1]
 
@@ -596,7 +592,8 @@ def _partition(db: sqlite3.Connection, label: str | None) -> int:
     row = db.execute("SELECT part FROM lexicon_parts WHERE label IS ?", (label,)).fetchone()
     if row is not None:
         return row[0]
-    part = db.execute("INSERT INTO lexicon_parts (label) VALUES (?)", (label,)).lastrowid
+    part = cast(int, db.execute("INSERT INTO lexicon_parts (label) VALUES (?)",
+                                (label,)).lastrowid)  # (set by an INSERT)
     table = _part_table(part)
     mine = f"(SELECT label FROM lexicon_parts WHERE part = {int(part)})"
     count = f"UPDATE lexicon_parts SET chunks = chunks + {{}} WHERE part = {int(part)};"

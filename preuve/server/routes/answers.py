@@ -46,7 +46,7 @@ def ask(request: Request, app: App, who: Who, body: AskRequest):
 @router.post("/conversations", status_code=201)
 def new_conversation(app: App, who: Who):
     """Open a conversation, bound to your key (and its audience)."""
-    return {"id": app.engine(lambda ix: ix.open_conversation(who.audience, who.owner))}
+    return {"id": app.engine(lambda ix: ix.conversations.open(who.audience, who.owner))}
 
 
 @router.post("/conversations/{conversation_id}/messages")
@@ -75,8 +75,8 @@ def add_message(request: Request, app: App, who: Who, conversation_id: str,
 def get_conversation(app: App, who: Who, conversation_id: str):
     """A conversation's turns (only for the key that opened it)."""
     try:
-        messages = app.engine(lambda ix: ix.history(conversation_id, audience=who.audience,
-                                                    owner=who.owner))
+        messages = app.engine(lambda ix: ix.conversations.history(
+            conversation_id, audience=who.audience, owner=who.owner))
     except NotFound:
         raise NotFound(NO_CONVERSATION) from None
     return {"id": conversation_id, "messages": [public_message(m) for m in messages]}

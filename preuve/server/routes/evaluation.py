@@ -15,7 +15,7 @@ router = APIRouter(tags=["service"])
 @router.get("/eval", response_class=HTMLResponse)
 def last_report(app: App, who: Admin):
     """The last evaluation report of this index, as a self-contained HTML page."""
-    html = app.engine(lambda ix: ix.kept_report())
+    html = app.engine(lambda ix: ix.calibration.kept_report())
     if not html:
         raise NotFound("no evaluation report yet: run `preuve eval QUESTIONS.yaml --report "
                        "report.html` on this index")

@@ -12,7 +12,7 @@ router = APIRouter(tags=["service"])
 @router.get("/health")
 def health(app: App):
     """Liveness: the index opens and answers a query."""
-    return {"status": "ok", "schema_version": app.engine(lambda ix: ix.schema_version)}
+    return {"status": "ok", "schema_version": app.engine(lambda ix: ix.engine.schema_version)}
 
 
 @router.get("/metrics")
