@@ -379,7 +379,7 @@ def vectors_of_another_cpu():
         yield
         return
     import preuve.embed
-    import preuve.index
+    import preuve.engine
 
     original = preuve.embed.get_embedder
     made: dict[str, NoisyEmbedder] = {}
@@ -391,7 +391,7 @@ def vectors_of_another_cpu():
 
     mp = pytest.MonkeyPatch()
     mp.setattr(preuve.embed, "get_embedder", noisy)
-    mp.setattr(preuve.index, "get_embedder", noisy)
+    mp.setattr(preuve.engine, "get_embedder", noisy)
     yield
     mp.undo()
 
