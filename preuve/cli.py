@@ -510,10 +510,10 @@ def migrate(source, target, as_json):
 @click.option("--chunk-overlap", type=int, default=None, help="With --chunking: overlap.")
 @click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False),
               metavar="REPORT.html",
-              help="Reference file: write a self-contained HTML report (per-type charts per "
-                   "method, answer outcomes, the refusal judgment, the missed questions "
-                   "with their top passages and why), its data beside it as .json, and "
-                   "keep it in the index for the server's /eval.")
+              help="Write a self-contained HTML report (per-type charts per method, the "
+                   "missed questions with their top passages and why; for a reference "
+                   "file also answer outcomes and the refusal judgment, and kept in the "
+                   "index for the server's /eval), its data beside it as .json.")
 @click.option("--against", default=None, type=click.Path(dir_okay=False), metavar="OLD.json",
               help="With --report: compare with an earlier report's .json (what improved, "
                    "what regressed).")
@@ -539,8 +539,8 @@ def eval_(target, method, k, show_missed, answers, limit, foreign, records, chun
     if against and not report_path:
         raise click.UsageError("--against compares reports: give --report too")
     if report_path and (chunkings or answers):
-        raise click.UsageError("--report evaluates a reference file's retrieval and answers "
-                               "together: drop --chunking/--answers")
+        raise click.UsageError("--report evaluates retrieval (and a reference file's answers) "
+                               "on its own: drop --chunking/--answers")
     if report_path:
         return _eval_report(target, [n for n in names if n], k, report_path, against,
                             index_path, embedder, as_json)
@@ -600,14 +600,25 @@ def _print_eval(target, reports, k, show_missed, index_path, embedder, chunking)
 def _eval_report(target, methods, k, report_path, against, index_path, embedder,
                  as_json) -> None:
     from preuve.evaluate import report
+    from preuve.evaluate.run import is_reference_file
 
     previous = report.load_data(against) if against else None  # a bad file fails first
-    with _index(index_path, embedder) as index:
-        data = report.collect(target, index, methods, k)
+    served = is_reference_file(target)
+    if served:
+        with _index(index_path, embedder) as index:
+            data = report.collect(target, index, methods, k)
+            if previous is not None:
+                data["comparison"] = report.compare(data, previous)
+            page, beside = report.write(data, report_path)
+            index.calibration.keep_report(page.read_text("utf-8"))
+    else:  # a collection, scored in its own eval index as `eval --json` scores it
+        settings = _settings(index=index_path, embedder=embedder)
+        data = report.collect_collection(target, methods, k, index=settings.index,
+                                         embedder=settings.embedder, settings=settings,
+                                         progress=not as_json)
         if previous is not None:
             data["comparison"] = report.compare(data, previous)
         page, beside = report.write(data, report_path)
-        index.calibration.keep_report(page.read_text("utf-8"))
     if as_json:
         return _print_json(data)
     if data["versus"]:
@@ -618,7 +629,8 @@ def _eval_report(target, methods, k, report_path, against, index_path, embedder,
         diff = data["comparison"]
         click.echo(f"against {against}: {len(diff['improved'])} improved, "
                    f"{len(diff['regressed'])} regressed")
-    click.echo(f"report: {page} (data: {beside}; served at /eval to admin keys)")
+    click.echo(f"report: {page} (data: {beside}"
+               + ("; served at /eval to admin keys)" if served else ")"))
 
 
 def _print_chunkings(runs, k) -> None:

@@ -201,10 +201,30 @@ def _is_title(line: str, following: str) -> bool:
             and following[:1].isupper())
 
 
-def _sentence_units(hit: Hit, recent: list[str]) -> list[Unit]:
-    """Sentences of a passage with no lines of its own (PDF), titles apart; a sentence
-    already taken from the chunk before (their overlap) is skipped."""
+def _after_overlap(lines: list[str], before: list[str]) -> list[str]:
+    """A passage's lines without the words it repeats from the end of the passage before
+    (chunks overlap by words, and the overlap may start mid-sentence)."""
+    words = " ".join(lines).split()
+    n = next((n for n in range(min(len(words), len(before)), 0, -1)
+              if before[-n:] == words[:n]), 0)
+    out = []
+    for line in lines:
+        taken = line.split()
+        if n >= len(taken):
+            n -= len(taken)
+            continue
+        out.append(" ".join(taken[n:]))
+        n = 0
+    return out
+
+
+def _sentence_units(hit: Hit, recent: list[str], before: list[str] | None = None) -> list[Unit]:
+    """Sentences of a passage with no lines of its own (PDF), titles apart; the words it
+    repeats from the passage `before` on the same page (their overlap) and a sentence
+    already taken are skipped."""
     lines = [line for line in hit.text.split("\n") if line.strip()]
+    if before:
+        lines = _after_overlap(lines, before)
     pieces, block = [], []
     for n, line in enumerate(lines):
         following = lines[n + 1].strip() if n + 1 < len(lines) else ""
@@ -232,9 +252,15 @@ def units_of(passages: list[Hit]) -> list[Unit]:
     units: list[Unit] = []
     seen_lines: set[int] = set()
     recent: list[str] = []
+    previous = None
     for hit in passages:
         by_lines = _line_units(hit, seen_lines)
-        units.extend(by_lines if by_lines is not None else _sentence_units(hit, recent))
+        if by_lines is None:
+            before = (previous.text.split() if previous is not None
+                      and (previous.path, previous.page) == (hit.path, hit.page) else None)
+            by_lines = _sentence_units(hit, recent, before)
+        units.extend(by_lines)
+        previous = hit
     return units
 
 

@@ -127,3 +127,51 @@ def test_the_judgment_chart_draws_the_calibrated_threshold(sqlite_index_path, tm
     data["answers"]["calibrated"] = {"dense": 0.85}
     chart = render(data)
     assert "calibrated 0.85" in chart and "dense evidence" in chart
+
+
+def _beir(folder, records, questions):
+    """A BEIR-layout collection: corpus.jsonl, queries.jsonl, qrels/test.tsv."""
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": rid, "title": title, "text": text}) + "\n"
+        for rid, title, text in records), "utf-8")
+    (folder / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": qid, "text": text}) + "\n" for qid, text, _ in questions), "utf-8")
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{qid}\t{rid}\t1\n" for qid, _, rid in questions), "utf-8")
+    return folder
+
+
+def test_report_of_a_collection_says_what_eval_json_says(tmp_path):
+    records = [("d1", "Tortoise care", "A tortoise hibernates in winter under dry leaves."),
+               ("d2", "Bread", "Knead the dough ten minutes, then let it rise for an hour."),
+               ("d3", "Bicycles", "Oil the chain of a bicycle every few hundred kilometres."),
+               ("d4", "Tea", "Green tea steeps for two minutes in water below boiling.")]
+    questions = [("q1", "when does a tortoise hibernate", "d1"),
+                 ("q2", "how long should dough rise", "d2"),
+                 ("q3", "how often to oil a bicycle chain", "d3"),
+                 # judged on the tea record but worded for the bread one: missed at k=1
+                 ("q4", "knead the dough ten minutes", "d4")]
+    collection = _beir(tmp_path / "tiny-beir", records, questions)
+    index = str(tmp_path / "main.sqlite")
+    page = tmp_path / "report.html"
+    made = run_cli("eval", str(collection), "--index", index, "--method", "bm25", "-k", "1",
+                   "--report", str(page), timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert "missed by bm25: 1 of 4" in made.stdout and "/eval" not in made.stdout
+    plain = json.loads(run_cli("eval", str(collection), "--index", index, "--method", "bm25",
+                               "-k", "1", "--json", timeout=300).stdout)
+    data = json.loads(page.with_suffix(".json").read_text("utf-8"))
+    assert data["retrieval"]["bm25"]["metrics"] == plain["metrics"]
+    assert data["retrieval"]["bm25"]["per_query"] == plain["per_query"]
+    assert [m["id"] for m in data["missed"]] == plain["missed"] == ["q4"]
+    html = page.read_text("utf-8")
+    assert "<script" not in html and html.count("<svg") >= 2
+    assert f"{plain['metrics']['ndcg@1']:.3f}" in html
+    assert "have no type (the collection gives none)" in html
+    # the missed question: its judged record, the record ranked above it, and why
+    missed = data["missed"][0]
+    assert missed["expected"] == ["d4 (Tea)"] and missed["top"][0]["label"].startswith("d2")
+    assert missed["why"].startswith("a relevant record is ranked 2, below the top 1")
+    assert "d4 (Tea)" in html and "knead the dough" in html and missed["why"] in html
+    assert data["answers"] is None and "Answers (" not in html

@@ -128,6 +128,58 @@ def test_a_real_pair_of_releases_matches_a_plain_diff(httpx_index):
     assert "is the first" in before.answer and "0.28.1" not in before.answer
 
 
+BITSTRING = Path(__file__).parent / "data" / "bitstring-manual"
+# what every page of the manual repeats: the running header and the chapter/section footers
+FURNITURE = re.compile(r"bitstring Documentation, Release \S+|\d+ Chapter 4\. Packing"
+                       r"|4\.1\.\s+Compact format strings\s+\d+")
+
+
+def pdf_lines(path: Path) -> list[str]:
+    """A PDF's text as pdfium extracts it, one stripped line a row, pages in order."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    return [line.strip() for page in document
+            for line in page.get_textpage().get_text_range().splitlines() if line.strip()]
+
+
+def test_a_real_pdf_pair_of_releases_against_a_plain_text_diff(fresh_index, tmp_path):
+    """bitstring's manual, chapter 4, in releases 3.0.2 and 3.1.5 (tests/data/bitstring-manual):
+    the plain diff of the extracted text has 5 hunks, of which 4 only move the running
+    header and footers across page breaks; the one change of wording adds the `pad:n` row.
+    The diff reports it, and what else it reports is page furniture and sentences re-split
+    at a page break: without the furniture, its changes remove no word and add exactly the
+    words the plain diff adds."""
+    corpus = tmp_path / "bitstring"
+    shutil.copytree(BITSTRING, corpus, ignore=shutil.ignore_patterns("*.txt", "LICENSE"))
+    with open_index(fresh_index) as index:
+        assert index.ingest([corpus]).ok
+        diff = index.versions.diff("bitstring-manual-3.1.pdf", until="2017-01-01",
+                                   audience="public")
+    assert (diff.old.path, diff.new.path) == ("bitstring-manual-3.0.pdf",
+                                              "bitstring-manual-3.1.pdf")
+    old, new = pdf_lines(BITSTRING / "bitstring-manual-3.0.pdf"), pdf_lines(
+        BITSTRING / "bitstring-manual-3.1.pdf")
+    hunks = [(old[i1:i2], new[j1:j2]) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, old, new, autojunk=False).get_opcodes() if op != "equal"]
+    worded = [(a, b) for a, b in hunks
+              if FURNITURE.sub("", " ".join(a)).split() != FURNITURE.sub("", " ".join(b)).split()]
+    assert (len(hunks), len(worded)) == (5, 1)
+    added = FURNITURE.sub("", " ".join(worded[0][1])).split()
+    assert added == "pad:n n zero bits (for use as padding).".split()
+    # the reported change holding the added row, and nothing else of wording
+    assert any("pad:n n zero bits" in " ".join(u.text for u in c.new) for c in diff.changes)
+    from collections import Counter
+
+    def words(units) -> Counter:
+        return Counter(FURNITURE.sub("", " ".join(u.text for u in units)).split())
+
+    removed = sum((words(c.old) for c in diff.changes), Counter())
+    inserted = sum((words(c.new) for c in diff.changes), Counter())
+    assert removed - inserted == Counter() and inserted - removed == Counter(added)
+    assert len(diff.changes) == 4  # 1 of wording, 3 of page breaks (docs/quality-loop.md)
+
+
 def build_format(kind: str, markdown: Path, dest: Path) -> Path:
     """The Markdown version's body as a Word (python-docx) or PDF (fpdf2) document: one
     paragraph per block, list item or heading, with a sidecar of the same dates."""

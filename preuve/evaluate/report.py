@@ -4,10 +4,11 @@
 default method when the file has gold answers) and gathers what an operator reads: the
 metrics per method, per question type, the default against the best single method, the
 answer outcomes, the refusal judgment's numbers against the outcome, and for each missed
-question its top passages and why it was missed. `compare` sets a previous run's data
-beside it (what improved, what regressed); `render` writes one self-contained HTML page
-(inline CSS and SVG charts drawn here, no script, nothing fetched). The data is written
-beside the page as JSON: the `--against` of the next run.
+question its top passages and why it was missed; `collect_collection` does the same for a
+public collection (retrieval only, in its own eval index). `compare` sets a previous run's
+data beside it (what improved, what regressed); `render` writes one self-contained HTML
+page (inline CSS and SVG charts drawn here, no script, nothing fetched). The data is
+written beside the page as JSON: the `--against` of the next run.
 """
 
 from __future__ import annotations
@@ -26,8 +27,17 @@ from preuve.evaluate.answers import (
     evaluate_answers,
     without_citations,
 )
+from preuve.evaluate.datasets import DEFAULT_TYPE
 from preuve.evaluate.reference import RefQuestion, load_reference
-from preuve.evaluate.run import default_versus_best, evaluate_reference, is_reference_file
+from preuve.evaluate.run import (
+    collection_index,
+    default_versus_best,
+    evaluate_collection,
+    evaluate_reference,
+    is_reference_file,
+    ranked_records,
+    record_depth,
+)
 from preuve.index import Index, shown_location
 
 DEEP = 100  # how deep a missed question's relevant passage is looked for
@@ -68,34 +78,29 @@ def _why_missed(index: Index, question: RefQuestion, method: str, k: int,
 
 def collect(target: str | Path, index: Index, methods: list[str], k: int = 10,
             answers: bool | None = None) -> dict:
-    """Everything the report shows, as plain data (JSON-serialisable). `methods`: the
-    methods to compare (the index's default is added when missing); `answers`: evaluate
-    the default method's answers (None: when the file has facts or refuse questions)."""
+    """Everything the report of a reference file shows, as plain data (JSON-serialisable).
+    `methods`: the methods to compare (the index's default is added when missing);
+    `answers`: evaluate the default method's answers (None: when the file has facts or
+    refuse questions)."""
     if not is_reference_file(target):
-        raise InvalidInput(f"{target}: --report needs a reference file (.yaml/.jsonl); "
-                           "for a collection, use --json")
+        raise InvalidInput(f"{target}: not a reference file (.yaml/.jsonl); a collection's "
+                           "report is `collect_collection`")
     questions = load_reference(target)
     default = index.engine.default_method()
     names = list(dict.fromkeys([default, *methods]))
     reports = {m: evaluate_reference(index, target, m, k) for m in names}
-    key = f"ndcg@{k}"
-    others = {m: r.metrics[key] for m, r in reports.items() if m != default}
-    best = max(others, key=lambda m: (others[m], m == "dense")) if others else None
     by_id = {q.id: q for q in questions}
     missed = []
     for qid in reports[default].missed:
         question = by_id[qid]
         hits = index.search(question.question, method=default, k=TOP,
                             as_of=question.as_of or "today", audience=question.audience)
-        found_by = [m for m, r in reports.items()
-                    if m != default and qid not in r.missed]
         missed.append({
             "id": qid, "question": question.question, "type": question.type,
             "audience": question.audience, "as_of": question.as_of,
             "expected": _expected(question),
-            "why": _why_missed(index, question, default, k, found_by),
-            "top": [{"label": h.shown_label, "score": round(float(h.score), 4),
-                     "text": " ".join(h.text.split())[:300]} for h in hits]})
+            "why": _why_missed(index, question, default, k, _found_by(reports, default, qid)),
+            "top": [_passage(h) for h in hits]})
     if answers is None:
         answers = any(q.facts or q.refuse for q in questions)
     answer_data = None
@@ -107,15 +112,84 @@ def collect(target: str | Path, index: Index, methods: list[str], k: int = 10,
                            "id", "type", "lang", "refuse", "refused", "outcome", "reason",
                            "evidence", "judgment", "facts_missing", "top_hit", "answer")}
                            for r in report.per_question]}
+    return _data(target, index, k, default, reports, missed, answer_data,
+                 {q.id: {"question": q.question, "type": q.type, "lang": q.lang}
+                  for q in questions})
+
+
+def collect_collection(target: str | Path, methods: list[str], k: int = 10, *,
+                       index: str | None = None, embedder: str | None = None,
+                       settings=None, progress: bool = False) -> dict:
+    """The report's data for a collection (BEIR folder, SQuAD/PIAF .json, Cranfield
+    folder), scored in its own eval index as `eval --json` scores it: retrieval per method
+    and per question type, the default's missed questions with their top records and why.
+    No answers (a collection's answer metrics are `eval --answers`)."""
+    with collection_index(target, methods or [None], index=index, embedder=embedder,
+                          progress=progress, settings=settings) as (own, evalset):
+        default = own.engine.default_method()
+        names = list(dict.fromkeys([default, *methods]))
+        reports = {m: evaluate_collection(own, evalset, m, k) for m in names}
+        by_id = {q.id: q for q in evalset.queries}
+        titles = {r.id: r.title for r in evalset.corpus}
+        missed = []
+        for qid in reports[default].missed:
+            query = by_id.get(qid)
+            if query is None:  # judged but not asked: nothing to show but the id
+                continue
+            relevant = {d for d, gain in evalset.qrels[qid].items() if gain > 0}
+            records, hits = ranked_records(own, query.text, default, record_depth(k))
+            found_by = _found_by(reports, default, qid)
+            why = _why_record_missed(own, query.text, default, k, relevant, records, found_by)
+            missed.append({
+                "id": qid, "question": query.text, "type": query.type, "audience": None,
+                "as_of": None, "why": why,
+                "expected": [f"{d} ({titles[d]})" if titles.get(d) else d
+                             for d in sorted(relevant)],
+                "top": [_passage(h) for h in hits[:TOP]]})
+        return _data(target, own, k, default, reports, missed, None,
+                     {q.id: {"question": q.text, "type": q.type, "lang": evalset.language}
+                      for q in evalset.queries})
+
+
+def _why_record_missed(index: Index, text: str, method: str, k: int, relevant: set[str],
+                       records: list[str], found_by: list[str]) -> str:
+    """Why no relevant record reached the top k: where the evaluation's own ranking puts
+    it, else where a deeper search finds it, else that the words do not reach it."""
+    others = f"; found in the top {k} by {', '.join(found_by)}" if found_by else ""
+    rank = next((n for n, r in enumerate(records, 1) if r in relevant), None)
+    if rank is not None:
+        return f"a relevant record is ranked {rank}, below the top {k}{others}"
+    deeper, _ = ranked_records(index, text, method, DEEP * 2)
+    rank = next((n for n, r in enumerate(deeper, 1) if r in relevant), None)
+    if rank is not None:
+        return (f"no relevant record among the {len(records)} ranked; a search of "
+                f"{DEEP * 2} passages finds one at rank {rank}{others}")
+    return (f"no relevant record in a search of {DEEP * 2} passages: the question's words "
+            f"do not reach it{others}")
+
+
+def _found_by(reports: dict, default: str, qid: str) -> list[str]:
+    return [m for m, r in reports.items() if m != default and qid not in r.missed]
+
+
+def _passage(hit) -> dict:
+    return {"label": hit.shown_label, "score": round(float(hit.score), 4),
+            "text": " ".join(hit.text.split())[:300]}
+
+
+def _data(target, index: Index, k: int, default: str, reports: dict, missed: list,
+          answers: dict | None, questions: dict) -> dict:
+    key = f"ndcg@{k}"
+    others = {m: r.metrics[key] for m, r in reports.items() if m != default}
+    best = max(others, key=lambda m: (others[m], m == "dense")) if others else None
     return {
         "format": FORMAT, "target": str(target),
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "index": shown_location(index.location), "k": k, "default": default, "best": best,
         "versus": default_versus_best(reports, default, k),
-        "questions": {q.id: {"question": q.question, "type": q.type, "lang": q.lang}
-                      for q in questions},
+        "questions": questions,
         "retrieval": {m: r.to_dict() for m, r in reports.items()},
-        "missed": missed, "answers": answer_data,
+        "missed": missed, "answers": answers,
     }
 
 
@@ -227,6 +301,9 @@ def _retrieval_section(data: dict) -> str:
     if data.get("versus"):
         parts.append(f'<p class="verdict">{escape(data["versus"])}</p>')
     types = list(reports[default]["per_type"])
+    if types == [DEFAULT_TYPE]:
+        parts.append("<p>These questions have no type (the collection gives none): one "
+                     "bar per method over all questions.</p>")
     key = f"ndcg@{k}"
     series = {m: [r["per_type"].get(t, {}).get(key) for t in types] for m, r in reports.items()}
     notes = [f"n={reports[default]['per_type'][t]['n']}" for t in types]

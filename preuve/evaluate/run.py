@@ -8,6 +8,8 @@ file, asked against the main index with each question's own as-of date and audie
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from preuve.errors import InvalidInput
@@ -62,16 +64,22 @@ def eval_index_path(main_index: str | None, evalset: EvalSet, embedder: str,
 def evaluate_collection(index: Index, evalset: EvalSet, method: str, k: int = 10) -> Report:
     """Score `method` on a collection indexed in `index` (one document per record)."""
     run, types = {}, {}
-    depth = min(200, k * 5)  # records may span several chunks: rank records, not chunks
     for query in evalset.queries:
-        hits = index.search(query.text, method=method, k=depth, as_of="none")
-        ranked: list[str] = []
-        for hit in hits:
-            if hit.path not in ranked:
-                ranked.append(hit.path)
-        run[query.id] = ranked[:k]
+        run[query.id] = ranked_records(index, query.text, method, record_depth(k))[0][:k]
         types[query.id] = query.type
     return evaluate_run(run, evalset.qrels, types, k=k)
+
+
+def record_depth(k: int) -> int:
+    """Passages searched to rank k records: records may span several chunks."""
+    return min(200, k * 5)
+
+
+def ranked_records(index: Index, text: str, method: str, depth: int) -> tuple[list[str], list]:
+    """The record ids (a collection's document paths) in the order of their first passage
+    among the top `depth` passages, and those passages."""
+    hits = index.search(text, method=method, k=depth, as_of="none")
+    return list(dict.fromkeys(hit.path for hit in hits)), hits
 
 
 def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
@@ -90,14 +98,28 @@ def evaluate(target: str | Path, *, methods: list[str | None], k: int = 10,
         with Index(index, embedder=embedder, settings=settings) as main:
             names = [m or main.engine.default_method() for m in methods]
             return {m: evaluate_reference(main, target, m, k) for m in names}
+    with collection_index(target, methods, index=index, embedder=embedder,
+                          progress=progress, chunking=chunking, settings=settings) as (
+            own, evalset):
+        names = [m or own.engine.default_method() for m in methods]
+        return {m: evaluate_collection(own, evalset, m, k) for m in names}
+
+
+@contextmanager
+def collection_index(target: str | Path, methods: list[str | None], *,
+                     index: str | None = None, embedder: str | None = None,
+                     progress: bool = False, chunking: ChunkSettings | None = None,
+                     settings=None) -> Iterator[tuple[Index, EvalSet]]:
+    """A collection loaded and its own eval index opened, its corpus ingested
+    (incrementally): what `evaluate` and the report of a collection ask. The embedder
+    defaults to none when only bm25 is asked, else e5."""
     evalset = load(target)
     embedder = embedder or ("none" if methods == ["bm25"] else "e5")
     with Index(eval_index_path(index, evalset, embedder, chunking), embedder=embedder,
                settings=settings) as own:
         own.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                            language=evalset.language, settings=chunking, progress=progress)
-        names = [m or own.engine.default_method() for m in methods]
-        return {m: evaluate_collection(own, evalset, m, k) for m in names}
+        yield own, evalset
 
 
 def default_versus_best(reports: dict[str, Report], default: str, k: int = 10) -> str | None:
