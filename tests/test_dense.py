@@ -540,3 +540,21 @@ def test_rerank_seam_rescores_only_the_filtered_hybrid_candidates(e5_index_path)
         assert len(public) == 5 and {h.access for h in public} == {"public"}
         staff_texts = {h.text for h in candidates if h.access != "public"}
         assert staff_texts and not staff_texts & set(reranker.seen)
+
+
+def test_a_freed_embedders_sentence_vectors_are_never_served_to_the_next_one():
+    """The extractive answerer's sentence vectors are remembered per embedder object too:
+    an embedder made after another was freed may get its id, and must not get its vectors
+    (use-m3's 512 numbers stacked for e5's 384)."""
+    from preuve.answer.extractive import _sentence_vectors
+    from preuve.embed import get_embedder
+
+    sentences = ["Chaque salarié peut télétravailler deux jours par semaine."]
+    first = GivenEmbedder(get_embedder("use-m3"))
+    first.embed_passages = first.inner.embed_passages
+    assert _sentence_vectors(first, sentences).shape == (1, 512)
+    freed, e5 = id(first), get_embedder("e5")
+    del first
+    made = [GivenEmbedder(e5) for _ in range(100)]  # CPython gives the freed id at once
+    (second,) = [m for m in made if id(m) == freed] or pytest.skip("no object got the id")
+    assert _sentence_vectors(second, sentences).shape == (1, 384)

@@ -8,7 +8,9 @@ a fragment; it cannot invent, and it answers in the passages' own language."""
 from __future__ import annotations
 
 import re
+import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -255,20 +257,35 @@ def _code_sentence(hit: Hit) -> Sentence:
     return Sentence(" — ".join(parts), hit, hit.start_line, hit.end_line)
 
 
-_SENTENCE_CACHE: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+_SENTENCE_CACHE: OrderedDict[tuple[int, str], tuple[weakref.ref, np.ndarray]] = OrderedDict()
 _SENTENCE_CACHE_SIZE = 20_000
+_SENTENCE_LOCK = threading.Lock()  # the server answers in a thread pool
 
 
 def _sentence_vectors(embedder, sentences: list[str]) -> np.ndarray:
     """Sentence embeddings, remembered: the same passages come back question after
-    question, and embedding their sentences is most of an extractive answer's cost."""
-    missing = [t for t in dict.fromkeys(sentences) if (id(embedder), t) not in _SENTENCE_CACHE]
+    question, and embedding their sentences is most of an extractive answer's cost. An
+    entry holds its embedder weakly and serves only that object (an embedder made after
+    another was freed may get its id), as `dense.query_vector` does."""
+    def held(text: str) -> np.ndarray | None:
+        entry = _SENTENCE_CACHE.get((id(embedder), text))
+        return entry[1] if entry is not None and entry[0]() is embedder else None
+
+    with _SENTENCE_LOCK:
+        found = {t: held(t) for t in dict.fromkeys(sentences)}
+    missing = [t for t, v in found.items() if v is None]
     if missing:
-        for sentence, vector in zip(missing, embedder.embed_passages(missing), strict=True):
-            _SENTENCE_CACHE[(id(embedder), sentence)] = vector
-        while len(_SENTENCE_CACHE) > _SENTENCE_CACHE_SIZE:
-            _SENTENCE_CACHE.popitem(last=False)
-    return np.stack([_SENTENCE_CACHE[(id(embedder), t)] for t in sentences])
+        vectors = embedder.embed_passages(missing)
+        with _SENTENCE_LOCK:
+            for sentence, vector in zip(missing, vectors, strict=True):
+                found[sentence] = vector
+                try:
+                    _SENTENCE_CACHE[(id(embedder), sentence)] = (weakref.ref(embedder), vector)
+                except TypeError:  # an object that cannot be referenced weakly
+                    break
+            while len(_SENTENCE_CACHE) > _SENTENCE_CACHE_SIZE:
+                _SENTENCE_CACHE.popitem(last=False)
+    return np.stack([found[t] for t in sentences])
 
 
 def term_overlap(question: str, sentence: str) -> float:
