@@ -570,8 +570,6 @@ class ExtractiveAnswerer:
         if compared(best) < max(quoted) - SECOND_MARGIN:
             return []
         asked = question_language(question)
-        if not best.parts["lexical"] and _language(best.hit) == asked:
-            return []  # not one word of the question: close in meaning by chance
         if _language(best.hit) not in (asked, _language(first)):
             return []  # the other edition of a bilingual manual says the same again
         own = by_hit[best.hit.chunk_id]
@@ -579,7 +577,11 @@ class ExtractiveAnswerer:
         if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \
                 and own[start - 1].block == best.block:
             start -= 1
-        return window(own, start, SECOND_WORDS)
+        quote = window(own, start, SECOND_WORDS)
+        if _language(best.hit) == asked and \
+                not term_overlap(question, " ".join(u.text for u in quote)):
+            return []  # not one word of the question: close in meaning by chance
+        return quote
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
         """The passage's own heading names what is asked: by its words, or (across
