@@ -284,3 +284,16 @@ def test_credentials_are_dropped_from_remotes():
     assert without_credentials("https://u:tok@github.com/o/r.git") == "https://github.com/o/r.git"
     assert without_credentials("https://tok@host:8443/o/r") == "https://host:8443/o/r"
     assert without_credentials("git@github.com:o/r.git") == "git@github.com:o/r.git"
+
+
+def test_a_named_folder_git_ignores_is_walked_as_a_plain_folder(repo, tmp_path):
+    """`preuve ingest .preuve/corpus` inside a work tree whose .gitignore holds `.preuve/`
+    ingested nothing and said nothing: a folder the caller names is taken, like a file."""
+    (repo / ".gitignore").write_text("corpus/\n")
+    corpus = repo / "corpus"
+    corpus.mkdir()
+    shutil.copy(FACTURO / "tva.py", corpus)
+    with open_index(tmp_path / "ignored.sqlite") as index:
+        report = index.ingest([corpus])
+        assert report.added == ["tva.py"], report
+        assert index.documents()[0].meta.get("source_url") is None  # in no commit

@@ -191,3 +191,15 @@ def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: i
                 role=role,
             ))
     return chunks
+
+
+def merge_spans(spans, gap: int = 2) -> list[list[int]]:
+    """(first, last) line spans in order, those at most `gap` lines apart merged into one:
+    the lines a file's definitions leave over become a few windows, not one per line."""
+    merged: list[list[int]] = []
+    for first, last in spans:
+        if merged and first - merged[-1][1] <= gap:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return merged

@@ -18,7 +18,7 @@ import re
 from preuve.errors import InvalidInput
 from preuve.ingest import config, syntax
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_lines, word_count
+from preuve.ingest.chunking import chunks_from_lines, merge_spans, word_count
 from preuve.models import Chunk
 
 CODE_EXTENSIONS = {
@@ -212,13 +212,7 @@ def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -
         elif not isinstance(node, ast.Import | ast.ImportFrom):
             leftovers.append((node.lineno, node.end_lineno))
     # top-level statements that are no definition (e.g. `if __name__ == ...`), merged
-    merged: list[list[int]] = []
-    for first, last in leftovers:
-        if merged and first - merged[-1][1] <= 2:
-            merged[-1][1] = last
-        else:
-            merged.append([first, last])
-    for first, last in merged:
+    for first, last in merge_spans(leftovers):
         chunks.extend(_line_windows(lines, first, last, settings))
     chunks.sort(key=lambda c: (c.start_line, c.end_line))
     title = docstring.strip().split("\n")[0][:120] if docstring else ""

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import yaml
 
 from preuve.ingest.base import ChunkSettings
-from preuve.ingest.chunking import chunks_from_lines, word_count
+from preuve.ingest.chunking import chunks_from_lines, merge_spans, word_count
 from preuve.models import Chunk
 
 Windows = Callable[..., list[Chunk]]
@@ -320,15 +320,7 @@ def read_makefile(source: str, lines: list[str], settings: ChunkSettings,
         else:
             _add(out, lines, first, last, name, kind, settings, windows)
         n = last + 1
-    runs: list[list[int]] = []
-    for number in rest:
-        if not lines[number - 1].strip():
-            continue
-        if runs and number - runs[-1][1] <= 2:
-            runs[-1][1] = number
-        else:
-            runs.append([number, number])
-    for a, b in runs:
+    for a, b in merge_spans((n, n) for n in rest if lines[n - 1].strip()):
         out.extend(windows(lines, a, b, settings))
     out.sort(key=lambda c: (c.start_line, c.end_line))
     return out or None

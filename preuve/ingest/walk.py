@@ -86,7 +86,9 @@ def walk(target: Path, session: Walk | None = None) -> Iterator[Candidate]:
     repo = session.repo(target)
     if repo is not None:
         listing = listed(repo, target, session.untracked)
-        if listing is not None:
+        # a folder git tracks nothing in (ignored, or never added) was named by the caller:
+        # walked as a plain folder, as a named file is taken tracked or not
+        if listing:
             yield from _walk_repo(target, target, repo, listing, session)
             return
     specs: list[tuple[str, pathspec.PathSpec]] = []

@@ -114,9 +114,9 @@ WORD_LISTS = {"fr": ("/usr/share/dict/french",),
 
 
 @lru_cache(maxsize=2)
-def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
-    """language -> the stems of its word list's words (empty without the list); cached as
-    JSON in the `cache` folder, keyed by the lists' sizes and times."""
+def _sorted_stems(cache: str | None = None) -> dict[str, tuple[str, ...]]:
+    """language -> the stems of its word list's words, sorted (empty without the list);
+    cached as JSON in the `cache` folder, keyed by the lists' sizes and times."""
     present = {lang: next(Path(f) for f in files if Path(f).is_file())
                for lang, files in WORD_LISTS.items() if any(Path(f).is_file() for f in files)}
     if not present:
@@ -125,7 +125,7 @@ def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
                                for f in present.values()]).encode() + CACHE_VERSION.encode())
     cached = cache_dir(cache) / f"wordstems-{stamp.hexdigest()[:12]}.json"
     try:
-        return {k: frozenset(v) for k, v in json.loads(cached.read_text("utf-8")).items()}
+        return {k: tuple(v) for k, v in json.loads(cached.read_text("utf-8")).items()}
     except (OSError, ValueError):
         pass
     stems = {lang: sorted({text.stem(w.strip().lower(), lang)
@@ -133,7 +133,13 @@ def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
                            if w.strip() and "'" not in w})
              for lang, f in present.items()}
     save_cached_json(cached, stems)
-    return {k: frozenset(v) for k, v in stems.items()}
+    return {k: tuple(v) for k, v in stems.items()}
+
+
+@lru_cache(maxsize=2)
+def _word_stems(cache: str | None = None) -> dict[str, frozenset[str]]:
+    """language -> the stems of its word list's words, as a set."""
+    return {k: frozenset(v) for k, v in _sorted_stems(cache).items()}
 
 
 def is_word(word: str, folder: str | None = None, cache: str | None = None) -> bool | None:
@@ -150,23 +156,21 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     if any(_key(word, language) in (table.get((language, other)) or {})
            for language, other in (("fr", "en"), ("en", "fr"))):
         return True
-    return _clipped(word, lists)
+    return _clipped(word, _sorted_stems(cache))
 
 
-_SORTED: dict[int, list[str]] = {}
-
-
-def _clipped(word: str, lists: dict[str, frozenset[str]]) -> bool:
+def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:
     """A clipped form of a word ("ordis" for "ordinateurs", "appli" for "application"):
-    four letters or more, the start of a longer word of a word list."""
+    four letters or more, the start of a longer stem of a word list (stems are folded and
+    sorted there: one binary search per language)."""
     start = text.fold(word).removesuffix("s")
     if len(start) < 4 or not start.isalpha():
         return False
-    ordered = _SORTED.get(id(lists))
-    if ordered is None:
-        ordered = _SORTED[id(lists)] = sorted({text.fold(s) for v in lists.values() for s in v})
-    i = bisect.bisect_right(ordered, start)
-    return i < len(ordered) and ordered[i].startswith(start)
+    for ordered in lists.values():
+        i = bisect.bisect_right(ordered, start)
+        if i < len(ordered) and ordered[i].startswith(start):
+            return True
+    return False
 
 
 def available(folder: str | None = None, cache: str | None = None) -> bool:
