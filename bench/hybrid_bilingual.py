@@ -14,10 +14,6 @@ a wrapped call nested inside another is its own line, not its parent's):
 - `rest`: what `hybrid` and `Index.search` do around them (filters, the languages check);
 - `total`: `Index.search`, wall and CPU.
 
-The embedding of e5 may run in a worker thread (`retrieve.dense.embed_beside`): its line
-then overlaps the others, `e5 inputs` is the part made in the caller's thread and `wait e5`
-the time the caller waited for the worker; `rest` is the caller's time outside the stages.
-
 Per run the p50 and p95 over the questions, then the median over the runs. `--against DIR`
 runs another checkout's `preuve` package (e.g. `git archive REV preuve | tar -x -C DIR`)
 in turn with this one, so that both see the same load; with `--rankings FILE`, every
@@ -43,7 +39,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -56,9 +51,8 @@ QUESTION_FILES = ["evalsets/manuals/questions.yaml", "examples/crosslingual.yaml
                   "evalsets/handbook/questions.yaml"]
 WARMUP = ["What is the Debian project?", "Comment signaler un bogue dans Debian ?",
           "mailing lists archive"]
-STAGES = ["e5 inputs", "embed e5", "wait e5", "embed use-m3", "bm25", "dense", "translated",
-          "translated bm25", "companion", "fusion", "rest", "total"]
-BESIDE = {"embed e5"}  # made in a worker thread, beside the caller's stages
+STAGES = ["embed e5", "embed use-m3", "bm25", "dense", "translated", "translated bm25",
+          "companion", "fusion", "rest", "total"]
 
 
 def build(folder: Path) -> str:
@@ -93,50 +87,29 @@ def questions(count: int) -> list[str]:
 
 
 class Stages:
-    """Seconds per stage of the current question, each thread's own: a wrapped call nested
-    inside another is subtracted from its caller's time."""
+    """Seconds per stage of the current question: a wrapped call nested inside another is
+    subtracted from its caller's time."""
 
     def __init__(self):
         self.spent: dict[str, float] = {}
-        self._local = threading.local()  # per thread: the open calls' nested times
-        self._lock = threading.Lock()
-
-    def add(self, name: str, seconds: float) -> None:
-        with self._lock:
-            self.spent[name] = self.spent.get(name, 0.0) + seconds
+        self._stack: list[list[float]] = []  # per open call: the time of its nested calls
 
     def wrap(self, module, attribute: str, label):
         original = getattr(module, attribute)
 
         def timed(*args, **kwargs):
             name = label(*args, **kwargs) if callable(label) else label
-            stack = self._local.__dict__.setdefault("stack", [])
-            stack.append([0.0])
+            self._stack.append([0.0])
             start = time.perf_counter()
             try:
                 return original(*args, **kwargs)
             finally:
                 took = time.perf_counter() - start
-                self.add(name, took - stack.pop()[0])
-                if stack:
-                    stack[-1][0] += took
+                self.spent[name] = self.spent.get(name, 0.0) + took - self._stack.pop()[0]
+                if self._stack:
+                    self._stack[-1][0] += took
 
         setattr(module, attribute, timed)
-
-
-class _Waited:
-    """A future whose `result()` is timed as the wait for it."""
-
-    def __init__(self, future, stages: Stages):
-        self._future, self._stages = future, stages
-
-    def result(self):
-        start = time.perf_counter()
-        try:
-            return self._future.result()
-        finally:
-            # counted in the caller's stage (dense) too: taken back out of it below
-            self._stages.add("wait e5", time.perf_counter() - start)
 
 
 def child(location: str, asked: list[str], rankings: str | None) -> None:
@@ -152,33 +125,6 @@ def child(location: str, asked: list[str], rankings: str | None) -> None:
                 else "embed use-m3")
     stages.wrap(retrieve, "dense",
                 lambda *a, label="dense", **k: "companion" if label != "dense" else "dense")
-    from preuve.embed import E5Embedder
-
-    if hasattr(E5Embedder, "query_runner"):  # inputs made here, the model run beside
-        prepare = E5Embedder.query_runner
-
-        def query_runner(self, text):
-            start = time.perf_counter()
-            run = prepare(self, text)
-            stages.add("e5 inputs", time.perf_counter() - start)
-
-            def timed_run():
-                began = time.perf_counter()
-                try:
-                    return run()
-                finally:
-                    stages.add("embed e5", time.perf_counter() - began)
-            return timed_run
-
-        E5Embedder.query_runner = query_runner
-    if hasattr(retrieve, "embed_beside"):  # the checkouts that embed beside the lists
-        beside = retrieve.embed_beside
-
-        def embed_beside(*args):
-            future = beside(*args)
-            return None if future is None else _Waited(future, stages)
-
-        retrieve.embed_beside = embed_beside
     depth = {"level": 0}
 
     def bm25_label(*args, **kwargs):
@@ -207,11 +153,7 @@ def child(location: str, asked: list[str], rankings: str | None) -> None:
             hits = index.search(question)
             wall, cpu = time.perf_counter() - start, time.process_time() - clock
             spent = dict(stages.spent)
-            spent["dense"] = spent.get("dense", 0.0) - spent.get("wait e5", 0.0)
-            caller = sum(v for name, v in spent.items() if name not in BESIDE)
-            if "wait e5" not in spent:  # made in the caller's thread
-                caller += spent.get("embed e5", 0.0)
-            spent["rest"] = wall - caller
+            spent["rest"] = wall - sum(spent.values())
             spent["total"], spent["total cpu"] = wall, cpu
             per_question.append(spent)
             tops[question] = [f"{h.path} p{h.page} "
