@@ -197,8 +197,14 @@ class Kind:
     returns a `preuve.ingest.base.Parsed` or raises `preuve.ingest.base.ParseError`.
     `suffixes` are lower-case file endings with their dot; `filenames` whole file names.
     `cites_lines`: passages are cited by line ranges (extractive answers quote lines);
-    `front_matter`: the file itself may declare `access:` (uploads check it);
-    `zipped`: the format is a zip container (uploads check its unpacked size)."""
+    `front_matter`: the file itself may declare `access:` (uploads check it).
+
+    What ingest refuses before parsing is carried here, so that a plugin's format gets
+    the same caps (`preuve.ingest.limits`): `zipped`, a zip container: its members' count,
+    unzipped size and ratios as its directory declares them (uploads check its unpacked
+    size too); `pages(data)`, the page count the file declares, read without parsing it
+    (None: unreadable, left to the parser): over `--max-pages` it is refused unparsed;
+    `binary`, not text: no generated-code marker is looked for in its bytes."""
 
     name: str
     parse: Callable[..., Any]
@@ -208,6 +214,8 @@ class Kind:
     cites_lines: bool = False
     front_matter: bool = False
     zipped: bool = False
+    pages: Callable[[bytes], int | None] | None = None
+    binary: bool = False
     help: str = ""
 
     def read(self, data: bytes, settings: Any, suffix: str) -> Any:
