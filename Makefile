@@ -53,6 +53,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check preuve tests bench
 	$(BIN)/mypy  # the store and the door ([tool.mypy] in pyproject.toml)
 	$(BIN)/python scripts/settings_table.py --check  # the README's table = preuve/settings.py
+	$(BIN)/python scripts/check_links.py  # every link of README, CONTRIBUTING, docs/, bench/
 
 # the README's table of settings, from the fields of preuve.settings.Settings
 settings-table: $(CORE)
