@@ -21,7 +21,7 @@ from hypothesis import settings as hypothesis_settings
 from postgres_server import pg_base, pg_location  # noqa: F401  (pg_base: a fixture)
 
 from preuve import Index
-from preuve.store import is_postgres
+from preuve.index import is_database
 
 # Property tests draw the same examples on every run (CI must not fail by the luck of a
 # draw); PREUVE_HYPOTHESIS_RANDOM=1 explores new ones.
@@ -93,7 +93,7 @@ def fresh_index(store_kind, new_location):
 
 
 def kind_of(location) -> str:
-    return "postgres" if is_postgres(os.fspath(location)) else "sqlite"
+    return "postgres" if is_database(location) else "sqlite"
 
 
 @pytest.fixture(scope="session")
