@@ -233,7 +233,8 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     are, its score is multiplied by 1 + NAME_BOOST × (the words found) / sqrt(the words
     of the name). Containers and constants are left as ranked: their names
     (`RotatingFileHandler`, `HTTP_STATUS_CODES`) hold the code base's words, not what a
-    question asks. Measured in docs/code.md; the rest of the list keeps its order."""
+    question asks. Measured in docs/measurements/code.md; the rest of the list keeps its
+    order."""
     wanted = set(text.tokens(words, "en"))
     head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
     if not head or not wanted:
