@@ -182,8 +182,11 @@ def collection_language(samples: Iterable[str], agree: float = 0.8) -> str:
     return best if told and counts[best] >= agree * told else ""
 
 
+@lru_cache(maxsize=4096)
 def question_language(question: str) -> str:
-    """'fr' or 'en' for a short question (the refusal string and prompt depend on it)."""
+    """'fr' or 'en' for a short question (the refusal string and prompt depend on it).
+    Remembered: retrieval, the judgment, the answerer and the refusal each ask it of the
+    same question."""
     words = re.findall(r"[a-zàâçéèêëîïôûùüÿœ'-]+", question.lower())
     fr = sum(w in _FR_QUESTION for w in words)
     en = sum(w in _EN_QUESTION for w in words)
