@@ -491,3 +491,31 @@ def test_by_name_reaches_twenty_candidates_and_puts_windows_after_definitions():
     ranked = [h.symbol for h in by_name(hits, "check required flags validate")]
     assert ranked[0] == "ValidateRequiredFlags"  # the 17th candidate
     assert ranked.index(None) > ranked.index("other1")
+
+
+def test_one_per_definition_lists_a_long_functions_parts_once():
+    from preuve.retrieve import one_per_definition
+
+    def part(rank, symbol, first, last):
+        hit = _hit(rank, symbol, "function", path="router/index.js")
+        hit.start_line, hit.end_line = first, last
+        return hit
+
+    hits = [part(1, "proto.handle", 177, 291), part(2, "proto.route", 489, 515),
+            part(3, "proto.handle", 293, 331), part(4, "proto.handle", 131, 175),
+            # one name, two definitions apart in the file (Rust's fmt of Display and Debug)
+            part(5, "Version::fmt", 5, 30), part(6, "Version::fmt", 94, 107),
+            part(7, None, 1, 2), part(8, None, 1, 2)]
+    kept = [(h.symbol, h.start_line) for h in one_per_definition(hits)]
+    assert kept == [("proto.handle", 177), ("proto.route", 489), ("Version::fmt", 5),
+                    ("Version::fmt", 94), (None, 1), (None, 1)]
+
+
+def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():
+    from preuve.text import code_abbreviations
+
+    assert code_abbreviations("where are the error messages written").split() == [
+        "err", "msg", "write"]
+    assert "send" in code_abbreviations("how is the mail sent").split()
+    assert "find" in code_abbreviations("where is the handler found").split()
+    assert code_abbreviations("where is it parsed") == ""

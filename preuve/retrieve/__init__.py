@@ -174,7 +174,8 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
 
     depth = max(WHERE_POOL, 10 * k if symbol_kinds or languages else 0)
     while True:
-        ranked = _code_ranking(store, subject, method, code_only, depth, options)
+        ranked = one_per_definition(
+            _code_ranking(store, subject, method, code_only, depth, options))
         kept = [hit for hit in ranked if wanted(hit)]
         if len(kept) >= k or len(ranked) < depth or depth >= WHERE_DEPTH:
             break
@@ -184,6 +185,29 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     for rank, hit in enumerate(kept[:k], 1):
         hit.rank = rank
     return kept[:k]
+
+
+def one_per_definition(hits: list[Hit]) -> list[Hit]:
+    """The best-ranked chunk of each definition: the parts of a long function (one
+    symbol, cut at its statements, each part's lines following the last's) are one
+    location, not several filling the top k. Two definitions of one name (Rust's `fmt`
+    of `impl Display` and of `impl Debug`, Java's overloads) are apart in their file and
+    both stay."""
+    spans: dict[tuple, list[list[int]]] = {}
+    out = []
+    for hit in hits:
+        if not hit.symbol or hit.start_line is None or hit.end_line is None:
+            out.append(hit)
+            continue
+        known = spans.setdefault((hit.doc_id, hit.symbol, hit.symbol_kind), [])
+        span = next((s for s in known if hit.start_line <= s[1] + 2
+                     and hit.end_line >= s[0] - 2), None)
+        if span is not None:  # another part of a definition already listed
+            span[0], span[1] = min(span[0], hit.start_line), max(span[1], hit.end_line)
+            continue
+        known.append([hit.start_line, hit.end_line])
+        out.append(hit)
+    return out
 
 
 _TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?)\b", re.I)
