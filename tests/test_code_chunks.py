@@ -496,8 +496,8 @@ def test_by_name_reaches_twenty_candidates_and_puts_windows_after_definitions():
 def test_one_per_definition_lists_a_long_functions_parts_once():
     from preuve.retrieve import one_per_definition
 
-    def part(rank, symbol, first, last):
-        hit = _hit(rank, symbol, "function", path="router/index.js")
+    def part(rank, symbol, first, last, kind="function"):
+        hit = _hit(rank, symbol, kind, path="router/index.js")
         hit.start_line, hit.end_line = first, last
         return hit
 
@@ -505,10 +505,12 @@ def test_one_per_definition_lists_a_long_functions_parts_once():
             part(3, "proto.handle", 293, 331), part(4, "proto.handle", 131, 175),
             # one name, two definitions apart in the file (Rust's fmt of Display and Debug)
             part(5, "Version::fmt", 5, 30), part(6, "Version::fmt", 94, 107),
-            part(7, None, 1, 2), part(8, None, 1, 2)]
+            part(7, None, 1, 2), part(8, None, 1, 2),
+            # the windows of one long struct, apart: one struct
+            part(9, "Command", 44, 83, "struct"), part(10, "Command", 108, 147, "struct")]
     kept = [(h.symbol, h.start_line) for h in one_per_definition(hits)]
     assert kept == [("proto.handle", 177), ("proto.route", 489), ("Version::fmt", 5),
-                    ("Version::fmt", 94), (None, 1), (None, 1)]
+                    ("Version::fmt", 94), (None, 1), (None, 1), ("Command", 44)]
 
 
 def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():

@@ -190,9 +190,9 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
 def one_per_definition(hits: list[Hit]) -> list[Hit]:
     """The best-ranked chunk of each definition: the parts of a long function (one
     symbol, cut at its statements, each part's lines following the last's) are one
-    location, not several filling the top k. Two definitions of one name (Rust's `fmt`
-    of `impl Display` and of `impl Debug`, Java's overloads) are apart in their file and
-    both stay."""
+    location, not several filling the top k; so are the windows of one long struct or
+    class. Two functions of one name (Rust's `fmt` of `impl Display` and of `impl Debug`,
+    Java's overloads) are apart in their file and both stay."""
     spans: dict[tuple, list[list[int]]] = {}
     out = []
     for hit in hits:
@@ -200,8 +200,8 @@ def one_per_definition(hits: list[Hit]) -> list[Hit]:
             out.append(hit)
             continue
         known = spans.setdefault((hit.doc_id, hit.symbol, hit.symbol_kind), [])
-        span = next((s for s in known if hit.start_line <= s[1] + 2
-                     and hit.end_line >= s[0] - 2), None)
+        span = next((s for s in known if hit.symbol_kind not in NAME_KINDS
+                     or (hit.start_line <= s[1] + 2 and hit.end_line >= s[0] - 2)), None)
         if span is not None:  # another part of a definition already listed
             span[0], span[1] = min(span[0], hit.start_line), max(span[1], hit.end_line)
             continue
