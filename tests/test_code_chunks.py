@@ -521,3 +521,29 @@ def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():
     assert "send" in code_abbreviations("how is the mail sent").split()
     assert "find" in code_abbreviations("where is the handler found").split()
     assert code_abbreviations("where is it parsed") == ""
+
+
+def test_a_files_opening_doc_is_its_module_chunk_and_title(code_index):
+    # Rust's `//!` doc: a module chunk, and its first sentence the file's title (what a
+    # Python module docstring gives), so every chunk of the file is searched with it
+    path = FIXTURES / "semver_lib.rs"
+    parsed = parse_code(path.read_bytes(), ChunkSettings(), ".rs")
+    assert parsed.title == "A parser and evaluator for Cargo's flavor of Semantic Versioning"
+    module = [c for c in parsed.chunks if c.symbol == "<module>"]
+    assert module and {c.symbol_kind for c in module} == {"module"}
+    assert (module[0].start_line, max(c.end_line for c in module)) == (1, 61)
+    # a licence is no doc: googletest's file is titled by the comment after it
+    cc = FIXTURES / "gmock-cardinalities.cc"
+    parsed = parse_code(cc.read_bytes(), ChunkSettings(), ".cc")
+    assert parsed.title == "Google Mock - a framework for writing C++ mock classes"
+    assert [(c.start_line, c.end_line) for c in parsed.chunks if c.symbol == "<module>"] \
+        == [(30, 32)]
+    # a licence alone, or a comment a definition claims, makes no module chunk
+    for name in ("10-at-a-time.c", "AbstractLogger.php", "flag_groups.go"):
+        assert not [c for c in chunks_of(name) if c.symbol_kind == "module"]
+    assert syntax.doc_summary(["//go:build windows", "// +build windows"]) == ""
+    with open_index(code_index) as index:
+        hits = index.search("evaluator for Cargo's flavor of semantic versioning",
+                            method="bm25", k=5, as_of="none", kinds=["code"])
+        assert hits[0].path == "semver_lib.rs" and hits[0].symbol_kind == "module"
+        assert hits[0].symbol == "semver_lib"  # named after its file, as in Python

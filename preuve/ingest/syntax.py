@@ -225,6 +225,7 @@ def parse(source: str, lines: list[str], name: str, settings: ChunkSettings,
         walker.visit(root, "", top=True)
     except RecursionError:  # thousands of nested modules or namespaces: windows
         return None
+    walker.module_doc(root)
     return walker.finish()
 
 
@@ -351,6 +352,33 @@ class _Walker:
             self.claimed.add(line)
         self.starts[node.id] = first
         return first
+
+    def module_doc(self, root) -> None:
+        """The comments opening the file, when no definition claimed them and they are
+        no licence: the module's own doc (Rust's `//!`, Go's package comment, a file's
+        explanation), one chunk of kind "module" (named after the file at ingest, as
+        a Python module docstring is)."""
+        blocks: list[list] = []  # the runs of comments before the first statement
+        for child in root.children:
+            if child.type in ("php_tag", "declare_statement") and not blocks:
+                continue  # `<?php declare(strict_types=1);` before the doc
+            if child.type not in COMMENTS:
+                break
+            if not blocks or child.start_point[0] + 1 > _last_line(blocks[-1][-1]) + 1:
+                blocks.append([])
+            blocks[-1].append(child)
+        for block in blocks:  # the first that is no licence (Go: licence, package doc)
+            first, last = block[0].start_point[0] + 1, _last_line(block[-1])
+            lines = self.lines[first - 1:last]
+            if _LICENCE.search("\n".join(lines)):
+                continue
+            if any(line in self.claimed for line in range(first, last + 1)) \
+                    or not doc_summary(lines):
+                return  # a definition's doc, or nothing to say
+            self.claimed.update(range(first, last + 1))
+            self.chunks.extend(self.windows(self.lines, first, last, self.settings,
+                                            symbol="<module>", symbol_kind="module"))
+            return
 
     # ----------------------------------------------------------------- chunking
     def heading(self, signature: str = "") -> str:
@@ -631,6 +659,12 @@ def _statements_of(node):
     return (body, statements) if statements else None
 
 
+# doc comment lines that are no prose: a badge, image or link definition, a Go build
+# constraint, an e-mail address, a `key: value` line (AUTHOR: ...), a lone HTML tag
+_NO_PROSE = re.compile(r"^\W*(?:\[!\[|!\[|<img|\[[^\]]*\]:|go:|\+build)|\S+@\S+\.\w+"
+                       r"|^\W*\w+: |^\W*<[^>]*>\W*$")
+# what says a file's opening comment is its licence, not its doc
+_LICENCE = re.compile(r"copyright|licen[cs]e|\(c\)|SPDX|all rights reserved", re.I)
 # the kinds whose doc summary their members are searched with
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module",
                              "type", "impl"})
@@ -661,6 +695,8 @@ def doc_summary(lines: list[str]) -> str:
         stripped = line.strip()
         if stripped.startswith(("#[", "@", "#!", "# frozen_string_literal", "# -*-")):
             continue
+        if _NO_PROSE.search(stripped):
+            continue  # badges, an author's address
         content = _COMMENT_MARK.sub("", stripped, count=1).strip().rstrip("*/").strip()
         if not content:
             if words:
