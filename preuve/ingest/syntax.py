@@ -10,8 +10,11 @@ line and its name qualified by its containers (`Router.handle`, `(*Command).Exec
 first line to its first member) and one chunk per member; a definition too long for one
 chunk is cut at its body's statement boundaries, each part citing its own lines and
 carrying the signature in its heading. A member's heading is its containers' opening
-lines (`impl Display for Version`), searched with it. What is no definition (imports, top-level
-statements) is cut in line windows.
+lines (`impl Display for Version`), searched with it, as is (not shown) the first sentence
+of its nearest documented container's doc comment (`Chunk.context`); a container whose
+header is only that opening line gives no header chunk. The comments opening a file (no
+licence, claimed by no definition) are a `module` chunk, their first sentence the file's
+title. What is no definition (imports, top-level statements) is cut in line windows.
 
 A language whose grammar is not installed, or a file its grammar cannot parse, falls back
 to line windows (`preuve.ingest.code`), with one warning per language and reason.
