@@ -262,7 +262,7 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     (`RotatingFileHandler`, `Device.Device`, `HTTP_STATUS_CODES`) hold the code base's
     words, not what a question asks. A chunk that is no definition (a window of imports
     or top-level statements) is multiplied by LOOSE: it is rarely where something is
-    done. Measured in docs/code.md; the rest of the list keeps its order."""
+    done. Measured in docs/measurements/code.md; the rest of the list keeps its order."""
     wanted = set(text.tokens(words, "en"))
     head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
     if not head or not wanted:

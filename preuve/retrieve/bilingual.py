@@ -22,8 +22,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from preuve import text
-from preuve._e5onnx import cache_dir, save_cached_json
+from preuve import paths, text
 
 DICT_DIR = "/usr/share/dictd"
 FILES = {("fr", "en"): "freedict-fra-eng", ("en", "fr"): "freedict-eng-fra"}
@@ -73,7 +72,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
         return {pair: {} for pair in FILES}
     stamp = hashlib.sha1(repr([(f.name, f.stat().st_size, f.stat().st_mtime_ns)
                                for f in files]).encode() + CACHE_VERSION.encode())
-    cached = cache_dir(cache) / f"bilingual-{stamp.hexdigest()[:12]}.json"
+    cached = paths.bilingual_table(cache, stamp.hexdigest())
     try:
         raw = json.loads(cached.read_text("utf-8"))
         return {tuple(k.split("-")): v for k, v in raw.items()}
@@ -85,7 +84,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
             _add(table[(source, target)], source, head, words)
             for word in words:  # the other direction, inverted
                 _add(table[(target, source)], target, word, [head])
-    save_cached_json(cached, {"-".join(k): v for k, v in table.items()})
+    paths.save_cached_json(cached, {"-".join(k): v for k, v in table.items()})
     return table
 
 
@@ -123,7 +122,7 @@ def _sorted_stems(cache: str | None = None) -> dict[str, tuple[str, ...]]:
         return {}
     stamp = hashlib.sha1(repr([(str(f), f.stat().st_size, f.stat().st_mtime_ns)
                                for f in present.values()]).encode() + CACHE_VERSION.encode())
-    cached = cache_dir(cache) / f"wordstems-{stamp.hexdigest()[:12]}.json"
+    cached = paths.word_stems(cache, stamp.hexdigest())
     try:
         return {k: tuple(v) for k, v in json.loads(cached.read_text("utf-8")).items()}
     except (OSError, ValueError):
@@ -132,7 +131,7 @@ def _sorted_stems(cache: str | None = None) -> dict[str, tuple[str, ...]]:
                            for w in f.read_text("utf-8", "replace").splitlines()
                            if w.strip() and "'" not in w})
              for lang, f in present.items()}
-    save_cached_json(cached, stems)
+    paths.save_cached_json(cached, stems)
     return {k: tuple(v) for k, v in stems.items()}
 
 
