@@ -90,6 +90,9 @@ class Chunk:
     text: str
     ordinal: int = 0
     heading: str = ""  # heading path, "Congés > Télétravail"
+    # searched with the chunk, neither shown nor stored: what it belongs to says of it
+    # (a method's class doc summary: "Formats incoming records into a one-line string")
+    context: str = ""
     page: int | None = None
     page_label: str | None = None
     start_line: int | None = None

@@ -311,7 +311,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.doc_id = doc_id
         chunk.chunk_id = f"{doc_id}:{ordinal}"
         context = " ".join(filter(None, [relpath if path_terms else "", title,
-                                         chunk.heading, chunk.symbol]))
+                                         chunk.heading, chunk.symbol, chunk.context]))
         context_tokens = text.tokens(context, stem_language)
         chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
         chunk.title_tokens = len(context_tokens)
