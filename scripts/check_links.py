@@ -1,4 +1,4 @@
-"""Check the links of the project's Markdown pages (`make lint`; tests/test_doc_links.py).
+"""Check the links of the project's Markdown pages (`make lint`; tests/project/test_doc_links.py).
 
 Pages: README.md, CONTRIBUTING.md, bench/README.md and every .md under docs/. In each,
 a relative link `[text](path)` or `[text](path#anchor)` (and `<img src="...">`) must name

@@ -18,7 +18,7 @@ from preuve.evaluate.datasets import (
     load_squad,
 )
 
-EVAL_DATA = Path(__file__).parents[1].parent / "shared" / "eval-data"
+EVAL_DATA = Path(__file__).parents[2].parent / "shared" / "eval-data"
 
 
 # --------------------------------------------------------------------------- fixtures

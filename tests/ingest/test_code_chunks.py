@@ -18,7 +18,7 @@ from preuve.ingest import syntax
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.code import language_of, parse_code
 
-FIXTURES = Path(__file__).parent / "fixtures" / "code"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "code"
 
 
 def chunks_of(relpath: str, settings: ChunkSettings | None = None):

@@ -30,7 +30,7 @@ from preuve.ingest.metadata import split_front_matter
 from preuve.server.app import create_app
 from preuve.server.runner import ServerThread
 
-HTTPX = Path(__file__).parent / "data" / "httpx-readme"
+HTTPX = Path(__file__).parents[1] / "data" / "httpx-readme"
 
 
 def plain_hunks(old: Path, new: Path) -> list[tuple[range, range, bool]]:
@@ -128,7 +128,7 @@ def test_a_real_pair_of_releases_matches_a_plain_diff(httpx_index):
     assert "is the first" in before.answer and "0.28.1" not in before.answer
 
 
-BITSTRING = Path(__file__).parent / "data" / "bitstring-manual"
+BITSTRING = Path(__file__).parents[1] / "data" / "bitstring-manual"
 # what every page of the manual repeats: the running header and the chapter/section footers
 FURNITURE = re.compile(r"bitstring Documentation, Release \S+|\d+ Chapter 4\. Packing"
                        r"|4\.1\.\s+Compact format strings\s+\d+")

@@ -11,7 +11,7 @@ import snowballstemmer
 
 from preuve import text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT.parent / "shared" / "eval-data"
 
 

@@ -19,7 +19,7 @@ from preuve.forges import file_url, forge_of, line_anchor
 from preuve.ingest.repo import without_credentials
 
 GITHUB = "https://github.com/org/repo.git"
-FIXTURES = Path(__file__).parent / "fixtures" / "git"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "git"
 ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.org",
        "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "t@example.org",
        "GIT_CONFIG_NOSYSTEM": "1"}

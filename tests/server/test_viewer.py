@@ -1,4 +1,4 @@
-"""The viewer's PDF pages and HTML sections, below the browser (tests/test_browser.py shows
+"""The viewer's PDF pages and HTML sections, below the browser (tests/server/test_browser.py shows
 them in Chromium): a passage's boxes on a real PDF page rendered by pdfium, rotated pages,
 the render cache, the section of an HTML page shown around a citation, and the links and
 views an answer carries over HTTP."""

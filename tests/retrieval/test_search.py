@@ -213,7 +213,8 @@ def test_filters_apply_before_the_top_k(index, query, filters):
     # the k=1 answer is the best chunk the filter allows: what filtering the full
     # ranking would give, not an empty list nor a chunk from a post-filtered window. The
     # full ranking is the audience's own: BM25 statistics are those of the labels an
-    # audience may read (tests/test_bm25_stats.py), so its scores differ from the operator's
+    # audience may read (tests/retrieval/test_bm25_stats.py), so its scores differ from the
+    # operator's
     everything = bm25(index, query, k=10_000, audience=filters.get("audience"))
     best_allowed = next(h for h in everything if h.chunk_id in allowed)
     assert filtered_top.chunk_id == best_allowed.chunk_id

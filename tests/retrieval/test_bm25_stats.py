@@ -55,7 +55,7 @@ def scores(index, audience: str | None, **filters) -> list[tuple[str, float]]:
 
 def plain_bm25(monkeypatch) -> None:
     """The index's BM25F as plain BM25 over `tokens` (no title weight, title words in the
-    body): the formula below and the SQL paths; BM25F itself: tests/test_bm25f.py."""
+    body): the formula below and the SQL paths; BM25F itself: tests/retrieval/test_bm25f.py."""
     monkeypatch.setattr(keyword, "W_TITLE", 0.0)
     monkeypatch.setattr(keyword, "TITLE_IN_BODY", True)
 

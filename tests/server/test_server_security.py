@@ -25,7 +25,7 @@ KEYS = {"pub-key-1": "public", "pub-key-2": "public", "staff-key-3": "staff",
         "admin-key-4": "admin"}
 PUB1, PUB2, STAFF, ADMIN = ({"X-API-Key": k} for k in KEYS)
 QUESTION = "Combien de jours de télétravail par semaine ?"
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

