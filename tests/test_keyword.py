@@ -69,11 +69,11 @@ def corpus(folder, variant: int = 0):
 
 
 def ranked(store, engine: bool, terms, filters, k: int = 8):
-    store.bm25_engine = engine
+    before, store.bm25_engine = store.bm25_engine, engine
     try:
         return [(h.chunk_id, h.score) for h in store.search_bm25(terms, filters, k)]
     finally:
-        store.bm25_engine = True
+        store.bm25_engine = before
 
 
 class Reference:
@@ -83,7 +83,10 @@ class Reference:
 
     def __init__(self, location, tmp_path):
         self.own = kind_of(location) == "sqlite"
-        self.index = None if self.own else open_index(tmp_path / "reference.sqlite")
+        # (its SQL only: no keyword engine made or saved for it)
+        self.index = None if self.own else Index(tmp_path / "reference.sqlite",
+                                                 embedder=KEYWORD_ONLY,
+                                                 settings=Settings(bm25="sql"))
 
     def ingest(self, docs) -> None:
         if self.index is not None:
