@@ -9,6 +9,7 @@ blind to the titles of documents it cannot read; and both stores must agree."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,43 @@ def test_both_stores_score_alike(tmp_path, new_location, pg_base):
         assert set(lite[name]) == set(pg[name]), name
         for chunk_id, score in lite[name].items():
             assert pg[name][chunk_id] == pytest.approx(score, abs=1e-3), (name, chunk_id)
+
+
+def ranking(index, audience: str | None, query: str = "zorglub frobnique cantaloup"):
+    """(path, score, whether the hit says it was ranked by the SQL fallback) of the hits."""
+    return [(h.path, round(h.score, 5), "fallback" in h.scores.get("bm25", {}))
+            for h in index.search(query, method="bm25", k=50, audience=audience, as_of="none")]
+
+
+def test_one_ranking_during_and_after_a_background_build(tmp_path, fresh_index):
+    """The same query gets the same ranking whatever a background thread is doing. Below
+    ReloadPolicy.background_rows the query waits for the build a thread runs, and ranks
+    by BM25F as after it; from that size, it is answered by the store's SQL (plain BM25,
+    which ranks these notes otherwise) and every hit says so."""
+    docs = corpus(tmp_path / "docs")
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        reader = index.engine.store.keywords
+        gate = threading.Event()
+        started = threading.Event()
+
+        def held() -> None:  # the background build waits for the test
+            started.set()
+            assert gate.wait(60)
+
+        reader.build_hook = held
+        reader.reload.background_rows = 1  # a "big" index: built in the background
+        during = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert started.wait(30) and reader.building
+        for name, hits in during.items():  # answered meanwhile: declared, every hit
+            assert hits and all(fallback for _, _, fallback in hits), name
+        reader.reload.background_rows = 10**9  # a small one: the query waits for the thread
+        threading.Timer(0.5, gate.set).start()
+        waited = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert not reader.building and reader.builds == 1
+        after = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert waited == after
+        for name, hits in after.items():
+            assert not any(fallback for _, _, fallback in hits), name
+            # (BM25F: the SQL's plain BM25 ranks otherwise; a waiting query saw BM25F)
+            assert [p for p, _, _ in hits] != [p for p, _, _ in during[name]], name

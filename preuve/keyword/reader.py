@@ -41,9 +41,10 @@ from preuve.keyword.segment import Row, Segment
 
 log = logging.getLogger(__name__)
 
-# from this many rows a missing searcher is built in the background: a build takes ~0.3 ms
-# a row (6 s for 20k rows on a loaded 2-core machine, 10 min for 1M), too long to hold a
-# query for; below, the query waits for it (docs/keyword-search-at-scale.md, "One ranking")
+# from this many rows a missing searcher is built in the background, too long to hold a
+# query for; below, the query waits for it, whoever builds it. Measured (segment, searcher
+# and first query, rows of 80-150 tokens, 2 cores under load 8.8): 20k rows 5.3 s, 50k rows
+# 22 s (10 min for 1M). An ingest leaves it saved (`persist`): a new process maps it.
 BACKGROUND_MIN_ROWS = 20_000
 # what a hit ranked by the store's SQL BM25 says (hit.scores["bm25"]["fallback"])
 FALLBACK = "plain BM25 through SQL: the keyword engine was being built"
