@@ -667,3 +667,32 @@ def test_rows_of_many_ranges_are_read_by_rowid_not_by_a_scan(tmp_path):
         wanted = {i for low, high in ranges for i in range(low + 1, high + 1)}
         assert [row[0] for row in db.execute(sql, params)] == sorted(
             r[0] for r in db.execute("SELECT id FROM chunks") if r[0] in wanted)
+
+
+# -- one reader per index per process (a server's IndexPool) --------------------------------
+def test_indexes_on_one_location_share_one_reader(tmp_path, fresh_index):
+    """Two Index objects on one index (a server's pool holds up to 8) share the keyword
+    engine's reader: one copy of its segments. A write through one is seen by the other,
+    reloaded, not rebuilt, and labels hold through the shared statistics."""
+    docs = corpus(tmp_path / "docs")
+    public = {"audience": "public", "as_of": "none"}
+    with open_index(fresh_index) as first, open_index(fresh_index) as second:
+        reader = first.engine.store.keywords
+        assert second.engine.store.keywords is reader and reader.users == 2
+        assert first.ingest([docs]).ok
+        one = first.search("zorglub cantaloup", method="bm25", k=50, **public)
+        two = second.search("zorglub cantaloup", method="bm25", k=50, **public)
+        assert [(h.chunk_id, h.score) for h in one] == [(h.chunk_id, h.score) for h in two]
+        assert reader.builds == 1 and second.engine.stats()["keyword"]["users"] == 2
+        write(docs, "secret.md", "staff", "zorglub cantaloup " * 40)
+        assert second.ingest([docs]).ok
+        staff = first.search("zorglub cantaloup", method="bm25", k=50, audience="staff",
+                             as_of="none")
+        assert staff[0].path == "secret.md"
+        public_only(first.search("zorglub cantaloup", method="bm25", k=50, **public))
+        assert [(h.chunk_id, h.score) for h in first.search(
+            "zorglub cantaloup", method="bm25", k=50, **public)] == [
+            (h.chunk_id, h.score) for h in one]  # staff rows move no public score
+        assert reader.builds == 1 and reader.searcher.recent_rows > 0
+    with open_index(fresh_index) as third:  # every store closed: the reader went with them
+        assert third.engine.store.keywords is not reader
