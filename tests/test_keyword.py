@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import glob
+import json
 import os
 import shutil
 import threading
 
 import numpy as np
 import pytest
-from conftest import KEYWORD_ONLY, kind_of, open_index
+from conftest import KEYWORD_ONLY, kind_of, open_index, run_cli
 
 from preuve import keyword as kw
 from preuve.index import Index
@@ -696,3 +697,37 @@ def test_indexes_on_one_location_share_one_reader(tmp_path, fresh_index):
         assert reader.builds == 1 and reader.searcher.recent_rows > 0
     with open_index(fresh_index) as third:  # every store closed: the reader went with them
         assert third.engine.store.keywords is not reader
+
+
+# -- an ingest leaves the searcher saved ----------------------------------------------------
+def test_a_new_cli_process_after_an_ingest_maps_the_saved_searcher(tmp_path, fresh_index):
+    """A CLI ingest of 30,000 chunks leaves the keyword engine saved for the state it made
+    (before: each CLI process started a background build and exited before it ended, so
+    every CLI query of an index of 20,000+ chunks was ranked by the SQL fallback). A new
+    CLI process answers from those files: BM25F, no fallback, nothing built or saved."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for f in range(300):  # 300 files of 100 sections: 30,000 chunks
+        sections = [f"\n## Section {f} {s}\n\n" + " ".join(
+            f"mot{(f * 7919 + s * 104729 + w * 31) % 3000}" for w in range(12))
+            + f" zorglub{s % 7}.\n" for s in range(100)]
+        (docs / f"f{f}.md").write_text(f"# Fichier {f}\n" + "".join(sections), encoding="utf-8")
+    env = {"PREUVE_CACHE": str(tmp_path / "cache")}  # (PostgreSQL's saved files)
+    where = ["--index", str(fresh_index)]
+    ingest = run_cli("ingest", str(docs), *where, env=env, timeout=600)
+    assert ingest.returncode == 0, ingest.stderr
+    status = json.loads(run_cli("status", *where, "--json", env=env).stdout)
+    assert status["chunks"] == 30_000 and status["keyword_snapshot"] == "current"
+    files = {p: os.path.getmtime(p) for p in glob.glob(str(tmp_path / "**" / "*.bm25.*"),
+                                                       recursive=True)}
+    files.update({p: os.path.getmtime(p) for p in glob.glob(
+        os.fspath(fresh_index) + ".bm25.*")} if kind_of(fresh_index) == "sqlite" else {})
+    assert any(p.endswith(".bm25.npz") for p in files)
+    search = run_cli("search", "zorglub3 mot17 mot2000", *where, "--method", "bm25",
+                     "--json", "-k", "20", env=env, timeout=120)
+    assert search.returncode == 0, search.stderr
+    hits = json.loads(search.stdout)
+    assert len(hits) == 20
+    assert not [h["path"] for h in hits if "fallback" in h["scores"]["bm25"]]
+    after = {p: os.path.getmtime(p) for p in files if os.path.exists(p)}
+    assert after == files  # mapped, not built again nor saved over
