@@ -731,3 +731,47 @@ def test_a_new_cli_process_after_an_ingest_maps_the_saved_searcher(tmp_path, fre
     assert not [h["path"] for h in hits if "fallback" in h["scores"]["bm25"]]
     after = {p: os.path.getmtime(p) for p in files if os.path.exists(p)}
     assert after == files  # mapped, not built again nor saved over
+
+
+def test_each_ingest_process_saves_only_the_rows_it_wrote(tmp_path, fresh_index, monkeypatch):
+    """Ingests in processes of their own (the CLI): each maps what the one before saved
+    and saves one segment of the rows it wrote (not every row since the base again); a
+    process started after them maps it all and reads no row. A saved segment whose state
+    the change log does not lead to from the one before it is not used."""
+    monkeypatch.setattr(kw.files, "SAVE_MIN_ROWS", 1)
+    settings = Settings(cache=str(tmp_path / "cache"))
+    built: list[int] = []
+    build = kw.Segment.build.__func__
+    monkeypatch.setattr(kw.Segment, "build", classmethod(
+        lambda cls, rows: built.append(len(rows := list(rows))) or build(cls, rows)))
+    docs = corpus(tmp_path / "docs")
+    reference = Reference(fresh_index, tmp_path)
+    for step in range(4):
+        if step:
+            write(docs, f"ajout{step}.md", ("public", "staff")[step % 2],
+                  "zorglub cantaloup " * (step + 3))
+        with another_process(), Index(fresh_index, embedder=KEYWORD_ONLY,
+                                      settings=settings) as index:
+            built.clear()
+            assert index.ingest([docs]).ok
+            reference.ingest(docs)
+            assert len(built) == 1 and (step == 0 or built[0] == 1), built  # its own rows
+            assert index.status()["keyword_snapshot"] == "current"
+    with another_process(), Index(fresh_index, embedder=KEYWORD_ONLY,
+                                  settings=settings) as index:
+        built.clear()
+        assert reference.check(index.engine.store) > 100
+        assert built == [] and len(index.engine.store.keywords.searcher.recent) == 3
+        path = index.engine.store.keywords.path
+    # the second saved segment replaced by the third: its state does not follow the first's
+    stem = kw.files.saved_files(path)[0].rsplit(".", 2)[0]
+    for saved in glob.glob(f"{stem}.recent-2.*"):
+        os.remove(saved)
+    for saved in glob.glob(f"{stem}.recent-3.*"):  # (its arrays too: a whole, valid file)
+        shutil.copy(saved, saved.replace(".recent-3.", ".recent-2."))
+    with another_process(), Index(fresh_index, embedder=KEYWORD_ONLY,
+                                  settings=settings) as index:
+        built.clear()
+        assert reference.check(index.engine.store) > 100
+        assert built == [2]  # the rows since the first saved segment, read again
+    reference.close()

@@ -114,7 +114,7 @@ def test_segments_and_changes_score_as_one_segment_of_the_rows_that_remain():
     deleted = [r[0] for r in base_rows[::9]]
     changes = ChangeSet(np.asarray(deleted, dtype=np.int64), [(999, 1060)], len(new_rows))
     reloaded = Searcher(Segment.build(base_rows), "1xa").with_changes(
-        changes, Segment.build(new_rows))
+        changes, Segment.build(new_rows), "2xb")
     remaining = [r for r in base_rows if r[0] not in deleted] + new_rows
     whole = Searcher(Segment.build(remaining), "2xb")
     assert len(reloaded.segments()) == 2 and reloaded.dead is not None

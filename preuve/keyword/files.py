@@ -2,13 +2,15 @@
 
 From `SAVE_MIN_ROWS` rows a base segment is saved (beside the SQLite file, or in the cache
 folder for a PostgreSQL index) with what other processes would otherwise compute again,
-each file named after the segment's own save (its stem, "<file>.<token>") and the state or
-averages it holds: the segment (`save_segment`: the small .npz names the state key it was
+each file named after the base's own save (its stem, "<file>.<token>") and the state or
+averages it holds: the base (`save_segment`: the small .npz names the state key it was
 made for, big arrays as .npy files memory-mapped when read back, so processes on one index
 share their pages), its impacts under the average lengths of a state (`impacts_file`), and
-the segment of the rows written since it for the last state reloaded (`recent_file`). A
-file is used only for the state key or averages its name and content say: derived files
-are never trusted across states.
+the segments of the rows written since, one per reload, each naming the state it brings
+the base to (`recent_file(base, 1)`, `recent_file(base, 2)`, ...). A file is used only
+for the state key or averages its name and content say, and a recent segment only when
+the change log leads to its state from the one before it: derived files are never
+trusted across states.
 """
 
 from __future__ import annotations
@@ -69,10 +71,25 @@ def impacts_file(segment: Segment, key: tuple) -> str | None:
     return f"{segment.stem}.impacts-{digest}.npy"
 
 
-def recent_file(base: Segment) -> str | None:
-    """Where the segment of the rows written since a saved base is kept (one per base:
-    that of the last state reloaded)."""
-    return None if base.stem is None else f"{base.stem}.delta.npz"
+def recent_file(base: Segment, n: int = 1) -> str | None:
+    """Where the `n`th segment of rows written since a saved base is kept (from 1)."""
+    return None if base.stem is None else recent_path(base.stem, n)
+
+
+def recent_path(stem: str, n: int) -> str:
+    return f"{stem}.recent-{n}.npz"
+
+
+def remove_recent(base: Segment, first: int) -> None:
+    """Remove the saved recent segments of `base` from the `first`th on."""
+    if base.stem is None:
+        return
+    n = first
+    while os.path.exists(recent_path(base.stem, n)):
+        for saved in glob.glob(glob.escape(recent_path(base.stem, n)[:-len(".npz")]) + ".*"):
+            _remove(saved)
+        _remove(recent_path(base.stem, n))
+        n += 1
 
 
 def saved_files(path: str | None) -> list[str]:
@@ -85,18 +102,26 @@ def saved_files(path: str | None) -> list[str]:
 def saved_key(path: str | None) -> str | None:
     """The state key of the segment saved at `path` (reading only its small header), or
     None when there is none."""
+    return saved_states(path)[0]
+
+
+def saved_states(path: str | None) -> tuple[str | None, str | None]:
+    """(the state key of the segment saved at `path`, the state it was read since)."""
     info = _info(path)
-    return None if info is None else info.get("key")
+    return (None, None) if info is None else (info.get("key"), info.get("since"))
 
 
 def saved_keys(path: str | None) -> list[str]:
-    """The state keys the base segment saved at `path` serves without reading a row: its
-    own, and that of the recent segment saved beside it."""
+    """The state keys of the base segment saved at `path` and of the recent segments saved
+    beside it, in order."""
     info = _info(path)
     if path is None or info is None:
         return []
-    recent = saved_key(f"{path[:-len('.npz')]}.{info['token']}.delta.npz")
-    return [info["key"], *([recent] if recent else [])]
+    stem, keys, n = f"{path[:-len('.npz')]}.{info['token']}", [info["key"]], 1
+    while (key := saved_key(recent_path(stem, n))) is not None:
+        keys.append(key)
+        n += 1
+    return keys
 
 
 def _info(path: str | None) -> dict | None:
@@ -111,17 +136,17 @@ def _info(path: str | None) -> dict | None:
 
 
 # -- segments ------------------------------------------------------------------------------
-def save_segment(segment: Segment, path: str, key: str) -> None:
+def save_segment(segment: Segment, path: str, key: str, since: str | None = None) -> None:
     """Write atomically: big arrays as .npy files (memory-mapped when read back) under a
-    fresh name, then the small .npz that names them and the key it was made for; then
-    remove an earlier save and the files derived from it (processes that mapped them keep
-    their copy)."""
+    fresh name, then the small .npz that names them and the key it was made for (and, for
+    a recent segment, the state it was read `since`); then remove an earlier save and the
+    files derived from it (processes that mapped them keep their copy)."""
     token = f"{os.getpid()}-{time.time_ns()}"
     stem = f"{path[:-len('.npz')]}.{token}"
     c = segment.columns
     info = {"format": FORMAT, "key": key, "rows": len(segment), "token": token,
             "access_codes": c.access_codes, "kind_codes": c.kind_codes, "paths": c.paths,
-            "labels": segment.labels, "vocabulary": len(segment.vocabulary)}
+            "labels": segment.labels, "vocabulary": len(segment.vocabulary), "since": since}
     tmp = f"{path}.{token}.tmp"
     try:
         for name in ("docs", "tf", "title_tf"):
@@ -138,7 +163,7 @@ def save_segment(segment: Segment, path: str, key: str) -> None:
         with open(tmp, "wb") as f:
             np.savez(f, info=np.array(json.dumps(info)), **arrays)
         os.replace(tmp, path)
-        segment.stem = stem
+        segment.stem, segment.since = stem, since
     except OSError as e:
         log.warning("could not save the BM25 index at %s: %s", path, e)
         for leftover in (tmp, f"{stem}.docs.npy", f"{stem}.tf.npy", f"{stem}.title_tf.npy"):
@@ -174,7 +199,7 @@ def load_segment(path: str) -> tuple[Segment, str] | None:
                             a.get("path_ids"), navigation=a.get("navigation"))
     return Segment(columns, a["lengths"], vocabulary, a["offsets"], docs, tf, title_tf,
                    a["title_lengths"], info["labels"], a["label_of_row"], a["df"],
-                   stem=stem), info["key"]
+                   stem=stem, since=info.get("since")), info["key"]
 
 
 # -- impacts -------------------------------------------------------------------------------

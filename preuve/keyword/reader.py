@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from preuve.keyword import files
-from preuve.keyword.changes import ChangeSet, token_of
+from preuve.keyword.changes import ChangeSet, generation_of, token_of
 from preuve.keyword.searcher import Searcher
 from preuve.keyword.segment import Row, Segment
 
@@ -160,20 +160,8 @@ class IndexReader:
                 return
             found = self._get(key, entries, rows, lambda: n_rows, None, wait=True)
             assert found is not None  # (in the foreground)
-            base, base_key = found.base, found.base_key
-            if base.stem is None or files.saved_key(path) != base_key:
-                with files.build_lock(path):
-                    files.save_segment(base, path, base_key)
-            recent = files.recent_file(base)
-            if found.recent and (len(found.recent) > 1 or files.saved_key(recent) != key):
-                # one segment of every row inserted since the base, saved beside it; a new
-                # base when they are too many (the merge policy)
-                merged = self._forward(key, entries, rows, [(base, base_key)],
-                                       saved_recent=False)
-                if merged is None:
-                    with files.build_lock(path):
-                        merged = self._build(key, rows(None), path)
-                found = merged
+            with files.build_lock(path):
+                _save(found, path)
             self._take(found, key)
         found.save_impacts()
 
@@ -279,12 +267,13 @@ class IndexReader:
         if changes is None or (background and changes.inserted > self.reload.background_rows):
             return None
         if not changes.ranges:
-            return current.with_changes(changes, None)
+            return current.with_changes(changes, None, key)
         if current.recent:
-            return current.with_changes(changes, Segment.build(rows(changes.ranges)))
+            return current.with_changes(changes, Segment.build(rows(changes.ranges)), key)
         # the first rows inserted since the base (any inserted before are gone): saved
         # as its recent segment for `key` when the base is saved
-        return current.with_changes(changes, _recent(current.base, key, rows(changes.ranges)))
+        return current.with_changes(
+            changes, _recent(current.base, current.base_key, key, rows(changes.ranges)), key)
 
     def _start(self, opener: Opener, base: tuple[Segment, str] | None, saved: bool) -> None:
         self._stop = threading.Event()
@@ -379,43 +368,68 @@ class IndexReader:
                 if found is None:
                     if limit is not None and changes.inserted > limit:
                         continue
-                    new = _recent(base, key, rows(changes.ranges)) if changes.ranges else None
-                    found = Searcher(base, base_key).with_changes(changes, new)
+                    new = (_recent(base, base_key, key, rows(changes.ranges))
+                           if changes.ranges else None)
+                    found = Searcher(base, base_key).with_changes(changes, new, key)
             if publish:
                 self._base = (base, base_key)
             return found
         return None
 
 
-def _recent(base: Segment, key: str, rows: Iterable[Row]) -> Segment:
+def _recent(base: Segment, base_key: str, key: str, rows: Iterable[Row]) -> Segment:
     """The segment of `rows`, the rows inserted since `base` in state `key`; saved when the
     base is, so that the next process started on this state reads it instead."""
     new = Segment.build(rows)
     path = files.recent_file(base)
     if path:
-        files.save_segment(new, path, key)
+        files.save_segment(new, path, key, since=base_key)
+        files.remove_recent(base, 2)
     return new
+
+
+def _save(searcher: Searcher, path: str) -> None:
+    """The base of `searcher` and its recent segments saved (those not saved yet), each
+    recent one naming its state and the state it was read since."""
+    base, base_key = searcher.base, searcher.base_key
+    if base.stem is None or files.saved_key(path) != base_key:
+        files.save_segment(base, path, base_key)
+    since = base_key
+    for n, (segment, key) in enumerate(zip(searcher.recent, searcher.recent_keys, strict=True),
+                                       1):
+        target = files.recent_file(base, n)
+        if target and files.saved_states(target) != (key, since):
+            files.save_segment(segment, target, key, since=since)
+        since = key
+    files.remove_recent(base, len(searcher.recent) + 1)
 
 
 def _from_saved_recent(base: Segment, base_key: str, key: str, records: dict[int, str],
                        rows: Rows, limit: int | None) -> Searcher | None:
-    """`base` with the recent segment a process saved for it (`_recent`, for its own
-    state), reloaded to `key` by the rows inserted since that state (at most `limit` of
-    them when given), or None."""
-    path = files.recent_file(base)
-    loaded = files.load_segment(path) if path else None
-    if loaded is None:
+    """`base` with the recent segments saved for it, each taken while the change log leads
+    to its state from the state it says it was read since (never beyond `key`), reloaded
+    to `key` by the rows inserted since the last (at most `limit` of them when given), or
+    None when none is taken."""
+    searcher, state, n = Searcher(base, base_key), base_key, 1
+    while (path := files.recent_file(base, n)) is not None:
+        loaded = files.load_segment(path)
+        if loaded is None or loaded[0].since != state or (
+                generation_of(loaded[1]) > generation_of(key)):
+            break
+        segment, saved = loaded
+        changes = ChangeSet.between(state, saved, records)
+        if changes is None:
+            break
+        searcher, state, n = searcher.with_changes(changes, segment, saved), saved, n + 1
+    if n == 1:
         return None
-    segment, saved_key = loaded
-    before = ChangeSet.between(base_key, saved_key, records)
-    since = ChangeSet.between(saved_key, key, records)
-    if before is None or since is None or (limit is not None and since.inserted > limit):
+    since = ChangeSet.between(state, key, records)
+    if since is None or (limit is not None and since.inserted > limit):
         return None
-    searcher = Searcher(base, base_key).with_changes(before, segment)
-    if saved_key == key:
+    if state == key:
         return searcher
-    return searcher.with_changes(since, Segment.build(rows(since.ranges)) if since.ranges
-                                 else None)
+    return searcher.with_changes(
+        since, Segment.build(rows(since.ranges)) if since.ranges else None, key)
 
 
 # -- one reader per index per process ------------------------------------------------------

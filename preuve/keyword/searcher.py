@@ -113,6 +113,7 @@ class Searcher:
     base: Segment
     base_key: str
     recent: list[Segment] = field(default_factory=list)
+    recent_keys: list[str] = field(default_factory=list)  # the state each one brought
     # per segment (base first): bool per row, deleted since it was read; None: none were
     dead: list[np.ndarray | None] | None = None
     _masks: dict = field(default_factory=dict, repr=False)
@@ -142,10 +143,10 @@ class Searcher:
     def recent_rows(self) -> int:
         return sum(len(s) for s in self.recent)
 
-    def with_changes(self, changes: ChangeSet, new: Segment | None) -> Searcher:
-        """The searcher of a later state: `changes` names what changed since this one's,
-        `new` holds the current rows of its inserted ranges (a segment added after the
-        others). The segments are shared, not copied."""
+    def with_changes(self, changes: ChangeSet, new: Segment | None, key: str) -> Searcher:
+        """The searcher of a later state (`key`): `changes` names what changed since this
+        one's, `new` holds the current rows of its inserted ranges (a segment added after
+        the others). The segments are shared, not copied."""
         segments = self.segments()
         dead: list[np.ndarray | None] = (list(self.dead) if self.dead is not None
                                          else [None] * len(segments))
@@ -157,11 +158,12 @@ class Searcher:
                     dead[i] = gone if held is None else held | gone
         # a row id reused by a new row (SQLite reuses the ids of the last rows deleted) was
         # deleted first: it is among the dead of its old segment, and lives on in the new one
-        recent = list(self.recent)
+        recent, keys = list(self.recent), list(self.recent_keys)
         if new is not None and len(new):
             recent.append(new)
+            keys.append(key)
             dead.append(None)
-        return Searcher(self.base, self.base_key, recent,
+        return Searcher(self.base, self.base_key, recent, keys,
                         dead if any(d is not None for d in dead) else None)
 
     def _impacts_of(self, segment: Segment) -> Impacts:

@@ -45,6 +45,9 @@ class Segment:
     # where its arrays are saved ("<file>.<save token>", None: in memory only); files
     # derived from it (its impacts, a segment of the rows written since) are named after it
     stem: str | None = field(default=None, repr=False)
+    # a saved segment of rows written since a base: the state it was read from (the base's,
+    # or the recent segment's before it), as the file says
+    since: str | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, rows: Iterable[Row]) -> Segment:
