@@ -36,6 +36,7 @@ import numpy as np
 from bm25_latency import SEED, VOCABULARY, build_index, vocabulary, zipf_probabilities
 from common import machine_note, pin_threads, table
 
+from preuve.evaluate.datasets import Record
 from preuve.index import Index
 from preuve.settings import Settings
 
@@ -96,19 +97,19 @@ def bench_pool(n_chunks: int, size: int, runs: int) -> None:
                   rows[0]["users"], f"{prepared:.1f}"]]))
 
 
-def records(n: int, first: int, seed: int) -> list[dict]:
+def records(n: int, first: int, seed: int) -> list[Record]:
     rng = np.random.default_rng(seed)
     vocab = vocabulary(5000, np.random.default_rng(SEED))
     cdf = np.cumsum(zipf_probabilities(5000))
     out = []
     for i in range(first, first + n):
         words = np.searchsorted(cdf, rng.random(int(rng.integers(80, 121))), side="right")
-        out.append({"id": f"r{i}", "title": f"Record {i}",
-                    "text": " ".join(vocab[min(w, 4999)] for w in words) + "."})
+        out.append(Record(f"r{i}", f"Record {i}",
+                          " ".join(vocab[min(w, 4999)] for w in words) + "."))
     return out
 
 
-def ingest_seconds(path: str, batch: list[dict], settings: Settings | None = None
+def ingest_seconds(path: str, batch: list[Record], settings: Settings | None = None
                    ) -> tuple[float, str]:
     with Index(path, embedder="none", settings=settings) as index:
         started = time.perf_counter()

@@ -19,6 +19,7 @@ from preuve.models import NAVIGATION, Filters
 
 NO_START, NO_END = 0, 99_999_999
 _MASKS = 32  # filter masks remembered per set of columns
+_MISSING = object()
 
 
 def day_number(day: str | None, default: int) -> int:
@@ -85,8 +86,10 @@ class FilterColumns:
         """Boolean mask of rows the filters allow (None: all rows). Path prefixes are
         matched here when the rows came with their paths; otherwise `allowed_rowids`
         (the store's answer for the prefixes) stands for them."""
-        if allowed_rowids is None and filters in self._masks:
-            return self._masks[filters]
+        if allowed_rowids is None:
+            found = self._masks.get(filters, _MISSING)  # (one lookup: threads share them)
+            if found is not _MISSING:
+                return found
         keep = self._mask(filters, allowed_rowids)
         if allowed_rowids is None:
             if len(self._masks) >= _MASKS:

@@ -24,6 +24,7 @@ from preuve.keyword.segment import Segment
 from preuve.models import Filters
 
 _MASKS = 32  # filter masks remembered per searcher
+_MISSING = object()
 _BLOCK = 8_000_000  # postings per block when computing all impacts of a segment
 # segments of up to this many rows sum a query's postings in one np.bincount, larger ones
 # add term by term into a per-thread accumulator (`scoring.accumulate`)
@@ -289,8 +290,9 @@ class Searcher:
 
     def _mask(self, i: int, segment: Segment, filters: Filters) -> np.ndarray | None:
         key = (i, filters)
-        if key in self._masks:
-            return self._masks[key]
+        found = self._masks.get(key, _MISSING)  # (one lookup: threads share the searcher)
+        if found is not _MISSING:
+            return found
         keep = segment.columns.mask(filters)
         dead = self._dead(i)
         if dead is not None:

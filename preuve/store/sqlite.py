@@ -1,12 +1,14 @@
-"""The embedded index: one SQLite file, WAL mode, FTS5 for BM25, numbered migrations.
+"""The embedded index: one SQLite file, WAL mode, numbered migrations.
 
-BM25 runs over one FTS5 table per access label (a partition, `lex_<n>`; unlabelled chunks
-are one too), so that a caller's scores come from the statistics of the labels it may read
-and nothing else: the IDF of each term from the chunk counts and document frequencies
-summed over its readable partitions, the length normalisation from each chunk's own
-partition. A caller that reads one partition (public) is ranked by FTS5's bm25() on that
-table as is; one that reads several gets each row's per-term bm25() rescaled from the
-partition's IDF to the readable set's (`_rank_parts`).
+BM25 is ranked by the keyword engine (preuve.keyword, through preuve.store.bm25), its
+files saved beside the SQLite file. The `bm25` setting `sql`, and the fallback while a big
+engine is built, rank with FTS5: one FTS5 table per access label (a partition, `lex_<n>`;
+unlabelled chunks are one too), so that a caller's scores come from the statistics of the
+labels it may read and nothing else: the IDF of each term from the chunk counts and
+document frequencies summed over its readable partitions, the length normalisation from
+each chunk's own partition. A caller that reads one partition (public) is ranked by FTS5's
+bm25() on that table as is; one that reads several gets each row's per-term bm25()
+rescaled from the partition's IDF to the readable set's (`_rank_parts`).
 
 Every write of an ingest happens in one transaction, so a crash or a SIGKILL leaves the
 file exactly as it was before the ingest or after it. Readers are never blocked by the
