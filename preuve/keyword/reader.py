@@ -122,11 +122,6 @@ class IndexReader:
         self._failed = False  # a background build failed: build in the foreground
 
     @property
-    def merged_waiting(self) -> bool:
-        """Whether the background thread merged a searcher that `get` has not taken up."""
-        return self._merged is not None
-
-    @property
     def building(self) -> bool:
         """Whether a background build is under way."""
         thread = self._thread
