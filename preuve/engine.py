@@ -17,13 +17,12 @@ Index objects) is here too. The benchmarks choose engines and knobs through `Set
 from __future__ import annotations
 
 import datetime as dt
-import glob
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from preuve import retrieve
+from preuve import paths, retrieve
 from preuve.embed import Embedder, get_embedder
 from preuve.errors import Conflict, InvalidInput
 from preuve.ingest.base import ChunkSettings
@@ -330,7 +329,7 @@ class Engine:
             ann = matrix.ann
             location = os.path.abspath(self.store.location)
             dense = {"vectors": len(matrix), "from_cache": matrix.from_cache,
-                     "files": sorted(glob.glob(glob.escape(location) + ".ann-*")),
+                     "files": paths.ann_files(location),
                      "ann": None if ann is None else {
                          "nlist": ann.nlist, "nprobe": ann.nprobe,
                          "calibrated_recall": ann.calibrated_recall,

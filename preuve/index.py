@@ -50,7 +50,7 @@ from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import bilingual
 from preuve.retrieve.filters import code_filters, make_filters
 from preuve.settings import Settings
-from preuve.store import DEFAULT_INDEX, Changes, IndexStore, is_postgres, open_store, shown
+from preuve.store import DEFAULT_INDEX, Changes, IndexStore, open_store, shown
 from preuve.text import question_language
 from preuve.versions import Versions
 
@@ -394,14 +394,16 @@ class Index:
 
 # ---------------------------------------------------------------- locations, without opening
 def is_database(location: str | os.PathLike) -> bool:
-    """Whether `location` names a database server (PostgreSQL) rather than a file."""
-    return is_postgres(os.fspath(location))
+    """Whether `location` names a database server several processes share (PostgreSQL)
+    rather than a file (what its store declares: `preuve.registry.StoreSpec.server`)."""
+    return registry.store_for(os.fspath(location)).server
 
 
 def index_exists(location: str | os.PathLike) -> bool:
     """Whether there is an index to open (a database is checked when it is connected to)."""
     location = os.fspath(location)
-    return is_postgres(location) or os.path.exists(location)
+    spec = registry.store_for(location)
+    return spec.exists is None or spec.exists(location)
 
 
 def require_index(location: str | os.PathLike) -> str:
@@ -421,13 +423,11 @@ def shown_location(location: str | os.PathLike) -> str:
 def sibling_index(main: str | os.PathLike | None, name: str) -> str:
     """An index of its own beside `main`: `<main's folder>/eval/<name>.sqlite`, or, beside
     a PostgreSQL index, the schema `name` (lower case, `-` as `_`) of the same database."""
-    main = os.fspath(main) if main else None
-    if main and is_postgres(main):
-        from preuve.store.postgres import with_schema
-
-        return with_schema(main, name.replace("-", "_").lower())
-    folder = os.path.dirname(os.path.abspath(main or os.path.join(".preuve", "x")))
-    return os.path.join(folder, "eval", f"{name}.sqlite")
+    main = os.fspath(main) if main else DEFAULT_INDEX
+    spec = registry.store_for(main)
+    if spec.beside is None:
+        raise InvalidInput(f"the {spec.name} store keeps no index beside {shown(main)}")
+    return spec.beside(main, name)
 
 
 @contextlib.contextmanager

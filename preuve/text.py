@@ -182,8 +182,11 @@ def collection_language(samples: Iterable[str], agree: float = 0.8) -> str:
     return best if told and counts[best] >= agree * told else ""
 
 
+@lru_cache(maxsize=4096)
 def question_language(question: str) -> str:
-    """'fr' or 'en' for a short question (the refusal string and prompt depend on it)."""
+    """'fr' or 'en' for a short question (the refusal string and prompt depend on it).
+    Remembered: retrieval, the judgment, the answerer and the refusal each ask it of the
+    same question."""
     words = re.findall(r"[a-zàâçéèêëîïôûùüÿœ'-]+", question.lower())
     fr = sum(w in _FR_QUESTION for w in words)
     en = sum(w in _EN_QUESTION for w in words)
@@ -214,12 +217,33 @@ CODE_ABBREVIATIONS = {
     "string": "str", "synchronize": "sync", "temporary": "tmp temp", "utility": "util utils",
     "value": "val", "variable": "var", "version": "ver",
 }
+# English irregular verb forms, which no stemmer brings back to the verb code names its
+# functions by: a question says "where is the message written", the code `write`
+IRREGULAR_VERBS = {
+    "written": "write", "wrote": "write", "rewritten": "rewrite", "overwritten": "overwrite",
+    "sent": "send", "found": "find", "built": "build", "rebuilt": "rebuild", "made": "make",
+    "kept": "keep", "thrown": "throw", "threw": "throw", "chosen": "choose",
+    "chose": "choose", "given": "give", "gave": "give", "taken": "take", "took": "take",
+    "held": "hold", "got": "get", "gotten": "get", "shown": "show", "known": "know",
+    "knew": "know", "bound": "bind", "hidden": "hide", "hid": "hide", "broken": "break",
+    "broke": "break", "frozen": "freeze", "forgotten": "forget", "caught": "catch",
+    "brought": "bring", "sought": "seek", "dealt": "deal", "meant": "mean", "lost": "lose",
+    "paid": "pay", "said": "say", "told": "tell", "spent": "spend", "stuck": "stick",
+    "hung": "hang", "begun": "begin", "began": "begin", "drawn": "draw", "drew": "draw",
+    "ran": "run", "overridden": "override", "undone": "undo", "fed": "feed", "led": "lead",
+    "left": "leave", "lent": "lend", "sold": "sell", "understood": "understand",
+    "woken": "wake", "spun": "spin", "split": "split", "slept": "sleep", "fell": "fall",
+    "fallen": "fall", "grown": "grow", "thought": "think", "struck": "strike",
+}
 _ABBREVIATION_STEMS = {stem(word, "en"): short for word, short in CODE_ABBREVIATIONS.items()}
+_ABBREVIATION_STEMS.update({stem(form, "en"): verb for form, verb in IRREGULAR_VERBS.items()
+                            if form != verb})
 
 
 def code_abbreviations(text: str) -> str:
-    """The short forms code uses for the words of `text` ("arguments" -> "arg args"), as
-    one string ('' when there are none)."""
+    """The short forms code uses for the words of `text` ("arguments" -> "arg args") and
+    the verbs of its irregular forms ("written" -> "write"), as one string ('' when there
+    are none)."""
     out: dict[str, None] = {}
     for unit in _units(text):
         for word in _parts(unit)[1]:

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from preuve._e5onnx import cache_dir, save_cached_json
+from preuve import paths
 from preuve.errors import Unavailable
 
 
@@ -64,7 +64,7 @@ def file_digest(path: Path, cache: str | None = None) -> str:
         raise WeightsChanged(f"{path}: cannot read a bundled model file ({exc.strerror})") \
             from None
     stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
-    memo = cache_dir(cache) / "weights-sha256.json"
+    memo = paths.weight_digests(cache)
     try:
         known = json.loads(memo.read_text("utf-8"))
     except (OSError, ValueError):
@@ -77,5 +77,5 @@ def file_digest(path: Path, cache: str | None = None) -> str:
             sha.update(block)
     digest = sha.hexdigest()
     known[stamp] = digest
-    save_cached_json(memo, known)  # a read-only cache folder: hash again next time
+    paths.save_cached_json(memo, known)  # a read-only cache folder: hash again next time
     return digest

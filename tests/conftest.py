@@ -3,10 +3,8 @@ it, and small helpers to read an index straight from SQL and to run the real CLI
 
 The behavioural tests run on both stores: fixtures that give an index (`index_path`,
 `index`, `e5_index_path`, `e5_index`, `fresh_index`) are parametrized by `store_kind`
-("sqlite", "postgres"). The PostgreSQL server is the one at `$PREUVE_TEST_PG_URL` (the base
-URL of a database, as `.ci/run` exports it) or one started for the session with
-`preuve.store.pgserver`; each index lives in its own schema. When that server cannot be
-reached or started the PostgreSQL tests FAIL: both stores must run."""
+("sqlite", "postgres"). The PostgreSQL server and its schemas come from
+tests/postgres_server.py (`pg_base`, `pg_location`)."""
 
 from __future__ import annotations
 
@@ -16,14 +14,14 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+from postgres_server import pg_base, pg_location  # noqa: F401  (pg_base: a fixture)
 
 from preuve import Index
-from preuve.store import is_postgres
+from preuve.index import is_database
 
 # Property tests draw the same examples on every run (CI must not fail by the luck of a
 # draw); PREUVE_HYPOTHESIS_RANDOM=1 explores new ones.
@@ -70,81 +68,6 @@ def corpus(tmp_path_factory) -> Path:
 
 # ----------------------------------------------------------------------- the two stores
 STORES = ["sqlite", "postgres"]
-_PG: dict = {"base": None, "schemas": []}
-
-
-@pytest.fixture(scope="session")
-def pg_base(tmp_path_factory):
-    """Base URL of the test PostgreSQL database: `$PREUVE_TEST_PG_URL`, or a local server
-    started for the session (fsync off) and stopped at its end. Never skipped: a server
-    that cannot start fails the tests that need it."""
-    from preuve.store import pgserver
-
-    given = os.environ.get("PREUVE_TEST_PG_URL")
-    data = None
-    if given:
-        base = given
-        _reachable(base)
-    else:
-        data = tmp_path_factory.mktemp("pgdata")
-        try:
-            base = pgserver.start(data, durable=False)
-        except Exception as exc:  # noqa: BLE001 - any cause: the message says what failed
-            detail = getattr(exc, "stderr", b"") or b""
-            if isinstance(detail, bytes):
-                detail = detail.decode(errors="replace")
-            pytest.fail(f"cannot start the test PostgreSQL server in {data}: {exc} "
-                        f"{detail.strip()} (set PREUVE_TEST_PG_URL to use a running one)",
-                        pytrace=False)
-    _PG["base"] = base
-    yield base
-    _PG["base"] = None
-    if data is None:
-        _drop_schemas(base)  # a server of our own goes away with its data folder
-    else:
-        pgserver.stop(data)
-
-
-def _reachable(base: str) -> None:
-    import psycopg
-
-    from preuve.store.postgres import redact
-
-    try:
-        psycopg.connect(base, connect_timeout=10).close()
-    except psycopg.Error as exc:
-        pytest.fail(f"PREUVE_TEST_PG_URL={redact(base)}: cannot connect "
-                    f"({str(exc).strip().splitlines()[0]})", pytrace=False)
-
-
-def _drop_schemas(base: str) -> None:
-    """Best effort: leave an outside server as we found it."""
-    import psycopg
-
-    try:
-        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
-            conn.execute("SET lock_timeout = '5s'")
-            for schema in _PG["schemas"]:
-                try:
-                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-                except psycopg.Error:
-                    pass
-    except psycopg.Error:
-        pass
-    _PG["schemas"].clear()
-
-
-def pg_location(base: str | None = None) -> str:
-    """A new, empty PostgreSQL index: its own schema on the test server."""
-    from preuve.store.postgres import with_schema
-
-    base = base or _PG["base"]
-    assert base, "the pg_base fixture must be set up first"
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    _PG["schemas"].append(schema)
-    return with_schema(base, schema)
-
-
 @pytest.fixture(scope="session", params=STORES, ids=STORES)
 def store_kind(request) -> str:
     """Which store the behavioural tests run on."""
@@ -170,7 +93,7 @@ def fresh_index(store_kind, new_location):
 
 
 def kind_of(location) -> str:
-    return "postgres" if is_postgres(os.fspath(location)) else "sqlite"
+    return "postgres" if is_database(location) else "sqlite"
 
 
 @pytest.fixture(scope="session")

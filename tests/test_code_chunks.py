@@ -373,3 +373,177 @@ def test_a_french_verb_form_is_translated_by_its_infinitive():
                     "dict-freedict-fra-eng and dict-freedict-eng-fra)")
     # "vérifie" is stemmed "verif", the dictionary's "vérifier" "verifi"
     assert "check" in bilingual.translate("où vérifie-t-on les options ?", "fr").split()
+
+
+# ------------------------------------------------------- what a code chunk is searched by
+def needs_dictionaries():
+    from preuve.retrieve import bilingual
+
+    if not bilingual.available():
+        pytest.skip("FreeDict dictionaries not installed (scripts/setup-system.sh installs "
+                    "dict-freedict-fra-eng and dict-freedict-eng-fra)")
+
+
+def test_a_developers_word_is_translated_by_the_vocabulary_alone(code_index):
+    from preuve.retrieve.bilingual import code_translation
+
+    needs_dictionaries()
+    words = code_translation("Où la chaîne de requête est-elle analysée ?", "fr").split()
+    # the vocabulary's code words, not FreeDict's general senses beside them
+    assert {"string", "request", "query", "parse"} <= set(words)
+    assert not {"attempt", "effort", "fetter", "shackle", "analysis"} & set(words)
+    # a word the vocabulary lacks still gets the dictionary's translation
+    assert "compare" in code_translation("deux versions comparées", "fr").split()
+    # a name is searched as written, never translated ("ETag" is no "étage", a floor)
+    assert "floor" not in code_translation("Où est calculé l'en-tête ETag ?", "fr").split()
+    assert code_translation("where is the query parsed", "en") == \
+        __import__("preuve.retrieve.bilingual").retrieve.bilingual.translate(
+            "where is the query parsed", "en")
+    with open_index(code_index) as index:
+        # with FreeDict's senses beside the code words, express's Route.all came first
+        hits = index.where("Où la chaîne de requête est-elle analysée ?", k=3)
+        assert hits[0].symbol == "Rack::Request::Helpers#parse_query"
+
+
+def test_a_french_question_reaches_code_whose_comments_tell_no_language(code_index):
+    needs_dictionaries()
+    # semver's display.rs has no comment: its language is unknown, and the French
+    # question's translation was searched only in files written in English
+    with open_index(code_index) as index:
+        hits = index.where("Comment une version est-elle affichée ?", k=3)
+    assert ("semver_display.rs", 5, 30, "Version::fmt") in {
+        (h.path, h.start_line, h.end_line, h.symbol) for h in hits}
+
+
+def test_a_member_is_searched_with_its_containers_doc_summary(code_index):
+    summary = "This is a simple Logger implementation that other Loggers can inherit from"
+    members = [c for c in chunks_of("AbstractLogger.php")
+               if (c.symbol or "").startswith("AbstractLogger::")]
+    assert members and all(c.context == summary for c in members)
+    header = next(c for c in chunks_of("AbstractLogger.php") if c.symbol == "AbstractLogger")
+    assert header.context == ""  # its own doc is in its text
+    rust = {c.symbol: c.context for c in chunks_of("semver_lib.rs")}
+    assert rust["Version::parse"] == "**SemVer version** as defined by <https://semver.org>."
+    with open_index(code_index) as index:
+        # words only the class's doc says find its methods, not the header alone
+        hits = index.search("simple logger implementation other loggers inherit",
+                            method="bm25", k=10, as_of="none", kinds=["code"])
+    assert {h.symbol for h in hits if h.path == "AbstractLogger.php"} > {"AbstractLogger"}
+
+
+def test_doc_summary_is_a_doc_comments_first_sentence():
+    assert syntax.doc_summary([
+        "/**", " * Formats incoming records into a one-line string", " *",
+        " * This is especially useful for logging to files", " *",
+        " * @author Jordi Boggiano", " */"]) == "Formats incoming records into a one-line string"
+    assert syntax.doc_summary([
+        "/// A pair of comparison operator and partial version, such as `>=1.2`. Matches",
+        "/// any version", "#[derive(Clone, Eq)]"]) == \
+        "A pair of comparison operator and partial version, such as `>=1.2`"
+    assert syntax.doc_summary(["# Rack::Request provides a convenient interface.",
+                               "# It is stateless"]) == \
+        "Rack::Request provides a convenient interface"
+    assert syntax.doc_summary(["/**", " * @return void", " */"]) == ""
+    assert syntax.container_of("(*Command).Execute") == "Command"
+    assert syntax.container_of("Rack::Request::Helpers#ip") == "Rack::Request::Helpers"
+    assert syntax.container_of("$this->logger") == "$this"
+    assert syntax.container_of("main") == ""
+
+
+def test_a_container_header_of_only_its_opening_line_is_no_chunk():
+    # `impl Display for Version {` alone was a one-line chunk that ranked above the
+    # method it opens; the method carries that line as heading
+    chunks = chunks_of("semver_display.rs")
+    assert not [c for c in chunks if c.symbol_kind == "impl"]
+    fmt = next(c for c in chunks if (c.start_line, c.symbol) == (5, "Version::fmt"))
+    assert (fmt.end_line, fmt.heading) == (30, "impl Display for Version")
+    # a header with more than its opening line (a doc comment, fields) stays
+    assert any(c.symbol == "Version" and c.symbol_kind == "struct"
+               for c in chunks_of("semver_lib.rs"))
+
+
+def _hit(rank: int, symbol: str | None, kind: str | None, path: str = "a.go"):
+    from preuve.models import Hit
+
+    return Hit(rank=rank, score=1 / (60 + rank), chunk_id=f"d:{rank}", doc_id="d",
+               path=path, kind="code", title="", heading="", page=None, page_label=None,
+               start_line=rank, end_line=rank, symbol=symbol, symbol_kind=kind, text="")
+
+
+def test_by_name_leaves_constructors_as_ranked():
+    from preuve.retrieve import by_name
+
+    hits = [_hit(1, "Device.execute", "method"), _hit(2, "Device.Device", "method"),
+            _hit(3, "Logger::__construct", "method"), _hit(4, "Device.getPlatform", "method")]
+    ranked = [h.symbol for h in by_name(hits, "get the device platform, construct")]
+    # the constructor is named by its class (Device), as the class header is: not moved
+    # up by the question's "device", and __construct not by "construct"
+    assert ranked == ["Device.getPlatform", "Device.execute", "Device.Device",
+                      "Logger::__construct"]
+
+
+def test_by_name_reaches_twenty_candidates_and_puts_windows_after_definitions():
+    from preuve.retrieve import by_name
+
+    hits = [_hit(i, f"other{i}", "function") for i in range(1, 16)]
+    hits.insert(0, _hit(0, None, None))  # a window of imports, ranked first by bm25
+    hits.append(_hit(16, "ValidateRequiredFlags", "method"))
+    ranked = [h.symbol for h in by_name(hits, "check required flags validate")]
+    assert ranked[0] == "ValidateRequiredFlags"  # the 17th candidate
+    assert ranked.index(None) > ranked.index("other1")
+
+
+def test_one_per_definition_lists_a_long_functions_parts_once():
+    from preuve.retrieve import one_per_definition
+
+    def part(rank, symbol, first, last, kind="function"):
+        hit = _hit(rank, symbol, kind, path="router/index.js")
+        hit.start_line, hit.end_line = first, last
+        return hit
+
+    hits = [part(1, "proto.handle", 177, 291), part(2, "proto.route", 489, 515),
+            part(3, "proto.handle", 293, 331), part(4, "proto.handle", 131, 175),
+            # one name, two definitions apart in the file (Rust's fmt of Display and Debug)
+            part(5, "Version::fmt", 5, 30), part(6, "Version::fmt", 94, 107),
+            part(7, None, 1, 2), part(8, None, 1, 2),
+            # the windows of one long struct, apart: one struct
+            part(9, "Command", 44, 83, "struct"), part(10, "Command", 108, 147, "struct")]
+    kept = [(h.symbol, h.start_line) for h in one_per_definition(hits)]
+    assert kept == [("proto.handle", 177), ("proto.route", 489), ("Version::fmt", 5),
+                    ("Version::fmt", 94), (None, 1), (None, 1), ("Command", 44)]
+
+
+def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():
+    from preuve.text import code_abbreviations
+
+    assert code_abbreviations("where are the error messages written").split() == [
+        "err", "msg", "write"]
+    assert "send" in code_abbreviations("how is the mail sent").split()
+    assert "find" in code_abbreviations("where is the handler found").split()
+    assert code_abbreviations("where is it parsed") == ""
+
+
+def test_a_files_opening_doc_is_its_module_chunk_and_title(code_index):
+    # Rust's `//!` doc: a module chunk, and its first sentence the file's title (what a
+    # Python module docstring gives), so every chunk of the file is searched with it
+    path = FIXTURES / "semver_lib.rs"
+    parsed = parse_code(path.read_bytes(), ChunkSettings(), ".rs")
+    assert parsed.title == "A parser and evaluator for Cargo's flavor of Semantic Versioning"
+    module = [c for c in parsed.chunks if c.symbol == "<module>"]
+    assert module and {c.symbol_kind for c in module} == {"module"}
+    assert (module[0].start_line, max(c.end_line for c in module)) == (1, 61)
+    # a licence is no doc: googletest's file is titled by the comment after it
+    cc = FIXTURES / "gmock-cardinalities.cc"
+    parsed = parse_code(cc.read_bytes(), ChunkSettings(), ".cc")
+    assert parsed.title == "Google Mock - a framework for writing C++ mock classes"
+    assert [(c.start_line, c.end_line) for c in parsed.chunks if c.symbol == "<module>"] \
+        == [(30, 32)]
+    # a licence alone, or a comment a definition claims, makes no module chunk
+    for name in ("10-at-a-time.c", "AbstractLogger.php", "flag_groups.go"):
+        assert not [c for c in chunks_of(name) if c.symbol_kind == "module"]
+    assert syntax.doc_summary(["//go:build windows", "// +build windows"]) == ""
+    with open_index(code_index) as index:
+        hits = index.search("evaluator for Cargo's flavor of semantic versioning",
+                            method="bm25", k=5, as_of="none", kinds=["code"])
+        assert hits[0].path == "semver_lib.rs" and hits[0].symbol_kind == "module"
+        assert hits[0].symbol == "semver_lib"  # named after its file, as in Python

@@ -543,18 +543,47 @@ def test_rerank_seam_rescores_only_the_filtered_hybrid_candidates(e5_index_path)
 
 
 def test_a_freed_embedders_sentence_vectors_are_never_served_to_the_next_one():
-    """The extractive answerer's sentence vectors are remembered per embedder object too:
-    an embedder made after another was freed may get its id, and must not get its vectors
-    (use-m3's 512 numbers stacked for e5's 384)."""
-    from preuve.answer.extractive import _sentence_vectors
+    """The extractive answerer's sentence vectors are remembered per model (`memo`), never
+    per object id: an embedder made after another was freed may get its id, and must not
+    get its vectors (use-m3's 512 numbers stacked for e5's 384)."""
+    from preuve import memo
     from preuve.embed import get_embedder
 
     sentences = ["Chaque salarié peut télétravailler deux jours par semaine."]
     first = GivenEmbedder(get_embedder("use-m3"))
-    first.embed_passages = first.inner.embed_passages
-    assert _sentence_vectors(first, sentences).shape == (1, 512)
+    assert memo.SENTENCES.vectors(first, sentences, first.embed_passages).shape == (1, 512)
     freed, e5 = id(first), get_embedder("e5")
     del first
     made = [GivenEmbedder(e5) for _ in range(100)]  # CPython gives the freed id at once
     (second,) = [m for m in made if id(m) == freed] or pytest.skip("no object got the id")
-    assert _sentence_vectors(second, sentences).shape == (1, 384)
+    assert memo.SENTENCES.vectors(second, sentences, second.embed_passages).shape == (1, 384)
+
+
+def test_objects_of_one_model_share_its_remembered_vectors():
+    """Keyed on the model (name and revision), not the object: a server's pooled Index
+    objects, or a wrapper made per request, embed a sentence once; a bounded memo drops
+    the least recently used first."""
+    from preuve import memo
+    from preuve.embed import get_embedder
+
+    calls = []
+
+    def counting(embedder):
+        def embed(texts):
+            calls.append(list(texts))
+            return embedder.embed_passages(texts)
+        return embed
+
+    e5 = get_embedder("e5")
+    small = memo.VectorMemo(2)
+    one, two = GivenEmbedder(e5), GivenEmbedder(e5)
+    first = small.vectors(one, ["a sentence", "another"], counting(one))
+    again = small.vectors(two, ["another", "a sentence"], counting(two))
+    assert calls == [["a sentence", "another"]]  # the second object embedded nothing
+    assert np.array_equal(first[0], again[1]) and np.array_equal(first[1], again[0])
+    small.vectors(two, ["a third"], counting(two))  # the least recently used goes
+    assert len(small) == 2 and calls[-1] == ["a third"]
+    small.vectors(one, ["a sentence"], counting(one))  # used last before it: still held
+    assert len(calls) == 2
+    small.vectors(one, ["another"], counting(one))  # dropped for "a third"
+    assert calls[-1] == ["another"]

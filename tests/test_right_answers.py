@@ -269,3 +269,17 @@ def test_a_sentence_announcing_the_following_brings_its_command():
         units = split_sentences(_hit(1, "ch09.html", "Listing files opened by a process", text))
         quote = " ".join(u.text for u in window(units, 0, 80))
         assert "sudo lsof -p 1" in quote, [(u.role, u.text) for u in units]
+
+
+def test_a_name_of_letters_and_figures_no_passage_holds_is_refused(manuals):
+    """"2to3" is split by the analyzer into "2", "to" and "3", which every collection
+    holds: it was never looked for as a name, and a question about converting code with
+    2to3 was answered from a page about another tool."""
+    answer = manuals.ask("How do I create a sandbox with box2go?", audience="public")
+    assert answer.refused, answer.answer
+    assert answer.explain["judgment"]["absent_names"] == ["box2go"]
+    # held by a passage, its parts written apart: not absent ("python3" -> "python3 -m")
+    assert not manuals.ask("How do I create a sandbox with python3?", audience="public").refused
+    # measures and ordinals are not names
+    assert not manuals.ask("How do I create a sandbox of 10GB for testing?",
+                           audience="public").refused

@@ -4,8 +4,13 @@ environment."""
 
 from __future__ import annotations
 
+import ast
 import json
+import os
 import re
+import subprocess
+import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -16,7 +21,7 @@ from preuve import Index
 from preuve.answer.generators import GeneratorError, OpenAIGenerator
 from preuve.cli import cli
 from preuve.errors import InvalidInput
-from preuve.settings import VARIABLES, Settings
+from preuve.settings import VARIABLES, Settings, readme_table
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -154,7 +159,42 @@ def test_the_readme_documents_every_variable_in_one_table():
     assert [r[0] for r in rows] == [v.name for v in VARIABLES]
     for (name, meaning, default), var in zip(rows, VARIABLES, strict=True):
         assert meaning == var.meaning and default == var.default, name
-    assert {f for f in Settings.__dataclass_fields__} == {v.field for v in VARIABLES}
+    assert {f.name for f in fields(Settings)} == {v.field for v in VARIABLES}
+
+
+def test_settings_fields_are_declared_in_the_source_with_their_variable():
+    """Issue 22: `Settings` was made at import from a TOML table (`make_dataclass`), so no
+    IDE, type checker or grep saw its fields; each is now an annotated field of the class,
+    its variable, meaning and README default in the field's metadata."""
+    tree = ast.parse((REPO / "preuve" / "settings.py").read_text("utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Settings")
+    declared = {}
+    for node in cls.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
+            declared[node.target.id] = ast.literal_eval(node.value.args[0])
+    assert declared == {v.field: v.name for v in VARIABLES}
+    kinds = {v.field: v.kind for v in VARIABLES}
+    assert (kinds["pg_pool"], kinds["llm_timeout"], kinds["cache"]) == (int, float, str)
+    assert Settings.load(env={"PREUVE_PG_POOL": "7"}).pg_pool == 7  # converted by its type
+
+
+def test_the_readme_table_is_generated_from_the_fields_and_drift_is_caught(tmp_path):
+    """`make settings-table` writes the README's table from the fields' metadata; its
+    `--check` (run by `make lint`) fails when the README and the fields disagree."""
+    script = [sys.executable, str(REPO / "scripts" / "settings_table.py")]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    assert subprocess.run([*script, "--check"], env=env).returncode == 0  # the real README
+    readme = tmp_path / "README.md"
+    text = (REPO / "README.md").read_text("utf-8")
+    drifted = text.replace("PostgreSQL: connections per store.", "connections.")
+    assert drifted != text
+    readme.write_text(drifted, "utf-8")
+    check = subprocess.run([*script, "--check", "--readme", str(readme)], env=env,
+                           capture_output=True, text=True)
+    assert check.returncode == 1 and "make settings-table" in check.stderr
+    assert subprocess.run([*script, "--readme", str(readme)], env=env).returncode == 0
+    assert readme.read_text("utf-8") == text  # written back from the fields
+    assert readme_table() in text
 
 
 def test_nothing_below_the_front_ends_reads_the_environment():

@@ -147,6 +147,28 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
     return list(dict.fromkeys(out))
 
 
+# A name written with letters and figures mixed ("2to3", "deb822", "amd64", "i386"): the
+# keyword analyzer splits it into its parts ("2", "to", "3"), which any passage holds, so
+# it is looked for whole. Not: measures and ordinals ("10GB", "5min", "1st", "3e").
+_MIXED = re.compile(r"(?<![\w.-])(?=[\w.-]*\d)(?=[\w.-]*[^\W\d_])\w[\w.-]*\w(?![\w-])")
+_MEASURE = re.compile(r"^\d+(?:[.,]\d+)?[^\W\d_]{1,3}$")
+
+
+def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:
+    """The names of `question` made of letters and figures mixed that none of `hits` holds,
+    its parts joined or set apart in any way ("python3" is found in "Python 3")."""
+    out = []
+    for code in dict.fromkeys(_MIXED.findall(question)):
+        if _MEASURE.match(code) or _NUMBER.match(code):
+            continue
+        parts = re.findall(r"\d+|[^\W\d_]+", code)
+        pattern = re.compile(r"(?<![^\W_])" + r"[\s._-]?".join(map(re.escape, parts))
+                             + r"(?![^\W_])", re.I)
+        if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits):
+            out.append(code)
+    return out
+
+
 def _misspelt(word: str, seen: set[str]) -> bool:
     """`word` is one edit (two from 6 letters; same length under 6) away from a word of
     `seen`: a letter changed, added, dropped or two swapped."""
@@ -283,6 +305,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
+    names += [code for code in absent_codes(question, hits) if code not in names]
     if names:
         numbers["absent_names"] = names
         return Judgment(False, f"the question names {', '.join(names)}, which no passage "

@@ -8,15 +8,13 @@ a fragment; it cannot invent, and it answers in the passages' own language."""
 from __future__ import annotations
 
 import re
-import threading
 import time
-import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from preuve import memo
 from preuve import text as tokens
 from preuve.answer.intent import DEFINITION, MUST_CARRY, PROCEDURE, carries, question_kind
 from preuve.models import ASK_K, Hit
@@ -257,37 +255,6 @@ def _code_sentence(hit: Hit) -> Sentence:
     return Sentence(" — ".join(parts), hit, hit.start_line, hit.end_line)
 
 
-_SENTENCE_CACHE: OrderedDict[tuple[int, str], tuple[weakref.ref, np.ndarray]] = OrderedDict()
-_SENTENCE_CACHE_SIZE = 20_000
-_SENTENCE_LOCK = threading.Lock()  # the server answers in a thread pool
-
-
-def _sentence_vectors(embedder, sentences: list[str]) -> np.ndarray:
-    """Sentence embeddings, remembered: the same passages come back question after
-    question, and embedding their sentences is most of an extractive answer's cost. An
-    entry holds its embedder weakly and serves only that object (an embedder made after
-    another was freed may get its id), as `dense.query_vector` does."""
-    def held(text: str) -> np.ndarray | None:
-        entry = _SENTENCE_CACHE.get((id(embedder), text))
-        return entry[1] if entry is not None and entry[0]() is embedder else None
-
-    with _SENTENCE_LOCK:
-        found = {t: held(t) for t in dict.fromkeys(sentences)}
-    missing = [t for t, v in found.items() if v is None]
-    if missing:
-        vectors = embedder.embed_passages(missing)
-        with _SENTENCE_LOCK:
-            for sentence, vector in zip(missing, vectors, strict=True):
-                found[sentence] = vector
-                try:
-                    _SENTENCE_CACHE[(id(embedder), sentence)] = (weakref.ref(embedder), vector)
-                except TypeError:  # an object that cannot be referenced weakly
-                    break
-            while len(_SENTENCE_CACHE) > _SENTENCE_CACHE_SIZE:
-                _SENTENCE_CACHE.popitem(last=False)
-    return np.stack([found[t] for t in sentences])
-
-
 def term_overlap(question: str, sentence: str) -> float:
     """Share of the question's terms the sentence holds (the better of French and English
     stemming)."""
@@ -461,7 +428,8 @@ class ExtractiveAnswerer:
         cosines = np.zeros(len(units), dtype=np.float32)
         if self.embedder is not None:
             query = query_vector(self.embedder, question)
-            cosines = _sentence_vectors(self.embedder, [s.text for s in units]) @ query
+            cosines = memo.SENTENCES.vectors(self.embedder, [s.text for s in units],
+                                             self.embedder.embed_passages) @ query
         for sentence, cosine in zip(units, cosines, strict=True):
             overlap = term_overlap(question, sentence.text)
             following = _following(by_hit[sentence.hit.chunk_id], sentence)

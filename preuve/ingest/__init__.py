@@ -37,7 +37,6 @@ EMPTY_MARKER = "empty package marker"
 NO_TEXT = "no text to index"
 # skip reasons too common to list one by one (the CLI counts them); links are listed
 ROUTINE_SKIPS = (UNSUPPORTED, EMPTY_MARKER, GENERATED, MINIFIED)
-BINARY_KINDS = ("pdf", "docx")  # no generated-code markers to look for in their bytes
 
 class Skipped(Exception):
     """A file that is fine but holds nothing to index (an empty `__init__.py`, an empty
@@ -246,7 +245,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
         if candidate.path.name == "__init__.py":
             raise Skipped(EMPTY_MARKER)
         raise Skipped(NO_TEXT)  # fine, nothing to index: a note, not a failure
-    skip = candidate.kind not in BINARY_KINDS and generated(candidate.path, data)
+    kind = kinds.get(candidate.kind)
+    skip = not kind.binary and generated(candidate.path, data)
     if skip:
         raise Skipped(skip)
     sidecar, sidecar_bytes = read_sidecar(candidate.path)
@@ -262,9 +262,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     if (previous is not None and previous.content_hash == fingerprint
             and FILE_DIGEST in previous.meta):  # indexed before digests: record it now
         return None
-    check(candidate.kind, data, limits)
-    parsed = kinds.get(candidate.kind).read(data, settings, candidate.path.suffix.lower()
-                                            or candidate.path.name)
+    check(kind, data, limits)
+    parsed = kind.read(data, settings, candidate.path.suffix.lower() or candidate.path.name)
     if not parsed.chunks:  # a heading-only page, a file of blank lines
         raise Skipped(NO_TEXT)
     meta = normalise({**parsed.meta, **sidecar})
@@ -312,7 +311,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.doc_id = doc_id
         chunk.chunk_id = f"{doc_id}:{ordinal}"
         context = " ".join(filter(None, [relpath if path_terms else "", title,
-                                         chunk.heading, chunk.symbol]))
+                                         chunk.heading, chunk.symbol, chunk.context]))
         context_tokens = text.tokens(context, stem_language)
         chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
         chunk.title_tokens = len(context_tokens)

@@ -115,7 +115,11 @@ def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
     if language is not None:
         chunks = syntax.parse(source, lines, language.name, settings, _line_windows)
         if chunks is not None:
-            return Parsed(chunks=chunks, language_sample=_comments(lines))
+            # the module's doc summary is the file's title, as a Python docstring's is:
+            # every chunk of the file is searched with what the file is for
+            title = next((syntax.doc_summary(c.text.split("\n")) for c in chunks
+                          if c.symbol == "<module>"), "")
+            return Parsed(title=title[:120], chunks=chunks, language_sample=_comments(lines))
     data_format = config.format_of(suffix, name)
     if data_format is not None:
         chunks = config.FORMATS[data_format][0](source, lines, settings, _line_windows)

@@ -18,14 +18,33 @@ def parse_pdf(data: bytes, settings):
     return parse(data, settings)
 
 
+def pdf_pages(data: bytes) -> int | None:
+    """A PDF's page count, read from its page tree (no page parsed); None when pdfium
+    cannot open it (the parser then reports why)."""
+    import pypdfium2 as pdfium
+
+    from preuve.ingest.pdf import PDFIUM
+
+    with PDFIUM:
+        try:
+            document = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError:
+            return None
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
 for _kind in (
-    Kind("pdf", parse_pdf, (".pdf",), help="PDF (text and page numbers)"),
+    Kind("pdf", parse_pdf, (".pdf",), pages=pdf_pages, binary=True,
+         help="PDF (text and page numbers)"),
     Kind("markdown", parse_markdown, (".md", ".markdown"), cites_lines=True,
          front_matter=True, help="Markdown (heading path, front matter)"),
     Kind("html", parse_html, (".html", ".htm"), help="HTML (main content, heading path)"),
     Kind("text", parse_text, (".txt", ".text", ".rst"), cites_lines=True, front_matter=True,
          help="plain text (front matter)"),
-    Kind("docx", parse_docx, (".docx",), zipped=True, help="Word documents"),
+    Kind("docx", parse_docx, (".docx",), zipped=True, binary=True, help="Word documents"),
     Kind("code", parse_code, tuple(sorted(CODE_EXTENSIONS)), tuple(sorted(CODE_FILENAMES)),
          takes_suffix=True, cites_lines=True, help="source code (definitions, lines)"),
 ):

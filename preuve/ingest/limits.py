@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from preuve.ingest.base import ParseError
+from preuve.registry import Kind
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_PAGES = 5_000
@@ -61,23 +62,25 @@ def _too_large(size: int, limit: int) -> str:
     return f"too large ({size / 1e6:.1f} MB > limit {limit / 1e6:.1f} MB)"
 
 
-def check(kind: str, data: bytes, limits: Limits) -> None:
-    """Refuse, before any parsing, a file whose declared content is beyond the caps."""
-    if kind == "docx":
-        check_zip(data)
-    elif kind == "pdf":
-        check_pages(data, limits.max_pages)
+def check(kind: Kind, data: bytes, limits: Limits) -> None:
+    """Refuse, before any parsing, a file whose declared content is beyond the caps its
+    kind carries (`zipped`, `pages`: `preuve.registry.Kind`)."""
+    if kind.zipped:
+        check_zip(data, kind.name.upper())
+    if kind.pages is not None:
+        check_pages(kind.pages(data), limits.max_pages)
 
 
-def check_zip(data: bytes) -> None:
-    """A DOCX's members as its zip directory declares them: count, total uncompressed size
-    and compression ratio. What is then read cannot exceed what is declared: `zipfile`
-    stops each member at its declared size and fails its CRC check if more was there."""
+def check_zip(data: bytes, what: str = "DOCX") -> None:
+    """A zip container's (a DOCX's) members as its zip directory declares them: count,
+    total uncompressed size and compression ratio. What is then read cannot exceed what is
+    declared: `zipfile` stops each member at its declared size and fails its CRC check if
+    more was there."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, ValueError, EOFError) as exc:
-        raise ParseError(f"corrupt or unreadable DOCX: {exc}") from None
+        raise ParseError(f"corrupt or unreadable {what}: {exc}") from None
     if len(members) > MAX_ZIP_MEMBERS:
         raise ParseError(f"zip with {len(members)} members (limit {MAX_ZIP_MEMBERS}), "
                          "not a document")
@@ -93,22 +96,8 @@ def check_zip(data: bytes) -> None:
                              f"{MAX_ZIP_RATIO}): refused as a zip bomb")
 
 
-def check_pages(data: bytes, max_pages: int) -> None:
-    """A PDF's page count (read from its page tree, no page parsed) against the cap.
-    A file pdfium cannot open is left to the parser, which reports why."""
-    import pypdfium2 as pdfium
-
-    from preuve.ingest.pdf import PDFIUM
-
-    with PDFIUM:
-        try:
-            document = pdfium.PdfDocument(data)
-        except pdfium.PdfiumError:
-            return
-        try:
-            pages = len(document)
-        finally:
-            document.close()
-    if pages > max_pages:
+def check_pages(pages: int | None, max_pages: int) -> None:
+    """The page count a file declares against the cap (None: unknown, left to the parser)."""
+    if pages is not None and pages > max_pages:
         raise ParseError(f"{pages} pages (limit {max_pages} pages; raise it with "
                          "--max-pages): not parsed")

@@ -10,8 +10,11 @@ line and its name qualified by its containers (`Router.handle`, `(*Command).Exec
 first line to its first member) and one chunk per member; a definition too long for one
 chunk is cut at its body's statement boundaries, each part citing its own lines and
 carrying the signature in its heading. A member's heading is its containers' opening
-lines (`impl Display for Version`), searched with it. What is no definition (imports, top-level
-statements) is cut in line windows.
+lines (`impl Display for Version`), searched with it, as is (not shown) the first sentence
+of its nearest documented container's doc comment (`Chunk.context`); a container whose
+header is only that opening line gives no header chunk. The comments opening a file (no
+licence, claimed by no definition) are a `module` chunk, their first sentence the file's
+title. What is no definition (imports, top-level statements) is cut in line windows.
 
 A language whose grammar is not installed, or a file its grammar cannot parse, falls back
 to line windows (`preuve.ingest.code`), with one warning per language and reason.
@@ -225,6 +228,7 @@ def parse(source: str, lines: list[str], name: str, settings: ChunkSettings,
         walker.visit(root, "", top=True)
     except RecursionError:  # thousands of nested modules or namespaces: windows
         return None
+    walker.module_doc(root)
     return walker.finish()
 
 
@@ -245,6 +249,7 @@ class _Walker:
         self.claimed: set[int] = set()  # lines of comments taken by a definition
         self.starts: dict[int, int] = {}  # node id -> first line, its comment included
         self.context: list[str] = []  # opening lines of the containers walked into
+        self.docs: dict[str, str] = {}  # symbol -> its doc comment's first sentence
 
     def text(self, node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -282,6 +287,9 @@ class _Walker:
         first = self.leading_comment(node)
         if node.parent is not None and node.parent.type == "template_declaration":
             first = min(first, self.leading_comment(node.parent))  # C++ `template <...>`
+        summary = doc_summary(self.lines[first - 1:node.start_point[0]])
+        if summary and kind in CONTAINER_KINDS:
+            self.docs.setdefault(symbol, summary)
         last = _last_line(node)
         body = _container_body(node) if node.type in self.lang.containers else None
         members = [c for c in body.children if c.is_named] if body is not None else []
@@ -297,7 +305,11 @@ class _Walker:
         while header_last > first and not self.lines[header_last - 1].strip():
             header_last -= 1
         header_last = max(header_last, node.start_point[0] + 1)
-        self.add(self.lines[first - 1:header_last], first, symbol, kind)
+        opening = node.start_point[0] + 1
+        if first < opening or re.search(r"\w", "".join(self.lines[opening:header_last])):
+            self.add(self.lines[first - 1:header_last], first, symbol, kind)
+        # else a header that is only its opening line (`impl Display for Version {`): no
+        # chunk of its own, every member carries that line as heading
         member_prefix = symbol
         # members carry their container's opening line as heading: what `impl Display
         # for Version` or `class LineFormatter extends NormalizerFormatter` says of them
@@ -343,6 +355,33 @@ class _Walker:
             self.claimed.add(line)
         self.starts[node.id] = first
         return first
+
+    def module_doc(self, root) -> None:
+        """The comments opening the file, when no definition claimed them and they are
+        no licence: the module's own doc (Rust's `//!`, Go's package comment, a file's
+        explanation), one chunk of kind "module" (named after the file at ingest, as
+        a Python module docstring is)."""
+        blocks: list[list] = []  # the runs of comments before the first statement
+        for child in root.children:
+            if child.type in ("php_tag", "declare_statement") and not blocks:
+                continue  # `<?php declare(strict_types=1);` before the doc
+            if child.type not in COMMENTS:
+                break
+            if not blocks or child.start_point[0] + 1 > _last_line(blocks[-1][-1]) + 1:
+                blocks.append([])
+            blocks[-1].append(child)
+        for block in blocks:  # the first that is no licence (Go: licence, package doc)
+            first, last = block[0].start_point[0] + 1, _last_line(block[-1])
+            lines = self.lines[first - 1:last]
+            if _LICENCE.search("\n".join(lines)):
+                continue
+            if any(line in self.claimed for line in range(first, last + 1)) \
+                    or not doc_summary(lines):
+                return  # a definition's doc, or nothing to say
+            self.claimed.update(range(first, last + 1))
+            self.chunks.extend(self.windows(self.lines, first, last, self.settings,
+                                            symbol="<module>", symbol_kind="module"))
+            return
 
     # ----------------------------------------------------------------- chunking
     def heading(self, signature: str = "") -> str:
@@ -418,7 +457,23 @@ class _Walker:
                 fields["heading"] = heading
             self.chunks.extend(self.windows(self.lines, a, b, self.settings, **fields))
         self.chunks.sort(key=lambda c: (c.start_line, c.end_line))
+        self.add_container_docs()
         return self.chunks
+
+    def add_container_docs(self) -> None:
+        """A member's searched context: the doc summary of its nearest documented
+        container in this file (`LineFormatter::format` is searched with "Formats
+        incoming records into a one-line string"; a Go method with its receiver type's),
+        what the class says its methods do together."""
+        if not self.docs:
+            return
+        for chunk in self.chunks:
+            container = chunk.symbol or ""
+            while container:
+                container = container_of(container)
+                if container in self.docs and container != chunk.symbol:
+                    chunk.context = self.docs[container]
+                    break
 
 
 # --------------------------------------------------------------------- names and kinds
@@ -605,6 +660,60 @@ def _statements_of(node):
         body = statements[0]
         statements = list(body.named_children)
     return (body, statements) if statements else None
+
+
+# doc comment lines that are no prose: a badge, image or link definition, a Go build
+# constraint, an e-mail address, a `key: value` line (AUTHOR: ...), a lone HTML tag
+_NO_PROSE = re.compile(r"^\W*(?:\[!\[|!\[|<img|\[[^\]]*\]:|go:|\+build)|\S+@\S+\.\w+"
+                       r"|^\W*\w+: |^\W*<[^>]*>\W*$")
+# what says a file's opening comment is its licence, not its doc
+_LICENCE = re.compile(r"copyright|licen[cs]e|\(c\)|SPDX|all rights reserved", re.I)
+# the kinds whose doc summary their members are searched with
+CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module",
+                             "type", "impl"})
+# what separates a member's name from its container's (`::`, `.`, `#`, `->`, `\`)
+_LAST_SEPARATOR = re.compile(r"(?:::|[.#\\]|->)(?=[^.#\\:]*$)")
+
+
+def container_of(symbol: str) -> str:
+    """The container of a qualified name: `Rack::ETag#call` -> `Rack::ETag`,
+    `(*Command).Find` -> `Command`, `Version::parse` -> `Version`; '' for a plain name."""
+    symbol = symbol.split(", ")[0]
+    match = _LAST_SEPARATOR.search(symbol.replace("->", "."))
+    if match is None:
+        return ""
+    return symbol[:match.start()].strip("(*)&")
+
+
+_COMMENT_MARK = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?!?|//|#!?|--|=begin|=end)?\s?")
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"])\.(?:\s|$)")
+SUMMARY_WORDS = 30
+
+
+def doc_summary(lines: list[str]) -> str:
+    """The first sentence of a doc comment's lines (markers, attributes and `@tags`
+    left out; at most SUMMARY_WORDS words): what a definition says it is for."""
+    words: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(("#[", "@", "#!", "# frozen_string_literal", "# -*-")):
+            continue
+        if _NO_PROSE.search(stripped):
+            continue  # badges, an author's address
+        content = _COMMENT_MARK.sub("", stripped, count=1).strip().rstrip("*/").strip()
+        if not content:
+            if words:
+                break  # the end of the first paragraph
+            continue
+        if content.startswith(("@", "{@")):
+            if words:
+                break
+            continue
+        end = _SENTENCE_END.search(content)
+        words.extend((content[:end.start()] if end else content).split())
+        if end or len(words) >= SUMMARY_WORDS:
+            break
+    return " ".join(words[:SUMMARY_WORDS])
 
 
 def _opening(line: str) -> str:

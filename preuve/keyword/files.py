@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import glob
-import hashlib
 import json
 import logging
 import os
@@ -29,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from preuve import paths
 from preuve.columns import FilterColumns
 from preuve.keyword.segment import Segment
 
@@ -39,26 +39,16 @@ SAVE_MIN_ROWS = 20_000  # smaller indexes are rebuilt per process, not saved
 _IMPACTS_KEPT = 2  # impacts files kept per saved segment (its averages of the latest states)
 
 
-# -- where ---------------------------------------------------------------------------------
+# -- where (the names: preuve/paths.py) ---------------------------------------------------
 def snapshot_path(location: str) -> str | None:
     """Where the base segment of the SQLite index at `location` is saved (None: in memory)."""
-    if location == ":memory:" or location.startswith("file:"):
-        return None
-    return os.path.abspath(location) + ".bm25.npz"
+    return paths.keyword_base(location)
 
 
 def cache_path(database: str, schema: str, cache: str | None = None) -> str | None:
     """Where the base segment of a database index is saved: the user's cache folder (the
     `cache` setting, else ~/.cache/preuve), one file per database and schema."""
-    from preuve._e5onnx import cache_dir
-
-    folder = str(cache_dir(cache))
-    digest = hashlib.sha1(f"{database}\n{schema}".encode()).hexdigest()[:16]
-    try:
-        os.makedirs(os.path.join(folder, "bm25"), exist_ok=True)
-    except OSError:
-        return None
-    return os.path.join(folder, "bm25", f"{digest}.bm25.npz")
+    return paths.keyword_base(database, schema, cache)
 
 
 def impacts_file(segment: Segment, key: tuple) -> str | None:
@@ -67,17 +57,12 @@ def impacts_file(segment: Segment, key: tuple) -> str | None:
     finds them maps the file instead, and processes on one index share its pages."""
     if segment.stem is None or len(segment) < SAVE_MIN_ROWS:
         return None
-    digest = hashlib.sha1(json.dumps([segment.labels, key]).encode()).hexdigest()[:16]
-    return f"{segment.stem}.impacts-{digest}.npy"
+    return paths.keyword_impacts(segment.stem, segment.labels, key)
 
 
 def recent_file(base: Segment, n: int = 1) -> str | None:
     """Where the `n`th segment of rows written since a saved base is kept (from 1)."""
-    return None if base.stem is None else recent_path(base.stem, n)
-
-
-def recent_path(stem: str, n: int) -> str:
-    return f"{stem}.recent-{n}.npz"
+    return None if base.stem is None else paths.keyword_recent(base.stem, n)
 
 
 def remove_recent(base: Segment, first: int) -> None:
@@ -85,10 +70,10 @@ def remove_recent(base: Segment, first: int) -> None:
     if base.stem is None:
         return
     n = first
-    while os.path.exists(recent_path(base.stem, n)):
-        for saved in glob.glob(glob.escape(recent_path(base.stem, n)[:-len(".npz")]) + ".*"):
+    while os.path.exists(recent := paths.keyword_recent(base.stem, n)):
+        for saved in glob.glob(glob.escape(recent[:-len(".npz")]) + ".*"):
             _remove(saved)
-        _remove(recent_path(base.stem, n))
+        _remove(recent)
         n += 1
 
 
@@ -118,7 +103,7 @@ def saved_keys(path: str | None) -> list[str]:
     if path is None or info is None:
         return []
     stem, keys, n = f"{path[:-len('.npz')]}.{info['token']}", [info["key"]], 1
-    while (key := saved_key(recent_path(stem, n))) is not None:
+    while (key := saved_key(paths.keyword_recent(stem, n))) is not None:
         keys.append(key)
         n += 1
     return keys

@@ -150,13 +150,14 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     the default bm25.
 
     Code search, not passage search: with bm25 the subject is searched with the short
-    forms code writes for its words (`text.code_abbreviations`: arguments -> args) and
-    also translated (`bilingual.code_terms`, a French developer's words: requête ->
-    request; then word by word, `bilingual.translate`), the two lists fused; the first
-    candidates re-ordered by the question's words in their own names (`by_name`); test
-    files (`tests/`, `*_test.go`, `test_*.py`...) come after the code they
-    test unless the subject is about tests. `symbol_kinds` keeps chunks of those kinds
-    (function, method...), `languages` those of files in those languages
+    forms code writes for its words (`text.code_abbreviations`: arguments -> args); a
+    French subject together with its words as English code names them
+    (`bilingual.code_translation`: a developer's words by the vocabulary, requête ->
+    request, the others by the dictionary), an English one also translated into French
+    for French files; the first candidates re-ordered by the question's words in their
+    own names (`by_name`); test files (`tests/`, `*_test.go`, `test_*.py`...) come after
+    the code they test unless the subject is about tests. `symbol_kinds` keeps chunks of
+    those kinds (function, method...), `languages` those of files in those languages
     (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
     (up to `WHERE_DEPTH`) until k locations match."""
     from preuve.ingest.code import is_test_path, language_of
@@ -173,7 +174,8 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
 
     depth = max(WHERE_POOL, 10 * k if symbol_kinds or languages else 0)
     while True:
-        ranked = _code_ranking(store, subject, method, code_only, depth, options)
+        ranked = one_per_definition(
+            _code_ranking(store, subject, method, code_only, depth, options))
         kept = [hit for hit in ranked if wanted(hit)]
         if len(kept) >= k or len(ranked) < depth or depth >= WHERE_DEPTH:
             break
@@ -183,6 +185,29 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     for rank, hit in enumerate(kept[:k], 1):
         hit.rank = rank
     return kept[:k]
+
+
+def one_per_definition(hits: list[Hit]) -> list[Hit]:
+    """The best-ranked chunk of each definition: the parts of a long function (one
+    symbol, cut at its statements, each part's lines following the last's) are one
+    location, not several filling the top k; so are the windows of one long struct or
+    class. Two functions of one name (Rust's `fmt` of `impl Display` and of `impl Debug`,
+    Java's overloads) are apart in their file and both stay."""
+    spans: dict[tuple, list[list[int]]] = {}
+    out = []
+    for hit in hits:
+        if not hit.symbol or hit.start_line is None or hit.end_line is None:
+            out.append(hit)
+            continue
+        known = spans.setdefault((hit.doc_id, hit.symbol, hit.symbol_kind), [])
+        span = next((s for s in known if hit.symbol_kind not in NAME_KINDS
+                     or (hit.start_line <= s[1] + 2 and hit.end_line >= s[0] - 2)), None)
+        if span is not None:  # another part of a definition already listed
+            span[0], span[1] = min(span[0], hit.start_line), max(span[1], hit.end_line)
+            continue
+        known.append([hit.start_line, hit.end_line])
+        out.append(hit)
+    return out
 
 
 _TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?)\b", re.I)
@@ -199,28 +224,30 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
                       options=options)
     if not subject.strip():
         raise InvalidInput("empty query")
-    # the words as code writes them too: "arguments" -> args
-    rankings = {"bm25": bm25(store, f"{subject} {text.code_abbreviations(subject)}", filters,
-                             depth)}
     language = text.question_language(subject)
-    # a French developer's words as code names them ("requête" -> request), then the
-    # dictionary's translation
-    words = " ".join(filter(None, [
-        bilingual.code_terms(subject, language),
-        bilingual.translate(subject, language, options.dict_dir, options.cache)]))
-    if words:
-        # the translation, with the question's own words (names, and the words both
-        # languages share: option, version, cookie), its hits in files written in the
-        # other language
-        words = f"{subject} {words} {text.code_abbreviations(words)}"
+    # the question's words as code names them: a French developer's words by the
+    # vocabulary ("requête" -> request), the others by the dictionary
+    words = bilingual.code_translation(subject, language, options.dict_dir, options.cache)
+    # and the short forms code writes for them: "arguments" -> args
+    asked = f"{subject} {text.code_abbreviations(subject)}"
+    if words and language == "fr":
+        # one list over the question and its English code words: identifiers are
+        # English, and a French comment still meets the question's own words
+        asked = f"{asked} {words} {text.code_abbreviations(words)}"
+    rankings = {"bm25": bm25(store, asked, filters, depth)}
+    if words and language != "fr":
+        # an English question's French translation, its hits in French files only (the
+        # French words matched noise in English code)
+        words = f"{subject} {words}"
         rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
                                 if h.language and h.language != language]
     if method == "hybrid":
         rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
-    fused = rrf(rankings, depth, options.rrf_constant) if len(rankings) > 1 \
-        else rankings["bm25"]
+    # by ranks, whatever the lists (one or several): `by_name` weighs positions, not
+    # bm25 scores that differ from one question to the next
+    fused = rrf(rankings, depth, options.rrf_constant)
     # the words as code writes them and their translation, to match definitions' names
-    return by_name(fused, f"{subject} {text.code_abbreviations(subject)} {words}")
+    return by_name(fused, f"{asked} {words}")
 
 
 def by_name(hits: list[Hit], words: str) -> list[Hit]:
@@ -231,18 +258,26 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     question, its short forms, its translation) are in the definition's own name (the
     last part of `Rack::Request#ip` or `(*Command).Find`), or all of that name's words
     are, its score is multiplied by 1 + NAME_BOOST × (the words found) / sqrt(the words
-    of the name). Containers and constants are left as ranked: their names
-    (`RotatingFileHandler`, `HTTP_STATUS_CODES`) hold the code base's words, not what a
-    question asks. Measured in docs/code.md; the rest of the list keeps its order."""
+    of the name). Containers, constructors and constants are left as ranked: their names
+    (`RotatingFileHandler`, `Device.Device`, `HTTP_STATUS_CODES`) hold the code base's
+    words, not what a question asks. A chunk that is no definition (a window of imports
+    or top-level statements) is multiplied by LOOSE: it is rarely where something is
+    done. Measured in docs/measurements/code.md; the rest of the list keeps its order."""
     wanted = set(text.tokens(words, "en"))
     head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
     if not head or not wanted:
         return hits
 
     def score(hit: Hit) -> float:
-        if not hit.symbol or hit.symbol_kind not in NAME_KINDS:
+        if not hit.symbol:
+            return hit.score * LOOSE
+        if hit.symbol_kind not in NAME_KINDS:
             return hit.score
-        own = set(text.tokens(_OWN_NAME.split(hit.symbol)[-1], "en"))
+        parts = _OWN_NAME.split(hit.symbol)
+        name = parts[-1]
+        if name.lower() in CONSTRUCTORS or (len(parts) > 1 and name == parts[-2].strip("(*")):
+            return hit.score  # a constructor is named by its class, as the class is
+        own = set(text.tokens(name, "en"))
         found = len(own & wanted)
         # one word shared with a longer name is no evidence (`DecodeFile` for "a file
         # size", `globUnescape` for "a glob pattern")
@@ -260,10 +295,14 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     return [hit for _, hit in scored] + rest
 
 
-# `by_name`: the candidates re-ordered, the kinds whose own names count, the factor per word
-NAME_DEPTH = 10
+# `by_name`: the candidates re-ordered, the kinds whose own names count, the factor per
+# word, the factor of a chunk that is no definition
+NAME_DEPTH = 20
 NAME_KINDS = frozenset({"function", "method", "macro", "procedure"})
 NAME_BOOST = 0.5
+LOOSE = 0.5
+# the constructors' own names (besides the class's name: `Device.Device`)
+CONSTRUCTORS = frozenset({"__construct", "__init__", "initialize", "constructor", "new"})
 # what separates a definition's own name from its containers' (`::`, `.`, `#`, `->`, `\`)
 _OWN_NAME = re.compile(r"::|[.#)\\]|->")
 

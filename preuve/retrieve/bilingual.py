@@ -22,8 +22,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from preuve import text
-from preuve._e5onnx import cache_dir, save_cached_json
+from preuve import paths, text
 
 DICT_DIR = "/usr/share/dictd"
 FILES = {("fr", "en"): "freedict-fra-eng", ("en", "fr"): "freedict-eng-fra"}
@@ -73,7 +72,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
         return {pair: {} for pair in FILES}
     stamp = hashlib.sha1(repr([(f.name, f.stat().st_size, f.stat().st_mtime_ns)
                                for f in files]).encode() + CACHE_VERSION.encode())
-    cached = cache_dir(cache) / f"bilingual-{stamp.hexdigest()[:12]}.json"
+    cached = paths.bilingual_table(cache, stamp.hexdigest())
     try:
         raw = json.loads(cached.read_text("utf-8"))
         return {tuple(k.split("-")): v for k, v in raw.items()}
@@ -85,7 +84,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
             _add(table[(source, target)], source, head, words)
             for word in words:  # the other direction, inverted
                 _add(table[(target, source)], target, word, [head])
-    save_cached_json(cached, {"-".join(k): v for k, v in table.items()})
+    paths.save_cached_json(cached, {"-".join(k): v for k, v in table.items()})
     return table
 
 
@@ -123,7 +122,7 @@ def _sorted_stems(cache: str | None = None) -> dict[str, tuple[str, ...]]:
         return {}
     stamp = hashlib.sha1(repr([(str(f), f.stat().st_size, f.stat().st_mtime_ns)
                                for f in present.values()]).encode() + CACHE_VERSION.encode())
-    cached = cache_dir(cache) / f"wordstems-{stamp.hexdigest()[:12]}.json"
+    cached = paths.word_stems(cache, stamp.hexdigest())
     try:
         return {k: tuple(v) for k, v in json.loads(cached.read_text("utf-8")).items()}
     except (OSError, ValueError):
@@ -132,7 +131,7 @@ def _sorted_stems(cache: str | None = None) -> dict[str, tuple[str, ...]]:
                            for w in f.read_text("utf-8", "replace").splitlines()
                            if w.strip() and "'" not in w})
              for lang, f in present.items()}
-    save_cached_json(cached, stems)
+    paths.save_cached_json(cached, stems)
     return {k: tuple(v) for k, v in stems.items()}
 
 
@@ -196,25 +195,54 @@ def translate(question: str, source: str, folder: str | None = None,
     table = dictionary(folder, cache).get((source, target)) or {}
     if not table:
         return ""
-    words = re.findall(r"[^\W\d_]+", question.lower())
-    folded = [text.fold(w) for w in words]
+    return " ".join(dict.fromkeys(_walk(question, source, [_dictionary_lookup(table, source)])))
+
+
+# a word written as a name: a capital after its first letter (ETag, JSONPath, McDonald)
+_NAME = re.compile(r"^.+[A-Z]")
+
+
+def _walk(question: str, source: str, lookups: list) -> list[str]:
+    """The words the `lookups` give for the question's phrases and words, left to right:
+    at each position the first lookup that knows the phrase or word starting there (its
+    answer: how many words it read, their translation) wins, so a word is translated by
+    one table only."""
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", question)]
+    names = {i for i, w in enumerate(re.findall(r"[^\W\d_]+", question))
+             if _NAME.search(w)}
     out: list[str] = []
     i = 0
     while i < len(words):
-        for size in (3, 2):
-            phrase = " ".join(folded[i:i + size])
-            if len(folded[i:i + size]) == size and phrase in table:
-                out.extend(table[phrase])
+        if i in names:  # a name is searched as written, never translated
+            i += 1
+            continue
+        for lookup in lookups:
+            found = lookup(words, i)
+            if found is not None:
+                size, translation = found
+                out.extend(translation)
                 i += size
                 break
         else:
-            word = words[i]
             i += 1
-            if folded[i - 1] in text.STOPWORDS or len(word) < 3:
-                continue
-            out.extend(table.get(text.stem(word, source))
-                       or table.get(text.stem(_infinitive(word, source), source)) or [])
-    return " ".join(dict.fromkeys(out))
+    return out
+
+
+def _dictionary_lookup(table: dict[str, list[str]], source: str):
+    """FreeDict's entries: phrases of three or two folded words, then a content word by
+    its stem (or its infinitive's)."""
+    def lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
+        for size in (3, 2):
+            phrase = " ".join(text.fold(w) for w in words[i:i + size])
+            if len(words[i:i + size]) == size and phrase in table:
+                return size, table[phrase]
+        word = words[i]
+        if text.fold(word) in text.STOPWORDS or len(word) < 3:
+            return None
+        found = table.get(text.stem(word, source)) or table.get(
+            text.stem(_infinitive(word, source), source))
+        return (1, found) if found else None
+    return lookup
 
 
 # French verb endings of participles and present forms (-ée, -és, -ie, -ent...), whose
@@ -244,7 +272,7 @@ CODE_TERMS_FR = {
     "méthode": "method", "fonction": "function func", "paramètre": "param parameter",
     "option": "option flag", "drapeau": "flag", "commande": "command cmd",
     "sous commande": "subcommand", "journal": "log logger", "journaliser": "log",
-    "enregistrement": "record", "entrée": "input entry", "sortie": "output",
+    "entrée": "input entry", "sortie": "output",
     "erreur": "error err", "avertissement": "warning warn", "niveau": "level",
     "gestionnaire": "handler manager", "gérer": "handle manage", "traiter": "process handle",
     "analyser": "parse", "analyseur": "parser", "lire": "read", "lecture": "read reader",
@@ -278,6 +306,46 @@ CODE_TERMS_FR = {
     "exécuter": "run execute exec", "lancer": "run throw", "lever": "raise throw",
     "attraper": "catch", "générer": "generate gen", "construire": "build",
     "détecter": "detect", "empiler": "stack push", "dépiler": "pop",
+    # verbs whose participles have no -er infinitive (écrit, lu, mis), verbs and nouns
+    # FreeDict translates by a general sense or lacks
+    "enregistrer": "register record save", "écrit": "write written", "lu": "read",
+    "mis à jour": "update",
+    "mis": "set put", "pris": "take taken", "transmis": "pass forward send",
+    "ouvert": "open", "construit": "build built", "produit": "produce output",
+    "inclus": "include", "exclu": "exclude", "résolu": "resolve resolved",
+    "donner": "give given", "calculer": "compute calculate calc", "compter": "count",
+    "transmettre": "pass forward send dispatch", "survenir": "occur happen",
+    "garder": "keep", "conserver": "keep store retain", "stocker": "store",
+    "charger": "load", "chargement": "load loading", "sauvegarder": "save backup",
+    "télécharger": "download", "téléverser": "upload", "définir": "define set",
+    "déclarer": "declare", "initialiser": "init initialize", "ignorer": "ignore skip",
+    "sauter": "skip", "remplacer": "replace", "renommer": "rename", "déplacer": "move",
+    "copier": "copy", "tronquer": "truncate", "transformer": "transform convert",
+    "parcourir": "walk traverse iterate", "déboguer": "debug", "notifier": "notify",
+    "abonner": "subscribe", "hériter": "inherit extend", "surcharger": "override overload",
+    "allouer": "alloc allocate", "libérer": "free release", "verrouiller": "lock",
+    "planifier": "schedule", "authentifier": "authenticate auth", "échapper": "escape",
+    "résoudre": "resolve", "instancier": "instantiate new", "texte": "text string str",
+    "nombre": "number num count", "octet": "byte", "opérateur": "operator op",
+    "contrainte": "constraint requirement", "exigence": "requirement",
+    "urgence": "emergency urgent", "identifiant": "id identifier", "nom": "name",
+    "courant": "current cur", "précédent": "previous prev", "suivant": "next",
+    "enfant": "child children", "arbre": "tree", "nœud": "node", "noeud": "node",
+    "racine": "root", "rappel": "callback", "fonction de rappel": "callback",
+    "constructeur": "constructor new init", "propriété": "property attribute",
+    "attribut": "attribute attr", "connexion": "connection conn login",
+    "déconnexion": "logout disconnect", "droit": "permission right", "verrou": "lock",
+    "tâche": "task job", "file d attente": "queue", "minuteur": "timer",
+    "horodatage": "timestamp", "durée": "duration", "encodage": "encoding encode",
+    "échappement": "escape", "guillemet": "quote", "motif": "pattern",
+    "expression régulière": "regex regexp", "expression rationnelle": "regex regexp",
+    "joker": "wildcard glob", "correspondance": "match mapping", "navigateur": "browser",
+    "alerte": "alert", "pile d appels": "stack trace", "pointeur": "pointer ptr",
+    "référence": "reference ref", "fuite": "leak", "vide": "empty", "nul": "null nil none",
+    "inconnu": "unknown", "égal": "equal eq", "supérieur": "greater gt",
+    "inférieur": "less lt", "croissant": "ascending", "décroissant": "descending",
+    "langue": "language lang locale", "instance": "instance", "saisie": "input",
+    "invite": "prompt",
 }
 
 
@@ -291,29 +359,40 @@ def _code_terms() -> dict[str, str]:
     return {_stems(head): words for head, words in CODE_TERMS_FR.items()}
 
 
+def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
+    """`CODE_TERMS_FR`: phrases of three or two words by their stems, then a word by its
+    stem or its infinitive's."""
+    table = _code_terms()
+    for size in (3, 2):
+        phrase = " ".join(text.stem(w, "fr") for w in words[i:i + size])
+        if len(words[i:i + size]) == size and phrase in table:
+            return size, table[phrase].split()
+    word = words[i]
+    found = table.get(text.stem(word, "fr")) or table.get(
+        text.stem(_infinitive(word, "fr"), "fr"))
+    return (1, found.split()) if found else None
+
+
 def code_terms(question: str, source: str) -> str:
     """The English code words of a French question's developer vocabulary
     (`CODE_TERMS_FR`: "requête" -> request query, "tiret bas" -> underscore), as one
     string ('' for another language or when none is found). Needs no dictionary."""
     if source != "fr":
         return ""
-    table = _code_terms()
-    words = re.findall(r"[^\W\d_]+", question.lower())
-    stems = [text.stem(w, "fr") for w in words]
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        for size in (3, 2):
-            phrase = " ".join(stems[i:i + size])
-            if len(stems[i:i + size]) == size and phrase in table:
-                out.extend(table[phrase].split())
-                i += size
-                break
-        else:
-            word = words[i]
-            i += 1
-            found = table.get(text.stem(word, "fr")) or table.get(
-                text.stem(_infinitive(word, "fr"), "fr"))
-            if found:
-                out.extend(found.split())
-    return " ".join(dict.fromkeys(out))
+    return " ".join(dict.fromkeys(_walk(question, source, [_code_lookup])))
+
+
+def code_translation(question: str, source: str, folder: str | None = None,
+                     cache: str | None = None) -> str:
+    """A French question's words as English code names them: each word or phrase the
+    developer vocabulary knows (`CODE_TERMS_FR`) by it alone, the others by the
+    dictionary (`translate`). The dictionary's general senses of a developer's word are
+    noise in code ("requête": attempt, effort; "entrée": among, admission; "journal":
+    gazette, newspaper), so they are not added beside its code words. An English
+    question is translated by the dictionary alone (`translate`); the vocabulary works
+    without the dictionaries."""
+    if source != "fr":
+        return translate(question, source, folder, cache)
+    table = dictionary(folder, cache).get(("fr", "en")) or {}
+    lookups = [_code_lookup] + ([_dictionary_lookup(table, source)] if table else [])
+    return " ".join(dict.fromkeys(_walk(question, source, lookups)))

@@ -2,38 +2,20 @@
 
 from __future__ import annotations
 
-import weakref
-from collections import OrderedDict
-
 import numpy as np
 
+from preuve import memo
 from preuve.errors import InvalidInput
 from preuve.ingest.vectors import model_key
 from preuve.models import Filters, Hit
 from preuve.store import Store
 
-_RECENT: OrderedDict[tuple[int, str], tuple[weakref.ref, np.ndarray]] = OrderedDict()
-
 
 def query_vector(embedder, query: str) -> np.ndarray:
-    """The query's embedding, remembered for the last few questions: hybrid, --explain
-    and `eval --method all` ask the same question of several methods. An entry holds its
-    embedder weakly and serves only that object: an embedder made after another was freed
-    may get its id (an embedder given as an object, a wrapper per request)."""
-    key = (id(embedder), query)
-    held = _RECENT.get(key)
-    if held is not None and held[0]() is embedder:
-        _RECENT.move_to_end(key)
-        return held[1]
-    vector = embedder.embed_queries([query])[0]
-    try:
-        _RECENT[key] = (weakref.ref(embedder), vector)
-    except TypeError:  # an object that cannot be referenced weakly is not remembered
-        return vector
-    _RECENT.move_to_end(key)
-    if len(_RECENT) > 256:
-        _RECENT.popitem(last=False)
-    return vector
+    """The query's embedding, remembered for the last questions (`memo.QUERIES`, keyed on
+    the model): hybrid, --explain and `eval --method all` ask one question of several
+    methods."""
+    return memo.QUERIES.vectors(embedder, [query], embedder.embed_queries)[0]
 
 
 def dense(store: Store, query: str, filters: Filters, k: int, *, embedder,

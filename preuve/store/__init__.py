@@ -165,33 +165,24 @@ def is_postgres(location: str) -> bool:
 
 
 def shown(location: str) -> str:
-    """`location` as messages and logs may show it: a database URL loses its password."""
-    if is_postgres(location):
-        from preuve.store.postgres import redact
+    """`location` as messages and logs may show it: a database URL loses its password
+    (one of an unknown scheme is shown by its scheme only)."""
+    from preuve.errors import InvalidInput
+    from preuve.registry import store_for
 
-        return redact(location)
-    return location
+    try:
+        spec = store_for(location)
+    except InvalidInput:
+        return location.split("://", 1)[0] + "://..."
+    return spec.shown(location) if spec.shown else location
 
 
 def open_store(location: str | os.PathLike | None = None, settings=None) -> IndexStore:
     """Open (creating if needed) the index at `location`, else the `index` setting, else
-    the default. `settings` (a `preuve.settings.Settings`) tunes the store: pg_pool,
-    hnsw_threshold, hnsw_ef_search, ann_threshold, bm25, cache."""
+    the default, with the store registered for its URL scheme (`preuve.registry.stores`;
+    a file path: SQLite). `settings` (a `preuve.settings.Settings`) tunes the store:
+    pg_pool, hnsw_threshold, hnsw_ef_search, ann_threshold, bm25, cache."""
+    from preuve.registry import store_for
+
     location = os.fspath(location or (settings.index if settings else None) or DEFAULT_INDEX)
-    if is_postgres(location):
-        from preuve.extras import needs
-        from preuve.store.postgres import PostgresStore
-
-        with needs("postgres", "a PostgreSQL index"):
-            if settings is None:
-                return PostgresStore(location)
-            return PostgresStore(location, pool_size=settings.pg_pool,
-                                 hnsw_threshold=settings.hnsw_threshold,
-                                 ef_search=settings.hnsw_ef_search,
-                                 bm25_engine=settings.bm25 != "sql", cache=settings.cache)
-    from preuve.store.sqlite import SQLiteStore
-
-    if settings is None:
-        return SQLiteStore(location)
-    return SQLiteStore(location, ann_threshold=settings.ann_threshold,
-                       bm25_engine=settings.bm25 != "sql")
+    return store_for(location).open(location, settings)

@@ -23,9 +23,10 @@ scanning its lists exactly under the mask, does not. The index is rebuilt after 
 change of the store (its generation), so build time is what a user waits for on the first
 query after an ingest. No extra dependency.
 
-Cache files beside the SQLite file, per model and generation (other generations' files are
-deleted when a new one is saved): `<index>.ann-<model hash>-g<gen>.npz` (centroids and the
-list of every row, a few MB at 1M rows: reused when only the matrix has to be re-read), and
+Cache files beside the SQLite file (named by `preuve.paths`), per model and generation
+(other generations' files are deleted when a new one is saved):
+`<index>.ann-<model hash>-g<gen>.npz` (centroids and the list of every row, a few MB at 1M
+rows: reused when only the matrix has to be re-read), and
 a snapshot of the whole matrix in list order, `...-g<gen>.matrix.npz` (filter columns) with
 `...-g<gen>.<token>.vectors.npy` (memory-mapped), so a later process maps it in seconds
 instead of reading every vector from SQL (about a minute at 1M chunks).
@@ -33,17 +34,17 @@ instead of reading every vector from SQL (about a minute at 1M chunks).
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import logging
 import math
 import os
-import re
 import time
 from dataclasses import dataclass
 
 import numpy as np
+
+from preuve import paths
 
 log = logging.getLogger(__name__)
 
@@ -254,11 +255,6 @@ def index_for(lists: np.ndarray, centroids: np.ndarray, nprobe: int, recall: flo
 # -- cache files ------------------------------------------------------------------------
 
 
-def cache_path(location: str, model: str, generation: str) -> str:
-    digest = hashlib.sha1(model.encode("utf-8")).hexdigest()[:12]
-    return f"{location}.ann-{digest}-g{generation}.npz"
-
-
 def rowids_digest(rowids: np.ndarray) -> str:
     return hashlib.blake2b(np.ascontiguousarray(rowids, dtype=np.int64).tobytes(),
                            digest_size=16).hexdigest()
@@ -297,14 +293,11 @@ def save(path: str, rowids: np.ndarray, centroids: np.ndarray, lists: np.ndarray
             os.remove(tmp)
 
 
-_GENERATION = re.compile(r"\.ann-[0-9a-f]+-g([^.]+)\.")
-
-
 def remove_stale(location: str, generation: str) -> None:
     """Delete this index's ANN cache files made for other generations."""
-    for other in glob.glob(glob.escape(location) + ".ann-*"):
-        found = _GENERATION.search(other[len(location):])
-        if found and found.group(1) != generation:
+    for other in paths.ann_files(location):
+        made_for = paths.ann_generation(location, other)
+        if made_for is not None and made_for != generation:
             _remove(other)
 
 
@@ -318,18 +311,14 @@ def _remove(path: str) -> None:
 # -- matrix snapshots: the whole matrix, so a new process skips reading SQL ----------------
 
 
-def snapshot_path(location: str, model: str, generation: str | None) -> str:
-    return cache_path(os.path.abspath(location), model, generation or "0")[:-4] + ".matrix.npz"
-
-
 def save_snapshot(location: str, model: str, generation: str | None, vectors_count: int,
                   columns: dict, vectors: np.ndarray, index: IVFIndex) -> None:
     """Write the matrix (rows in list order) and its index: the vectors as a .npy file
     (memory-mapped when read back), the rest in a small .npz naming that file. The .npy is
     written first under a fresh name, so a reader never pairs columns with other vectors."""
-    path = snapshot_path(location, model, generation)
+    path = paths.matrix_file(location, model, generation)
     token = f"{os.getpid()}-{time.time_ns()}"
-    vectors_file = f"{path[:-len('.matrix.npz')]}.{token}.vectors.npy"
+    vectors_file = paths.matrix_vectors(path, token)
     info = {"format": FORMAT, "vectors_count": vectors_count, "rows": len(vectors),
             "dimension": int(vectors.shape[1]), "vectors_file": os.path.basename(vectors_file),
             "access_codes": columns["access_codes"], "kind_codes": columns["kind_codes"],
@@ -351,7 +340,7 @@ def save_snapshot(location: str, model: str, generation: str | None, vectors_cou
         for leftover in (tmp, vectors_file):
             _remove(leftover)
         return
-    for other in glob.glob(glob.escape(path[:-len(".matrix.npz")]) + ".*.vectors.npy"):
+    for other in paths.matrix_vectors_files(path):
         if other != vectors_file:  # an earlier snapshot of this generation (readers that
             _remove(other)  # mapped it keep their copy until they close it)
 
@@ -360,7 +349,7 @@ def load_snapshot(location: str, model: str, generation: str | None, vectors_cou
                   dimension: int) -> tuple[dict, np.ndarray, IVFIndex] | None:
     """(columns, memory-mapped vectors, index) saved for exactly this model, generation and
     vector count, or None."""
-    path = snapshot_path(location, model, generation)
+    path = paths.matrix_file(location, model, generation)
     try:
         with np.load(path, allow_pickle=False) as data:
             info = json.loads(str(data["info"]))
@@ -391,7 +380,7 @@ def load_or_build(vectors: np.ndarray, rowids: np.ndarray, location: str | None,
     cached) and the row order it needs."""
     path = None
     if location and location != ":memory:" and not location.startswith("file:"):
-        path = cache_path(os.path.abspath(location), model, generation or "0")
+        path = paths.ann_file(os.path.abspath(location), model, generation or "0")
         cached = load(path, rowids, vectors.shape[1])
         if cached is not None:
             centroids, lists, nprobe, recall, seconds = cached
