@@ -775,3 +775,27 @@ def test_each_ingest_process_saves_only_the_rows_it_wrote(tmp_path, fresh_index,
         assert reference.check(index.engine.store) > 100
         assert built == [2]  # the rows since the first saved segment, read again
     reference.close()
+
+
+def test_a_store_reading_an_earlier_state_keeps_its_own_searcher(tmp_path):
+    """Stores sharing a reader may read different states at once (one in a snapshot
+    opened before another's write): each is ranked by the searcher of its own state, and
+    neither request throws the other's away (nothing built again)."""
+    docs = corpus(tmp_path / "docs")
+    location = tmp_path / "index.sqlite"
+    with open_index(location) as first, open_index(location) as second:
+        assert first.ingest([docs]).ok
+        old, new = first.engine.store, second.engine.store
+        public = Filters(audience="public")
+        before = ranked(old, True, ["zorglub", "cantaloup"], public, 50)
+        builds = old.keywords.builds
+        with old._snapshot():  # a read snapshot of the state before the write
+            ranked(old, True, ["zorglub"], public)
+            write(docs, "cantaloup2.md", "public", "zorglub cantaloup " * 30)
+            assert second.ingest([docs]).ok
+            after = ranked(new, True, ["zorglub", "cantaloup"], public, 50)
+            assert ranked(old, True, ["zorglub", "cantaloup"], public, 50) == before
+            assert ranked(new, True, ["zorglub", "cantaloup"], public, 50) == after
+        assert after != before and after[0][0] not in dict(before)
+        assert old.keywords.builds == builds
+        assert ranked(old, True, ["zorglub", "cantaloup"], public, 50) == after

@@ -211,10 +211,11 @@ class IndexReader:
             if background:
                 self.fallbacks += 1
                 return None
-        self.searcher, self._searchers = None, OrderedDict()  # free them before building
         # in the background case, changes no bigger than a small build are still read here
         found = self._forward(key, entries, rows, self._bases(path),
                               self.reload.background_rows if background else None)
+        if found is None:  # a build: the searchers held are freed first
+            self.searcher, self._searchers = None, OrderedDict()
         if found is None and background:
             assert opener is not None
             base, self._base = self._base, None  # the thread's to use, or to let go
