@@ -27,7 +27,6 @@ from preuve.embed import Embedder, get_embedder
 from preuve.errors import Conflict, InvalidInput
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.vectors import model_key
-from preuve.keyword.files import saved_files
 from preuve.models import Document, Filters, Hit
 from preuve.retrieve import Options
 from preuve.retrieve.filters import make_filters
@@ -311,17 +310,8 @@ class Engine:
         keyword: dict[str, Any] = {"builds": 0, "loads": 0, "rows": None, "postings": None,
                                    "files": [], "building": False, "fallbacks": 0, "parts": 0,
                                    "users": 0}
-        reader = self.store.keywords if isinstance(self.store, KeywordHolder) else None
-        if reader is not None:
-            searcher = reader.searcher
-            base = None if searcher is None else searcher.base
-            keyword = {"builds": reader.builds, "loads": reader.loads,
-                       "rows": None if base is None else len(base),
-                       "postings": None if base is None else int(base.offsets[-1]),
-                       "files": saved_files(reader.path),
-                       "building": reader.building, "fallbacks": reader.fallbacks,
-                       "parts": 0 if searcher is None else len(searcher.segments()),
-                       "users": reader.users}
+        if isinstance(self.store, KeywordHolder):
+            keyword = self.store.keywords.stats()
         matrix = (self.store.vector_matrix if isinstance(self.store, DenseMatrixHolder)
                   else None)  # SQLite only
         dense = None

@@ -127,6 +127,18 @@ class IndexReader:
         thread = self._thread
         return thread is not None and thread.is_alive()
 
+    def stats(self) -> dict:
+        """What it holds, for benchmarks and operators (`index.engine.stats()["keyword"]`)."""
+        searcher = self.searcher
+        base = None if searcher is None else searcher.base
+        return {"builds": self.builds, "loads": self.loads,
+                "rows": None if base is None else len(base),
+                "postings": None if base is None else int(base.offsets[-1]),
+                "files": files.saved_files(self.path), "building": self.building,
+                "fallbacks": self.fallbacks,
+                "parts": 0 if searcher is None else len(searcher.segments()),
+                "users": self.users}
+
     def get(self, key: str, entries: Records, rows: Rows, size: Callable[[], int],
             opener: Opener | None = None) -> Searcher | None:
         """The searcher for state `key` ("<generation>x<token>"), or None while a background
