@@ -43,8 +43,7 @@ from preuve import paths, unigram
 GRAPH_VERSION = 1  # bump when the graph or its quantisation changes (changes the vectors)
 MAX_TOKENS = 512  # including <s> and </s>
 QK = 32  # Q4_0 block size
-_META = "\u2581"
-_WORDS = re.compile(f"{_META}[^{_META}]*|[^{_META}]+")
+_META = unigram.META
 
 
 # --------------------------------------------------------------------------- weights file
@@ -179,7 +178,6 @@ class E5Tokenizer:
             lambda: unigram.Unigram(model.pieces, model.scores, model.unk))
         self._tok = None  # `tokenizers`' Unigram, built for large batches
         self._python_chars = 0
-        self._memo: dict[str, list[int]] = {}  # word -> ids: words repeat
 
     def _rust(self):
         """`tokenizers`' Unigram over the same pieces: fast per text, slow to build."""
@@ -227,16 +225,7 @@ class E5Tokenizer:
         text = text.replace(" ", _META)
         if not text.startswith(_META):
             text = _META + text
-        ids: list[int] = []
-        memo = self._memo
-        for word in _WORDS.findall(text):
-            cut = memo.get(word)
-            if cut is None:
-                cut = self._unigram.encode(word, unk_per_char=True)
-                if len(memo) < 50_000:
-                    memo[word] = cut
-            ids += cut
-        return ids
+        return self._unigram.encode_words(text, unk_per_char=True)
 
     def encode(self, texts: Sequence[str], max_tokens: int = MAX_TOKENS) -> list[list[int]]:
         """<s> + content (truncated) + </s>."""
@@ -622,6 +611,10 @@ class OnnxE5:
         return out
 
     def _run(self, seqs: list[list[int]], length: int) -> np.ndarray:
+        (vec,) = self.session.run(["embedding"], self._feeds(seqs, length))
+        return vec
+
+    def _feeds(self, seqs: list[list[int]], length: int) -> dict[str, np.ndarray]:
         m = self.model
         ids = np.full((len(seqs), length), m.pad, dtype=np.int64)
         mask = np.zeros((len(seqs), length), dtype=np.float32)
@@ -631,5 +624,4 @@ class OnnxE5:
         emb = m.word_rows(ids)
         emb += m.pos[:length]
         emb += m.type0
-        (vec,) = self.session.run(["embedding"], {"emb": emb, "mask": mask})
-        return vec
+        return {"emb": emb, "mask": mask}

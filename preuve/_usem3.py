@@ -90,7 +90,8 @@ class Tokenizer:
         results = []
         for text in batch:
             normalized = self._normalizer.normalize(text)
-            ids = self._unigram.encode(normalized) if normalized else [self._unigram.unk_id]
+            ids = (self._unigram.encode_words(normalized) if normalized
+                   else [self._unigram.unk_id])
             results.append([BOS] * add_bos + ids + [EOS] * add_eos)
         return results[0] if single else results
 

@@ -26,8 +26,6 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from preuve.answer.citations import parse_citations
 from preuve.errors import InvalidInput, NotFound
 from preuve.models import QUESTION_LIMIT, Filters
@@ -305,4 +303,6 @@ class Feedback:
 
     @staticmethod
     def eval_yaml(questions: list[dict]) -> str:
+        import yaml  # here: a question never writes YAML
+
         return yaml.safe_dump(questions, allow_unicode=True, sort_keys=False, width=100)

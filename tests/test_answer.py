@@ -88,12 +88,13 @@ def test_telework_days_answer_cites_page_2_and_links_to_it(calibrated, corpus):
         assert citation["label"] == "handbook/teletravail.pdf p. 2"
         assert citation["start_line"] is None and citation["end_line"] is None
         assert citation["link"] == expected_link
-    assert f"[handbook/teletravail.pdf p. 2]({expected_link})" in answer.answer
+    # the link opens the page index, its text shows the printed page too
+    assert f"[handbook/teletravail.pdf p. 2 (printed 1)]({expected_link})" in answer.answer
     # what is quoted is really on that page of the real PDF (page index 2, printed "1")
     page_text = squash(pdfium.PdfDocument(str(local_file(expected_link)))[1]
                        .get_textpage().get_text_range())
     for quoted, label, url in linked_segments(answer.answer):
-        assert (label, url) == ("handbook/teletravail.pdf p. 2", expected_link)
+        assert (label, url) == ("handbook/teletravail.pdf p. 2 (printed 1)", expected_link)
         assert squash(quoted) in page_text
     # a configured repository URL replaces the local folder
     pinned = index.ask(TELEWORK, audience="public", link_base=GITHUB)
@@ -219,7 +220,8 @@ def test_a_valid_model_answer_is_shown_with_links_and_usage(calibrated, corpus):
         answer = index.ask(TELEWORK, audience="public", generator=generator_for(server))
     assert not answer.refused and answer.reason is None and answer.rejected is None
     link = (corpus / "handbook" / "teletravail.pdf").as_uri() + "#page=2"
-    assert answer.answer == f"Jusqu'à 2 jours par semaine [handbook/teletravail.pdf p. 2]({link})."
+    assert answer.answer == ("Jusqu'à 2 jours par semaine "
+                             f"[handbook/teletravail.pdf p. 2 (printed 1)]({link}).")
     (citation,) = answer.citations
     assert citation["link"] == link and citation["valid"] is True
     # usage: tokens in/out of the call, latency per stage
@@ -285,7 +287,7 @@ def test_cli_ask_json_shape_with_a_model_endpoint(e5_index, e5_index_path, corpu
     (citation,) = data["citations"]
     assert {"label", "path", "page", "start_line", "end_line", "link"} <= set(citation)
     assert citation["link"] == (corpus / "handbook/teletravail.pdf").as_uri() + "#page=2"
-    assert f"[{label}]({citation['link']})" in data["answer"]
+    assert f"[{hits[0].shown_label}]({citation['link']})" in data["answer"]
     assert [h["chunk_id"] for h in data["hits"]] == [h.chunk_id for h in hits]
     assert set(data["hits"][0]) == set(hits[0].to_dict())  # same fields as search --json
     assert (data["usage"]["tokens_in"], data["usage"]["tokens_out"]) == (812, 19)

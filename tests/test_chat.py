@@ -143,7 +143,8 @@ def test_with_a_model_the_follow_up_is_rewritten_by_the_model_from_the_history(
     assert messages[-1]["content"].rstrip().endswith(f"Question: {CHAIR}")
     # shown with its link; both calls accounted for
     link = (corpus / "handbook" / "teletravail.pdf").as_uri() + "#page=3"
-    assert not answer.refused and answer.answer == f"Oui, jusqu'à 150 € [{PAGE_3}]({link})."
+    assert not answer.refused and answer.answer == \
+        f"Oui, jusqu'à 150 € [{PAGE_3} (printed 2)]({link})."
     stages = answer.usage["calls"]
     assert stages[0]["stage"] == "rewrite" and stages[0]["prompt_tokens"] == 120
     assert len(stages) == 2 and answer.usage["tokens_in"] == 900

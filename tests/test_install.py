@@ -132,3 +132,27 @@ def test_setup_system_says_what_it_installs_before_it_does(tmp_path):
     assert said < ran
     assert "chromium" in lines[said] and "PREUVE_SKIP_SYSTEM=1" in result.stderr
     assert log.read_text().splitlines()[0] == "update -qq"
+
+
+def test_a_question_imports_nothing_only_an_ingest_needs(tmp_path):
+    """A cold `preuve ask` loads what the question needs (issue 21 item 8): not the YAML
+    parser (front matter, sidecars, configuration files, feedback export), nor the
+    ignore-file matcher of a folder walk, nor the PDF renderer or the HTTP client."""
+    index = str(tmp_path / "index.sqlite")
+    ingest = core_cli("ingest", str(EXAMPLES / "handbook"), "--index", index,
+                      "--access", "public")
+    assert ingest.returncode == 0, ingest.stderr
+    unneeded = ("yaml", "pathspec", "pypdfium2", "httpx")
+    code = ("import atexit, sys\n"
+            f"atexit.register(lambda: print('LOADED', [m for m in {unneeded!r} "
+            "if m in sys.modules], file=sys.stderr))\n"
+            "from preuve.cli import cli\n"
+            "cli(prog_name='preuve')\n")
+    full = {k: v for k, v in os.environ.items() if not k.startswith("PREUVE_")}
+    result = subprocess.run(
+        [sys.executable, "-c", code, "ask", "Combien de jours de télétravail par semaine ?",
+         "--index", index], capture_output=True, text=True, timeout=120,
+        env=full | {"PREUVE_EMBEDDER": KEYWORD_ONLY, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert "télétravail" in result.stdout
+    assert "LOADED []" in result.stderr, result.stderr

@@ -87,7 +87,16 @@ def test_printed_page_label_links_to_the_page_index():
     v = verify("g.pdf p. 5", passages)
     assert v.ok
     assert link_for(v.citations[0], GH, "") == f"{GH}/g.pdf#page=7"
-    assert linkify("g.pdf p. 5", v, GH, passages) == f"[g.pdf p. 5]({GH}/g.pdf#page=7)"
+    # the link's text shows the page index and the printed page, however it was cited
+    shown = f"[g.pdf p. 7 (printed 5)]({GH}/g.pdf#page=7)"
+    for cited in ("g.pdf p. 5", "g.pdf p. 7", "[1]"):
+        assert linkify(cited, verify(cited, passages), GH, passages) == shown, cited
+    linked = linkify("g.pdf p. 5", v, GH, passages)
+    assert verify(linked, passages).citations[0].passage is passages[0]  # still verifies
+    # a page printed as its index, or a range, is shown as cited
+    same = [hit("h.pdf", page=3, page_label="3")]
+    assert linkify("h.pdf p. 3", verify("h.pdf p. 3", same), GH, same) == \
+        f"[h.pdf p. 3]({GH}/h.pdf#page=3)"
 
 
 def test_linkify_replaces_valid_citations_only():
@@ -99,8 +108,8 @@ def test_linkify_replaces_valid_citations_only():
     assert out == (
         f"Le taux est dans [facturo/tva.py:14-16]({GH}/facturo/tva.py#L14-L16) "
         "(voir facturo/relances.py:40) et deux jours "
-        f"[policies/teletravail.pdf p. 2]({GH}/policies/teletravail.pdf#page=2) "
-        f"[policies/teletravail.pdf p. 2]({GH}/policies/teletravail.pdf#page=2).")
+        f"[policies/teletravail.pdf p. 2 (printed ii)]({GH}/policies/teletravail.pdf#page=2) "
+        f"[policies/teletravail.pdf p. 2 (printed ii)]({GH}/policies/teletravail.pdf#page=2).")
 
 
 def test_linkify_groups_and_neighbours():
@@ -109,7 +118,8 @@ def test_linkify_groups_and_neighbours():
     out = linkify(answer, v, GH, PASSAGES)
     t, r, p = (f"[facturo/tva.py:14-16]({GH}/facturo/tva.py#L14-L16)",
                f"[facturo/relances.py:18-25]({GH}/facturo/relances.py#L18-L25)",
-               f"[policies/teletravail.pdf p. 2]({GH}/policies/teletravail.pdf#page=2)")
+               f"[policies/teletravail.pdf p. 2 (printed ii)]"
+               f"({GH}/policies/teletravail.pdf#page=2)")
     assert out == f"A [{t}, {r}]. B {t}{p}."
 
 
@@ -171,7 +181,7 @@ def test_linkify_only_touches_valid_spans(answer, base):
         chunk = answer[pos:s]
         assert out.startswith(chunk)
         out = out[len(chunk):]
-        link = f"[{vc.label}]({link_for(vc, base, '')})"
+        link = f"[{vc.shown_label}]({link_for(vc, base, '')})"
         assert out.startswith(link)
         out = out[len(link):]
         pos = e

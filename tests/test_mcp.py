@@ -125,6 +125,11 @@ def test_ask_answers_with_verified_citations(public_run):
     labels = [c["label"] for c in ask["citations"]]
     assert any(c["path"] == "handbook/teletravail.pdf" and c.get("page") == 2
                for c in ask["citations"]), labels
+    # the PDF's page index 2 is printed "1": the citation and the answer's text say both
+    cited = next(c for c in ask["citations"] if c["path"] == "handbook/teletravail.pdf")
+    assert cited["printed_page"] == "1"
+    assert cited["shown_label"] == "handbook/teletravail.pdf p. 2 (printed 1)"
+    assert "handbook/teletravail.pdf p. 2 (printed 1)" in ask["answer"]
     assert all(c["valid"] for c in ask["citations"])
     assert ask["sources"] and all("label" in s for s in ask["sources"])
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import chunks_of, open_index
+from conftest import chunks_of, open_index, run_cli
 
 from preuve.ingest.html import link_list_roles
 from preuve.ingest.markdown import navigation_spans
@@ -377,4 +377,14 @@ def test_a_pdf_citation_shows_the_printed_page_where_it_differs(sqlite_index_pat
     assert hit.to_dict()["shown_label"] == hit.shown_label
     cited = next(c for c in answer.citations if c["path"] == "handbook/teletravail.pdf")
     assert cited["page"] == 2 and cited["printed_page"] == "1"
+    assert cited["shown_label"] == "handbook/teletravail.pdf p. 2 (printed 1)"
     assert "#page=2" in cited["link"]
+    # the answer's own text, as `ask` prints it and --json gives it: the link opens the
+    # page index, its text shows the printed page too
+    assert re.search(r"\[handbook/teletravail\.pdf p\. 2 \(printed 1\)\]\([^)]*#page=2\)",
+                     answer.answer), answer.answer
+    shown = run_cli("ask", "Combien de jours de télétravail par semaine ?", "--index",
+                    str(sqlite_index_path), "--audience", "public")
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout.split("Sources:")[0]
+    assert "[handbook/teletravail.pdf p. 2 (printed 1)](" in text, shown.stdout

@@ -167,8 +167,10 @@ _LOC = (
 
 _BARE_RE = re.compile(rf"{_NOT_PATH_BEFORE}(?P<path>{_BARE_PATH}){_LOC}")
 # the whole content of a delimited group: optional backticks/brackets, path, location
+# (with the printed page a linked answer shows beside a PDF page index: `links.linkify`)
 _CONTENT_RE = re.compile(
-    rf"\s*(?P<o>[`\[]?)\s*(?P<path>{_SPACED_PATH})(?:{_LOC})?\s*(?P<c>[`\]]?)\s*"
+    rf"\s*(?P<o>[`\[]?)\s*(?P<path>{_SPACED_PATH})(?:{_LOC})?"
+    r"(?:[ \t]+\(printed[ \t]+[^()\n]{1,32}\))?\s*(?P<c>[`\]]?)\s*"
 )
 _LINK_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\((?P<url>[^\s()]*)\)")
 _BRACKET_RE = re.compile(r"(?<!\\)\[(?P<content>[^\[\]\n]+)\](?!\()")
@@ -460,6 +462,28 @@ class VerifiedCitation:
         if self.citation.kind == "number":
             return self.passage.label
         return _label(self.citation, self.passage.path)
+
+    @property
+    def printed_page(self) -> str | None:
+        """The printed label of the one PDF page cited, where it differs from the page
+        index (`Hit.page_label`: the passage's page); None otherwise."""
+        passage, page = self.passage, self.page
+        if passage is None or page is None or passage.page != page or (
+                self.citation.end_page not in (None, page)):
+            return None
+        printed = (passage.page_label or "").strip()
+        return printed if printed and printed != str(page) else None
+
+    @property
+    def shown_label(self) -> str:
+        """The label as a reader with the printed document needs it, as `Hit.shown_label`:
+        the page index (what links open) and the printed page where it differs,
+        `manual.pdf p. 33 (printed 25)`, whichever of the two the citation was written
+        with."""
+        printed = self.printed_page
+        if printed is None:
+            return self.label
+        return f"{self.path} p. {self.page} (printed {printed})"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -122,9 +122,11 @@ def linkify(
     """`answer` with each valid citation replaced by ``[label](url)``; nothing else changes.
 
     The label is the canonical citation with the passage's full path (``[3]`` becomes its
-    passage's label), so the linked text still verifies. Backticks or brackets that were
-    part of the citation are replaced too; a citation that was already a Markdown link gets
-    a fresh URL (a model's URL is never kept). Invalid citations are left as written.
+    passage's label), so the linked text still verifies; a PDF page shows its printed
+    label where it differs (``[manual.pdf p. 33 (printed 25)](…#page=33)``). Backticks or
+    brackets that were part of the citation are replaced too; a citation that was already a
+    Markdown link gets a fresh URL (a model's URL is never kept). Invalid citations are left
+    as written.
     `verification` must come from this answer (None: verify it against `passages`).
     `link(verified_citation) -> url`, when given, builds the URL instead of `base`/`root`.
     """
@@ -150,6 +152,6 @@ def linkify(
         else:
             url = link_for(vc, base, root if root is not None else
                            (passage.root if passage else ""))
-        out = out[:s] + f"[{vc.label}]({url})" + out[e:]
+        out = out[:s] + f"[{vc.shown_label}]({url})" + out[e:]
         done.append((s, e))
     return out

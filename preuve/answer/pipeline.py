@@ -188,7 +188,8 @@ def cite(text: str, verification, passages: list[Hit], link) -> tuple[str, list[
         entry["link"] = link(cited)
         if cited.passage is not None:
             entry["doc_id"] = cited.passage.doc_id
-            if cited.passage.shown_label != cited.passage.label and cited.page is not None:
-                entry["printed_page"] = cited.passage.page_label  # the page's printed label
+            if cited.printed_page is not None:  # the page's printed label, where it differs
+                entry["printed_page"] = cited.printed_page
+                entry["shown_label"] = cited.shown_label
         citations.append(entry)
     return linked, citations

@@ -20,8 +20,6 @@ import re
 import tomllib
 from collections.abc import Callable
 
-import yaml
-
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.chunking import chunks_from_lines, merge_spans, word_count
 from preuve.models import Chunk
@@ -50,6 +48,8 @@ def _comment_above(lines: list[str], first: int, marker: str = "#") -> int:
 
 def read_yaml(source: str, lines: list[str], settings: ChunkSettings,
               windows: Windows) -> list[Chunk] | None:
+    import yaml  # here: a question never reads YAML
+
     try:
         documents = list(yaml.compose_all(source, Loader=yaml.SafeLoader))
     except (yaml.YAMLError, RecursionError, ValueError):
@@ -77,6 +77,8 @@ def _yaml_children(node, path: str, first: int, lines: list[str], settings: Chun
     """A chunk for each entry of a mapping or sequence; an entry longer than a chunk is
     split into its own entries. The first entry starts at `first` (its parent's key).
     `inside`: the nodes being split (an alias to one of them, `&a [*a]`, is not)."""
+    import yaml
+
     inside = inside | {id(node)}
     if isinstance(node, yaml.MappingNode):
         entries = [(f"{path}.{_key(k)}" if path else _key(k), k, v) for k, v in node.value]
@@ -95,6 +97,8 @@ def _yaml_children(node, path: str, first: int, lines: list[str], settings: Chun
 
 
 def _key(node) -> str:
+    import yaml
+
     return str(node.value) if isinstance(node, yaml.ScalarNode) else "?"
 
 

@@ -10,8 +10,6 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from preuve.ingest.base import ParseError
 from preuve.ingest.limits import MAX_SIDECAR_BYTES, read_regular
 from preuve.models import validate_label
@@ -30,6 +28,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
     close = text.find("\n", end + 4)
     close = len(text) if close == -1 else close + 1
     header = text[4:end]
+    import yaml  # here: a question never reads YAML
+
     try:
         data = yaml.safe_load(header) or {}
     except (yaml.YAMLError, ValueError) as exc:  # ValueError: impossible dates (02-30)
@@ -53,6 +53,8 @@ def read_sidecar(path: Path) -> tuple[dict[str, Any], bytes]:
         raw = read_regular(sidecar, MAX_SIDECAR_BYTES)
     except ParseError as exc:
         raise ParseError(f"sidecar {sidecar.name}: {exc}") from None
+    import yaml
+
     try:
         data = yaml.safe_load(raw.decode("utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:

@@ -19,14 +19,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from preuve.ingest.base import ParseError
 from preuve.ingest.limits import read_regular
 from preuve.ingest.metadata import SIDECAR_SUFFIX
 from preuve.ingest.repo import Repo, listed, open_repo, top_of, tracked
 from preuve.registry import kind_of
+
+if TYPE_CHECKING:  # imported where a folder is walked: a question never needs it
+    import pathspec
 
 # .preuveignore: same syntax as .gitignore, for files kept in git but not in the index
 IGNORE_FILES = (".gitignore", ".preuveignore")
@@ -91,6 +93,8 @@ def walk(target: Path, session: Walk | None = None) -> Iterator[Candidate]:
         if listing:
             yield from _walk_repo(target, target, repo, listing, session)
             return
+    import pathspec
+
     specs: list[tuple[str, pathspec.PathSpec]] = []
     real_target = target.resolve()
     for folder, dirs, files in os.walk(target):
@@ -139,6 +143,8 @@ def _walk_repo(target: Path, folder: Path, repo: Repo, listing: list[str],
                session: Walk) -> Iterator[Candidate]:
     """The files of `listing` (in-repository paths under `folder`) as candidates under
     `target`, with the same exclusions as a plain folder but git's ignore rules."""
+    import pathspec
+
     real_target = target.resolve()  # git names the work tree by its real path
     specs: list[tuple[str, pathspec.PathSpec]] = []
     seen_dirs: dict[str, bool] = {}  # folder -> whether it is a virtual environment

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from preuve import text
 from preuve.models import Hit
@@ -96,8 +97,14 @@ def coverage(query: str, hit: Hit, language: str) -> float:
     terms = set(text.tokens(query, language))
     if not terms:
         return 0.0
-    found = set(text.tokens(hit.text, hit.language or language))
-    return len(terms & found) / len(terms)
+    return len(terms & _token_set(hit.text, hit.language or language)) / len(terms)
+
+
+@lru_cache(maxsize=1024)
+def _token_set(passage: str, language: str) -> frozenset[str]:
+    """A passage's tokens, remembered: the first bm25 hits of a collection's questions
+    are often the same few passages."""
+    return frozenset(text.tokens(passage, language))
 
 
 def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,

@@ -57,27 +57,30 @@ def _fuse(rankings, k, weights, hit_weight, contribution) -> list[Hit]:
               for m, hits in rankings.items() if hits}
     fused: dict[str, float] = {}
     first_seen: dict[str, Hit] = {}
-    details: dict[str, dict] = {}
+    # (method, rank, score) of every list a hit is in; made into `hit.scores` for the k
+    # kept only
+    seen_in: dict[str, list[tuple[str, int, float]]] = {}
     # lists weighing 0 bring no candidate; their ranks are still shown for --explain
     order = sorted(rankings, key=lambda m: (weights or {}).get(m, 1.0) == 0)
     for method in order:
         hits, weight = rankings[method], (weights or {}).get(method, 1.0)
         for position, hit in enumerate(hits, 1):
-            if weight == 0 and hit.chunk_id not in fused:
+            chunk_id = hit.chunk_id
+            if weight == 0 and chunk_id not in fused:
                 continue
             share = weight * contribution(method, position, hit, bounds)
             if hit_weight is not None:
                 share *= hit_weight(method, hit)
-            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + share
-            first_seen.setdefault(hit.chunk_id, hit)
-            details.setdefault(hit.chunk_id, {})[method] = {
-                "rank": position, "score": round(hit.score, 4)}
+            fused[chunk_id] = fused.get(chunk_id, 0.0) + share
+            first_seen.setdefault(chunk_id, hit)
+            seen_in.setdefault(chunk_id, []).append((method, position, hit.score))
     order = sorted(fused, key=lambda cid: (-fused[cid], cid))[:k]
     out = []
     for rank, chunk_id in enumerate(order, 1):
         hit = copy.copy(first_seen[chunk_id])
         hit.rank, hit.score = rank, fused[chunk_id]
-        hit.scores = {**details[chunk_id], FUSED: {"rank": rank,
-                                                   "score": round(fused[chunk_id], 5)}}
+        details = {method: {"rank": position, "score": round(score, 4)}
+                   for method, position, score in seen_in[chunk_id]}
+        hit.scores = {**details, FUSED: {"rank": rank, "score": round(fused[chunk_id], 5)}}
         out.append(hit)
     return out

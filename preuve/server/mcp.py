@@ -168,7 +168,8 @@ def _location(hit: Hit) -> dict[str, Any]:
 
 
 def _citation(entry: dict) -> dict[str, Any]:
-    keys = ("label", "path", "page", "start_line", "end_line", "valid", "link")
+    keys = ("label", "path", "page", "printed_page", "shown_label", "start_line", "end_line",
+            "valid", "link")
     return {key: entry[key] for key in keys if entry.get(key) is not None}
 
 

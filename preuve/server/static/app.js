@@ -52,6 +52,7 @@
   var VIEWER_LINK = /^\/(files|passages)\/[^\/\\\s][^\\\s]*$/;
   function isViewerLink(url) { return VIEWER_LINK.test(url); }
   var printedOf = {};  // a citation's link -> [page index, printed page label]
+  var PRINTED_SUFFIX = / \(printed ([^()]*)\)$/;  // what the answer's own text adds
   // Markdown links [label](url) become citation links; everything else is text.
   function render(text) {
     var out = "", re = /\[([^\]]+)\]\(([^)\s]*)\)/g, last = 0, m;
@@ -59,7 +60,11 @@
       out += esc(text.slice(last, m.index));
       var url = m[2];
       if (isViewerLink(url)) {
-        var p = printedOf[url], label = p ? withPrinted(m[1], p[0], p[1]) : m[1];
+        // the text says "(printed N)" in English: the page says it in its language
+        var p = printedOf[url], printed = PRINTED_SUFFIX.exec(m[1]);
+        var own = printed ? m[1].slice(0, printed.index) : m[1];
+        var label = p ? withPrinted(own, p[0], p[1])
+                      : printed ? own + " (" + T.printed + " " + printed[1] + ")" : m[1];
         out += '<a class="citation" href="' + esc(url) + '" data-label="' + esc(label) +
                '">' + esc(label) + "</a>";
       } else { out += esc(m[0]); }
