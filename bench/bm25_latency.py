@@ -315,7 +315,7 @@ def main() -> None:
     print("### Building the synthetic index (index.engine.load, 1,000 documents per batch)\n")
     print(table(["chunks", "build s (all)", "apply s", "chunks/s (apply)", "file size", ""],
                 build_rows))
-    print("\n### The keyword index (store/keyword.py): first query of a process without it "
+    print("\n### The keyword index (preuve/keyword/): first query of a process without it "
           "(built from the rows, saved beside the file), then of a new process (loads it)\n")
     print(table(["chunks", "first query s", "build s", "load s", "builds", "rows",
                  "postings", "files"], cost_rows))

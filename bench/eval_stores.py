@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_stores.py                      # starts a local PostgreSQL
     .venv/bin/python bench/eval_stores.py --pg postgresql://user@host/db
+    .venv/bin/python bench/eval_stores.py --keyword-only   # bm25 alone, no model (minutes)
 
 Each collection (Python FAQ, PIAF, Cranfield) is indexed with e5 into its SQLite eval index
 (bench/out/eval/, built by `preuve eval` and reused: embedding is the slow part), then copied
@@ -37,36 +38,40 @@ METHODS = ["bm25", "dense", "hybrid"]
 MAIN = OUT / "main.sqlite"  # eval indexes live beside it, in OUT/eval/
 
 
-def run(pg_base: str, names: list[str]) -> None:
+def run(pg_base: str, names: list[str], keyword_only: bool = False) -> None:
     rows, notes = [], []
+    # keyword-only: indexes without vectors, bm25 alone (what a change to the keyword engine
+    # can move), no embedding
+    embedder, methods = ("none", ["bm25"]) if keyword_only else ("e5", METHODS)
     for name in names:
         evalset = load(str(COLLECTIONS[name]))
-        sqlite_path = eval_index_path(str(MAIN), evalset, "e5")
-        pg_url = eval_index_path(pg_base, evalset, "e5")
-        with Index(sqlite_path, embedder="e5") as lite:
+        sqlite_path = eval_index_path(str(MAIN), evalset, embedder)
+        pg_url = eval_index_path(pg_base, evalset, embedder)
+        with Index(sqlite_path, embedder=embedder) as lite:
             lite.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                                 language=evalset.language)
         started = time.perf_counter()
-        with Index(pg_url, embedder="e5") as pg:
+        with Index(pg_url, embedder=embedder) as pg:
             empty = pg.status()["documents"] == 0
         if empty:
             copy_index(sqlite_path, pg_url)
             notes.append(f"{name}: copied to PostgreSQL in {time.perf_counter() - started:.1f} s")
         scores = {}
-        with Index(pg_url, embedder="e5") as pg:  # dense exact first: no HNSW index yet
+        with Index(pg_url, embedder=embedder) as pg:  # dense exact first: no HNSW index yet
             pg.engine.drop_hnsw()
-        for label, location in (("sqlite", sqlite_path), ("postgres", pg_url), ("hnsw", pg_url)):
+        stores = [("sqlite", sqlite_path), ("postgres", pg_url), ("hnsw", pg_url)]
+        for label, location in stores[:2] if keyword_only else stores:
             if label == "hnsw":
                 with Index(pg_url, embedder="e5", settings=Settings(hnsw_threshold=1)) as pg:
                     pg.engine.build_hnsw()
-            with Index(location, embedder="e5") as index:
+            with Index(location, embedder=embedder) as index:
                 report = index.ingest_records(evalset.corpus, source=f"eval:{evalset.name}",
                                               language=evalset.language)
                 assert not report.added and not report.updated, f"{label}: index not current"
-                for method in METHODS if label != "hnsw" else METHODS[1:]:
+                for method in methods if label != "hnsw" else methods[1:]:
                     result = evaluate_collection(index, evalset, method, k=10)
                     scores[label, method] = result.metrics["ndcg@10"]
-        for method in METHODS:
+        for method in methods:
             a, b = scores["sqlite", method], scores["postgres", method]
             c = scores.get(("hnsw", method))
             rows.append([name, method, len(evalset.queries), f"{a:.3f}", f"{b:.3f}",
@@ -85,14 +90,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", help="PostgreSQL database URL (default: start a local one)")
     parser.add_argument("--only", nargs="*", choices=list(COLLECTIONS), default=list(COLLECTIONS))
+    parser.add_argument("--keyword-only", action="store_true",
+                        help="indexes without vectors, bm25 alone (no model, minutes)")
     args = parser.parse_args()
     pin_threads()
     if args.pg:
-        run(args.pg, args.only)
+        run(args.pg, args.only, args.keyword_only)
         return
     folder = Path(tempfile.mkdtemp(prefix="preuve-pg-eval-"))
     with local_postgres(folder / "data") as base:
-        run(base, args.only)
+        run(base, args.only, args.keyword_only)
 
 
 if __name__ == "__main__":

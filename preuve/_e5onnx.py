@@ -39,7 +39,6 @@ from pathlib import Path
 import numpy as np
 
 from preuve import paths, unigram
-from preuve.paths import cache_dir  # noqa: F401  (store/keyword.py imports it from here)
 
 GRAPH_VERSION = 1  # bump when the graph or its quantisation changes (changes the vectors)
 MAX_TOKENS = 512  # including <s> and </s>

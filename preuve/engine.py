@@ -17,7 +17,6 @@ Index objects) is here too. The benchmarks choose engines and knobs through `Set
 from __future__ import annotations
 
 import datetime as dt
-import glob
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -295,30 +294,24 @@ class Engine:
     def stats(self) -> dict:
         """What the in-memory engines hold, for benchmarks.
 
-        `keyword`: the keyword index's `builds` (full builds from the rows in this
-        process), `rows` and `postings` (None until a BM25 query has loaded it), `files`
-        (its snapshot, which a later process loads instead of building), `building` (a
-        background build is under way: BM25 is answered by the store's SQL meanwhile),
-        `fallbacks` (queries answered so) and `parts` (the snapshot and the parts of rows
-        inserted since, one per ingest brought forward; 0 before it is loaded). `dense`
+        `keyword`: the keyword engine's reader (preuve.keyword, one per index and
+        process): `builds` (full builds from the rows in this process), `loads` (bases
+        mapped from the saved files), `rows` and `postings` of the base (None until a BM25
+        query or an ingest has made a searcher), `files` (what a later process maps
+        instead of building), `building` (a background build is under way: BM25 is
+        answered by the store's SQL meanwhile, each hit saying so), `fallbacks` (queries
+        answered so), `parts` (the base and the segments of rows inserted since; 0 before
+        it is loaded) and `users` (the stores of this process sharing the reader). `dense`
         (SQLite, once a dense query has loaded the vectors; else None): `vectors`,
         `from_cache` (mapped from the files saved beside the index), `files`, and `ann`
         (None below the `ann_threshold`): `nlist`, `nprobe`, `calibrated_recall`,
         `build_seconds`, `loaded` (from the cache), and the queries it `answered` itself
         or `fell_back` to the exact scan."""
-        keyword: dict[str, Any] = {"builds": 0, "rows": None, "postings": None, "files": [],
-                   "building": False, "fallbacks": 0, "parts": 0}
-        keeper = self.store.keywords if isinstance(self.store, KeywordHolder) else None
-        if keeper is not None:
-            kept = keeper.index
-            index = None if kept is None else kept.base
-            stem = keeper.path.removesuffix(".npz") if keeper.path else None
-            keyword = {"builds": keeper.builds,
-                       "rows": None if index is None else len(index),
-                       "postings": None if index is None else int(index.offsets[-1]),
-                       "files": sorted(glob.glob(glob.escape(stem) + "*")) if stem else [],
-                       "building": keeper.building, "fallbacks": keeper.fallbacks,
-                       "parts": 0 if kept is None else len(kept.parts())}
+        keyword: dict[str, Any] = {"builds": 0, "loads": 0, "rows": None, "postings": None,
+                                   "files": [], "building": False, "fallbacks": 0, "parts": 0,
+                                   "users": 0}
+        if isinstance(self.store, KeywordHolder):
+            keyword = self.store.keywords.stats()
         matrix = (self.store.vector_matrix if isinstance(self.store, DenseMatrixHolder)
                   else None)  # SQLite only
         dense = None

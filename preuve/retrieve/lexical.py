@@ -11,5 +11,7 @@ def bm25(store: Store, query: str, filters: Filters, k: int) -> list[Hit]:
     """Top k chunks for `query` by BM25, filters applied inside the engine."""
     hits = store.search_bm25(text.query_terms(query), filters, k)
     for hit in hits:
-        hit.scores["bm25"] = {"rank": hit.rank, "score": round(hit.score, 4)}
+        # (a hit of the store's SQL fallback says so: preuve.store.bm25)
+        hit.scores["bm25"] = {**hit.scores.get("bm25", {}), "rank": hit.rank,
+                              "score": round(hit.score, 4)}
     return hits

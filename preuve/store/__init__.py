@@ -20,9 +20,9 @@ import numpy as np
 from preuve.models import Chunk, Document, Filters, Hit
 
 if TYPE_CHECKING:
-    from preuve.store.keyword import Keeper
+    from preuve.keyword import IndexReader
     from preuve.store.matrix import VectorMatrix
-    from preuve.store.postgres import BucketTable, StoredFiles
+    from preuve.store.pgshared import BucketTable, StoredFiles
     from preuve.store.sql import Conversations, FeedbackRows
 
 DEFAULT_INDEX = os.path.join(".preuve", "index.sqlite")
@@ -144,9 +144,10 @@ class HnswStore(Protocol):
 
 @runtime_checkable
 class KeywordHolder(Protocol):
-    """A store that keeps the in-memory keyword engine (`keywords`, a `Keeper`)."""
+    """A store that ranks BM25 with the keyword engine (`keywords`: its reader, shared by
+    the stores of one index in a process; preuve.keyword)."""
 
-    keywords: Keeper
+    keywords: IndexReader
 
 
 @runtime_checkable

@@ -4,19 +4,10 @@ Same guarantees as the SQLite store: one transaction per ingest (a killed ingest
 previous state), the filters in the `WHERE` of every retriever's query, numbered
 migrations. Retrieval runs inside the database:
 
-- BM25: each chunk stores (in the narrow `lexical` table, beside copies of the filter
-  columns) its BM25 document-side term weights as a `sparsevec`
-  (tf·(k1+1) / (tf + k1·(1−b+b·len/avgdl))) and the ids of its terms as an `int[]` under a
-  GIN index. Statistics are kept per access label (a partition, `lexicon_parts`;
-  unlabelled chunks are one too): document frequencies (`term_df`), chunk count, total
-  length, and the average length the weights of that label's chunks use (rewritten when
-  the label's average drifts by more than `AVGDL_DRIFT`), all moved by the ingest's
-  transaction. A query is an IDF-weighted sparse vector whose IDFs come from the chunk
-  counts and document frequencies summed over the partitions the caller may read;
-  `terms && query ids` finds the matching chunks and the inner product is their BM25 score
-  (k1=1.2, b=0.75 and the IDF of SQLite FTS5, which keeps one FTS5 table per label and
-  rescales its IDFs the same way: both stores rank alike). A caller's scores thus never
-  depend on documents it may not read.
+- BM25: the keyword engine (preuve.keyword, through preuve.store.bm25), its base saved in
+  the user's cache folder for the other processes; the `bm25` setting `sql`, and the
+  fallback while a big engine is built, rank with sparse vectors every ingest keeps
+  (`pglexicon.py`).
 - Dense: the chunk row holds its vector in half precision (`halfvec`: half the memory for
   the HNSW graph, cosines within ~1e-3; the cache keeps full precision). Below
   `hnsw_threshold` chunks the search is exact, above it an HNSW index (inner product on
@@ -31,10 +22,8 @@ method borrows one for one transaction, so a store can be shared by threads.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import re
-import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,16 +31,18 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
+from preuve import keyword as kw
 from preuve.errors import Conflict, InvalidInput, Unavailable
 from preuve.models import Chunk, Document, Filters, Hit
 from preuve.store import Changes
-from preuve.store import keyword as kw
+from preuve.store import pglexicon as lexicon
+from preuve.store.bm25 import KeywordStore, declared, rows_sql
+from preuve.store.pgshared import BucketTable, StoredFiles
 from preuve.store.sql import (
     DOC_COLUMNS,
     DOC_WIDTH,
     HIT_COLUMNS,
     SqlStore,
-    bm25_idf,
     document_row,
     filter_sql,
     hit_from_row,
@@ -59,13 +50,12 @@ from preuve.store.sql import (
 )
 from preuve.store.sql import now as sql_now
 
-K1, B = 1.2, 0.75
 AVGDL_DRIFT = 0.05  # rewrite stored BM25 weights when the mean length moves more than 5 %
 SPARSE_DIM = 1_000_000_000  # pgvector's largest sparsevec dimension: one per term id
 HNSW_INDEX = "chunks_embedding_hnsw"
 _WRITE_LOCK = 0x70726575  # advisory lock: one writer at a time per database ("preu")
 _MIGRATE_LOCK = _WRITE_LOCK + 1
-_FILES_LOCK = _WRITE_LOCK + 2  # uploads and deletions of uploaded files, across servers
+# (_WRITE_LOCK + 2: uploads and deletions of uploaded files, across servers: pgshared.py)
 PARTITIONS_MIGRATION = 6  # the migration that split BM25 statistics per access label
 
 _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from, effective_to, "
@@ -73,45 +63,8 @@ _CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, path, kind, access, effective_from
                   "tokens, text_hash, length, role, title_tokens")
 
 
-# -- BM25 as pure functions ---------------------------------------------------------------
-def bm25_weight(tf: int, length: int, avgdl: float) -> float:
-    """The document side of BM25 for one term: what the query's IDF multiplies."""
-    norm = K1 * (1 - B + B * length / avgdl) if avgdl > 0 else K1
-    return tf * (K1 + 1) / (tf + norm)
-
-
-def sparse_literal(weights: dict[int, float]) -> str:
-    """A pgvector `sparsevec` literal (1-based ids, ascending)."""
-    body = ",".join(f"{i}:{weights[i]:.7g}" for i in sorted(weights))
-    return f"{{{body}}}/{SPARSE_DIM}"
-
-
 def vector_literal(vector: np.ndarray) -> str:
     return json.dumps(np.asarray(vector, dtype=np.float32).tolist())
-
-
-class _LexiconChange:
-    """What an ingest changes in each label's lexicon: document frequencies, chunk count
-    and total length (None: unlabelled chunks)."""
-
-    def __init__(self) -> None:
-        self.df: dict[str | None, Counter[str]] = {}
-        self.size: dict[str | None, list[int]] = {}
-
-    def add(self, label: str | None, tokens: Sequence[str], sign: int) -> None:
-        """A chunk of `label` comes (sign +1) or goes (-1)."""
-        df = self.df.setdefault(label, Counter())
-        size = self.size.setdefault(label, [0, 0])
-        for term in set(tokens):
-            df[term] += sign
-        size[0] += sign
-        size[1] += sign * len(tokens)
-
-    def labels(self) -> list[str | None]:
-        return sorted(self.df, key=lambda x: (x is not None, x or ""))
-
-    def terms(self) -> set[str]:
-        return {t for df in self.df.values() for t in df}
 
 
 def redact(url: str) -> str:
@@ -136,7 +89,7 @@ DEFAULT_EF_SEARCH = 200
 DEFAULT_POOL = 4  # connections per store
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(KeywordStore, SqlStore):
     """`Store` over a PostgreSQL database (its schema: the first of the URL's search_path).
     It also keeps what several servers on the database share: the bytes of uploaded files
     (`files`) and the rate limits' buckets (`rates`)."""
@@ -164,18 +117,15 @@ class PostgresStore(SqlStore):
         with setup:
             self.schema, self._search_path = self._prepare(setup)
             database = _database_identity(setup) or self.location
-        self._defer_index = False
         self._dense: tuple[str, int] | None = None  # (model, dimension), fixed once set
         self.pool = ConnectionPool(
             location, min_size=1, max_size=pool_size or DEFAULT_POOL,
             configure=self._configure, open=True, timeout=60, name="preuve")
         self._migrate()
-        # BM25 through the in-memory keyword index (the `bm25` setting `sql`: the sparse vectors),
-        # its snapshot saved in the user's cache folder for the other processes
-        # (built in the background from BACKGROUND_MIN_ROWS rows: the sparse vectors answer
-        # meanwhile)
-        self.keywords = kw.Keeper(kw.cache_path(database, self.schema, cache),
-                                  self._keyword_snapshot)
+        # BM25 through the keyword engine, one reader per database and schema in this
+        # process, its base saved in the user's cache folder (preuve.store.bm25)
+        self._open_keywords(("postgresql", database, self.schema),
+                            kw.cache_path(database, self.schema, cache))
         self.bm25_engine = bm25_engine
 
     # -- connections and schema ---------------------------------------------------------
@@ -223,7 +173,7 @@ class PostgresStore(SqlStore):
                     conn.execute(sql)
                     if number == PARTITIONS_MIGRATION:
                         with conn.cursor() as cur:
-                            self._reweigh_all(cur)
+                            lexicon.reweigh_all(cur)
                     conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)",
                                  (number, sql_now()))
 
@@ -252,11 +202,11 @@ class PostgresStore(SqlStore):
             added = len(docs) - updated
             gone = list(dict.fromkeys(dropped + replaced))
             # each label's lexicon loses the terms of every chunk that goes
-            lexicon = _LexiconChange()
+            change = lexicon.LexiconChange()
             if gone:
                 cur.execute("SELECT access, tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
                 for access, tokens in cur:
-                    lexicon.add(access, tokens.split(), -1)
+                    change.add(access, tokens.split(), -1)
                 cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s) RETURNING id", (gone,))
                 deleted = [row[0] for row in cur.fetchall()]
                 cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s) RETURNING doc_id",
@@ -267,11 +217,11 @@ class PostgresStore(SqlStore):
                 removed, deleted = 0, []
             new_chunks = [(doc, c) for doc, chunks in changes.upserts for c in chunks]
             for doc, chunk in new_chunks:
-                lexicon.add(doc.access, chunk.tokens, +1)
-            ids = self._term_ids(cur, lexicon.terms())
+                change.add(doc.access, chunk.tokens, +1)
+            ids = lexicon.term_ids(cur, change.terms())
             avgdls, reweigh = {}, []
-            for label in lexicon.labels():
-                avgdls[label], drifted = self._update_partition(cur, label, lexicon, ids)
+            for label in change.labels():
+                avgdls[label], drifted = lexicon.update_partition(cur, label, change, ids)
                 if drifted:
                     reweigh.append(label)
             if changes.upserts:
@@ -284,7 +234,7 @@ class PostgresStore(SqlStore):
                 self._insert_chunks(cur, new_chunks, ids, avgdls)
             high = cur.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
             for label in reweigh:
-                self._reweigh(cur, label, avgdls[label], skip=list(upserted))
+                lexicon.reweigh(cur, label, avgdls[label], skip=list(upserted))
             cur.execute("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT "
                         "(key) DO UPDATE SET value = (meta.value::bigint + 1)::text "
                         "RETURNING value")
@@ -304,47 +254,7 @@ class PostgresStore(SqlStore):
                 (changes.started_at or now, now, added, updated, removed, changes.unchanged,
                  changes.failed))
         self._maybe_build_hnsw()
-
-    def _term_ids(self, cur, words: set[str]) -> dict[str, int]:
-        """The ids of `words`, new words getting new ids."""
-        ids: dict[str, int] = {}
-        ordered = sorted(words)
-        for i in range(0, len(ordered), 20000):
-            part = ordered[i:i + 20000]
-            cur.execute("INSERT INTO terms (term) SELECT * FROM unnest(%s::text[]) "
-                        "ON CONFLICT (term) DO NOTHING", (part,))
-            cur.execute("SELECT term, id FROM terms WHERE term = ANY(%s)", (part,))
-            ids.update(cur.fetchall())
-        return ids
-
-    def _update_partition(self, cur, label: str | None, lexicon: _LexiconChange,
-                          ids: dict[str, int]) -> tuple[float, bool]:
-        """Apply one label's changes (document frequencies, chunk count, total length);
-        return the average length its weights use from now on and whether it drifted
-        (then every stored weight of the label is to be rewritten)."""
-        cur.execute("INSERT INTO lexicon_parts (label) VALUES (%s) "
-                    "ON CONFLICT ((coalesce(label, ''))) DO NOTHING", (label,))
-        delta = {ids[t]: n for t, n in lexicon.df[label].items() if n}
-        n_chunks, n_tokens = lexicon.size[label]
-        cur.execute("UPDATE lexicon_parts SET chunks = chunks + %s, tokens = tokens + %s "
-                    "WHERE coalesce(label, '') = coalesce(%s, '') "
-                    "RETURNING part, chunks, tokens, avgdl_used", (n_chunks, n_tokens, label))
-        part, chunks, tokens, avgdl = cur.fetchone()
-        if delta:
-            terms = sorted(delta)
-            cur.execute("INSERT INTO term_df (part, term, df) SELECT %s, * FROM "
-                        "unnest(%s::int[], %s::int[]) ON CONFLICT (part, term) "
-                        "DO UPDATE SET df = term_df.df + excluded.df",
-                        (part, terms, [delta[t] for t in terms]))
-            cur.execute("DELETE FROM term_df WHERE part = %s AND term = ANY(%s) AND df = 0",
-                        (part, terms))
-        mean = tokens / chunks if chunks else 0.0
-        drifted = mean > 0 and (avgdl <= 0 or abs(mean / avgdl - 1) > AVGDL_DRIFT)
-        if drifted:
-            avgdl = mean
-            cur.execute("UPDATE lexicon_parts SET avgdl_used = %s WHERE part = %s",
-                        (avgdl, part))
-        return avgdl, drifted
+        self._persist_keywords()
 
     def _insert_chunks(self, cur, new_chunks: list[tuple[Document, Chunk]],
                        ids: dict[str, int], avgdls: dict[str | None, float]) -> None:
@@ -355,14 +265,15 @@ class PostgresStore(SqlStore):
             for doc, c in new_chunks:
                 tf = Counter(c.tokens)
                 avgdl = avgdls[doc.access]
-                weights = {ids[t]: bm25_weight(n, len(c.tokens), avgdl) for t, n in tf.items()}
+                weights = {ids[t]: lexicon.bm25_weight(n, len(c.tokens), avgdl)
+                           for t, n in tf.items()}
                 copy.write_row((
                     c.chunk_id, doc.doc_id, c.ordinal, doc.path, doc.kind, doc.access,
                     doc.effective_from, doc.effective_to, c.heading, c.page, c.page_label,
                     c.start_line, c.end_line, c.symbol, c.symbol_kind, c.text,
                     " ".join(c.tokens), c.text_hash or None, len(c.tokens), c.role, c.title_tokens,
                     "{" + ",".join(str(i) for i in sorted(weights)) + "}",
-                    sparse_literal(weights)))
+                    lexicon.sparse_literal(weights)))
         model = self.get_meta("dense_model", cur)
         cur.execute(
             f"INSERT INTO chunks ({_CHUNK_COLUMNS}, embedding) "
@@ -378,59 +289,23 @@ class PostgresStore(SqlStore):
             "ORDER BY c.id")
         cur.execute("TRUNCATE chunks_in")
 
-    def _reweigh(self, cur, label: str | None, avgdl: float, skip: list[str]) -> None:
-        """Rewrite the stored BM25 weights of one label's chunks for its new average length
-        (rare: on drift)."""
-        cur.execute("SELECT term, id FROM terms")
-        ids = dict(cur.fetchall())
-        # a server-side cursor streams the rows; the updates run beside it, same transaction
-        with cur.connection.cursor(name="reweigh") as rows:
-            rows.execute("SELECT id, tokens, length FROM chunks WHERE access IS NOT DISTINCT "
-                         "FROM %s::text AND doc_id <> ALL(%s)", (label, skip))
-            while part := rows.fetchmany(5000):
-                batch = []
-                for chunk_id, tokens, length in part:
-                    tf = Counter(tokens.split())
-                    batch.append((sparse_literal({ids[t]: bm25_weight(n, length, avgdl)
-                                                  for t, n in tf.items()}), chunk_id))
-                cur.executemany("UPDATE lexical SET bm25 = %s::sparsevec WHERE id = %s", batch)
-
-    def _reweigh_all(self, cur) -> None:
-        """Migration 6's data step: every label's weights for its own average length."""
-        cur.execute("SELECT label, tokens::float8 / chunks FROM lexicon_parts WHERE chunks > 0")
-        for label, mean in cur.fetchall():
-            cur.execute("UPDATE lexicon_parts SET avgdl_used = %s "
-                        "WHERE coalesce(label, '') = coalesce(%s, '')", (mean, label))
-            self._reweigh(cur, label, mean, skip=[])
-
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
         if not terms or k <= 0:
             return []
         if self.bm25_engine:
             with self._cursor() as cur:
-                # one snapshot for the state, the rows the index is made of and the hits
+                # one snapshot for the state, the rows the engine is made of and the hits
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                index = self.keywords.get(
+                searcher = self.keywords.get(
                     self._state_key(cur), lambda: self._change_records(cur),
                     lambda ranges: self._keyword_rows(cur, ranges),
-                    lambda: _max_chunk_id(cur))
-                if index is not None:  # None: built in the background; the sparse vectors
-                    return self._hits_by_id(cur, index.search(terms, filters, k), filters)
-        with self._cursor() as cur:
-            query = self._query_vector(cur, terms, filters)
-            if not query:
-                return []
-            where, params = filter_sql(filters, "l", "%s")
-            vec = sparse_literal(query)
-            cur.execute(
-                "WITH top AS MATERIALIZED (SELECT l.id, l.bm25 <#> %s::sparsevec AS s "
-                f"FROM lexical l WHERE l.terms && %s::int[] AND {where} ORDER BY s, l.id "
-                f"LIMIT %s) SELECT top.s, {HIT_COLUMNS} FROM top JOIN chunks c ON c.id = top.id "
-                "JOIN documents d ON d.doc_id = c.doc_id ORDER BY top.s, c.id",
-                [vec, list(query), *params, k])
-            return [hit_from_row(row[1:], rank, -row[0])
-                    for rank, row in enumerate(cur.fetchall(), 1)]
+                    lambda: _max_chunk_id(cur), self._keyword_opener())
+                if searcher is not None:
+                    return self._hits_by_id(cur, searcher.search(terms, filters, k), filters)
+        with self._cursor() as cur:  # the `sql` setting, or a big engine being built
+            hits = lexicon.search(cur, terms, filters, k)
+        return declared(hits) if self.bm25_engine else hits
 
     @staticmethod
     def _hits_by_id(cur, ranked: list[tuple[int, float]], filters: Filters) -> list[Hit]:
@@ -485,7 +360,7 @@ class PostgresStore(SqlStore):
         """The rows the keyword index is made of, streamed in the transaction of `cur`."""
         with cur.connection.cursor(name="keyword_rows") as rows:
             rows.itersize = 20_000
-            rows.execute(*kw.rows_sql(ranges, "%s"))
+            rows.execute(*rows_sql(ranges, "%s"))
             yield from rows
 
     def readable_chunks(self, filters: Filters) -> int:
@@ -496,27 +371,6 @@ class PostgresStore(SqlStore):
                         "WHERE %s::text[] IS NULL OR p.label = ANY(%s::text[])",
                         (labels, labels))
             return int(cur.fetchone()[0])
-
-    def _query_vector(self, cur, terms: Sequence[str], filters: Filters) -> dict[int, float]:
-        """term id -> IDF of the query's terms over the partitions the caller may read
-        (chunk counts and document frequencies summed over them, nothing else)."""
-        wanted = filters.readable_labels()
-        labels = None if wanted is None else list(wanted)
-        readable = "(%s::text[] IS NULL OR p.label = ANY(%s::text[]))"
-        # one statement, one snapshot: counts and frequencies of the same committed state
-        cur.execute("WITH n AS (SELECT coalesce(sum(p.chunks), 0)::bigint AS chunks "
-                    f"FROM lexicon_parts p WHERE {readable}) "
-                    "SELECT t.term, t.id, sum(d.df)::bigint, n.chunks FROM n, terms t "
-                    "JOIN term_df d ON d.term = t.id JOIN lexicon_parts p ON p.part = d.part "
-                    f"WHERE t.term = ANY(%s) AND {readable} GROUP BY t.term, t.id, n.chunks",
-                    (labels, labels, list(set(terms)), labels, labels))
-        known = {term: (term_id, df, n) for term, term_id, df, n in cur.fetchall()}
-        query: dict[int, float] = {}
-        for term in terms:  # a repeated query term counts again, as in FTS5
-            if term in known:
-                term_id, df, n_chunks = known[term]
-                query[term_id] = query.get(term_id, 0.0) + bm25_idf(n_chunks, df)
-        return query
 
     def search_dense(self, query: np.ndarray, model: str, filters: Filters, k: int) -> list[Hit]:
         if k <= 0:
@@ -585,20 +439,15 @@ class PostgresStore(SqlStore):
         row = cur.fetchone()
         return bool(row and row[0])
 
-    @contextlib.contextmanager
-    def deferred_index(self) -> Iterator[None]:
-        """Bulk loading (`preuve migrate`, benchmarks): build the HNSW index once at the end
-        instead of inserting every vector into a graph that grows batch after batch."""
-        self._defer_index = True
-        try:
-            yield
-        finally:
-            self._defer_index = False
+    def _after_bulk(self) -> None:
+        """Bulk loading (`deferred_index`) ends: the HNSW index is built once, instead of
+        inserting every vector into a graph that grew batch after batch."""
         self._maybe_build_hnsw()
+        self._persist_keywords()
 
     def _maybe_build_hnsw(self) -> None:
         """Build the HNSW index once the table is large enough."""
-        if self._defer_index:
+        if self._deferring:
             return
         with self._cursor() as cur:
             cur.execute("SELECT coalesce(sum(chunks), 0) FROM lexicon_parts")
@@ -700,6 +549,7 @@ class PostgresStore(SqlStore):
                     "WHERE n.nspname = %s AND c.relkind = 'r'", (self.schema,))
         return {
             "size_bytes": int(cur.fetchone()[0]),
+            "keyword_snapshot": self.keyword_snapshot(),
             "dense_index": "hnsw" if self._hnsw_ready(cur) else "exact",
             "dense_index_bytes": cur.execute(
                 "SELECT coalesce(pg_relation_size(to_regclass(%s)), 0)",
@@ -707,7 +557,7 @@ class PostgresStore(SqlStore):
         }
 
     def close(self) -> None:
-        self.keywords.close()
+        self._close_keywords()
         self.pool.close()
 
     # -- helpers ----------------------------------------------------------------------
@@ -720,83 +570,6 @@ class PostgresStore(SqlStore):
     _write = _cursor  # every cursor is one transaction
 
 
-
-
-class StoredFiles:
-    """The bytes of uploaded files, kept in the database so that every server on it shows
-    them (`files`, by SHA-256). Whoever stores or removes them holds `exclusive()`, across
-    processes: a sweep never removes bytes an upload is about to commit a document for."""
-
-    def __init__(self, store: PostgresStore):
-        self._store = store
-
-    def put(self, data: bytes) -> str:
-        """Keep `data` (once per content); returns its digest."""
-        digest = hashlib.sha256(data).hexdigest()
-        with self._store._cursor() as cur:
-            cur.execute("INSERT INTO files (sha256, bytes, stored_at) VALUES (%s, %s, %s) "
-                        "ON CONFLICT (sha256) DO NOTHING", (digest, data, sql_now()))
-        return digest
-
-    def get(self, digest: str) -> bytes | None:
-        """The bytes with this digest, checked against it (None: not kept here)."""
-        with self._store._cursor() as cur:
-            row = cur.execute("SELECT bytes FROM files WHERE sha256 = %s",
-                              (digest,)).fetchone()
-        if row is None or hashlib.sha256(row[0]).hexdigest() != digest:
-            return None
-        return bytes(row[0])
-
-    def sweep(self) -> int:
-        """Remove the bytes no document records (a document deleted or replaced)."""
-        with self._store._cursor() as cur:
-            cur.execute("DELETE FROM files f WHERE NOT EXISTS (SELECT 1 FROM documents d "
-                        "WHERE d.meta::jsonb ->> 'file_sha256' = f.sha256)")
-            return cur.rowcount
-
-    def digests(self) -> list[str]:
-        with self._store._cursor() as cur:
-            return [row[0] for row in cur.execute("SELECT sha256 FROM files ORDER BY sha256")]
-
-    @contextlib.contextmanager
-    def exclusive(self) -> Iterator[None]:
-        """One writer of uploaded files at a time, whichever process it is in (a lock held
-        by an open transaction: a killed process lets it go with its connection)."""
-        with self._store.pool.connection() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_FILES_LOCK,))
-            yield
-
-
-class BucketTable:
-    """Token buckets in the database (`rate_buckets`): each take is one statement, on the
-    database's clock, so every server on it spends from the same buckets."""
-
-    PRUNE_EVERY = 60.0  # seconds between removals of full buckets (no row = full)
-
-    def __init__(self, store: PostgresStore):
-        self._store = store
-        self._pruned = 0.0
-
-    def take(self, name: str, rate: float, burst: float) -> float:
-        """Spend a token of bucket `name` (`rate` a second, at most `burst`): 0.0 when there
-        was one, else the seconds until there is."""
-        burst = max(1.0, burst)
-        avail = "least(%(burst)s, b.tokens + greatest(0, excluded.at - b.at) * %(rate)s)"
-        left = f"({avail} - CASE WHEN {avail} >= 1 THEN 1 ELSE 0 END)"
-        with self._store._cursor() as cur:
-            tokens, spent = cur.execute(
-                "INSERT INTO rate_buckets AS b (name, tokens, at, full_at, spent) "
-                "SELECT %(name)s, %(burst)s - 1, t, t + 1 / %(rate)s, true FROM "
-                "(SELECT extract(epoch FROM clock_timestamp())::float8 AS t) AS clock "
-                f"ON CONFLICT (name) DO UPDATE SET spent = {avail} >= 1, tokens = {left}, "
-                f"at = excluded.at, full_at = excluded.at + (%(burst)s - {left}) / %(rate)s "
-                "RETURNING tokens, spent",
-                {"name": name, "rate": float(rate), "burst": burst}).fetchone()
-            if time.monotonic() - self._pruned > self.PRUNE_EVERY:
-                self._pruned = time.monotonic()
-                cur.execute("DELETE FROM rate_buckets "
-                            "WHERE full_at < extract(epoch FROM clock_timestamp())")
-        return 0.0 if spent else (1 - tokens) / rate
 
 
 def _max_chunk_id(cur) -> int:

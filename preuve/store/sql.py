@@ -11,16 +11,16 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import math
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from preuve.keyword.scoring import idf
 from preuve.models import NAVIGATION, SOURCE_URL, Chunk, Document, Filters, Hit
 
 if TYPE_CHECKING:
-    from preuve.store.postgres import BucketTable, StoredFiles
+    from preuve.store.pgshared import BucketTable, StoredFiles
 
 # Column lists and the records built from rows in that order (sqlite3.Row and psycopg
 # tuples both index by position), so the two stores read rows the same way.
@@ -148,10 +148,7 @@ def prefix_range(prefix: str) -> tuple[str, str]:
     return prefix, prefix + "\U0010ffff"
 
 
-def bm25_idf(n_chunks: int, df: int) -> float:
-    """FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), floored at 1e-6 for very common terms."""
-    idf = math.log((n_chunks - df + 0.5) / (df + 0.5)) if n_chunks else 0.0
-    return idf if idf > 0 else 1e-6
+bm25_idf = idf  # FTS5's IDF, the keyword engine's (preuve.keyword.scoring)
 
 
 # FTS5 over our own tokens: the text is already split, stemmed and folded by preuve.text, so

@@ -1,12 +1,14 @@
-"""The embedded index: one SQLite file, WAL mode, FTS5 for BM25, numbered migrations.
+"""The embedded index: one SQLite file, WAL mode, numbered migrations.
 
-BM25 runs over one FTS5 table per access label (a partition, `lex_<n>`; unlabelled chunks
-are one too), so that a caller's scores come from the statistics of the labels it may read
-and nothing else: the IDF of each term from the chunk counts and document frequencies
-summed over its readable partitions, the length normalisation from each chunk's own
-partition. A caller that reads one partition (public) is ranked by FTS5's bm25() on that
-table as is; one that reads several gets each row's per-term bm25() rescaled from the
-partition's IDF to the readable set's (`_rank_parts`).
+BM25 is ranked by the keyword engine (preuve.keyword, through preuve.store.bm25), its
+files saved beside the SQLite file. The `bm25` setting `sql`, and the fallback while a big
+engine is built, rank with FTS5: one FTS5 table per access label (a partition, `lex_<n>`;
+unlabelled chunks are one too), so that a caller's scores come from the statistics of the
+labels it may read and nothing else: the IDF of each term from the chunk counts and
+document frequencies summed over its readable partitions, the length normalisation from
+each chunk's own partition. A caller that reads one partition (public) is ranked by FTS5's
+bm25() on that table as is; one that reads several gets each row's per-term bm25()
+rescaled from the partition's IDF to the readable set's (`_rank_parts`).
 
 Every write of an ingest happens in one transaction, so a crash or a SIGKILL leaves the
 file exactly as it was before the ingest or after it. Readers are never blocked by the
@@ -27,10 +29,11 @@ from typing import cast
 
 import numpy as np
 
+from preuve import keyword as kw
 from preuve.errors import InvalidInput
 from preuve.models import Filters, Hit
 from preuve.store import Changes
-from preuve.store import keyword as kw
+from preuve.store.bm25 import KeywordStore, declared, rows_sql
 from preuve.store.matrix import VectorMatrix
 from preuve.store.sql import (
     DOC_COLUMNS,
@@ -48,7 +51,7 @@ from preuve.store.sql import (
 from preuve.store.sql import now as sql_now
 
 
-class SQLiteStore(SqlStore):
+class SQLiteStore(KeywordStore, SqlStore):
     """`Store` over one SQLite file."""
 
     def __init__(self, location: str, ann_threshold: int | None = None,
@@ -75,12 +78,14 @@ class SQLiteStore(SqlStore):
         # per vector model (the embedder's, its companion's): (cache key, matrix), stamp
         self._matrices: dict[str, tuple[tuple, VectorMatrix]] = {}
         self._matrix_stamps: dict[str, tuple] = {}
-        # BM25 through the in-memory keyword index (the `bm25` setting `sql`: FTS5's bm25())
-        # (built in the background from BACKGROUND_MIN_ROWS rows: FTS5 answers meanwhile)
+        # BM25 through the keyword engine, one reader per file in this process (the `bm25`
+        # setting `sql`: FTS5's bm25(); FTS5 answers while a big one is built: bm25.py)
         path = kw.snapshot_path(location)
-        self.keywords = kw.Keeper(path, self._keyword_snapshot if path else None)
+        self._open_keywords(("sqlite", path) if path else None, path)
         self.bm25_engine = bm25_engine
-        self._keywords_stamp: tuple | None = None
+        # the searcher of the state this connection read last: (`_stamp`, reader version,
+        # searcher)
+        self._searcher: tuple[tuple, int, kw.Searcher] | None = None
         self._read_version: int | None = None  # data_version of the open snapshot (_stamp)
         self._memo = _StateMemo(None)  # what was read in the current state (_state_memo)
 
@@ -232,6 +237,7 @@ class SQLiteStore(SqlStore):
                 (changes.started_at or now, now, added, updated, removed, changes.unchanged,
                  changes.failed),
             )
+        self._persist_keywords()
 
     # -- retrieval ----------------------------------------------------------------------
     def search_bm25(self, terms: Sequence[str], filters: Filters, k: int) -> list[Hit]:
@@ -241,10 +247,10 @@ class SQLiteStore(SqlStore):
         if not terms or k <= 0:
             return []
         with self._snapshot():
-            index = self._keyword_index() if self.bm25_engine else None
-            if index is not None:
-                return self._hits_by_rowid(index.search(terms, filters, k), filters)
-            # the `sql` setting, or the keyword index being built in the background: FTS5
+            searcher = self._keyword_searcher() if self.bm25_engine else None
+            if searcher is not None:
+                return self._hits_by_rowid(searcher.search(terms, filters, k), filters)
+            # the `sql` setting, or the keyword engine being built in the background: FTS5
             parts = self._readable_parts(filters)
             # the audience is the choice of partitions (each holds one label's chunks):
             # ranking joins the chunk rows only for the other filters; the winners' rows
@@ -262,19 +268,21 @@ class SQLiteStore(SqlStore):
                                            filters)
                 if len(hits) == len(ranked):
                     break
-            return hits
+            return declared(hits) if self.bm25_engine else hits
 
-    def _keyword_index(self) -> kw.KeywordIndex | None:
-        """The keyword index of the state this read transaction sees (call inside one), or
-        None while it is built in the background."""
-        stamp = self._stamp()
-        if (self.keywords.index is not None and self._keywords_stamp == stamp
-                and not self.keywords.merged_waiting):
-            return self.keywords.index
-        index = self.keywords.get(self.state(), self._change_records, self._keyword_rows,
-                                  self._max_chunk_id)
-        self._keywords_stamp = None if index is None else stamp
-        return index
+    def _keyword_searcher(self) -> kw.Searcher | None:
+        """The searcher of the state this read transaction sees (call inside one), or None
+        while a big one is built in the background."""
+        stamp, held, reader = self._stamp(), self._searcher, self.keywords
+        if held is not None and held[:2] == (stamp, reader.version):
+            return held[2]
+        searcher = reader.get(self.state(), self._change_records, self._keyword_rows,
+                              self._max_chunk_id, self._keyword_opener())
+        self._searcher = None if searcher is None else (stamp, reader.version, searcher)
+        return searcher
+
+    def _keyword_opener(self):
+        return None if self.keywords.path is None else self._keyword_snapshot
 
     @contextmanager
     def _keyword_snapshot(self) -> Iterator[kw.Snapshot]:
@@ -287,7 +295,7 @@ class SQLiteStore(SqlStore):
                                    "('generation', 'state')").fetchall())
             key = f"{meta.get('generation') or 0}x{meta.get('state')}"
             yield (key, lambda: _change_records(db), lambda ranges: db.execute(
-                *kw.rows_sql(ranges)), lambda: _max_chunk_id(db))
+                *rows_sql(ranges)), lambda: _max_chunk_id(db))
         finally:
             db.close()
 
@@ -298,7 +306,7 @@ class SQLiteStore(SqlStore):
         return _change_records(self.db)
 
     def _keyword_rows(self, ranges: list[tuple[int, int]] | None) -> Iterator[tuple]:
-        yield from self.db.execute(*kw.rows_sql(ranges))
+        yield from self.db.execute(*rows_sql(ranges))
 
     def readable_chunks(self, filters: Filters) -> int:
         return sum(n for _, n in self._readable_parts(filters))
@@ -510,10 +518,11 @@ class SQLiteStore(SqlStore):
     # -- bookkeeping --------------------------------------------------------------------
     def _engine_stats(self, cur) -> dict:
         files = (self.location, self.location + "-wal")
-        return {"size_bytes": sum(os.path.getsize(p) for p in files if os.path.exists(p))}
+        return {"size_bytes": sum(os.path.getsize(p) for p in files if os.path.exists(p)),
+                "keyword_snapshot": self.keyword_snapshot()}
 
     def close(self) -> None:
-        self.keywords.close()
+        self._close_keywords()
         self.db.close()
 
 

@@ -20,7 +20,7 @@ import pytest
 from conftest import integrity_ok, open_index, rows
 
 from preuve import text
-from preuve.store import keyword
+from preuve.keyword import scoring
 from preuve.store.sqlite import PARTITIONS_MIGRATION
 
 QUERY = "zorglub frobnique cantaloup"
@@ -56,8 +56,8 @@ def scores(index, audience: str | None, **filters) -> list[tuple[str, float]]:
 def plain_bm25(monkeypatch) -> None:
     """The index's BM25F as plain BM25 over `tokens` (no title weight, title words in the
     body): the formula below and the SQL paths; BM25F itself: tests/retrieval/test_bm25f.py."""
-    monkeypatch.setattr(keyword, "W_TITLE", 0.0)
-    monkeypatch.setattr(keyword, "TITLE_IN_BODY", True)
+    monkeypatch.setattr(scoring, "W_TITLE", 0.0)
+    monkeypatch.setattr(scoring, "TITLE_IN_BODY", True)
 
 
 def all_scores(index) -> dict[str, list[tuple[str, float]]]:
@@ -240,7 +240,8 @@ def test_an_old_postgres_index_gets_statistics_per_label(tmp_path, pg_base, new_
     plain_bm25(monkeypatch)
 
     from preuve.store import postgres
-    from preuve.store.postgres import PostgresStore, bm25_weight, sparse_literal
+    from preuve.store.pglexicon import bm25_weight, sparse_literal
+    from preuve.store.postgres import PostgresStore
 
     corpus = base_corpus(tmp_path / "docs")
     write(corpus, "brouillon.md", None, "zorglub cantaloup brouillon " * 20)

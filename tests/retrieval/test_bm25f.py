@@ -1,5 +1,5 @@
 """BM25F: a chunk's context (path, title, heading path, symbol) as a weighted title field of
-the in-memory keyword index (preuve/store/keyword.py), on both stores.
+the in-memory keyword index (preuve/keyword/), on both stores.
 
 The scores must be the BM25F formula computed here from the stored rows (each field's tf
 normalised by that field's length against the average of the chunk's own label, weighted,
@@ -9,17 +9,15 @@ blind to the titles of documents it cannot read; and both stores must agree."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
+import threading
 from pathlib import Path
 
 import pytest
 from conftest import open_index, rows
+from test_keyword_maths import bm25f
 
 from preuve.models import Filters
-from preuve.store import keyword as kw
 
-K1, B = 1.2, 0.75
 TERMS = ["zorglub", "frobnique", "cantaloup"]
 CALLERS = {"public": "public", "staff": "staff", "operator": None}
 
@@ -50,38 +48,12 @@ def search(store, audience: str | None, terms=TERMS) -> dict[str, float]:
 
 
 def expected(location, audience: str | None, terms=TERMS) -> dict[str, float]:
-    """The BM25F scores of the caller reading `audience` (None: every label), from the rows."""
+    """The BM25F scores of the caller reading `audience` (None: every label), from the rows
+    (written out term by term in tests/retrieval/test_keyword_maths.py)."""
     chunks = rows(location, "SELECT chunk_id, tokens, title_tokens, access FROM chunks")
-    readable = None if audience is None else {"public", audience}
-    w, in_body = kw.W_TITLE, kw.TITLE_IN_BODY
-    fields = {}
-    for c in chunks:
-        tokens = c["tokens"].split()
-        title = tokens[:c["title_tokens"]]
-        fields[c["chunk_id"]] = (title, tokens if in_body else tokens[c["title_tokens"]:])
-    sums: dict = {}
-    for c in chunks:
-        title, body = fields[c["chunk_id"]]
-        n, b_len, t_len = sums.get(c["access"], (0, 0, 0))
-        sums[c["access"]] = (n + 1, b_len + len(body), t_len + len(title))
-    mine = [c for c in chunks if readable is None or c["access"] in readable]
-    df = Counter(t for c in mine for t in set(c["tokens"].split()))
-    out = {}
-    for c in mine:
-        title, body = fields[c["chunk_id"]]
-        n_label, body_total, title_total = sums[c["access"]]
-        avg_body, avg_title = body_total / n_label, title_total / n_label
-        body_norm = 1 - B + B * len(body) / avg_body if avg_body else 1.0
-        title_norm = 1 - B + B * len(title) / avg_title if avg_title else 1.0
-        score = 0.0
-        for term, repeats in Counter(terms).items():
-            tilde = body.count(term) / body_norm + w * title.count(term) / title_norm
-            if tilde:
-                idf = math.log((len(mine) - df[term] + 0.5) / (df[term] + 0.5))
-                score += repeats * (idf if idf > 0 else 1e-6) * tilde * (K1 + 1) / (tilde + K1)
-        if score:
-            out[c["chunk_id"]] = score
-    return out
+    return bm25f([(c["chunk_id"], c["tokens"], c["access"], None, None, None, None, None,
+                   c["title_tokens"]) for c in chunks], list(terms),
+                 None if audience is None else {"public", audience})
 
 
 def check(index, location) -> int:
@@ -103,13 +75,13 @@ def test_scores_follow_bm25f_through_ingests(tmp_path, fresh_index):
         assert titled[0]["n"] > 0
         assert check(index, fresh_index) > 20
         builds = index.engine.store.keywords.builds
-        corpus(docs, variant=1)  # replaced documents: the index brought forward
+        corpus(docs, variant=1)  # replaced documents: the index reloaded
         write(docs, "sub/Zorglub.md", "staff", "# Zorglub zorglub\n\nfrobnique " * 3)
         (docs / "note4.md").unlink()
         assert index.ingest([docs]).ok
         assert check(index, fresh_index) > 20
         assert index.engine.store.keywords.builds == builds
-        assert index.engine.store.keywords.index.delta_rows > 0
+        assert index.engine.store.keywords.searcher.recent_rows > 0
 
 
 def test_a_heading_word_ranks_above_one_word_in_a_long_body(tmp_path, fresh_index):
@@ -166,3 +138,43 @@ def test_both_stores_score_alike(tmp_path, new_location, pg_base):
         assert set(lite[name]) == set(pg[name]), name
         for chunk_id, score in lite[name].items():
             assert pg[name][chunk_id] == pytest.approx(score, abs=1e-3), (name, chunk_id)
+
+
+def ranking(index, audience: str | None, query: str = "zorglub frobnique cantaloup"):
+    """(path, score, whether the hit says it was ranked by the SQL fallback) of the hits."""
+    return [(h.path, round(h.score, 5), "fallback" in h.scores.get("bm25", {}))
+            for h in index.search(query, method="bm25", k=50, audience=audience, as_of="none")]
+
+
+def test_one_ranking_during_and_after_a_background_build(tmp_path, fresh_index):
+    """The same query gets the same ranking whatever a background thread is doing. Below
+    ReloadPolicy.background_rows the query waits for the build a thread runs, and ranks
+    by BM25F as after it; from that size, it is answered by the store's SQL (plain BM25,
+    which ranks these notes otherwise) and every hit says so."""
+    docs = corpus(tmp_path / "docs")
+    with open_index(fresh_index) as index:
+        assert index.ingest([docs]).ok
+        reader = index.engine.store.keywords
+        gate = threading.Event()
+        started = threading.Event()
+
+        def held() -> None:  # the background build waits for the test
+            started.set()
+            assert gate.wait(60)
+
+        reader.build_hook = held
+        reader.reload.background_rows = 1  # a "big" index: built in the background
+        during = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert started.wait(30) and reader.building
+        for name, hits in during.items():  # answered meanwhile: declared, every hit
+            assert hits and all(fallback for _, _, fallback in hits), name
+        reader.reload.background_rows = 10**9  # a small one: the query waits for the thread
+        threading.Timer(0.5, gate.set).start()
+        waited = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert not reader.building and reader.builds == 1
+        after = {name: ranking(index, audience) for name, audience in CALLERS.items()}
+        assert waited == after
+        for name, hits in after.items():
+            assert not any(fallback for _, _, fallback in hits), name
+            # (BM25F: the SQL's plain BM25 ranks otherwise; a waiting query saw BM25F)
+            assert [p for p, _, _ in hits] != [p for p, _, _ in during[name]], name
