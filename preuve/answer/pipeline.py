@@ -12,11 +12,12 @@ from typing import Any
 
 from preuve.answer.answerability import Judgment, decide
 from preuve.answer.attribution import attribute, unfinished
-from preuve.answer.citations import is_refusal, refusal, verify
+from preuve.answer.citations import verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
 from preuve.answer.links import link_for, linkify
 from preuve.answer.prompt import build_messages
+from preuve.answer.refusals import is_refusal, refusal
 from preuve.answer.support import degenerate
 from preuve.models import Hit
 from preuve.text import question_language

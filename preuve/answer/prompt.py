@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from preuve.answer.citations import REFUSAL
+from preuve.answer.refusals import REFUSAL
 
 # The exact refusal per language (SPEC: Answer), defined once in citations.py.
 REFUSALS: dict[str, str] = REFUSAL

@@ -32,6 +32,12 @@ from functools import cache
 
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.chunking import chunks_from_lines, word_count
+from preuve.ingest.comments import (
+    CONTAINER_KINDS,
+    LICENCE,
+    container_of,
+    doc_summary,
+)
 from preuve.models import Chunk
 
 log = logging.getLogger("preuve.ingest")
@@ -373,7 +379,7 @@ class _Walker:
         for block in blocks:  # the first that is no licence (Go: licence, package doc)
             first, last = block[0].start_point[0] + 1, _last_line(block[-1])
             lines = self.lines[first - 1:last]
-            if _LICENCE.search("\n".join(lines)):
+            if LICENCE.search("\n".join(lines)):
                 continue
             if any(line in self.claimed for line in range(first, last + 1)) \
                     or not doc_summary(lines):
@@ -660,60 +666,6 @@ def _statements_of(node):
         body = statements[0]
         statements = list(body.named_children)
     return (body, statements) if statements else None
-
-
-# doc comment lines that are no prose: a badge, image or link definition, a Go build
-# constraint, an e-mail address, a `key: value` line (AUTHOR: ...), a lone HTML tag
-_NO_PROSE = re.compile(r"^\W*(?:\[!\[|!\[|<img|\[[^\]]*\]:|go:|\+build)|\S+@\S+\.\w+"
-                       r"|^\W*\w+: |^\W*<[^>]*>\W*$")
-# what says a file's opening comment is its licence, not its doc
-_LICENCE = re.compile(r"copyright|licen[cs]e|\(c\)|SPDX|all rights reserved", re.I)
-# the kinds whose doc summary their members are searched with
-CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module",
-                             "type", "impl"})
-# what separates a member's name from its container's (`::`, `.`, `#`, `->`, `\`)
-_LAST_SEPARATOR = re.compile(r"(?:::|[.#\\]|->)(?=[^.#\\:]*$)")
-
-
-def container_of(symbol: str) -> str:
-    """The container of a qualified name: `Rack::ETag#call` -> `Rack::ETag`,
-    `(*Command).Find` -> `Command`, `Version::parse` -> `Version`; '' for a plain name."""
-    symbol = symbol.split(", ")[0]
-    match = _LAST_SEPARATOR.search(symbol.replace("->", "."))
-    if match is None:
-        return ""
-    return symbol[:match.start()].strip("(*)&")
-
-
-_COMMENT_MARK = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?!?|//|#!?|--|=begin|=end)?\s?")
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"])\.(?:\s|$)")
-SUMMARY_WORDS = 30
-
-
-def doc_summary(lines: list[str]) -> str:
-    """The first sentence of a doc comment's lines (markers, attributes and `@tags`
-    left out; at most SUMMARY_WORDS words): what a definition says it is for."""
-    words: list[str] = []
-    for line in lines:
-        stripped = line.strip()
-        if stripped.startswith(("#[", "@", "#!", "# frozen_string_literal", "# -*-")):
-            continue
-        if _NO_PROSE.search(stripped):
-            continue  # badges, an author's address
-        content = _COMMENT_MARK.sub("", stripped, count=1).strip().rstrip("*/").strip()
-        if not content:
-            if words:
-                break  # the end of the first paragraph
-            continue
-        if content.startswith(("@", "{@")):
-            if words:
-                break
-            continue
-        end = _SENTENCE_END.search(content)
-        words.extend((content[:end.start()] if end else content).split())
-        if end or len(words) >= SUMMARY_WORDS:
-            break
-    return " ".join(words[:SUMMARY_WORDS])
 
 
 def _opening(line: str) -> str:
