@@ -184,10 +184,10 @@ def ndcg(questions: list[Question], rank: Callable[[Question], list]) -> float:
 
 def fused(config, depth: int) -> Callable[[Question], list]:
     """The ranking `hybrid` makes from a question's two lists under a `Fusion` config."""
-    from preuve.retrieve import Options, fuse
+    from preuve.retrieve import Hybrid, Options, fuse
     from preuve.retrieve.adaptive import COMPANION, TRANSLATED
 
-    options = Options(fusion=config, candidates=depth)
+    options = Options(params={"hybrid": Hybrid(fusion=config, candidates=depth)})
 
     def rank(q: Question) -> list:
         lists = {"bm25": q.bm25[:depth], "dense": q.dense[:depth],

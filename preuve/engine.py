@@ -194,11 +194,12 @@ class Engine:
             self.store.set_meta("chunking", asked.describe())
         return asked
 
-    def options(self, **overrides) -> Options:
+    def options(self, *, needs_vectors: bool = False,
+                params: dict[str, Any] | None = None) -> Options:
         """The retrieval options of a search: the models (the embedder when
         `needs_vectors`, the companion loaded on first use, the reranker), dictionaries and
-        cache folders, and the caller's overrides (None: the default)."""
-        needs_vectors = overrides.pop("needs_vectors", False)
+        cache folders, and the caller's parameters per method (`params`, e.g.
+        {"hybrid": retrieve.Hybrid(candidates=50)}; absent: each method's defaults)."""
         embedder = None
         if needs_vectors:
             embedder = self.embedder()
@@ -210,7 +211,7 @@ class Engine:
                        companion=_OnFirstUse(self.companion) if embedder is not None
                        and self._has_companion() else None,
                        dict_dir=self.settings.dict_dir, cache=self.settings.cache,
-                       **{k: v for k, v in overrides.items() if v is not None})
+                       params=dict(params or {}))
 
     def rankings(self, query: str, *, k: int = 10, as_of: str | dt.date | None = "today",
                  audience: str | None = None, paths: Sequence[str] = ()) -> dict[str, list[Hit]]:

@@ -21,6 +21,7 @@ needs to know about a location without opening it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import os
 import time
@@ -140,8 +141,13 @@ class Index:
         method = method or self.engine.default_method()
         needs_vectors = registry.methods.get(method).needs_vectors
         filters = make_filters(as_of, audience, paths, kinds, navigation)
-        options = self.engine.options(needs_vectors=needs_vectors, candidates=candidates,
-                                weights=weights)
+        tuned = retrieve.Hybrid()
+        if candidates is not None:
+            tuned = dataclasses.replace(tuned, candidates=candidates)
+        if weights is not None:
+            tuned = dataclasses.replace(tuned, weights=weights)
+        options = self.engine.options(needs_vectors=needs_vectors,
+                                      params={"hybrid": tuned, "rerank": tuned})
         return retrieve.search(self._store, query, method=method, k=k, filters=filters,
                                options=options)
 

@@ -178,15 +178,19 @@ class Registry(Generic[T]):
 class Method:
     """A retrieval method: `run(store, query, filters, k, options) -> list[Hit]`, best
     first, ranks from 1, every filter applied before the top k (`options` is a
-    `preuve.retrieve.Options`: embedder, reranker, candidates, ...).
+    `preuve.retrieve.Options`: the index's models and dictionaries, and each method's
+    parameters).
     `needs_vectors`: it uses the embedder (an index without vectors cannot run it).
-    `needs_reranker`: it uses a cross-encoder (left out where none can be given)."""
+    `needs_reranker`: it uses a cross-encoder (left out where none can be given).
+    `params`: the class of its own parameters (a frozen dataclass whose defaults apply
+    when the caller gives none; `options.params_of(name)` in `run`), or None."""
 
     name: str
     run: Callable[..., list]
     needs_vectors: bool = True
     needs_reranker: bool = False
     help: str = ""
+    params: type | None = None
 
 
 @dataclass(frozen=True)

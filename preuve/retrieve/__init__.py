@@ -14,10 +14,12 @@ Every method receives the same `Filters` and applies them before its top k.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from preuve import text
 from preuve.errors import InvalidInput
@@ -43,31 +45,50 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+@dataclass(frozen=True)
+class Hybrid:
+    """hybrid's own parameters (rerank re-scores hybrid's candidates: they are its too)."""
+
+    candidates: int = 20  # per list, before fusion
+    rrf_constant: int = RRF_CONSTANT
+    weights: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 2.0}
+    fusion: Fusion = field(default_factory=Fusion)
+
+
 @dataclass
 class Options:
-    """What methods beyond bm25 need, and their knobs."""
+    """What a method reads from the index (its models and dictionaries), and each method's
+    own parameters by method name (`params`: a registered method's `Method.params` class;
+    its defaults when the caller gives none)."""
 
     embedder: object | None = None
     reranker: object | None = None
     companion: object | None = None  # a second embedder whose list hybrid fuses
-    candidates: int = 20  # per method, before fusion
-    rrf_constant: int = RRF_CONSTANT
-    weights: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 2.0}
-    fusion: Fusion = field(default_factory=Fusion)
     dict_dir: str | None = None  # the FreeDict dictionaries (`bilingual.py`); None: Debian's
     cache: str | None = None  # where their table is cached (the e5 graph's folder)
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def params_of(self, method: str) -> Any:
+        """The parameters `method` runs with: the caller's, else its class's defaults
+        (None for a method without parameters)."""
+        given = self.params.get(method)
+        if given is not None:
+            return given
+        kind = methods.get(method).params
+        return kind() if kind is not None else None
 
 
 def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
     """Fusion of bm25 and dense candidates, weighted per question (`adaptive.plan`)."""
-    depth = max(options.candidates, k)
+    params: Hybrid = options.params_of("hybrid")
+    depth = max(params.candidates, k)
     rankings = {
         "bm25": bm25(store, query, filters, depth),
         "dense": dense(store, query, filters, depth, embedder=options.embedder),
     }
-    if options.fusion.translated:
+    if params.fusion.translated:
         rankings[TRANSLATED] = translated(store, query, filters, depth, options)
-    if options.fusion.companion and options.companion is not None:
+    if params.fusion.companion and options.companion is not None:
         # only where the caller's documents are not all in the question's language: there
         # the plan could not give the list any weight (`adaptive.across_languages`), so a
         # monolingual collection never pays for its query nor loads its vectors
@@ -101,10 +122,11 @@ def translated(store: Store, query: str, filters: Filters, k: int,
 def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -> list[Hit]:
     """The two lists of one question fused as its plan says (pure: bench/fusion.py replays
     it over cached lists)."""
-    chosen = plan(query, rankings["bm25"], rankings["dense"], options.fusion,
-                  options.weights, rankings.get(COMPANION, ()))
+    params: Hybrid = options.params_of("hybrid")
+    chosen = plan(query, rankings["bm25"], rankings["dense"], params.fusion,
+                  params.weights, rankings.get(COMPANION, ()))
     if chosen.kind == "rrf":
-        return rrf(rankings, k, options.rrf_constant, chosen.weights, chosen.hit_weight)
+        return rrf(rankings, k, params.rrf_constant, chosen.weights, chosen.hit_weight)
     return combine(rankings, k, chosen.weights, chosen.hit_weight)
 
 
@@ -129,15 +151,17 @@ def _dense(store: Store, query: str, filters: Filters, k: int, options: Options)
 def _rerank(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
     from preuve.retrieve.rerank import rerank
 
-    candidates = hybrid(store, query, filters, max(options.candidates, k), options)
+    params: Hybrid = options.params_of("rerank")
+    as_hybrid = dataclasses.replace(options, params={**options.params, "hybrid": params})
+    candidates = hybrid(store, query, filters, max(params.candidates, k), as_hybrid)
     return rerank(query, candidates, k, options.reranker)
 
 
 for _method in (
     Method("bm25", _bm25, needs_vectors=False, help="keyword ranking (no model)"),
     Method("dense", _dense, help="cosine over the embedder's vectors"),
-    Method("hybrid", hybrid, help="bm25 and dense fused, weights per question"),
-    Method("rerank", _rerank, needs_reranker=True,
+    Method("hybrid", hybrid, params=Hybrid, help="bm25 and dense fused, weights per question"),
+    Method("rerank", _rerank, needs_reranker=True, params=Hybrid,
            help="a cross-encoder re-scores the hybrid candidates (--reranker)"),
 ):
     methods.register(_method.name, _method, replace=True)
@@ -245,7 +269,7 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
         rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
     # by ranks, whatever the lists (one or several): `by_name` weighs positions, not
     # bm25 scores that differ from one question to the next
-    fused = rrf(rankings, depth, options.rrf_constant)
+    fused = rrf(rankings, depth, options.params_of("hybrid").rrf_constant)
     # the words as code writes them and their translation, to match definitions' names
     return by_name(fused, f"{asked} {words}")
 
@@ -311,4 +335,5 @@ _OWN_NAME = re.compile(r"::|[.#)\\]|->")
 WHERE_DEPTH = 6400
 
 
-__all__ = ["METHODS", "Fusion", "Options", "hybrid", "identifier_query", "search", "where"]
+__all__ = ["METHODS", "Fusion", "Hybrid", "Options", "hybrid", "identifier_query", "search",
+           "where"]

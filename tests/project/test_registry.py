@@ -175,6 +175,42 @@ def test_a_kind_and_a_method_registered_through_the_api_reach_ingest_and_search(
     assert kind_of(Path("notes.org")) is None
 
 
+def test_a_method_gets_its_own_parameters_with_their_defaults(tmp_path):
+    """Each method declares the class of its own parameters (`Method.params`) and reads
+    them with `options.params_of(name)`: its defaults unless the caller gives its own; no
+    grab-bag of every method's knobs (hybrid's candidates were an `Options` field)."""
+    from dataclasses import dataclass
+
+    from preuve import retrieve
+    from preuve.retrieve.lexical import bm25
+
+    @dataclass(frozen=True)
+    class Window:
+        depth: int = 1
+
+    def first_n(store, query, filters, k, options):
+        return bm25(store, query, filters, options.params_of("first_n").depth)
+
+    methods.register("first_n", Method("first_n", first_n, needs_vectors=False,
+                                       params=Window))
+    try:
+        docs = tmp_path / "docs"
+        docs.mkdir()
+        for n in range(3):
+            (docs / f"note{n}.md").write_text(f"# Note {n}\n\nLe badge zorglub, {n}.\n")
+        with Index(tmp_path / "index.sqlite", embedder=KEYWORD_ONLY) as index:
+            index.ingest([docs], access="public")
+            assert len(index.search("zorglub", method="first_n", k=5, as_of="none")) == 1
+            store, filters = index._store, make_filters("none", None, ())
+            given = retrieve.Options(params={"first_n": Window(depth=2)})
+            assert len(retrieve.search(store, "zorglub", method="first_n", k=5,
+                                       filters=filters, options=given)) == 2
+        assert retrieve.Options().params_of("hybrid") == retrieve.Hybrid()
+        assert retrieve.Options().params_of("bm25") is None  # a method without parameters
+    finally:
+        methods.unregister("first_n")
+
+
 def test_a_store_registered_for_a_scheme_is_opened_and_an_unknown_scheme_is_named(
         org_folder, tmp_path):
     """Issue 22: stores are a registry keyed by URL scheme (no if-chain in open_store); a
