@@ -280,7 +280,9 @@ ANNOUNCED_WORDS = 120
 # A sentence starting like this leans on the one before it: the quote starts there.
 _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|therefore|"
                     r"then|also|ce|cela|ceci|ces|cette|il|elle|ils|elles|mais|donc|ainsi|"
-                    r"cependant|toutefois|alors)\b", re.I)
+                    r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
+                    r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs)\b",
+                    re.I)
 
 
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:

@@ -283,3 +283,18 @@ def test_a_name_of_letters_and_figures_no_passage_holds_is_refused(manuals):
     # measures and ordinals are not names
     assert not manuals.ask("How do I create a sandbox of 10GB for testing?",
                            audience="public").refused
+
+
+def test_a_sentence_about_the_others_is_quoted_with_the_one_it_follows():
+    """"D'autres symboles…", "Other tools…" continue the sentence before: quoted alone
+    they leave out what they are the others of (PIAF: the main symbol was never quoted)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Le pays devient une confédération en 1867, avec quatre provinces. "
+            "Le drapeau du pays porte une feuille d'érable rouge, son emblème principal. "
+            "D'autres symboles importants du pays incluent le castor et la bernache.")
+    hit = _hit(1, "wiki/pays.html", "Histoire", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer("Quels sont les symboles importants du "
+                                                   "pays ?", [hit])
+    assert "feuille d'érable" in quoted and "castor" in quoted, quoted
+    assert "1867" not in quoted  # from the sentence before, not the section's start
