@@ -14,6 +14,10 @@ a wrapped call nested inside another is its own line, not its parent's):
 - `rest`: what `hybrid` and `Index.search` do around them (filters, the languages check);
 - `total`: `Index.search`, wall and CPU.
 
+The embedding of e5 may run in a worker thread (`retrieve.dense.embed_beside`): its line
+then overlaps the others, `e5 inputs` is the part made in the caller's thread and `wait e5`
+the time the caller waited for the worker; `rest` is the caller's time outside the stages.
+
 Per run the p50 and p95 over the questions, then the median over the runs. `--against DIR`
 runs another checkout's `preuve` package (e.g. `git archive REV preuve | tar -x -C DIR`)
 in turn with this one, so that both see the same load; with `--rankings FILE`, every
@@ -39,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -51,8 +56,9 @@ QUESTION_FILES = ["evalsets/manuals/questions.yaml", "examples/crosslingual.yaml
                   "evalsets/handbook/questions.yaml"]
 WARMUP = ["What is the Debian project?", "Comment signaler un bogue dans Debian ?",
           "mailing lists archive"]
-STAGES = ["embed e5", "embed use-m3", "bm25", "dense", "translated", "translated bm25",
-          "companion", "fusion", "rest", "total"]
+STAGES = ["e5 inputs", "embed e5", "wait e5", "embed use-m3", "bm25", "dense", "translated",
+          "translated bm25", "companion", "fusion", "rest", "total"]
+BESIDE = {"embed e5"}  # made in a worker thread, beside the caller's stages
 
 
 def build(folder: Path) -> str:
@@ -87,32 +93,53 @@ def questions(count: int) -> list[str]:
 
 
 class Stages:
-    """Seconds per stage of the current question: a wrapped call nested inside another is
-    subtracted from its caller's time."""
+    """Seconds per stage of the current question, each thread's own: a wrapped call nested
+    inside another is subtracted from its caller's time."""
 
     def __init__(self):
         self.spent: dict[str, float] = {}
-        self._stack: list[list[float]] = []  # per open call: the time of its nested calls
+        self._local = threading.local()  # per thread: the open calls' nested times
+        self._lock = threading.Lock()
+
+    def add(self, name: str, seconds: float) -> None:
+        with self._lock:
+            self.spent[name] = self.spent.get(name, 0.0) + seconds
 
     def wrap(self, module, attribute: str, label):
         original = getattr(module, attribute)
 
         def timed(*args, **kwargs):
             name = label(*args, **kwargs) if callable(label) else label
-            self._stack.append([0.0])
+            stack = self._local.__dict__.setdefault("stack", [])
+            stack.append([0.0])
             start = time.perf_counter()
             try:
                 return original(*args, **kwargs)
             finally:
                 took = time.perf_counter() - start
-                self.spent[name] = self.spent.get(name, 0.0) + took - self._stack.pop()[0]
-                if self._stack:
-                    self._stack[-1][0] += took
+                self.add(name, took - stack.pop()[0])
+                if stack:
+                    stack[-1][0] += took
 
         setattr(module, attribute, timed)
 
 
-def child(location: str, asked: list[str], rankings: str | None) -> None:
+class _Waited:
+    """A future whose `result()` is timed as the wait for it."""
+
+    def __init__(self, future, stages: Stages):
+        self._future, self._stages = future, stages
+
+    def result(self):
+        start = time.perf_counter()
+        try:
+            return self._future.result()
+        finally:
+            # counted in the caller's stage (dense) too: taken back out of it below
+            self._stages.add("wait e5", time.perf_counter() - start)
+
+
+def child(location: str, asked: list[str], rankings: str | None, beside: str) -> None:
     """One run in this (new) process: warm-up, then every question timed stage by stage;
     prints one JSON line."""
     import preuve.retrieve as retrieve
@@ -125,6 +152,35 @@ def child(location: str, asked: list[str], rankings: str | None) -> None:
                 else "embed use-m3")
     stages.wrap(retrieve, "dense",
                 lambda *a, label="dense", **k: "companion" if label != "dense" else "dense")
+    from preuve.embed import E5Embedder
+
+    if hasattr(E5Embedder, "query_runner"):  # inputs made here, the model run beside
+        prepare = E5Embedder.query_runner
+
+        def query_runner(self, text):
+            start = time.perf_counter()
+            run = prepare(self, text)
+            stages.add("e5 inputs", time.perf_counter() - start)
+
+            def timed_run():
+                began = time.perf_counter()
+                try:
+                    return run()
+                finally:
+                    stages.add("embed e5", time.perf_counter() - began)
+            return timed_run
+
+        E5Embedder.query_runner = query_runner
+    if beside != "auto" and hasattr(dense_module, "idle_core"):
+        dense_module.idle_core = lambda: beside == "always"
+    if hasattr(retrieve, "embed_beside"):  # the checkouts that embed beside the lists
+        original_beside = retrieve.embed_beside
+
+        def embed_beside(*args):
+            future = original_beside(*args)
+            return None if future is None else _Waited(future, stages)
+
+        retrieve.embed_beside = embed_beside
     depth = {"level": 0}
 
     def bm25_label(*args, **kwargs):
@@ -153,7 +209,11 @@ def child(location: str, asked: list[str], rankings: str | None) -> None:
             hits = index.search(question)
             wall, cpu = time.perf_counter() - start, time.process_time() - clock
             spent = dict(stages.spent)
-            spent["rest"] = wall - sum(spent.values())
+            spent["dense"] = spent.get("dense", 0.0) - spent.get("wait e5", 0.0)
+            caller = sum(v for name, v in spent.items() if name not in BESIDE)
+            if "wait e5" not in spent:  # made in the caller's thread
+                caller += spent.get("embed e5", 0.0)
+            spent["rest"] = wall - caller
             spent["total"], spent["total cpu"] = wall, cpu
             per_question.append(spent)
             tops[question] = [f"{h.path} p{h.page} "
@@ -176,11 +236,15 @@ def main() -> None:
     parser.add_argument("--against", metavar="CHECKOUT",
                         help="a folder holding another preuve package: its runs interleaved "
                              "with this checkout's, their top 10 compared (with --rankings)")
+    parser.add_argument("--beside", default="auto",
+                        help="e5's query embedding in a worker thread: auto (as the code "
+                             "decides: an idle core), always, never, or several in turn "
+                             "(always,never)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     asked = questions(args.questions)
     if args.child:
-        child(args.child, asked, args.rankings)
+        child(args.child, asked, args.rankings, args.beside)
         return
     made = None
     location = args.index
@@ -191,16 +255,18 @@ def main() -> None:
         if location is not None:
             os.replace(built, location)
         location = location or built
-    checkouts = {"this": str(ROOT)}
+    # (name, checkout, --beside of the child): run in turn, so that all see the same load
+    variants = [(f"this, {mode}" if "," in args.beside else "this", str(ROOT), mode)
+                for mode in args.beside.split(",")]
     if args.against:
-        checkouts["against"] = str(Path(args.against).resolve())
-    runs: dict[str, list] = {name: [] for name in checkouts}
+        variants.append(("against", str(Path(args.against).resolve()), "auto"))
+    runs: dict[str, list] = {name: [] for name, _, _ in variants}
     loads = []
     try:
         for run in range(args.runs):
-            for name, checkout in checkouts.items():  # interleaved: the same load for both
+            for name, checkout, mode in variants:
                 command = [sys.executable, __file__, "--child", location,
-                           "--questions", str(args.questions)]
+                           "--questions", str(args.questions), "--beside", mode]
                 if args.rankings and run == 0:
                     command += ["--rankings", rankings_file(args.rankings, name)]
                 loads.append(os.getloadavg()[0])
@@ -211,16 +277,18 @@ def main() -> None:
         if made is not None and args.index is None and not args.keep:
             shutil.rmtree(made, ignore_errors=True)
     print(f"hybrid search, {len(asked)} fresh questions on the Debian FAQ PDFs (en + fr), "
-          f"{args.runs} runs per checkout (each a new process); load average "
+          f"{args.runs} runs per variant (each a new process); load average "
           f"{min(loads):.1f}-{max(loads):.1f} at the runs' starts\n")
     headers, rows = ["stage"], []
-    for name, checkout in checkouts.items():
+    for name, checkout, mode in variants:
         headers += [f"p50 ms ({name})", f"p95 ms ({name})"]
-        print(f"- {name}: {checkout}")
+        beside = sum("wait e5" in q for run in runs[name] for q in run)
+        print(f"- {name}: {checkout}, --beside {mode} (e5 beside in {beside} of "
+              f"{sum(map(len, runs[name]))} searches)")
     print()
     for stage in [*STAGES, "total cpu"]:
         row: list = [stage]
-        for name in checkouts:
+        for name, _, _ in variants:
             p50s = [percentile([q.get(stage, 0.0) for q in run], 50) * 1000
                     for run in runs[name]]
             p95s = [percentile([q.get(stage, 0.0) for q in run], 95) * 1000
@@ -229,17 +297,19 @@ def main() -> None:
         rows.append(row)
     print(table(headers, rows))
     print("\n" + machine_note())
-    if args.rankings and args.against:
-        mine, theirs = (json.loads(Path(rankings_file(args.rankings, name)).read_text("utf-8"))
-                        for name in checkouts)
-        moved = [q for q in mine if mine[q] != theirs.get(q)]
-        first = [q for q in mine if mine[q][:1] != theirs.get(q, [])[:1]]
-        print(f"\ntop 10 of the two checkouts: {len(moved)} of {len(mine)} questions differ "
-              f"({len(first)} in their first hit)")
+    if args.rankings and len(variants) > 1:
+        first_name = variants[0][0]
+        mine = json.loads(Path(rankings_file(args.rankings, first_name)).read_text("utf-8"))
+        for name, _, _ in variants[1:]:
+            theirs = json.loads(Path(rankings_file(args.rankings, name)).read_text("utf-8"))
+            moved = [q for q in mine if mine[q] != theirs.get(q)]
+            first = [q for q in mine if mine[q][:1] != theirs.get(q, [])[:1]]
+            print(f"\ntop 10 of {first_name} and {name}: {len(moved)} of {len(mine)} "
+                  f"questions differ ({len(first)} in their first hit)")
 
 
-def rankings_file(path: str, checkout: str) -> str:
-    return path if checkout == "this" else f"{path}.against"
+def rankings_file(path: str, variant: str) -> str:
+    return f"{path}.{variant.replace(', ', '-')}"
 
 if __name__ == "__main__":
     main()

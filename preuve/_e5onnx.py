@@ -33,7 +33,7 @@ import re
 import struct
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -609,6 +609,14 @@ class OnnxE5:
             out[idx] = self._run([seqs[i] for i in idx], longest)
             start = end
         return out
+
+    def prepared(self, text: str, prefix: str) -> Callable[[], np.ndarray]:
+        """One text's graph inputs made now (its tokens and embedding rows: Python work),
+        the graph run when the function returned is called (onnxruntime holds no GIL while
+        it runs): the same vector `embed([text], prefix)[0]` gives."""
+        (seq,) = self.tokenizer.encode([prefix + text])
+        feeds = self._feeds([seq], len(seq))
+        return lambda: self.session.run(["embedding"], feeds)[0][0]
 
     def _run(self, seqs: list[list[int]], length: int) -> np.ndarray:
         (vec,) = self.session.run(["embedding"], self._feeds(seqs, length))

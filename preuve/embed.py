@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -123,6 +123,13 @@ class E5Embedder:
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
             return self._impl.embed(_texts(texts), "passage: ")
+
+    def query_runner(self, text: str) -> Callable[[], np.ndarray]:
+        """`embed_queries([text])[0]` in two steps: the inputs made now, the model run
+        (without the GIL) by the function returned, e.g. in another thread
+        (`retrieve.dense.embed_beside`)."""
+        with self._lock:
+            return self._impl.prepared(text, "query: ")
 
     def count_tokens(self, text: str, query: bool = False) -> int:
         """Tokens the model sees for ``text`` (prefix and specials included, before truncation)."""

@@ -52,6 +52,19 @@ class VectorMemo:
                     self._items.popitem(last=False)
         return np.stack([found[t] for t in texts])
 
+    def held(self, embedder, text: str) -> np.ndarray | None:
+        """The vector remembered for `text` and this embedder's model, or None."""
+        with self._lock:
+            return self._items.get((model_key(embedder), text))
+
+    def keep(self, embedder, text: str, vector: np.ndarray) -> None:
+        """Remember a vector made elsewhere (`retrieve.dense.embed_beside`)."""
+        with self._lock:
+            self._items[(model_key(embedder), text)] = vector
+            self._items.move_to_end((model_key(embedder), text))
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
     def __len__(self) -> int:
         return len(self._items)
 

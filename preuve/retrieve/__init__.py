@@ -33,7 +33,7 @@ from preuve.retrieve.adaptive import (
     identifier_query,
     plan,
 )
-from preuve.retrieve.dense import dense
+from preuve.retrieve.dense import dense, embed_beside
 from preuve.retrieve.fusion import RRF_CONSTANT, combine, rrf
 from preuve.retrieve.lexical import bm25
 from preuve.store import Store
@@ -82,19 +82,25 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
     """Fusion of bm25 and dense candidates, weighted per question (`adaptive.plan`)."""
     params: Hybrid = options.params_of("hybrid")
     depth = max(params.candidates, k)
-    rankings = {
-        "bm25": bm25(store, query, filters, depth),
-        "dense": dense(store, query, filters, depth, embedder=options.embedder),
-    }
-    if params.fusion.translated:
-        rankings[TRANSLATED] = translated(store, query, filters, depth, options)
+    # the question's embedding is made beside the other lists (a second core), the
+    # dense list last: it waits for it
+    vector = embed_beside(options.embedder, query)
+    others: dict[str, list[Hit]] = {}
     if params.fusion.companion and options.companion is not None:
         # only where the caller's documents are not all in the question's language: there
         # the plan could not give the list any weight (`adaptive.across_languages`), so a
         # monolingual collection never pays for its query nor loads its vectors
         language = text.question_language(query)
         if store.languages(filters) - {language, ""}:
-            rankings[COMPANION] = companion(store, query, filters, depth, options)
+            others[COMPANION] = companion(store, query, filters, depth, options)
+    rankings = {"bm25": bm25(store, query, filters, depth)}
+    if params.fusion.translated:
+        others[TRANSLATED] = translated(store, query, filters, depth, options)
+    rankings["dense"] = dense(store, query, filters, depth, embedder=options.embedder,
+                              vector=vector)
+    for name in (TRANSLATED, COMPANION):  # the lists in their usual order (--explain)
+        if name in others:
+            rankings[name] = others[name]
     return fuse(query, rankings, k, options)
 
 

@@ -587,3 +587,39 @@ def test_objects_of_one_model_share_its_remembered_vectors():
     assert len(calls) == 2
     small.vectors(one, ["another"], counting(one))  # dropped for "a third"
     assert calls[-1] == ["another"]
+
+
+@pytest.mark.parametrize("question", ["Combien de jours de télétravail par semaine ?",
+                                      "How many days can I work from home abroad?"])
+def test_the_question_embedded_beside_the_other_lists_ranks_the_same(e5_index, question,
+                                                                     monkeypatch):
+    """With a core free, hybrid makes e5's query embedding in a worker thread while the
+    keyword lists and the companion's embedding are made (bench/hybrid_bilingual.py: 15.5
+    -> 9.3 ms p50 on an idle machine): the same vector, hence the same ranking; with no
+    core free it is made in the caller's thread, as before."""
+    import importlib
+
+    from preuve import memo, retrieve
+    from preuve.embed import get_embedder
+
+    dense_module = importlib.import_module("preuve.retrieve.dense")  # not the function
+
+    e5 = get_embedder("e5")
+    assert np.allclose(e5.query_runner(question)(), e5.embed_queries([question])[0],
+                       atol=1e-6)
+    made = []
+
+    def recorded(embedder, query):
+        future = dense_module.embed_beside(embedder, query)
+        made.append(future is not None)
+        return future
+
+    monkeypatch.setattr(retrieve, "embed_beside", recorded)
+    runs = {}
+    for free in (False, True):
+        monkeypatch.setattr(dense_module, "idle_core", lambda free=free: free)
+        memo.QUERIES.clear()  # a fresh question each time
+        runs[free] = [(h.chunk_id, round(h.score, 6)) for h in
+                      e5_index.search(question, method="hybrid", k=10, as_of="none")]
+    assert made == [False, True]
+    assert runs[True] == runs[False] and runs[True]
