@@ -90,6 +90,9 @@ def test_histories_link_into_this_server_not_its_disk(http, site):
 def test_metrics_detail_of_admin_routes_is_for_admin_keys(http):
     assert upload(http, "metrics-note.md", "# Note\n\nUn mot: quinconce.\n",
                   "staff").status_code == 201
+    # a route every caller uses, called here (with pytest-xdist the tests before this one
+    # may have run in another worker, against another server)
+    assert http.post("/conversations", headers=PUB1).status_code in (200, 201)
     public = http.get("/metrics", headers=PUB1).json()["routes"]
     admin = http.get("/metrics", headers=ADMIN).json()["routes"]
     assert admin["POST /documents"]["count"] >= 1
