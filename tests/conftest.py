@@ -279,6 +279,11 @@ class NoisyEmbedder:
     def embed_passages(self, texts):
         return self._moved(list(texts), self._inner.embed_passages(texts))
 
+    def query_runner(self, text):
+        """As `embed_queries([text])[0]`, in two steps (`retrieve.dense.embed_beside`)."""
+        run = self._inner.query_runner(text)
+        return lambda: self._moved([text], run()[None, :])[0]
+
 
 def pytest_configure(config):
     config.addinivalue_line(
