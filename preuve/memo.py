@@ -47,9 +47,7 @@ class VectorMemo:
             with self._lock:
                 for text, vector in zip(missing, made, strict=True):
                     found[text] = vector
-                    self._items[(model, text)] = vector
-                while len(self._items) > self.size:
-                    self._items.popitem(last=False)
+                    self._put((model, text), vector)
         return np.stack([found[t] for t in texts])
 
     def held(self, embedder, text: str) -> np.ndarray | None:
@@ -60,10 +58,15 @@ class VectorMemo:
     def keep(self, embedder, text: str, vector: np.ndarray) -> None:
         """Remember a vector made elsewhere (`retrieve.dense.embed_beside`)."""
         with self._lock:
-            self._items[(model_key(embedder), text)] = vector
-            self._items.move_to_end((model_key(embedder), text))
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            self._put((model_key(embedder), text), vector)
+
+    def _put(self, key: tuple[str, str], vector: np.ndarray) -> None:
+        """Store as the most recently used, the least recently used out past `size` (the
+        lock held)."""
+        self._items[key] = vector
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._items)
