@@ -194,7 +194,7 @@ def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
 def _embed(store: Store, changes: Changes, embedder, name: str | None, progress: bool,
            settings=None) -> int:
     """Vectors for the new chunks and for indexed chunks that have none (back-fill)."""
-    items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text))
+    items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text, c.context))
              for doc, chunks in changes.upserts for c in chunks]
     items += [(h, vectors.passage_text(path, title, heading, symbol, body))
               for h, path, title, heading, symbol, body
@@ -316,7 +316,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
         chunk.title_tokens = len(context_tokens)
         chunk.text_hash = vectors.text_hash(
-            vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
+            vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text, chunk.context))
     return document, parsed.chunks
 
 

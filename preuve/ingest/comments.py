@@ -58,3 +58,51 @@ def doc_summary(lines: list[str]) -> str:
         if end or len(words) >= SUMMARY_WORDS:
             break
     return " ".join(words[:SUMMARY_WORDS])
+
+
+# a line that opens or continues a comment, in the languages chunked by syntax tree
+_COMMENT_LINE = re.compile(r"^\s*(?:/\*|\*|//|#(?![\[!])|--|=begin|=end|\"\"\"|''')")
+_DOCSTRING = re.compile(r"^\s*[rRbBuU]?(\"\"\"|''')(.*?)(?:\1|$)", re.S)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# what a definition says of itself, at most this many words
+DOC_WORDS = 60
+
+
+def name_words(symbol: str) -> str:
+    """A qualified name as words: `LineFormatter::format` -> `Line Formatter format`."""
+    return " ".join(re.sub(r"[\W_]+", " ", _CAMEL.sub(" ", symbol)).split())
+
+
+def definition_summary(symbol: str, text: str) -> str:
+    """What a definition is, in words an embedding model reads: its name as words, its
+    doc comment (the comment before it, or a Python docstring after its first line) and its
+    first line of code. Its body is left out: a model of prose places a question near a
+    definition's words, rarely near its statements (docs/measurements/code.md)."""
+    lines = text.split("\n")
+    comment = []
+    for line in lines:
+        if _COMMENT_LINE.match(line) or (comment and not line.strip()):
+            comment.append(line)
+        elif line.strip():
+            break
+    code = [line for line in lines[len(comment):]
+            if line.strip() and not line.lstrip().startswith(("#[", "@"))]
+    doc = _doc_words(comment)
+    if not doc and len(code) > 1:  # Python: `def f():` then its docstring
+        match = _DOCSTRING.match("\n".join(code[1:6]))
+        if match:
+            doc = " ".join(match.group(2).split())
+    signature = " ".join(code[0].split())[:200] if code else ""
+    doc = " ".join(doc.split()[:DOC_WORDS])
+    return "\n".join(filter(None, [name_words(symbol), doc, signature]))
+
+
+def _doc_words(lines: list[str]) -> str:
+    """The prose of comment lines: markers, `@tags` and attribute lines left out."""
+    words = []
+    for line in lines:
+        content = _COMMENT_MARK.sub("", line.strip(), count=1).strip().rstrip("*/").strip()
+        if content.startswith(("@", "{@", "\"\"\"", "'''")) or _NO_PROSE.search(content):
+            continue
+        words.extend(content.split())
+    return " ".join(words)

@@ -17,11 +17,18 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 
+from preuve.ingest.comments import definition_summary
+
 BATCH = 32
 
 
-def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
-    """What is embedded for a chunk: where it sits, then what it says."""
+def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str,
+                 context: str = "") -> str:
+    """What is embedded for a chunk: where it sits, then what it says; for a code
+    definition, what it is (`comments.definition_summary`) and its file (numerotation.py)."""
+    if symbol and os.environ.get("XP_SUMMARY", "1") == "1":
+        extra = f"\n{context}" if context and os.environ.get("XP_CONTEXT") else ""
+        return f"{path}\n{definition_summary(symbol, text)}{extra}"
     context = " — ".join(filter(None, [title, heading or symbol]))
     if symbol:  # code: the file name carries meaning (numerotation.py)
         context = f"{path} {context}"
