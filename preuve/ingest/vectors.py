@@ -22,16 +22,14 @@ from preuve.ingest.comments import definition_summary
 BATCH = 32
 
 
-def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str,
-                 context: str = "") -> str:
-    """What is embedded for a chunk: where it sits, then what it says; for a code
-    definition, what it is (`comments.definition_summary`) and its file (numerotation.py)."""
-    if symbol and os.environ.get("XP_SUMMARY", "1") == "1":
-        extra = f"\n{context}" if context and os.environ.get("XP_CONTEXT") else ""
-        return f"{path}\n{definition_summary(symbol, text)}{extra}"
-    context = " — ".join(filter(None, [title, heading or symbol]))
-    if symbol:  # code: the file name carries meaning (numerotation.py)
-        context = f"{path} {context}"
+def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
+    """What is embedded for a chunk: where it sits, then what it says. A code definition
+    (a chunk with a symbol) is embedded by what it is, not by its body: its file's path
+    (`numerotation.py` carries meaning) and its summary (`comments.definition_summary`:
+    its name as words, its doc comment or docstring, its first line of code)."""
+    if symbol:
+        return f"{path}\n{definition_summary(symbol, text)}"
+    context = " — ".join(filter(None, [title, heading]))
     return f"{context}\n{text}" if context else text
 
 
