@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -91,9 +92,13 @@ def evaluate(corpus: Path, method: str | None, embedder: str | None, scoped: boo
             report = index.ingest([corpus])
             assert report.ok, report.failed
             method = method or index.engine.default_method()
+            index.where("warm up", k=K, method=method)  # the model loaded, not timed
+            seconds: list[float] = []
             for q in questions:
                 scope = {"languages": [codes[q.id]]} if scoped else {}
+                start = time.perf_counter()
                 hits = index.where(q.question, k=K, method=method, as_of="none", **scope)
+                seconds.append(time.perf_counter() - start)
                 ranks = [h.rank for h in hits if any(r.matches(h) for r in q.relevant)]
                 first = min(ranks) if ranks else None
                 for bucket in (by_code[codes[q.id]], by_lang[q.lang],
@@ -121,6 +126,8 @@ def evaluate(corpus: Path, method: str | None, embedder: str | None, scoped: boo
           if any(groups.values()) else []),
         f"Whole definitions among the {returned} returned locations: {whole_count} "
         f"({whole_count / max(1, returned):.0%}).",
+        f"`where` took {1000 * statistics.median(seconds):.0f} ms per question (median; "
+        f"slowest {1000 * max(seconds):.0f} ms).",
         "Not first (rank of the first right location, — when none in the top 5; the top 3 "
         "returned):",
         table(("id", "question", "first right", "returned"), misses),
