@@ -9,6 +9,10 @@ Debian packages: six code bases that evalsets/code does not hold, kept out of tu
     javascript/minimatch/**.js    minimatch 5.1.1 (node-minimatch)
     rust/textwrap/**.rs           mgeisler/textwrap 0.16.0 (librust-textwrap-dev): src/
     go/color/**.go                fatih/color 1.7.0 (golang-github-fatih-color-dev)
+    php/fastroute/**.php          nikic/FastRoute 1.3.0 (php-nikic-fast-route)
+    php/psr7/**.php               guzzle/psr7 2.4.5 (php-guzzlehttp-psr7)
+    javascript/commander/**.js    commander 9.4.1 (node-commander): lib/
+    rust/log/**.rs                log 0.4.17 (librust-log-dev): src/
 
 Test files and the packages' internal test runners are left out."""
 
@@ -39,8 +43,17 @@ SOURCES = {
     "golang-github-fatih-color-dev": (
         "go/color", "/github.com/fatih/color/",
         lambda rel: rel.endswith(".go") and not rel.endswith("_test.go")),
+    # the second blind group
+    "php-nikic-fast-route": ("php/fastroute", "/php/FastRoute/",
+                             lambda rel: rel.endswith(".php")),
+    "php-guzzlehttp-psr7": ("php/psr7", "/php/GuzzleHttp/Psr7/",
+                            lambda rel: rel.endswith(".php")),
+    "node-commander": ("javascript/commander", "/nodejs/commander/",
+                       lambda rel: rel.startswith("lib/") and rel.endswith(".js")),
+    "librust-log-dev": ("rust/log", "/registry/log-0.4.17/",
+                        lambda rel: rel.startswith("src/") and rel.endswith(".rs")),
 }
-ROOTS = ["go", "javascript", "rust"]
+ROOTS = ["go", "javascript", "php", "rust"]
 
 
 def pairs() -> list[tuple[str, Path]]:
