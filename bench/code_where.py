@@ -5,10 +5,12 @@
     .venv/bin/python bench/code_heldout/corpus.py /tmp/heldout     # the held-out set
     .venv/bin/python bench/code_where.py --heldout --corpus /tmp/heldout --skip-speed
 
-1. The corpus (cobra, semver, express, rack, monolog) is ingested keyword-only into a
-   temporary index and every question of evalsets/code/questions.yaml is asked with
-   `Index.where` (k=5): hit@1 and hit@5 per language and per question language (a hit is a
-   location overlapping a relevant definition), every miss with what came first.
+1. The corpus (cobra, semver, express, rack, monolog) is ingested into a temporary index
+   (or --index) with the default embedder (e5; `--embedder none`: keyword-only) and every
+   question of evalsets/code/questions.yaml is asked with `Index.where` (k=5, its default
+   method unless --method: hybrid with vectors, bm25 without): hit@1 and hit@5 per
+   language and per question language (a hit is a location overlapping a relevant
+   definition), every miss with what came first.
 2. The share of returned locations that are whole definitions: a chunk with a symbol
    kind, not a part or window of a long definition (a symbol several chunks of the file
    share), not a container's header or its loose statements (a symbol other chunks of
@@ -17,7 +19,9 @@
    knows the answer is in the Go service).
 3. Ingest speed per language (median of --runs): each language's folder into a fresh
    keyword-only index (parse, tokens, SQLite write): files/s and chunks/s; and the parse
-   alone (`preuve.ingest.code.parse_code` over the files in memory).
+   alone (`preuve.ingest.code.parse_code` over the files in memory). With
+   `--speed-embedder e5`, the ingest with that embedder's vectors too (what is embedded for
+   a code chunk: `preuve.ingest.vectors.passage_text`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +37,7 @@ from pathlib import Path
 import yaml
 from common import ROOT, machine_note, median_time, pin_threads, table
 
-from preuve import Index
+from preuve import Index, retrieve
 from preuve.evaluate.reference import load_reference
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.code import parse_code
@@ -70,7 +75,7 @@ def whole(hit, partial: dict[str, set[str]]) -> bool:
     return bool(hit.symbol_kind) and hit.symbol not in partial.get(hit.path, set())
 
 
-def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
+def evaluate(corpus: Path, method: str | None, embedder: str | None, scoped: bool,
              index_path: str | None, questions_file: Path = QUESTIONS) -> str:
     questions = load_reference(questions_file)
     raw = yaml.safe_load(questions_file.read_text())
@@ -86,9 +91,14 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
         with Index(index_path or Path(tmp) / "index.sqlite", embedder=embedder) as index:
             report = index.ingest([corpus])
             assert report.ok, report.failed
+            method = method or index.engine.default_method()
+            index.where("warm up", k=K, method=method)  # the model loaded, not timed
+            seconds: list[float] = []
             for q in questions:
                 scope = {"languages": [codes[q.id]]} if scoped else {}
+                start = time.perf_counter()
                 hits = index.where(q.question, k=K, method=method, as_of="none", **scope)
+                seconds.append(time.perf_counter() - start)
                 ranks = [h.rank for h in hits if any(r.matches(h) for r in q.relevant)]
                 first = min(ranks) if ranks else None
                 for bucket in (by_code[codes[q.id]], by_lang[q.lang],
@@ -107,7 +117,8 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
     lang_rows = [(lang, n, h1 / n, h5 / n) for lang, (n, h1, h5) in sorted(by_lang.items())]
     group_rows = [(g, n, h1 / n, h5 / n) for g, (n, h1, h5) in sorted(by_group.items())]
     return "\n\n".join([
-        f"`where` ({method}, k={K}{', --lang of the question' if scoped else ''}) over "
+        f"`where` ({method}{fusion(method)}, k={K}"
+        f"{', --lang of the question' if scoped else ''}) over "
         f"{corpus}, questions of {questions_file.relative_to(ROOT)}",
         table(("code", "questions", "hit@1", "hit@5"), rows),
         table(("question language", "questions", "hit@1", "hit@5"), lang_rows),
@@ -115,13 +126,22 @@ def evaluate(corpus: Path, method: str, embedder: str, scoped: bool,
           if any(groups.values()) else []),
         f"Whole definitions among the {returned} returned locations: {whole_count} "
         f"({whole_count / max(1, returned):.0%}).",
+        f"`where` took {1000 * statistics.median(seconds):.0f} ms per question (median; "
+        f"slowest {1000 * max(seconds):.0f} ms).",
         "Not first (rank of the first right location, — when none in the top 5; the top 3 "
         "returned):",
         table(("id", "question", "first right", "returned"), misses),
     ])
 
 
-def speed(corpus: Path, runs: int) -> str:
+def fusion(method: str) -> str:
+    if method != "hybrid":
+        return ""
+    return f" fused with RRF {retrieve.WHERE_RRF_CONSTANT}, dense weight " \
+           f"{retrieve.WHERE_DENSE_WEIGHT}"
+
+
+def speed(corpus: Path, runs: int, embedder: str = "none") -> str:
     rows = []
     for language in LANGUAGES:
         folder = corpus / language
@@ -133,31 +153,43 @@ def speed(corpus: Path, runs: int) -> str:
                        for data, suffix in datas)
 
         parse_seconds, chunks = median_time(parse_all, runs)
-
-        def ingest(folder=folder, chunks=chunks):
-            tmp = Path(tempfile.mkdtemp(prefix="code-speed-"))
-            try:
-                with Index(tmp / "index.sqlite", embedder="none") as index:
-                    start = time.perf_counter()
-                    report = index.ingest([folder])
-                    seconds = time.perf_counter() - start
-                assert report.ok and report.chunks == chunks, report.failed
-                return seconds
-            finally:
-                shutil.rmtree(tmp)
-
-        times = sorted(ingest() for _ in range(runs))
-        ingest_seconds = times[len(times) // 2]
+        ingest_seconds = median_ingest(folder, chunks, runs, "none")
         lines = sum(data.count(b"\n") for data, _ in datas)
-        rows.append((language, len(files), lines, chunks, len(files) / parse_seconds,
-                     chunks / parse_seconds, len(files) / ingest_seconds,
-                     chunks / ingest_seconds))
+        row = (language, len(files), lines, chunks, len(files) / parse_seconds,
+               chunks / parse_seconds, len(files) / ingest_seconds, chunks / ingest_seconds)
+        if embedder != "none":
+            seconds = median_ingest(folder, chunks, runs, embedder)
+            row += (seconds, chunks / seconds)
+        rows.append(row)
+    header = ("language", "files", "lines", "chunks", "parse files/s", "parse chunks/s",
+              "ingest files/s", "ingest chunks/s")
+    if embedder != "none":
+        header += (f"ingest with {embedder} (s)", f"with {embedder} chunks/s")
     return "\n\n".join([
-        f"Code ingest speed (median of {runs}; keyword-only index, no vectors)",
-        table(("language", "files", "lines", "chunks", "parse files/s", "parse chunks/s",
-               "ingest files/s", "ingest chunks/s"), rows),
+        f"Code ingest speed (median of {runs}; keyword-only index, no vectors"
+        + (f"; then with {embedder} vectors, each run a fresh index: nothing cached)"
+           if embedder != "none" else ")"),
+        table(header, rows),
         machine_note(),
     ])
+
+
+def median_ingest(folder: Path, chunks: int, runs: int, embedder: str) -> float:
+    """The median time of an ingest of `folder` into a fresh index with `embedder`."""
+    def ingest() -> float:
+        tmp = Path(tempfile.mkdtemp(prefix="code-speed-"))
+        try:
+            with Index(tmp / "index.sqlite", embedder=embedder) as index:
+                start = time.perf_counter()
+                report = index.ingest([folder])
+                seconds = time.perf_counter() - start
+            assert report.ok and report.chunks == chunks, report.failed
+            return seconds
+        finally:
+            shutil.rmtree(tmp)
+
+    times = sorted(ingest() for _ in range(runs))
+    return times[len(times) // 2]
 
 
 def main() -> None:
@@ -167,15 +199,25 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true",
                         help="the held-out questions (bench/code_heldout) instead")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--method", default="bm25")
-    parser.add_argument("--embedder", default="none",
-                        help="the index's embedder (hybrid needs one: e5)")
+    parser.add_argument("--method", help="default: `where`'s (hybrid when the index has "
+                        "vectors, else bm25)")
+    parser.add_argument("--embedder", help="the index's embedder (default: the product's, "
+                        "e5; none: keyword-only)")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--speed-embedder", default="none",
+                        help="also time each language's ingest with this embedder (e5)")
     parser.add_argument("--index", help="keep the index there (an existing one is "
                         "brought up to date, not rebuilt: embedding once for several runs)")
     parser.add_argument("--lang", action="store_true",
                         help="ask each question with --lang of its code base")
+    parser.add_argument("--fusion", metavar="C/W", help="hybrid `where`'s RRF constant and "
+                        "dense weight, to compare (default: WHERE_RRF_CONSTANT and "
+                        "WHERE_DENSE_WEIGHT of preuve.retrieve)")
     args = parser.parse_args()
+    if args.fusion:
+        constant, weight = args.fusion.split("/")
+        retrieve.WHERE_RRF_CONSTANT, retrieve.WHERE_DENSE_WEIGHT = int(constant), float(weight)
     questions = HELDOUT if args.heldout else QUESTIONS
     corpus = Path(args.corpus or ROOT / ".preuve" / "corpus" /
                   ("heldout" if args.heldout else "code"))
@@ -183,10 +225,11 @@ def main() -> None:
     if not all((corpus / language).is_dir() for language in needed):
         script = questions.parent / "corpus.py"
         raise SystemExit(f"{corpus}: no corpus; run {script.relative_to(ROOT)} {corpus} first")
-    print(evaluate(corpus, args.method, args.embedder, args.lang, args.index, questions))
+    if not args.speed_only:
+        print(evaluate(corpus, args.method, args.embedder, args.lang, args.index, questions))
     if not args.skip_speed and not args.heldout:
         print()
-        print(speed(corpus, args.runs))
+        print(speed(corpus, args.runs, args.speed_embedder))
 
 
 if __name__ == "__main__":

@@ -153,12 +153,15 @@ class Index:
 
     def where(self, subject: str, *, k: int = 10, as_of: str | dt.date | None = "today",
               audience: str | None = None, paths: Sequence[str] = (),
-              method: str = "bm25", kinds: Sequence[str] = (),
+              method: str | None = None, kinds: Sequence[str] = (),
               languages: Sequence[str] = ()) -> list[Hit]:
-        """Code locations for `subject`, best first. The default, bm25, calls no model at
-        all; `method="hybrid"` adds the embedding model. `kinds`: symbol kinds
-        ("function" also matches methods, "class" structs, interfaces, traits...);
-        `languages`: "go", "typescript", "yaml"... (aliases such as "ts", "golang" too)."""
+        """Code locations for `subject`, best first. The default method is hybrid when the
+        index has vectors (the keyword lists and the definitions nearest to the subject,
+        one query embedded), else bm25; `method="bm25"` calls no model at all. `kinds`:
+        symbol kinds ("function" also matches methods, "class" structs, interfaces,
+        traits...); `languages`: "go", "typescript", "yaml"... (aliases such as "ts",
+        "golang" too)."""
+        method = method or self.engine.default_method()
         needs_vectors = registry.methods.get(method).needs_vectors
         filters = make_filters(as_of, audience, paths)
         symbol_kinds, wanted = code_filters(kinds, languages)

@@ -377,16 +377,22 @@ def copy_index(source: Path | str, dest: Path | str) -> Path | str:
     return dest
 
 
+def embed_folder(folder: Path, path: Path):
+    """`folder` ingested with e5 into a new SQLite index at `path`, its stored vectors
+    moved by VECTOR_NOISE when set; returns the ingest report."""
+    with Index(path, embedder=E5) as index:
+        report = index.ingest([folder])
+    assert report.ok, report.failed
+    if VECTOR_NOISE:
+        perturb_stored_vectors(path)
+    return report
+
+
 @pytest.fixture(scope="session")
 def e5_build(corpus, tmp_path_factory):
     """(index path, ingest report) of the sample corpus embedded with e5, built once."""
     path = tmp_path_factory.mktemp("e5index") / "index.sqlite"
-    with Index(path, embedder=E5) as index:
-        report = index.ingest([corpus])
-    assert report.ok, report.failed
-    if VECTOR_NOISE:
-        perturb_stored_vectors(path)
-    return path, report
+    return path, embed_folder(corpus, path)
 
 
 @pytest.fixture(scope="session")

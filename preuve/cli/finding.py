@@ -83,8 +83,9 @@ def _describe(hit: Hit, explain: bool = False) -> str:
 @click.command()
 @click.argument("subject")
 @click.option("-k", "k", default=10, show_default=True, help="Number of locations.")
-@click.option("--method", type=click.Choice(METHODS), default="bm25", show_default=True,
-              help="Retrieval method (bm25 calls no model; hybrid adds the embedder).")
+@click.option("--method", type=click.Choice(METHODS), default=None,
+              help="Retrieval method (default: hybrid if the index has vectors, else bm25; "
+                   "bm25 calls no model).")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
               help="Only definitions of this kind: function (methods too), method, class "
                    "(structs, interfaces, traits too), constant, key, table, target...")

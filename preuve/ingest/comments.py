@@ -1,6 +1,8 @@
 """What a definition's doc comment says and whose member it is: the first sentence of its
 comment (`doc_summary`, searched with the definition, and a file's opening comment as its
-title) and the container of a qualified name (`container_of`). Used by `syntax.py`."""
+title) and the container of a qualified name (`container_of`), used by `syntax.py`; and
+what a definition is in a few lines, the text embedded for it (`definition_summary`, used
+by `vectors.passage_text`)."""
 
 from __future__ import annotations
 
@@ -58,3 +60,78 @@ def doc_summary(lines: list[str]) -> str:
         if end or len(words) >= SUMMARY_WORDS:
             break
     return " ".join(words[:SUMMARY_WORDS])
+
+
+# a line that opens or continues a comment before a definition (a Rust attribute `#[...]`
+# and a shebang `#!` are none)
+_COMMENT_LINE = re.compile(r"^\s*(?:/\*|\*|//|#(?![\[!])|--|=begin|=end)")
+# a Python docstring: its words, up to its closing quotes (or the end of the text)
+_DOCSTRING = re.compile(r"^\s*[rRbBuU]?(\"\"\"|\'\'\')(.*?)(?:\1|$)", re.S)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# what a definition says of itself, at most this many words
+DOC_WORDS = 60
+
+
+def name_words(symbol: str) -> str:
+    """A qualified name as words: `LineFormatter::format` -> `Line Formatter format`."""
+    return " ".join(re.sub(r"[\W_]+", " ", _CAMEL.sub(" ", symbol)).split())
+
+
+def definition_summary(symbol: str, text: str) -> str:
+    """What a definition is, in words an embedding model reads: its name as words, its
+    doc comment (the comment lines before it; for Python the docstring after its first
+    line, or a module's opening docstring) and its first line of code (attributes and
+    decorators left out). Its body is left out: a model of prose places a question near a
+    definition's words, rarely near its statements (docs/measurements/code.md)."""
+    lines = text.split("\n")
+    comment: list[str] = []
+    for line in lines:
+        if _COMMENT_LINE.match(line) or (comment and not line.strip()):
+            comment.append(line)
+        elif line.strip():
+            break
+    code = _code_lines(lines[len(comment):])
+    doc = _doc_words(comment)
+    if not doc and code:
+        doc, span = _docstring(code)
+        if doc:  # a module's docstring: its first code line is the one after
+            code = code[span:]
+        else:  # `def f():` or `class C:`, then its docstring
+            doc, _ = _docstring(code[1:])
+    signature = " ".join(code[0].split())[:200] if code else ""
+    doc = " ".join(doc.split()[:DOC_WORDS])
+    return "\n".join(filter(None, [name_words(symbol), doc, signature]))
+
+
+def _code_lines(lines: list[str]) -> list[str]:
+    """The lines of code that are not blank, attributes (`#[derive(...)]`) nor decorators
+    (`@property`), these over as many lines as their brackets span."""
+    out, depth = [], 0
+    for line in lines:
+        stripped = line.strip()
+        if depth > 0 or stripped.startswith(("#[", "@")):
+            depth = max(0, depth + sum(stripped.count(c) for c in "([{")
+                        - sum(stripped.count(c) for c in ")]}"))
+        elif stripped:
+            out.append(line)
+    return out
+
+
+def _docstring(lines: list[str]) -> tuple[str, int]:
+    """The words of the Python docstring `lines` open with, and how many lines it spans
+    ('', 0 when they open with none)."""
+    match = _DOCSTRING.match("\n".join(lines))
+    if match is None:
+        return "", 0
+    return " ".join(match.group(2).split()), match.group(0).count("\n") + 1
+
+
+def _doc_words(lines: list[str]) -> str:
+    """The prose of comment lines: markers, `@tags` and lines of no prose left out."""
+    words = []
+    for line in lines:
+        content = _COMMENT_MARK.sub("", line.strip(), count=1).strip().rstrip("*/").strip()
+        if content.startswith(("@", "{@")) or _NO_PROSE.search(content):
+            continue
+        words.extend(content.split())
+    return " ".join(words)

@@ -17,14 +17,19 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 
+from preuve.ingest.comments import definition_summary
+
 BATCH = 32
 
 
 def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
-    """What is embedded for a chunk: where it sits, then what it says."""
-    context = " — ".join(filter(None, [title, heading or symbol]))
-    if symbol:  # code: the file name carries meaning (numerotation.py)
-        context = f"{path} {context}"
+    """What is embedded for a chunk: where it sits, then what it says. A code definition
+    (a chunk with a symbol) is embedded by what it is, not by its body: its file's path
+    (`numerotation.py` carries meaning) and its summary (`comments.definition_summary`:
+    its name as words, its doc comment or docstring, its first line of code)."""
+    if symbol:
+        return f"{path}\n{definition_summary(symbol, text)}"
+    context = " — ".join(filter(None, [title, heading]))
     return f"{context}\n{text}" if context else text
 
 

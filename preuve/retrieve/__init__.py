@@ -176,15 +176,17 @@ for _method in (
 def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = None,
           method: str = "bm25", options: Options | None = None,
           symbol_kinds: Collection[str] = (), languages: Collection[str] = ()) -> list[Hit]:
-    """Code locations for a subject ("où est gérée la numérotation"), no model call with
-    the default bm25.
+    """Code locations for a subject ("où est gérée la numérotation"); bm25 calls no model,
+    hybrid (`Index.where`'s default on an index with vectors) embeds the subject once.
 
-    Code search, not passage search: with bm25 the subject is searched with the short
-    forms code writes for its words (`text.code_abbreviations`: arguments -> args); a
-    French subject together with its words as English code names them
-    (`bilingual.code_translation`: a developer's words by the vocabulary, requête ->
-    request, the others by the dictionary), an English one also translated into French
-    for French files; the first candidates re-ordered by the question's words in their
+    Code search, not passage search: the subject is searched with the short forms code
+    writes for its words (`text.code_abbreviations`: arguments -> args); a French subject
+    together with its words as English code names them (`bilingual.code_translation`: a
+    developer's words by the vocabulary, requête -> request, the others by the
+    dictionary), an English one also translated into French for French files; with
+    hybrid, the definitions nearest to the subject by their vectors (a definition is
+    embedded by its summary, `vectors.passage_text`) are a list of their own
+    (`_code_ranking`); the first candidates re-ordered by the question's words in their
     own names (`by_name`); test files (`tests/`, `*_test.go`, `test_*.py`...) come after
     the code they test unless the subject is about tests. `symbol_kinds` keeps chunks of
     those kinds (function, method...), `languages` those of files in those languages
@@ -254,6 +256,8 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
                       options=options)
     if not subject.strip():
         raise InvalidInput("empty query")
+    # the subject's embedding is made beside the keyword lists (a second core)
+    vector = embed_beside(options.embedder, subject) if method == "hybrid" else None
     language = text.question_language(subject)
     # the question's words as code names them: a French developer's words by the
     # vocabulary ("requête" -> request), the others by the dictionary
@@ -271,11 +275,17 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
         words = f"{subject} {words}"
         rankings[TRANSLATED] = [h for h in bm25(store, words, filters, depth)
                                 if h.language and h.language != language]
+    constant, weights = options.params_of("hybrid").rrf_constant, None
     if method == "hybrid":
-        rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder)
+        # the definitions nearest to the subject by what they are (their summaries'
+        # vectors): a list weighing less than the keyword lists, fused with a constant
+        # that keeps the first ranks apart (measured: docs/measurements/code.md)
+        rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder,
+                                  vector=vector)
+        constant, weights = WHERE_RRF_CONSTANT, {"dense": WHERE_DENSE_WEIGHT}
     # by ranks, whatever the lists (one or several): `by_name` weighs positions, not
     # bm25 scores that differ from one question to the next
-    fused = rrf(rankings, depth, options.params_of("hybrid").rrf_constant)
+    fused = rrf(rankings, depth, constant, weights)
     # the words as code writes them and their translation, to match definitions' names
     return by_name(fused, f"{asked} {words}")
 
@@ -339,6 +349,10 @@ _OWN_NAME = re.compile(r"::|[.#)\\]|->")
 
 # how deep `where` searches for locations of the kinds and languages asked
 WHERE_DEPTH = 6400
+# `where` with vectors: the reciprocal rank fusion's constant and the dense list's weight
+# (the keyword lists weigh 1)
+WHERE_RRF_CONSTANT = 10
+WHERE_DENSE_WEIGHT = 0.3
 
 
 __all__ = ["METHODS", "Fusion", "Hybrid", "Options", "hybrid", "identifier_query", "search",

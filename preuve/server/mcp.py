@@ -3,7 +3,7 @@
 Four tools, the same engine as the CLI and the HTTP API:
 
 - `search(query, method?, k?, as_of?)`: passages, best first, each with its citation label;
-- `where(subject, k?)`: code locations (`path:line`, symbol), keyword search, no model;
+- `where(subject, k?)`: code locations (`path:line`, symbol), as `preuve where` finds them;
 - `ask(question, k?)`: an extractive answer whose citations were all verified;
 - `feedback(question, answer, verdict, citations?, comment?)`: tell the operator whether
   an answer was right, wrong or incomplete (citations of documents the audience may read

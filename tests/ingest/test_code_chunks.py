@@ -14,7 +14,7 @@ import pytest
 from conftest import open_index, run_cli
 
 from preuve.errors import InvalidInput
-from preuve.ingest import syntax
+from preuve.ingest import comments, syntax
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.code import language_of, parse_code
 
@@ -448,6 +448,61 @@ def test_doc_summary_is_a_doc_comments_first_sentence():
     assert syntax.container_of("Rack::Request::Helpers#ip") == "Rack::Request::Helpers"
     assert syntax.container_of("$this->logger") == "$this"
     assert syntax.container_of("main") == ""
+
+
+# ------------------------------------------------ what is embedded for a definition
+
+DOCUMENTED = FIXTURES.parent / "documented"  # spinwait.rs, sched.py (its README.md)
+
+
+def _embedded(relpath: str, symbol: str) -> str:
+    from preuve.ingest.vectors import passage_text
+
+    path = FIXTURES / relpath if (FIXTURES / relpath).exists() else DOCUMENTED / relpath
+    chunk = next(c for c in parse_code(path.read_bytes(), ChunkSettings(), path.suffix).chunks
+                 if c.symbol == symbol)
+    return passage_text(relpath, "", chunk.heading, chunk.symbol, chunk.text)
+
+
+def test_a_definition_is_embedded_by_its_name_doc_comment_and_first_line():
+    # PHP: the /** */ doc without its @tags, the signature, not the body
+    assert _embedded("AbstractLogger.php", "AbstractLogger::emergency") == (
+        "AbstractLogger.php\nAbstract Logger emergency\nSystem is unusable.\n"
+        "public function emergency($message, array $context = array())")
+    # Rust: the /// doc (its paragraphs joined), the #[inline] attribute left out
+    assert _embedded("spinwait.rs", "SpinWait::spin") == (
+        "spinwait.rs\nSpin Wait spin\nSpins until the sleep threshold has been reached. "
+        "This function returns whether the sleep threshold has been reached, at which point "
+        "further spinning has diminishing returns and the thread should be parked instead. "
+        "The spin strategy will initially use a CPU-bound loop but will fall back to "
+        "yielding the CPU to the OS after a few iterations.\npub fn spin(&mut self) -> bool {")
+    # Python: the docstring after `def` (the @property decorator left out, and the
+    # comments and statements of the body)
+    assert _embedded("sched.py", "scheduler.queue") == (
+        "sched.py\nscheduler queue\nAn ordered list of upcoming events. Events are named "
+        "tuples with fields for: time, priority, action, arguments, kwargs\n"
+        "def queue(self):")
+    assert _embedded("sched.py", "scheduler.cancel") == (
+        "sched.py\nscheduler cancel\nRemove an event from the queue. This must be presented "
+        "the ID as returned by enter(). If the event is not in the queue, this raises "
+        "ValueError.\ndef cancel(self, event):")
+    # a module's docstring (24 lines: its first words, no line of it taken for code)
+    module = _embedded("sched.py", "<module>").split("\n")
+    assert module[:2] == ["sched.py", "module"] and len(module) == 3
+    assert module[2].startswith("A generally useful event scheduler class. Each instance")
+    assert len(module[2].split()) == comments.DOC_WORDS
+    # a Rust method without a doc: its name and signature
+    assert _embedded("semver_display.rs", "Version::fmt") == (
+        "semver_display.rs\nVersion fmt\n"
+        "fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {")
+    # a passage that is no definition is embedded as before (the hash of what is embedded
+    # keys the vector cache: a document's chunks keep their vectors)
+    from preuve.ingest.vectors import passage_text
+
+    assert passage_text("a.md", "Title", "Section", None, "Some text.") == (
+        "Title — Section\nSome text.")
+    window = next(c for c in chunks_of("semver_lib.rs") if c.symbol is None)
+    assert passage_text("semver_lib.rs", "", "", None, window.text) == window.text
 
 
 def test_a_container_header_of_only_its_opening_line_is_no_chunk():

@@ -220,7 +220,9 @@ def test_as_of_gives_only_the_version_in_force(e5_index, method):
     [
         ("on-call allowance", {"audience": "public"}),
         ("seuils de remboursement", {"audience": "public"}),
-        ("délai de retour", {"as_of": BEFORE_SWITCH}),
+        # v2's 45 days first by 0.02 (plain "délai de retour": v2 and v1 0.0005 apart, a
+        # tie the noise of PREUVE_TEST_VECTOR_NOISE turns either way)
+        ("délai de retour de 45 jours", {"as_of": BEFORE_SWITCH}),
         ("stationnement parking places", {"audience": "staff"}),
         ("LB-1 weighted desk base", {"kinds": ["pdf"]}),
         ("prochain numéro de facture", {"paths": ["handbook/"]}),

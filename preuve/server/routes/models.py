@@ -42,7 +42,7 @@ class SearchRequest(_Filtered):
 
 class WhereRequest(_Filtered):
     subject: str = Field(min_length=1, max_length=QUERY_LIMIT)
-    method: Method = "bm25"
+    method: Method | None = None  # hybrid when the index has vectors, else bm25
     k: int = Field(10, ge=1, le=100)
     symbol_kinds: list[str] = Field([], max_length=20, description=(
         "Only definitions of these kinds: function (methods too), class, constant, key..."))
