@@ -7,6 +7,8 @@ across languages by meaning).
   citation does not hold is kept as written, so that verification refuses the answer.
 * A sentence that cites nothing is cited to the given passage that best supports it, or
   dropped (and, under `MIN_UNITS` units, dropped: "10.", "Oui, 2." are in any passage).
+* A sentence that points back ("This...", "Cela...", "Ces fonctions...") can only be
+  supported by the passage of the sentence it points to (`_REFERS_BACK`).
 * Headings and titles copied from a passage, and sentences that only restate the question,
   are dropped; a line announcing a list ("Steps:") is kept only with what follows it;
   code fences are kept around the code lines kept.
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 
 from preuve.answer.citations import parse_citations, verify
 from preuve.answer.support import Judge, Support, is_fence, is_heading
+from preuve.answer.support import clean as clean_sentence
 from preuve.models import Hit
 
 # An uncited sentence with fewer units (content words and exact tokens, the question's
@@ -46,6 +49,12 @@ _BRACKETS = re.compile(r"\[[^\[\]\n]*\]")
 _WORDISH = re.compile(r"\w")
 
 KEPT, ATTRIBUTED, DROPPED, UNCHECKED = "kept", "attributed", "dropped", "unchecked"
+# A sentence that opens by pointing back ("This prints...", "Cela installe...", "Ces
+# fonctions..."): what it says is about the sentence before, so only the passage that
+# supports that sentence can support it — words found in another passage say something
+# else about something else.
+_REFERS_BACK = re.compile(r"^\W*(?:this|that|these|those|such|cela|ceci|ça|ce|cet|cette|ces)"
+                          r"\b(?!\s*(?:is|was)?\s*(?:why|how|because))", re.I)
 
 
 @dataclass
@@ -186,7 +195,9 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
     rows: dict[int, list[dict]] = {}  # a code line's row, moved if its block is dropped
     fence: int | None = None  # index of the open fence, inside a code block
     block_labels: dict[int, list[str]] = {}
+    sources: list[set[str]] = []  # per piece: the chunks supporting it (judged ones)
     for piece in pieces:
+        sources.append(set())
         claim = judge.claim(piece, labels)
         claims.append(claim)
         supports.append(None)
@@ -237,7 +248,12 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             support = judge.support(claim, cited)
             supports[-1] = support
             label = ", ".join(dict.fromkeys(vc.label for vc in checked.citations))
+            before = _antecedent(piece, status, sources)
+            if support.supported and before and not before & {h.chunk_id for h in cited}:
+                support.supported = False
+                support.why = "refers back to a sentence another passage supports"
             if support.supported:
+                sources[-1] = {h.chunk_id for h in cited}
                 result.kept.append(_row(piece, support, cited=label))
                 rows[len(status)] = result.kept
                 status.append(KEPT)
@@ -248,7 +264,14 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
                 status.append(DROPPED)
             out.append(piece)
             continue
+        # a sentence pointing back can only be the passage's of the sentence it points to
+        before = _antecedent(piece, status, sources)
         scored = [judge.support(claim, [h]) for h in passages]
+        if before:
+            for h, one in zip(passages, scored, strict=True):
+                if one.supported and h.chunk_id not in before:
+                    one.supported = False
+                    one.why = "refers back to a sentence another passage supports"
         best = max(range(len(scored)), key=lambda j: scored[j].rank(), default=None)
         support = scored[best] if best is not None else None
         supports[-1] = support
@@ -272,6 +295,7 @@ def attribute(text: str, passages: Sequence[Hit], embedder=None, *,
             out.append(piece)
             continue
         hit = passages[best]
+        sources[-1] = {hit.chunk_id}
         if fence is not None:
             block_labels.setdefault(fence, [])
             if hit.label not in block_labels[fence]:
@@ -355,6 +379,20 @@ def _refusal(result: Attribution, pieces: list[str], status: list[str], claims: 
                 f"{where} ({_reason_of(result, pieces[first])}); what remains would not "
                 f"answer the question{note}")
     return None
+
+
+def _antecedent(piece: str, status: list[str], sources: list[set[str]]) -> set[str]:
+    """For a sentence pointing back (`_REFERS_BACK`), the chunks supporting the sentence
+    it points to: the last judged one before it (empty when there is none, or when the
+    sentence points nowhere)."""
+    if not _REFERS_BACK.match(clean_sentence(piece)):
+        return set()
+    for i in range(len(status) - 1, -1, -1):  # the piece itself is not in it yet
+        if status[i] in (KEPT, ATTRIBUTED):
+            return sources[i]
+        if status[i] in (DROPPED, UNCHECKED):
+            return set()
+    return set()
 
 
 def _cited_passages(citations, passages: Sequence[Hit]) -> list[Hit]:

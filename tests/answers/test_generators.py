@@ -707,3 +707,36 @@ def test_typographic_apostrophes_do_not_make_a_copied_name_missing():
     answer = ask_model(question, [faq], reply)
     assert not answer.refused, answer.reason
     assert answer.citations[0]["label"] == "python/faq/library.html:543-554"
+
+
+def test_a_sentence_pointing_back_is_supported_only_by_the_passage_of_the_one_before():
+    """Qwen2.5-Coder-1.5B over the manuals: "... `apt-get source nomdepaquet` [maint-guide].
+    Cela installe le paquet source dans votre système Debian [debian-faq p. 70]." The FAQ
+    page holds "installe", "système", "Debian" (about a commercial program), not what
+    "cela" is: a sentence pointing back says something of the sentence before, so only
+    that sentence's passage can support it."""
+    sources = passage("maint-guide/first.md", "Use apt-get source packagename to download "
+                      "the source package and unpack it in the current directory.",
+                      lines=(256, 260))
+    other = passage("debian-faq/faq.pdf", "Can I make a Debian package of my commercial "
+                    "program so that it installs easily on any Debian system? Of course. "
+                    "Packages may be free or not, it can install them all.", page=70)
+    question = "How do I get the source code of a Debian package?"
+    reply = ("Use `apt-get source packagename` [maint-guide/first.md:256-260]. This installs "
+             "the source package on your Debian system [debian-faq/faq.pdf p. 70].")
+    answer = ask_model(question, [sources, other], reply)
+    assert not answer.refused, answer.reason
+    assert "installs the source package" not in answer.answer
+    assert answer.answer.startswith("Use `apt-get source packagename` [")
+    (row,) = answer.explain["attribution"]["dropped"]
+    assert row["why"] == "refers back to a sentence another passage supports"
+    # uncited, it is not attributed to the other passage either
+    uncited = reply.replace(" [debian-faq/faq.pdf p. 70]", "")
+    answer = ask_model(question, [sources, other], uncited)
+    assert "installs the source package" not in answer.answer
+    # pointing back to a sentence of the same passage, it stands
+    same = ("Use `apt-get source packagename` [maint-guide/first.md:256-260]. This unpacks "
+            "the source package in the current directory [maint-guide/first.md:256-260].")
+    answer = ask_model(question, [sources, other], same)
+    assert not answer.refused and "current directory" in answer.answer
+    assert not answer.explain["attribution"]["dropped"]
