@@ -30,10 +30,11 @@ from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
 PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structure
-# Bump when what is embedded for a code chunk changes (`vectors.passage_text`): a
-# re-ingest rebuilds the code files only, whose chunks then have the new text's hash and
-# get its vector (the other files' chunks keep theirs)
-CODE_PASSAGE_VERSION = "2"  # 2: a definition embedded by its summary, not its body
+# Bump when code chunks change (what is embedded for them, `vectors.passage_text`, or what
+# they are searched with): a re-ingest rebuilds the code files only, whose chunks then
+# have the new text's hash and get its vector (the other files' chunks keep theirs)
+CODE_VERSION = "3"  # 2: a definition embedded by its summary, not its body; 3: a Python
+# method searched with its class's docstring
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -258,7 +259,7 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     parts = [PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
              sidecar_bytes, data]
     if candidate.kind == "code":
-        parts.append(CODE_PASSAGE_VERSION.encode())
+        parts.append(CODE_VERSION.encode())
     if repo is not None:  # its remote and whether it is as committed (not its commit)
         parts.append(repo.fingerprint(candidate.repo_path).encode())
     digest = hashlib.sha256()

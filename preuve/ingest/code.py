@@ -16,7 +16,7 @@ import ast
 import re
 
 from preuve.errors import InvalidInput
-from preuve.ingest import config, syntax
+from preuve.ingest import comments, config, syntax
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
 from preuve.ingest.chunking import chunks_from_lines, merge_spans, word_count
 from preuve.models import Chunk
@@ -166,8 +166,13 @@ def _definition(node, lines, settings, symbol: str, kind: str, last: int | None 
     return _line_windows(lines, first, last, settings, symbol=symbol, symbol_kind=kind)
 
 
-def _class(node: ast.ClassDef, lines, settings, prefix: str) -> list[Chunk]:
+def _class(node: ast.ClassDef, lines, settings, prefix: str, outer_doc: str = "") -> list[Chunk]:
     name = prefix + node.name
+    # its members are searched with the first sentence of its docstring (or of the
+    # nearest documented class holding it), as other languages' members are with their
+    # container's doc comment (`Chunk.context`, `syntax.py`)
+    docstring = ast.get_docstring(node)
+    doc = comments.doc_summary(docstring.split("\n")) if docstring else outer_doc
     inner = [n for n in node.body
              if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
     if inner:
@@ -185,16 +190,24 @@ def _class(node: ast.ClassDef, lines, settings, prefix: str) -> list[Chunk]:
         names = _target_names(stmt) if isinstance(stmt, ast.Assign | ast.AnnAssign) else []
         if names:
             symbols = ", ".join(f"{name}.{n}" for n in names)
-            out.extend(_definition(stmt, lines, settings, symbols, "attribute"))
+            members = _definition(stmt, lines, settings, symbols, "attribute")
         else:
-            out.extend(_line_windows(lines, stmt.lineno, stmt.end_lineno, settings,
-                                     symbol=name, symbol_kind="class"))
+            members = _line_windows(lines, stmt.lineno, stmt.end_lineno, settings,
+                                    symbol=name, symbol_kind="class")
+        out.extend(_with_context(members, doc))
     for child in inner:
         if isinstance(child, ast.ClassDef):
-            out.extend(_class(child, lines, settings, name + "."))
+            out.extend(_class(child, lines, settings, name + ".", doc))
         else:
-            out.extend(_definition(child, lines, settings, f"{name}.{child.name}", "method"))
+            out.extend(_with_context(
+                _definition(child, lines, settings, f"{name}.{child.name}", "method"), doc))
     return out
+
+
+def _with_context(chunks: list[Chunk], doc: str) -> list[Chunk]:
+    for chunk in chunks:
+        chunk.context = doc
+    return chunks
 
 
 def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -> Parsed:

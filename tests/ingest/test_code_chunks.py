@@ -602,3 +602,23 @@ def test_a_files_opening_doc_is_its_module_chunk_and_title(code_index):
                             method="bm25", k=5, as_of="none", kinds=["code"])
         assert hits[0].path == "semver_lib.rs" and hits[0].symbol_kind == "module"
         assert hits[0].symbol == "semver_lib"  # named after its file, as in Python
+
+
+def test_a_python_method_is_searched_with_its_classs_docstring(fresh_index, tmp_path):
+    """Python's methods carry their class's doc summary as other languages' members do:
+    `LifoQueue._get` is `return self.queue.pop()`; only the class's docstring says it
+    retrieves the most recently added entries first (queue.py of Python 3.11)."""
+    source = DOCUMENTED / "queue.py"
+    chunks = {c.symbol: c for c in parse_code(source.read_bytes(), ChunkSettings(), ".py").chunks}
+    assert chunks["LifoQueue._get"].context == (
+        "Variant of Queue that retrieves most recently added entries first")
+    assert chunks["Queue.put"].context == "Create a queue object with a given maximum size"
+    assert chunks["LifoQueue"].context == ""  # its own docstring is in its text
+    folder = tmp_path / "stdlib"
+    folder.mkdir()
+    shutil.copy(source, folder / "queue.py")
+    with open_index(fresh_index) as index:
+        assert index.ingest([folder]).ok
+        hits = index.where("where are the most recently added entries retrieved first",
+                           method="bm25", kinds=["method"], k=5, as_of="none")
+    assert {h.symbol for h in hits} & {"LifoQueue._get", "LifoQueue._put"}
