@@ -68,6 +68,12 @@ class Store(Protocol):
         """Cache vectors by text hash (committed at once: the cache changes no results)."""
         ...
 
+    def prune_vectors(self, keep: int, used_before: float) -> int:
+        """Delete each model's orphan vectors (no chunk holds their text) past the `keep`
+        most recently used, but none used at or after `used_before` (a time.time()), in one
+        write transaction; returns how many (`preuve.ingest.vectors.prune` sets the bound)."""
+        ...
+
     def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
         """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...
