@@ -105,13 +105,15 @@ def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: st
 
 
 def prune(store) -> int:
-    """Apply the cache's bound after an ingest: per model, keep the orphan vectors most
-    recently of use, as many as the index has chunks or KEEP_ORPHANS if more, and the
-    ones used within GRACE_SECONDS; delete the others. Returns how many were deleted."""
+    """Apply the cache's bound after an ingest: a model with more orphan vectors than the
+    index has chunks (or KEEP_ORPHANS if more) keeps the most recently of use, a tenth
+    fewer than that bound (so that the deleting pass, which reads every vector row, runs
+    once per tenth of the bound rather than at every ingest), and those used within
+    GRACE_SECONDS; the others are deleted. Returns how many were deleted."""
     from preuve.models import Filters
 
-    keep = max(store.readable_chunks(Filters()), KEEP_ORPHANS)
-    return store.prune_vectors(keep, time.time() - GRACE_SECONDS)
+    bound = max(store.readable_chunks(Filters()), KEEP_ORPHANS)
+    return store.prune_vectors(bound, bound - bound // 10, time.time() - GRACE_SECONDS)
 
 
 def _store(store, key, embedder, batch, vectors, bar) -> None:

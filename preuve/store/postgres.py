@@ -526,14 +526,19 @@ class PostgresStore(KeywordStore, SqlStore):
             cur.execute("TRUNCATE vectors_in")
         self._maybe_build_hnsw()
 
-    def prune_vectors(self, keep: int, used_before: float) -> int:
-        """Delete the orphan vectors (no chunk holds their text) of each model past the
-        `keep` most recently used, except those used since `used_before`; returns how many.
+    def prune_vectors(self, over: int, keep: int, used_before: float) -> int:
+        """Of each model with more than `over` orphan vectors (no chunk holds their text),
+        delete those past the `keep` most recently used, except those used since
+        `used_before`; returns how many.
         Under the write lock `apply` takes: no chunk can come to need a vector meanwhile."""
         deleted = 0
         with self._cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             for (model,) in cur.execute(VECTOR_MODELS).fetchall():
+                cur.execute(f"SELECT COUNT(*) FROM vectors v WHERE v.model = %s AND {ORPHAN}",
+                            (model,))
+                if cur.fetchone()[0] <= over:
+                    continue
                 cur.execute(
                     "DELETE FROM vectors WHERE model = %s AND text_hash IN (SELECT v.text_hash "
                     f"FROM vectors v WHERE v.model = %s AND {ORPHAN} "

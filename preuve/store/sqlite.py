@@ -400,13 +400,18 @@ class SQLiteStore(KeywordStore, SqlStore):
                 "VALUES (?, ?, ?, ?)",
                 [(model, h, np.asarray(v, dtype=np.float32).tobytes(), used) for h, v in items])
 
-    def prune_vectors(self, keep: int, used_before: float) -> int:
-        """Delete the orphan vectors (no chunk holds their text) of each model past the
-        `keep` most recently used, except those used since `used_before`; returns how many.
+    def prune_vectors(self, over: int, keep: int, used_before: float) -> int:
+        """Of each model with more than `over` orphan vectors (no chunk holds their text),
+        delete those past the `keep` most recently used, except those used since
+        `used_before`; returns how many.
         One write transaction: no chunk can come to need a vector while it runs."""
         deleted = 0
         with self._write() as db:
             for (model,) in db.execute(VECTOR_MODELS).fetchall():
+                # counted on the key index first: the ordered scan reads the vector rows
+                if db.execute(f"SELECT COUNT(*) FROM vectors v WHERE v.model = ? AND {ORPHAN}",
+                              (model,)).fetchone()[0] <= over:
+                    continue
                 deleted += db.execute(
                     "DELETE FROM vectors WHERE id IN (SELECT v.id FROM vectors v WHERE "
                     f"v.model = ? AND {ORPHAN} ORDER BY v.used DESC, v.id DESC "
