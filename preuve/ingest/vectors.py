@@ -8,7 +8,7 @@ The cache is bounded (`prune`, after each ingest that changed something): vector
 needs any more (orphans: an edited passage's old text, a removed file's) are kept, the most
 recently of use first, up to as many as the index has chunks (at least KEEP_ORPHANS), so
 that content coming back (a branch switched back, an edit undone, a file restored) is not
-embedded again; older ones are deleted. docs/architecture.md explains the choice.
+embedded again; older ones are deleted. docs/git-and-watch.md explains the choice.
 """
 
 from __future__ import annotations
