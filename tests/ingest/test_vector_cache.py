@@ -130,6 +130,8 @@ def test_content_coming_back_within_the_bound_is_not_embedded_again(
         assert index.ingest([folder]).embedded == 1
         live, _ = per_model(path)
         assert set(live.values()) == {3}
+        index.forget(["a.md"])  # forgetting a file orphans its vectors: bounded too
+        assert per_model(path) == ({m: 1 for m in live}, {m: KEEP for m in live})
 
 
 def test_an_index_made_before_the_cache_was_bounded_is_migrated_and_pruned(
