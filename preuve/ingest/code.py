@@ -76,6 +76,17 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
+# folders of code that runs the code rather than being it: benchmarks, examples, demos
+_USING_PATH = re.compile(r"(?:^|/)(?:benches|benchmarks?|examples?|demos?)/")
+
+
+def uses_the_code(path: str) -> bool:
+    """Whether a file uses the code base rather than being part of it: a test
+    (`is_test_path`), a benchmark (Rust's `benches/`, `benchmark/`) or an example
+    (`examples/`). `where` lists them after the code they use."""
+    return is_test_path(path) or bool(_USING_PATH.search(path))
+
+
 def language_names() -> tuple[str, ...]:
     return tuple(sorted({"python", *(lang.family for lang in syntax.LANGUAGES.values()),
                          *config.FORMATS}))

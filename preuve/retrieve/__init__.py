@@ -187,12 +187,13 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
     hybrid, the definitions nearest to the subject by their vectors (a definition is
     embedded by its summary, `vectors.passage_text`) are a list of their own
     (`_code_ranking`); the first candidates re-ordered by the question's words in their
-    own names (`by_name`); test files (`tests/`, `*_test.go`, `test_*.py`...) come after
+    own names (`by_name`); test, benchmark and example files (`tests/`, `*_test.go`,
+    `test_*.py`, `benches/`, `examples/`...: `code.uses_the_code`) come after
     the code they test unless the subject is about tests. `symbol_kinds` keeps chunks of
     those kinds (function, method...), `languages` those of files in those languages
     (`preuve.ingest.code.language_of`): both matched on the ranked list, searched deeper
     (up to `WHERE_DEPTH`) until k locations match."""
-    from preuve.ingest.code import is_test_path, language_of
+    from preuve.ingest.code import language_of, uses_the_code
 
     base = filters or Filters()
     options = options or Options()
@@ -213,7 +214,7 @@ def where(store: Store, subject: str, *, k: int = 10, filters: Filters | None = 
             break
         depth *= 4
     if not about_tests:  # stable: the order among code files, then among tests, is kept
-        kept.sort(key=lambda hit: is_test_path(hit.path))
+        kept.sort(key=lambda hit: uses_the_code(hit.path))
     for rank, hit in enumerate(kept[:k], 1):
         hit.rank = rank
     return kept[:k]
@@ -242,7 +243,8 @@ def one_per_definition(hits: list[Hit]) -> list[Hit]:
     return out
 
 
-_TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?)\b", re.I)
+_TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?|bench(?:es|mark)?s?"
+                    r"|examples?|exemples?|démos?|demos?)\b", re.I)
 # candidates `where` ranks (test files moved down among them)
 WHERE_POOL = 50
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import open_index, run_cli
 
 from preuve.errors import InvalidInput
-from preuve.ingest import comments, syntax
+from preuve.ingest import code, comments, syntax
 from preuve.ingest.base import ChunkSettings
 from preuve.ingest.code import language_of, parse_code
 
@@ -280,6 +280,31 @@ def test_where_puts_the_code_before_its_tests(code_index):
         assert "MinimumNArgs" in {h.symbol for h in hits}
         asked = index.where("tests of the minimum number of args", k=3, languages="go")
         assert asked[0].path == "cobra/args_test.go"  # asked about tests: as ranked
+
+
+def test_where_puts_benchmarks_after_the_code_they_measure(fresh_index, tmp_path):
+    """semver's `benches/parse.rs` (`parse_version_req`: `b.iter(|| ... .parse::<VersionReq>())`)
+    holds the question's words as the code does; a developer asking where something is
+    done wants `VersionReq::parse`, and the benchmark when asking about benchmarks."""
+    folder = tmp_path / "semver"
+    (folder / "src").mkdir(parents=True)
+    (folder / "benches").mkdir()
+    shutil.copy(FIXTURES / "semver_lib.rs", folder / "src" / "lib.rs")
+    shutil.copy(DOCUMENTED / "benches" / "parse.rs", folder / "benches" / "parse.rs")
+    question = "parse version req"
+    with open_index(fresh_index) as index:
+        assert index.ingest([folder]).ok
+        plain = index.search(question, method="bm25", k=3, as_of="none", kinds=["code"])
+        assert plain[0].path == "benches/parse.rs"  # keyword rank alone: the benchmark
+        hits = index.where(question, method="bm25", k=5, as_of="none")
+        assert hits[0].path == "src/lib.rs"
+        benches = [h.rank for h in hits if h.path == "benches/parse.rs"]
+        assert all(rank > max(h.rank for h in hits if h.path == "src/lib.rs")
+                   for rank in benches)
+        asked = index.where(f"benchmark {question}", method="bm25", k=3, as_of="none")
+        assert asked[0].path == "benches/parse.rs"  # asked about benchmarks: as ranked
+    assert code.uses_the_code("examples/basic.rs") and code.uses_the_code("benches/x.rs")
+    assert not code.uses_the_code("src/example_parser.rs")
 
 
 def test_is_test_path():
