@@ -45,7 +45,7 @@ from preuve.embed import Embedder
 from preuve.engine import DEFAULT_EMBEDDER, NO_EMBEDDER, Engine
 from preuve.errors import InvalidInput, NoSuchFile, NotFound
 from preuve.feedback import Feedback
-from preuve.ingest import IngestReport, ingest, ingest_records, repo
+from preuve.ingest import IngestReport, ingest, ingest_records, repo, vectors
 from preuve.ingest.base import ChunkSettings
 from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import bilingual
@@ -389,6 +389,7 @@ class Index:
             chosen.update((d.doc_id, d) for d in matched)
         if chosen:
             self._store.apply(Changes(removals=list(chosen)))
+            vectors.prune(self._store)  # their vectors are orphans now: keep them bounded
         return list(chosen.values())
 
     def close(self) -> None:

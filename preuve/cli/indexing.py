@@ -76,8 +76,10 @@ def status(index_path, as_json):
     click.echo(f"index      {stats['index']} (schema {stats['schema_version']}, "
                f"{stats['size_bytes'] / 1e6:.1f} MB)")
     click.echo(f"documents  {stats['documents']}")
+    cached = stats.get("cached_vectors", {})
     for model, n in stats.get("vectors", {}).items():
-        click.echo(f"vectors    {n} ({model})")
+        click.echo(f"vectors    {n} ({model}), {cached.get(model, 0)} more cached for "
+                   "passages no longer indexed")
     click.echo(f"chunks     {stats['chunks']}")
     for kind, counts in stats["by_kind"].items():
         click.echo(f"  {kind:<9}{counts['documents']} documents, {counts['chunks']} chunks")

@@ -193,6 +193,7 @@ def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
             _embed(store, changes, companion[0], companion[1], progress, embedder_settings)
     if changes.upserts or changes.removals:
         store.apply(changes)
+        vectors.prune(store)  # the chunks that went leave orphan vectors: keep them bounded
     return report
 
 

@@ -3,6 +3,12 @@
 Vectors are cached by the hash of the text embedded (title, section and chunk text), per
 model revision, so a re-ingest never re-embeds an unchanged chunk. Each batch is
 committed as it arrives: a killed ingest keeps the vectors it paid for.
+
+The cache is bounded (`prune`, after each ingest that changed something): vectors no chunk
+needs any more (orphans: an edited passage's old text, a removed file's) are kept, the most
+recently of use first, up to as many as the index has chunks (at least KEEP_ORPHANS), so
+that content coming back (a branch switched back, an edit undone, a file restored) is not
+embedded again; older ones are deleted. docs/git-and-watch.md explains the choice.
 """
 
 from __future__ import annotations
@@ -20,6 +26,11 @@ import numpy as np
 from preuve.ingest.comments import definition_summary
 
 BATCH = 32
+# orphan vectors each model keeps at least (more in an index with more chunks: `prune`)
+KEEP_ORPHANS = 10_000
+# an orphan used this recently is never deleted: it may be another process's ingest's
+# vector, embedded but not yet applied
+GRACE_SECONDS = 3600.0
 
 
 def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
@@ -91,6 +102,18 @@ def embed_missing(store, embedder, items: Sequence[tuple[str, str]], *, name: st
         rate = len(todo) / max(time.perf_counter() - started, 1e-9)
         print(f"embedded {len(todo)} passages with {label} ({rate:.1f}/s)", file=sys.stderr)
     return len(todo)
+
+
+def prune(store) -> int:
+    """Apply the cache's bound after an ingest: a model with more orphan vectors than the
+    index has chunks (or KEEP_ORPHANS if more) keeps the most recently of use, a tenth
+    fewer than that bound (so that the deleting pass, which reads every vector row, runs
+    once per tenth of the bound rather than at every ingest), and those used within
+    GRACE_SECONDS; the others are deleted. Returns how many were deleted."""
+    from preuve.models import Filters
+
+    bound = max(store.readable_chunks(Filters()), KEEP_ORPHANS)
+    return store.prune_vectors(bound, bound - bound // 10, time.time() - GRACE_SECONDS)
 
 
 def _store(store, key, embedder, batch, vectors, bar) -> None:

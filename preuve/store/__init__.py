@@ -68,6 +68,13 @@ class Store(Protocol):
         """Cache vectors by text hash (committed at once: the cache changes no results)."""
         ...
 
+    def prune_vectors(self, over: int, keep: int, used_before: float) -> int:
+        """Of each model with more than `over` orphan vectors (no chunk holds their text),
+        delete those past the `keep` most recently used, but none used at or after
+        `used_before` (a time.time()), in one write transaction under the write lock
+        `apply` takes; returns how many (`preuve.ingest.vectors.prune` sets the bound)."""
+        ...
+
     def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
         """(text_hash, path, title, heading, symbol, text) of chunks lacking a vector."""
         ...

@@ -57,7 +57,8 @@ def copy_index(source: str, target: str, batch: int = 500,
 def _copy(src: IndexStore, dst: IndexStore, batch: int, progress) -> CopyReport:
     report = CopyReport(source=src.location, target=dst.location)
     before = dst.stats()
-    if before["documents"] or before["chunks"] or before.get("vectors"):
+    if (before["documents"] or before["chunks"] or any(before.get("vectors", {}).values())
+            or any(before.get("cached_vectors", {}).values())):
         raise Conflict(f"{dst.location} is not empty ({before['documents']} documents): "
                        "migrate copies into an empty index only")
     # meta first: the target learns which embedder the index uses before any vector arrives
@@ -95,7 +96,8 @@ def _check(src: IndexStore, dst: IndexStore, report: CopyReport) -> None:
     """Both sides hold the same numbers of documents, chunks, vectors and messages."""
     a, b = src.stats(), dst.stats()
     wrong = [f"{key}: {a.get(key)} in the source, {b.get(key)} in the target"
-             for key in ("documents", "chunks", "vectors") if a.get(key) != b.get(key)]
+             for key in ("documents", "chunks", "vectors", "cached_vectors")
+             if a.get(key) != b.get(key)]
     for table in ("conversations", "messages", "feedback"):
         n, m = report.rows[table], len(dst.export_rows(table))
         if n != m:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,6 +43,8 @@ from preuve.store.sql import (
     DOC_COLUMNS,
     DOC_WIDTH,
     HIT_COLUMNS,
+    ORPHAN,
+    VECTOR_MODELS,
     SqlStore,
     document_row,
     filter_sql,
@@ -207,8 +210,11 @@ class PostgresStore(KeywordStore, SqlStore):
                 cur.execute("SELECT access, tokens FROM chunks WHERE doc_id = ANY(%s)", (gone,))
                 for access, tokens in cur:
                     change.add(access, tokens.split(), -1)
-                cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s) RETURNING id", (gone,))
-                deleted = [row[0] for row in cur.fetchall()]
+                cur.execute("DELETE FROM chunks WHERE doc_id = ANY(%s) RETURNING id, text_hash",
+                            (gone,))
+                dropped_rows = cur.fetchall()
+                deleted = [row[0] for row in dropped_rows]
+                _mark_used(cur, {row[1] for row in dropped_rows if row[1]})
                 cur.execute("DELETE FROM documents WHERE doc_id = ANY(%s) RETURNING doc_id",
                             (dropped,))
                 removed = len(cur.fetchall())
@@ -504,9 +510,10 @@ class PostgresStore(KeywordStore, SqlStore):
                 for text_hash, vector in items:
                     copy.write_row((text_hash, vector_literal(vector)))
             cur.execute(
-                "INSERT INTO vectors (model, text_hash, vector) SELECT DISTINCT ON (text_hash) "
-                "%s, text_hash, vector FROM vectors_in ON CONFLICT (model, text_hash) "
-                "DO UPDATE SET vector = excluded.vector", (model,))
+                "INSERT INTO vectors (model, text_hash, vector, used) "
+                "SELECT DISTINCT ON (text_hash) %s, text_hash, vector, %s FROM vectors_in "
+                "ON CONFLICT (model, text_hash) DO UPDATE SET vector = excluded.vector, "
+                "used = excluded.used", (model, time.time()))
             # dense search uses one model: the one the index records, else the first stored
             stored = (self.get_meta("dense_model", cur) or self.get_meta("embedder_model", cur)
                       or model)
@@ -518,6 +525,27 @@ class PostgresStore(KeywordStore, SqlStore):
                             "WHERE c.text_hash = s.text_hash AND c.embedding IS NULL")
             cur.execute("TRUNCATE vectors_in")
         self._maybe_build_hnsw()
+
+    def prune_vectors(self, over: int, keep: int, used_before: float) -> int:
+        """Of each model with more than `over` orphan vectors (no chunk holds their text),
+        delete those past the `keep` most recently used, except those used since
+        `used_before`; returns how many.
+        Under the write lock `apply` takes: no chunk can come to need a vector meanwhile."""
+        deleted = 0
+        with self._cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
+            for (model,) in cur.execute(VECTOR_MODELS).fetchall():
+                cur.execute(f"SELECT COUNT(*) FROM vectors v WHERE v.model = %s AND {ORPHAN}",
+                            (model,))
+                if cur.fetchone()[0] <= over:
+                    continue
+                cur.execute(
+                    "DELETE FROM vectors WHERE model = %s AND text_hash IN (SELECT v.text_hash "
+                    f"FROM vectors v WHERE v.model = %s AND {ORPHAN} "
+                    "ORDER BY v.used DESC, v.text_hash DESC OFFSET %s) AND used < %s",
+                    (model, model, keep, used_before))
+                deleted += cur.rowcount
+        return deleted
 
     def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
         with self._cursor() as cur:
@@ -570,6 +598,14 @@ class PostgresStore(KeywordStore, SqlStore):
     _write = _cursor  # every cursor is one transaction
 
 
+
+
+def _mark_used(cur, text_hashes: set[str]) -> None:
+    """The vectors of texts whose chunks went were of use until now (they may come back)."""
+    if text_hashes:
+        models = [row[0] for row in cur.execute(VECTOR_MODELS).fetchall()]
+        cur.execute("UPDATE vectors SET used = %s WHERE model = ANY(%s) AND text_hash = ANY(%s)",
+                    (time.time(), models, sorted(text_hashes)))
 
 
 def _max_chunk_id(cur) -> int:

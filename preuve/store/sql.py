@@ -87,6 +87,17 @@ PLAIN_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+# -- the vector cache (preuve.ingest.vectors.prune) -------------------------------------------
+# a vector whose text no chunk holds (`v`: the vectors row): an orphan, kept for a while in
+# case its text comes back
+ORPHAN = "NOT EXISTS (SELECT 1 FROM chunks c WHERE c.text_hash = v.text_hash)"
+# the models the cache holds vectors of, one index seek each (a DISTINCT reads every row)
+VECTOR_MODELS = (
+    "WITH RECURSIVE m(model) AS (SELECT min(model) FROM vectors UNION ALL "
+    "SELECT (SELECT min(model) FROM vectors WHERE model > m.model) FROM m "
+    "WHERE m.model IS NOT NULL) SELECT model FROM m WHERE model IS NOT NULL")
+
+
 def migrations(engine: str) -> list[tuple[int, str]]:
     """(number, sql) of `engine`'s bundled migrations in order: `001_init.sql` is number 1."""
     folder = resources.files("preuve.store") / "migrations" / engine
@@ -341,6 +352,7 @@ class SqlStore:
             kinds = {kind: {"documents": docs, "chunks": n} for kind, docs, n in cur.execute(
                 "SELECT kind, COUNT(DISTINCT doc_id), COUNT(*) FROM chunks "
                 "GROUP BY kind ORDER BY kind").fetchall()}
+            live, cached = self._vector_counts(cur)
             last = cur.execute(f"SELECT {', '.join(INGEST_COLUMNS)} FROM ingests "
                                "ORDER BY id DESC LIMIT 1").fetchone()
             out = {
@@ -350,12 +362,23 @@ class SqlStore:
                 "chunks": cur.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
                 "by_kind": kinds,
                 "size_bytes": 0,
-                "vectors": {row[0]: row[1] for row in cur.execute(
-                    "SELECT model, COUNT(*) FROM vectors GROUP BY model ORDER BY model")},
+                "vectors": live,  # per model: the vectors some chunk's text needs
+                "cached_vectors": cached,  # and the orphans kept in case their text comes back
                 "last_ingest": dict(zip(INGEST_COLUMNS, last, strict=True)) if last else None,
             }
             out.update(self._engine_stats(cur))
         return out
+
+    def _vector_counts(self, cur) -> tuple[dict[str, int], dict[str, int]]:
+        """({model: vectors some chunk's text needs}, {model: orphans}), by model."""
+        live: dict[str, int] = {}
+        cached: dict[str, int] = {}
+        for model, orphan, n in cur.execute(
+                f"SELECT v.model, {ORPHAN} AS orphan, COUNT(*) FROM vectors v "
+                "GROUP BY v.model, orphan ORDER BY v.model").fetchall():
+            (cached if orphan else live)[model] = n
+        return ({m: live.get(m, 0) for m in sorted(live.keys() | cached.keys())},
+                {m: cached.get(m, 0) for m in sorted(live.keys() | cached.keys())})
 
     def get_meta(self, key: str, cur=None) -> str | None:
         if cur is None:

@@ -21,6 +21,7 @@ import dataclasses
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -40,6 +41,8 @@ from preuve.store.sql import (
     DOC_WIDTH,
     FTS_TOKENIZE,
     HIT_COLUMNS,
+    ORPHAN,
+    VECTOR_MODELS,
     SqlStore,
     bm25_idf,
     document_row,
@@ -174,10 +177,15 @@ class SQLiteStore(KeywordStore, SqlStore):
         with self._write() as db:
             parent = self.get_meta("state") or ""
             deleted: list[int] = []  # chunk ids, for the keyword index's change record
+            gone: set[str] = set()  # the text hashes of the chunks that go
 
             def drop_chunks(doc_id: str) -> None:
-                deleted.extend(row[0] for row in db.execute(
-                    "DELETE FROM chunks WHERE doc_id = ? RETURNING id", (doc_id,)).fetchall())
+                for rowid, text_hash in db.execute(
+                        "DELETE FROM chunks WHERE doc_id = ? RETURNING id, text_hash",
+                        (doc_id,)).fetchall():
+                    deleted.append(rowid)
+                    if text_hash:
+                        gone.add(text_hash)
 
             # removals first: a renamed file keeps its explicit id under its new path
             upserted = {doc.doc_id for doc, _ in changes.upserts}
@@ -218,6 +226,7 @@ class SQLiteStore(KeywordStore, SqlStore):
                      for c in chunks],
                 )
             high = db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+            _mark_used(db, gone)
             generation = db.execute(
                 "INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) "
                 "DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value").fetchone()[0]
@@ -384,10 +393,30 @@ class SQLiteStore(KeywordStore, SqlStore):
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Cache vectors by text hash. Committed on its own: the cache is not what searches
         see (chunks are), so a killed ingest keeps the work done without changing results."""
+        used = time.time()
         with self._write() as db:
             db.executemany(
-                "INSERT OR REPLACE INTO vectors (model, text_hash, vector) VALUES (?, ?, ?)",
-                [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items])
+                "INSERT OR REPLACE INTO vectors (model, text_hash, vector, used) "
+                "VALUES (?, ?, ?, ?)",
+                [(model, h, np.asarray(v, dtype=np.float32).tobytes(), used) for h, v in items])
+
+    def prune_vectors(self, over: int, keep: int, used_before: float) -> int:
+        """Of each model with more than `over` orphan vectors (no chunk holds their text),
+        delete those past the `keep` most recently used, except those used since
+        `used_before`; returns how many.
+        One write transaction: no chunk can come to need a vector while it runs."""
+        deleted = 0
+        with self._write() as db:
+            for (model,) in db.execute(VECTOR_MODELS).fetchall():
+                # counted on the key index first: the ordered scan reads the vector rows
+                if db.execute(f"SELECT COUNT(*) FROM vectors v WHERE v.model = ? AND {ORPHAN}",
+                              (model,)).fetchone()[0] <= over:
+                    continue
+                deleted += db.execute(
+                    "DELETE FROM vectors WHERE id IN (SELECT v.id FROM vectors v WHERE "
+                    f"v.model = ? AND {ORPHAN} ORDER BY v.used DESC, v.id DESC "
+                    "LIMIT -1 OFFSET ?) AND used < ?", (model, keep, used_before)).rowcount
+        return deleted
 
     def passages_without_vectors(self, model: str) -> list[tuple[str, str, str, str, str, str]]:
         """(text_hash, path, title, heading, symbol, text) of indexed chunks with no vector
@@ -643,6 +672,19 @@ def _partition_existing(db: sqlite3.Connection) -> None:
 # what ranking inside one BM25 partition needs no join for: no filter at all (roles
 # included; the caller drops navigation chunks when it reads the winners back)
 UNFILTERED = Filters(navigation=True)
+
+
+
+def _mark_used(db: sqlite3.Connection, text_hashes: set[str]) -> None:
+    """The vectors of texts whose chunks went were of use until now (they may come back)."""
+    if not text_hashes:
+        return
+    used, hashes = time.time(), sorted(text_hashes)
+    for (model,) in db.execute(VECTOR_MODELS).fetchall():
+        for i in range(0, len(hashes), 500):
+            part = hashes[i:i + 500]
+            db.execute(f"UPDATE vectors SET used = ? WHERE model = ? AND text_hash IN "
+                       f"({','.join('?' * len(part))})", [used, model, *part])
 
 
 def _new_state() -> str:
