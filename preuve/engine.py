@@ -265,6 +265,13 @@ class Engine:
                     progress(step)
         return spent
 
+    def prune_vectors(self) -> int:
+        """Apply the vector cache's bound now, as each ingest and `forget` do after their
+        changes (`preuve.ingest.vectors.prune`): how many orphan vectors were deleted."""
+        from preuve.ingest import vectors
+
+        return vectors.prune(self.store)
+
     def meta(self, key: str) -> str | None:
         """A value recorded in the index under `key` (tools' own keys, e.g. a benchmark's
         cache parameters; preuve's own keys are read through the methods above)."""
