@@ -22,7 +22,10 @@ from preuve.models import Hit
 
 
 class KeywordStore:
-    """What a store adds to keep the keyword engine: `keywords` (the shared reader)."""
+    """What a store adds to keep the keyword engine: `keywords` (the shared reader).
+
+    Each store supplies `_keyword_snapshot` (SQLiteStore and PostgresStore do): the base
+    here raises NotImplementedError, as `SqlStore`'s engine hooks do."""
 
     keywords: kw.IndexReader
     bm25_engine: bool = True  # False: the `bm25` setting `sql` (FTS5 / sparse vectors)
