@@ -274,6 +274,12 @@ def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
 
 
 QUOTABLE = (STATEMENT, ATTACHED)
+# A reference's change note ("Changed in version 3.4: …", Sphinx's versionchanged) is never
+# the answer, unless the question asks about versions
+_VERSION_NOTE = re.compile(r"^(changed|new|deprecated|added|removed) (in|since) version\b|"
+                           r"^(modifié|nouveau|ajouté|obsolète|supprimé|déprécié)e? (dans la|"
+                           r"depuis la|en) version\b", re.I)
+_ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b", re.I)
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -446,6 +452,8 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
+            if _VERSION_NOTE.match(sentence.text) and not _ASKS_VERSION.search(question):
+                bonus = -1.0  # a reference's change note answers "since when", nothing else
             sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
                               "kind": round(bonus, 3)}
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None

@@ -373,3 +373,28 @@ def test_an_api_entry_is_quoted_with_its_signature(tmp_path):
     assert answer.answer.startswith("`textwrap.dedent(text)` — Remove any common leading "
                                     "whitespace"), answer.answer
     assert answer.citations[0]["path"] == "textwrap.html"
+
+
+def test_a_change_note_is_not_the_answer(manuals):
+    """"Changed in version 3.4: Use (',', ': ') as default if indent is not None." carries
+    a "use" for a how-to question and was quoted for "how do I print JSON indented?" over
+    the sentence that answers it (the Python docs' json.dump entry); a change note answers
+    only a question about versions."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("If indent is a non-negative integer or string, then JSON array elements and "
+            "object members will be pretty-printed with that indent level.\n"
+            "Changed in version 3.4: Use (',', ': ') as default if indent is not None.\n"
+            "If specified, default should be a function that gets called for objects that "
+            "can't otherwise be serialized.")
+    guide = ("La sortie est affichée telle quelle à l'écran, sans mise en forme.")
+    hits = [_hit(1, "library/json.html", "json.dump(obj, fp, *, indent=None)", text),
+            _hit(2, "guide/sortie.html", "Sortie", guide)]
+    hits[1].language = "fr"
+    answerer = ExtractiveAnswerer(manuals.engine.embedder())
+    quoted, _, _ = answerer.answer("How do I print JSON nicely indented so it is readable?",
+                                   hits)
+    assert quoted.startswith("If indent is a non-negative integer"), quoted
+    quoted, _, _ = answerer.answer("In which version did the default separators change?",
+                                   hits)
+    assert "Changed in version 3.4" in quoted, quoted
