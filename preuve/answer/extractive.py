@@ -274,6 +274,12 @@ def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
 
 
 QUOTABLE = (STATEMENT, ATTACHED)
+# A reference's change note ("Changed in version 3.4: …", Sphinx's versionchanged) is never
+# the answer, unless the question asks about versions
+_VERSION_NOTE = re.compile(r"^(changed|new|deprecated|added|removed) (in|since) version\b|"
+                           r"^(modifié|nouveau|ajouté|obsolète|supprimé|déprécié)e? (dans la|"
+                           r"depuis la|en) version\b", re.I)
+_ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b", re.I)
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -377,6 +383,9 @@ HEADING_COSINE = 0.88
 # at SWITCH_COSINE or more and this much closer than that passage's own heading
 TITLE_MARGIN = 0.03
 SWITCH_COSINE = 0.90
+# A question heading (a FAQ entry's) this close asks what the user asks in other words:
+# its whole answer, from the start, is quoted
+ASKED_COSINE = 0.92
 
 
 class ExtractiveAnswerer:
@@ -443,6 +452,8 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
+            if _VERSION_NOTE.match(sentence.text) and not _ASKS_VERSION.search(question):
+                bonus = -1.0  # a reference's change note answers "since when", nothing else
             sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
                               "kind": round(bonus, 3)}
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None
@@ -487,7 +498,10 @@ class ExtractiveAnswerer:
                 and titled.parts["cosine"] >= SWITCH_COSINE and titled.hit.heading != first.heading:
             first_title = max((u.parts["cosine"] for u in units if u.hit is first
                                and u.role in (HEADING, QUESTION)), default=0.0)
-            if titled.parts["cosine"] >= first_title + TITLE_MARGIN:
+            body_best = max((compared(u) for u in units if u.hit is titled.hit
+                             and u.role == STATEMENT), default=0.0)
+            if titled.parts["cosine"] >= first_title + TITLE_MARGIN and \
+                    body_best >= compared(pick) - PREFER_FIRST:
                 pick = titled  # a FAQ entry that asks what the user asks: its body answers
                 why = (f"passage ranked {titled.hit.rank} has the heading closest to the "
                        f"question ({titled.parts['cosine']:.3f})")
@@ -504,14 +518,18 @@ class ExtractiveAnswerer:
                 own = by_hit[body.hit.chunk_id]
             start = body.index
             why += f"; its {pick.role} matches, the answer is what follows it"
-        elif self._titled(question, pick, units) and \
-                any(s is pick for s in window(own, _body_start(own), budget)):
+        elif self._titled(question, pick, units) and (
+                any(s is pick for s in window(own, _body_start(own), budget))
+                or self._asked_here(pick, units)):
             start = _body_start(own)
             why += "; its heading names what is asked: quoted from the section's start"
         elif _LEANS.match(own[start].text) and start > 0 and \
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
         chosen = window(own, start, budget)
+        signature = _signature_before(own, chosen)
+        if signature is not None:  # an API entry's description: its name leads the quote
+            chosen = [signature] + chosen
         second = [] if chosen and self._titled(question, chosen[0], units) else \
             self._second_quote(question, chosen, units, by_hit, compared)
         if second:
@@ -562,6 +580,12 @@ class ExtractiveAnswerer:
         closest = self._closest_title(units)
         return closest is not None and closest.hit is pick.hit
 
+    def _asked_here(self, pick: Sentence, units: list[Sentence]) -> bool:
+        """The question closest to the user's, of all the passages' headings and questions,
+        is the one this passage answers (a FAQ entry): its body, from the start, answers."""
+        closest = self._closest_title(units, least=ASKED_COSINE)
+        return closest is not None and closest.hit is pick.hit and closest.text.endswith("?")
+
     def _closest_title(self, units: list[Sentence],
                        least: float = HEADING_COSINE) -> Sentence | None:
         """Of all the passages' headings and questions, the one closest to the question in
@@ -584,6 +608,29 @@ def _names_first(question: str, sentence: Sentence) -> bool:
         if opening & asked:
             return True
     return False
+
+
+# An API reference entry's heading: a signature ("PurePath.suffix", "class
+# textwrap.TextWrapper(**kwargs)", "re.findall(pattern, string, flags=0)"), not a title
+_SIGNATURE = re.compile(r"^(?:(?:class|exception|async|static|abstract|classmethod|"
+                        r"staticmethod|property|function|method|attribute|data) )*"
+                        r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*(?:\(.*\))?$")
+
+
+def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
+    """When the quote starts right after its passage's heading and that heading is an API
+    entry's signature (a dotted name, or a name with its parameters), that signature, as
+    code: the description alone ("The file extension of the final component") does not
+    say what to call."""
+    if not chosen or chosen[0].index == 0:
+        return None
+    heading = own[chosen[0].index - 1]
+    text = heading.text.strip()
+    if heading.role != HEADING or not _SIGNATURE.match(text) or \
+            not ("." in text.split("(")[0] or "(" in text):
+        return None
+    return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
+                    index=heading.index, block=chosen[0].block, role=ATTACHED)
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:

@@ -30,11 +30,13 @@ from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
 PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structure
-# Bump when code chunks change (what is embedded for them, `vectors.passage_text`, or what
-# they are searched with): a re-ingest rebuilds the code files only, whose chunks then
-# have the new text's hash and get its vector (the other files' chunks keep theirs)
-CODE_VERSION = "3"  # 2: a definition embedded by its summary, not its body; 3: a Python
-# method searched with its class's docstring
+# Bump a kind's version when its chunks change (how it is parsed, or what is embedded
+# for its chunks, `vectors.passage_text`): a re-ingest rebuilds the files of that kind only,
+# whose chunks then have the new text's hash and get its vector (the other files' chunks
+# keep theirs). code: 2 a definition embedded by its summary, not its body; 3 a Python
+# method searched with its class's docstring. html: 2 an API reference's entries
+# (Sphinx's <dl class="py method">) are sections of their own
+KIND_VERSIONS = {"code": "3", "html": "2"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -259,8 +261,8 @@ def _build(candidate: Candidate, previous: Document | None, settings: ChunkSetti
     repo = candidate.repo
     parts = [PIPELINE_VERSION.encode(), repr(settings).encode(), str(default_access).encode(),
              sidecar_bytes, data]
-    if candidate.kind == "code":
-        parts.append(CODE_VERSION.encode())
+    if candidate.kind in KIND_VERSIONS:
+        parts.append(KIND_VERSIONS[candidate.kind].encode())
     if repo is not None:  # its remote and whether it is as committed (not its commit)
         parts.append(repo.fingerprint(candidate.repo_path).encode())
     digest = hashlib.sha256()

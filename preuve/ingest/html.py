@@ -1,6 +1,9 @@
 """HTML: the main content only (no navigation, header, footer, scripts), cut by heading,
 each chunk with its heading path and the source lines its blocks came from. A list of only
 links left inside the content (a table of contents) becomes chunks of role "navigation".
+An API reference's entries (Sphinx's `<dl class="py method"><dt id=…>` and the like) are
+sections of their own, their signature a heading under the page's: one chunk per function,
+class or attribute, found by its name, not a window across a dozen of them.
 
 Built on the standard library's tolerant parser, which knows each tag's source line.
 """
@@ -31,6 +34,16 @@ _SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerli
 _SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar"}  # Publican
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
+# A reference entry: a <dt> with an id opening a <dl> of one of these classes (Sphinx's
+# object types, in any domain: "py method", "c function", "std option", "describe"), or
+# marked as a signature by Sphinx ("sig-object")
+_ENTRY_CLASSES = {"function", "method", "class", "attribute", "property", "data",
+                  "exception", "classmethod", "staticmethod", "decorator", "module", "type",
+                  "member", "macro", "struct", "enum", "var", "option", "cmdoption", "envvar",
+                  "describe", "object"}
+# entry signatures are headings below any <h1>-<h6>: level 7 for the outer entry, 8 for a
+# method inside a class's entry, and so on
+_ENTRY_LEVEL = 7
 _VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed",
          "source", "track", "wbr"}
 
@@ -62,6 +75,8 @@ class _Extractor(HTMLParser):
         self.buf_text = False  # does `buf` hold any non-blank data (kept, not recomputed)
         self.buf_start = 0
         self.buf_end = 0
+        self.entry_levels: list[int | None] = []  # per open <dl>: its entries' level, or None
+        self.in_signature = False
 
     def _capturing(self) -> bool:
         return self.skip_depth == 0 and (not self.main_only or self.main_depth > 0)
@@ -100,6 +115,15 @@ class _Extractor(HTMLParser):
             self._flush()
         if tag in _HEADINGS and self._capturing():
             self.heading_level, self.heading_text = _HEADINGS[tag], []
+        if tag == "dl":
+            depth = sum(1 for level in self.entry_levels if level is not None)
+            self.entry_levels.append(_ENTRY_LEVEL + depth if classes & _ENTRY_CLASSES else None)
+        if tag == "dt" and self._capturing() and not self.heading_level and (
+                "sig-object" in classes
+                or (attributes.get("id") and self.entry_levels and self.entry_levels[-1])):
+            depth = sum(1 for level in self.entry_levels if level is not None)
+            self.heading_level, self.heading_text = _ENTRY_LEVEL + max(depth - 1, 0), []
+            self.in_signature = True
 
     def handle_endtag(self, tag):
         if tag in _VOID or not self.open[tag]:
@@ -118,7 +142,14 @@ class _Extractor(HTMLParser):
             self.in_title = False
         if tag == "a":
             self.link_depth = max(0, self.link_depth - 1)
-        if tag in _HEADINGS and self.heading_level:
+        if tag == "dl" and self.entry_levels:
+            level = self.entry_levels.pop()
+            if level is not None:  # the entries end: what follows is the section's again
+                self._flush()
+                self.path = [(lvl, t) for lvl, t in self.path if lvl < level]
+            return
+        if (tag in _HEADINGS or (tag == "dt" and self.in_signature)) and self.heading_level:
+            self.in_signature = False
             text = " ".join("".join(self.heading_text).split())
             level = self.heading_level
             self.heading_level = 0

@@ -298,3 +298,103 @@ def test_a_sentence_about_the_others_is_quoted_with_the_one_it_follows():
                                                    "pays ?", [hit])
     assert "feuille d'érable" in quoted and "castor" in quoted, quoted
     assert "1867" not in quoted  # from the sentence before, not the section's start
+
+
+NIGHTLY = ("How do I run a backup script automatically every night?\n"
+           "You need to do two things: the script must be executable and the scheduler must "
+           "know when to start it. The first is done with chmod +x backup.sh, once. The second "
+           "is done by adding a line for it to your crontab, which you edit with crontab -e. "
+           "The scheduler reads every user's crontab when it starts and again whenever one "
+           "changes, so nothing has to be restarted after the edit, and the lines of one user "
+           "never run with the rights of another. Each line of a crontab gives the minute, the "
+           "hour, the day of the month, the month and the day of the week, then the command "
+           "itself, and a star in a field means every value of that field.\n"
+           "If you would like the backup to run at two in the morning whatever the day, "
+           "almost every system understands the following line, assuming the script is in "
+           "your home directory:\n"
+           "0 2 * * * ~/backup.sh\n"
+           "Do not rely on this on a laptop that sleeps at night.")
+
+
+def test_a_faq_entry_asking_what_the_user_asks_is_quoted_from_its_start(manuals):
+    """A FAQ entry whose question says what the user asks in other words is answered by
+    its body from the start ("You need to do two things… chmod +x…"), not from a later
+    sentence that scores a little higher alone (the Python FAQ's "executable script"
+    answer began at "Almost all Unix variants support the following" and lost chmod)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    hits = [_hit(1, "faq/admin.html", "How do I run a backup script automatically every "
+                 "night?", NIGHTLY)]
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "How do I get a backup script to run by itself every night?", hits)
+    assert "chmod +x backup.sh" in quoted, (quoted, info["choice"])
+    assert quoted.startswith("You need to do two things"), quoted
+
+
+def test_a_close_heading_does_not_take_the_answer_from_a_passage_that_answers(manuals):
+    """A heading close in meaning ("Comment est-ce que je crée un paquet Debian ?" for "how
+    do I get a package's source") moved the answer to its passage, whose body only points
+    to a guide, away from the sentence that says it ("récupérer le paquet source :
+    apt-get source"): the switch now needs the heading's body to score near that sentence."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    where = ("6.9 Où trouve-t-on les sources ?\nLes sources sont incluses pour tout le "
+             "système. La plupart des licences exigent leur distribution.")
+    build = ("7.14 Comment construire les paquets binaires depuis les sources ?\n"
+             "Il faut d'abord les outils de construction. Maintenant, commencez par récupérer "
+             "le paquet source : apt-get source toto puis entrez dans son arborescence : "
+             "cd toto-1.0\nConstruisez ensuite le paquet avec dpkg-buildpackage.")
+    create = ("7.15 Comment est-ce que je crée un paquet Debian ?\nPour une description plus "
+              "détaillée, lisez le guide des nouveaux responsables, disponible dans le paquet "
+              "maint-guide.")
+    hits = [_hit(1, "faq/sources.html", where.split("\n")[0], where),
+            _hit(2, "faq/build.html", build.split("\n")[0], build),
+            _hit(3, "faq/create.html", create.split("\n")[0], create)]
+    for hit in hits:
+        hit.language = "fr"
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "Comment je récupère le code source d'un paquet Debian ?", hits)
+    assert "apt-get source toto" in quoted, (quoted, info["choice"])
+    assert "guide des nouveaux responsables" not in quoted, quoted
+
+
+def test_an_api_entry_is_quoted_with_its_signature(tmp_path):
+    """A reference entry's description ("Remove any common leading whitespace from every
+    line in text.") does not say what to call: the answer leads with the entry's signature,
+    as code, cited with it (the Python docs' textwrap.html, Debian's python3-doc)."""
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "textwrap.html"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "textwrap.html").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask("How do I strip the leading whitespace that every line of a "
+                           "string has in common?")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("`textwrap.dedent(text)` — Remove any common leading "
+                                    "whitespace"), answer.answer
+    assert answer.citations[0]["path"] == "textwrap.html"
+
+
+def test_a_change_note_is_not_the_answer(manuals):
+    """"Changed in version 3.4: Use (',', ': ') as default if indent is not None." carries
+    a "use" for a how-to question and was quoted for "how do I print JSON indented?" over
+    the sentence that answers it (the Python docs' json.dump entry); a change note answers
+    only a question about versions."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("If indent is a non-negative integer or string, then JSON array elements and "
+            "object members will be pretty-printed with that indent level.\n"
+            "Changed in version 3.4: Use (',', ': ') as default if indent is not None.\n"
+            "If specified, default should be a function that gets called for objects that "
+            "can't otherwise be serialized.")
+    guide = ("La sortie est affichée telle quelle à l'écran, sans mise en forme.")
+    hits = [_hit(1, "library/json.html", "json.dump(obj, fp, *, indent=None)", text),
+            _hit(2, "guide/sortie.html", "Sortie", guide)]
+    hits[1].language = "fr"
+    answerer = ExtractiveAnswerer(manuals.engine.embedder())
+    quoted, _, _ = answerer.answer("How do I print JSON nicely indented so it is readable?",
+                                   hits)
+    assert quoted.startswith("If indent is a non-negative integer"), quoted
+    quoted, _, _ = answerer.answer("In which version did the default separators change?",
+                                   hits)
+    assert "Changed in version 3.4" in quoted, quoted

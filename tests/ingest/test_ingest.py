@@ -281,6 +281,39 @@ def test_html_article_header_keeps_its_title(fresh_index, tmp_path):
     assert tool["heading"] == "Guide de l'atelier > Outils"
 
 
+def test_an_api_reference_entry_is_a_chunk_named_by_its_signature(fresh_index, tmp_path):
+    """A Sphinx reference page (the Python 3.11 docs' textwrap.html, Debian's python3-doc):
+    each function, class and attribute is a chunk of its own under its signature, with the
+    lines of its entry; an attribute nested in a class sits under the class; what follows
+    the class's attributes is the class's again. Before, the page was cut in windows of
+    ~150 words across entries, and "textwrap.dedent" was no chunk's heading."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "textwrap.html"
+    (folder / "textwrap.html").write_bytes(page.read_bytes())
+    lines = page.read_text("utf-8").split("\n")
+    _, db = ingest_folder(fresh_index, folder)
+    chunks = chunks_of(db, "textwrap.html")
+    by_last = {c["heading"].split(" > ")[-1]: c for c in chunks}
+    module = "textwrap — Text wrapping and filling"
+    dedent = by_last["textwrap.dedent(text)"]
+    assert dedent["heading"] == f"{module} > textwrap.dedent(text)"
+    assert dedent["text"].startswith("textwrap.dedent(text)\nRemove any common leading")
+    # its lines: from its signature's <dt> to the end of its <dd>, nothing of the next entry
+    assert 'id="textwrap.dedent"' in "\n".join(lines[dedent["start_line"] - 2:dedent["start_line"]])
+    assert "</dd>" in "\n".join(lines[dedent["end_line"]:dedent["end_line"] + 3])
+    assert "Add prefix to the beginning" not in dedent["text"]  # textwrap.indent's entry
+    width = by_last["width"]
+    assert width["heading"] == f"{module} > class textwrap.TextWrapper(**kwargs) > width"
+    assert "The maximum length of wrapped lines" in width["text"]
+    after = [c for c in chunks if c["text"].startswith("TextWrapper also provides")]
+    assert [c["heading"] for c in after] == [f"{module} > class textwrap.TextWrapper(**kwargs)"]
+    # every entry of the page is a chunk: 5 functions, the class, its 12 attributes and
+    # 2 methods
+    entries = [c for c in chunks if c["heading"] != module]
+    assert len({c["heading"] for c in entries}) == 20
+
+
 # --------------------------------------------------------------------------------- PDF
 
 

@@ -95,7 +95,7 @@ def test_an_index_of_body_vectors_gets_summary_vectors_on_its_next_ingest(
     shutil.copy(FIXTURES.parents[1] / "examples" / "handbook" / "conges.md", folder)
     with monkeypatch.context() as previous:  # the index as the release before made it
         previous.setattr(vectors, "passage_text", _previous_passage_text)
-        previous.setattr(preuve.ingest, "CODE_VERSION", "1")
+        previous.setitem(preuve.ingest.KIND_VERSIONS, "code", "1")
         with Index(fresh_index, embedder=E5) as index:
             assert index.ingest([folder]).ok
             before = _chunks(index)
