@@ -31,7 +31,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
-                           r"\bcomment (?!se fait)|\bque (dois-je|faut-il|doit-on) faire|"
+                           r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
+                           r"\bque (dois-je|faut-il|doit-on) faire|"
                            r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre|"
                            r"\b(what|which)('s| is)? the (best |easiest |right |simplest |"
                            r"quickest )?(way|tool|program) to\b|\bavec quel(le)? (outil|"

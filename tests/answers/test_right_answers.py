@@ -398,3 +398,16 @@ def test_a_change_note_is_not_the_answer(manuals):
     quoted, _, _ = answerer.answer("In which version did the default separators change?",
                                    hits)
     assert "Changed in version 3.4" in quoted, quoted
+
+
+def test_what_something_is_called_is_not_a_procedure():
+    """"Comment s'appelle…" asks for a name, not how to do something: read as a
+    procedure, it gave a bonus to sentences with a command or a colon (201 PIAF questions
+    were read so)."""
+    from preuve.answer.intent import PROCEDURE, question_kind
+
+    for question in ("Comment s'appelle le fleuve qui traverse la ville ?",
+                     "Comment se nomme l'auteur du rapport ?",
+                     "Comment on appelle ce fichier de configuration ?"):
+        assert question_kind(question) != PROCEDURE, question
+    assert question_kind("Comment installer un paquet .deb ?") == PROCEDURE
