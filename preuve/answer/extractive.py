@@ -103,6 +103,22 @@ def is_navigation(line: str) -> bool:
                 or _PAGE_NUMBER.match(line) or _TOC_LINE.search(line.strip()))
 
 
+_SHELL_LIKE = re.compile(r"[$=<>/\\`]|(?:^|\s)--?\w")  # "ls -l | grep x" is a pipe
+
+
+def is_table_row(line: str) -> bool:
+    """A table's row as the index reads it, its cells joined by " | " ("Avec bureau | 1
+    gigaoctet | 2 gigaoctets"; Markdown's "| a | b |" too): at least two cells with words
+    or figures, none of them code, no cell a paragraph."""
+    if " | " not in line or _CODE_START.match(line):
+        return False
+    cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+    filled = [c for c in cells if re.search(r"\w", c)]
+    return len(filled) >= 2 and len(filled) >= len(cells) - 1 and \
+        all(len(c.split()) <= 25 for c in cells) and (len(cells) >= 3 or not any(
+            _SHELL_LIKE.search(c) for c in cells))
+
+
 def is_statement(sentence: str, list_item: bool = False) -> bool:
     """A sentence worth quoting: four words or more (two when it ends with a colon that
     announces what follows: "On Windows, run:"), ending like a sentence (a list item may
@@ -129,7 +145,8 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
         if out and out[-1] and line and not (headings and _is_heading_line(out[-1], headings)):
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (
-                line[:1].islower() or len(prev) >= 0.7 * widest)
+                line[:1].islower() or len(prev) >= 0.7 * widest) and \
+                not is_table_row(prev) and not is_table_row(line)  # a row is its own line
             if soft:
                 out[-1] = prev + ("" if prev.endswith("-") and line[:1].islower() else " ") + line
                 continue
@@ -200,6 +217,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             role = HEADING
         elif cleaned.endswith("?") and len(cleaned.split()) >= 3 and not _TOC_LINE.search(cleaned):
             role = QUESTION
+        elif is_table_row(cleaned):
+            role = STATEMENT  # a row of a table: its cells say what the row's line says
         elif is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or (
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
@@ -329,7 +348,7 @@ def cite(chosen: list[Sentence]) -> str:
         label = first.label
         if first.start_line is not None and first.hit.page is None:
             label = f"{first.hit.path}:{first.start_line}-{last.end_line}"
-        quote = " ".join(_guard(s.text) for s in group) + f" [{label}]"
+        quote = _joined([_guard(s.text) for s in group]) + f" [{label}]"
         if parts and first.hit.path != parts_from[-1] and first.hit.kind != "code":
             quote = "\n\n" + quote  # another document's quote: a paragraph of its own
         parts.append(quote)
@@ -346,6 +365,17 @@ def cite(chosen: list[Sentence]) -> str:
         group.append(sentence)
     flush()
     return " ".join(parts).replace(" \n\n", "\n\n")
+
+
+def _joined(texts: list[str]) -> str:
+    """Quoted units one after the other; a table's rows kept apart (" ; "), so that one
+    row's last cell does not read as the next row's first."""
+    out = ""
+    for i, piece in enumerate(texts):
+        if i:
+            out += " ; " if is_table_row(texts[i - 1]) else " "
+        out += piece
+    return out
 
 
 _BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
@@ -527,6 +557,9 @@ class ExtractiveAnswerer:
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
         chosen = window(own, start, budget)
+        header = _table_header(own, chosen)
+        if header is not None:  # a row means what its columns say
+            chosen = [header] + chosen
         signature = _signature_before(own, chosen)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
@@ -615,6 +648,18 @@ def _names_first(question: str, sentence: Sentence) -> bool:
 _SIGNATURE = re.compile(r"^(?:(?:class|exception|async|static|abstract|classmethod|"
                         r"staticmethod|property|function|method|attribute|data) )*"
                         r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*(?:\(.*\))?$")
+
+
+def _table_header(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
+    """When the quote starts on a table's row below its first, the table's first row (its
+    column names), which the row's cells mean nothing without."""
+    if not chosen or not is_table_row(chosen[0].text):
+        return None
+    first = chosen[0].index
+    while first > 0 and own[first - 1].role == STATEMENT and is_table_row(own[first - 1].text) \
+            and own[first - 1].block == chosen[0].block:
+        first -= 1
+    return own[first] if first != chosen[0].index else None
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

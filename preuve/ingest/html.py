@@ -34,6 +34,7 @@ _SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerli
 _SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar"}  # Publican
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
+_ROW_WORDS = 60  # a table row longer than this is a layout, not a line of data
 # A reference entry: a <dt> with an id opening a <dl> of one of these classes (Sphinx's
 # object types, in any domain: "py method", "c function", "std option", "describe"), or
 # marked as a signature by Sphinx ("sig-object")
@@ -111,7 +112,7 @@ class _Extractor(HTMLParser):
             self.in_title = True
         if tag == "a" and tag not in _VOID:
             self.link_depth += 1
-        if tag in _BLOCK:
+        if tag in _BLOCK and not self._joins_row(tag):
             self._flush()
         if tag in _HEADINGS and self._capturing():
             self.heading_level, self.heading_text = _HEADINGS[tag], []
@@ -164,8 +165,25 @@ class _Extractor(HTMLParser):
                 self.levels.append(level)
                 self.preformatted.append(None)
             return
-        if tag in _BLOCK:
+        if tag in _BLOCK and not (self._joins_row(tag) and tag != "tr"):
             self._flush()
+
+    def _joins_row(self, tag: str) -> bool:
+        """Inside a table row, its cells (and the paragraphs in them) are one line of text,
+        "Avec bureau | 1 gigaoctet | 2 gigaoctets": a cell alone says nothing of its column
+        or row. A row whose text grows long (a layout table holding a page) is cut as
+        blocks again."""
+        if tag == "tr" or not self.open["tr"] or not self.buf_text:
+            return False
+        if len("".join(self.buf).split()) > _ROW_WORDS:
+            return False
+        self.buf.append(" | " if tag in ("td", "th") and self._cell_started() else " ")
+        return True
+
+    def _cell_started(self) -> bool:
+        """Called at a cell's start tag (already on the stack): a cell, not a paragraph of
+        one, begins."""
+        return bool(self.stack) and self.stack[-1][0] in ("td", "th")
 
     def handle_data(self, data):
         if self.in_title:

@@ -411,3 +411,28 @@ def test_what_something_is_called_is_not_a_procedure():
                      "Comment on appelle ce fichier de configuration ?"):
         assert question_kind(question) != PROCEDURE, question
     assert question_kind("Comment installer un paquet .deb ?") == PROCEDURE
+
+
+def test_a_table_row_is_quoted_with_the_table_s_column_names(manuals):
+    """A row ("Avec bureau | 1 gigaoctet | 2 gigaoctets | 10 gigaoctets") was no statement
+    and never quoted: the question of how much memory a desktop install needs was answered
+    from the note under the table ("… avec 350 Mo"). A row is quotable, with its table's
+    first row (what each cell is), the rows kept apart."""
+    from preuve.answer.extractive import ExtractiveAnswerer, is_table_row
+
+    text = ("3.4. Matériel minimum\n"
+            "Vérifiez que votre machine convient au type d'installation souhaité.\n"
+            "Type d'installation | RAM (minimum) | RAM (recommandée) | Disque dur\n"
+            "Sans bureau | 256 mégaoctets | 512 mégaoctets | 4 gigaoctets\n"
+            "Avec bureau | 1 gigaoctet | 2 gigaoctets | 10 gigaoctets\n"
+            "La valeur minimale suppose que la partition d'échange sera activée.")
+    hit = _hit(1, "guide/ch03s04.html", "3.4. Matériel minimum", text)
+    hit.language = "fr"
+    quoted, chosen, _ = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "Combien de mémoire vive faut-il au minimum avec un bureau graphique ?", [hit])
+    assert "Avec bureau | 1 gigaoctet" in quoted, quoted
+    assert quoted.index("Type d'installation | RAM (minimum)") < quoted.index("Avec bureau")
+    assert "Disque dur ; " in quoted  # the header row's last cell is not the next row's
+    # a shell pipe is not a table
+    assert not is_table_row("ls -l | grep foo")
+    assert is_table_row("| Jours | Montant |")

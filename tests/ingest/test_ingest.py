@@ -314,6 +314,39 @@ def test_an_api_reference_entry_is_a_chunk_named_by_its_signature(fresh_index, t
     assert len({c["heading"] for c in entries}) == 20
 
 
+def test_an_html_table_row_is_one_line_and_a_layout_table_is_not(fresh_index, tmp_path):
+    """A data table's row is one line, its cells joined by " | " (the Debian installation
+    guide's "Avec bureau | 1 gigaoctet | 2 gigaoctets" was four blocks, one per cell, and no
+    passage said what "1 gigaoctet" was); a table used for layout, whose row holds the
+    page's paragraphs, is still cut into its paragraphs."""
+    folder = tmp_path / "guide"
+    folder.mkdir()
+    long = " ".join(["Ce paragraphe décrit longuement la mise en page du portail."] * 8)
+    (folder / "materiel.html").write_text(
+        "<html><body><main>\n"
+        "<h2>3.4. Matériel minimum</h2>\n"
+        "<p>Vérifiez que votre machine suffit.</p>\n"
+        "<table><thead><tr>\n<th>Type d'installation</th>\n<th>RAM (minimum)</th>\n"
+        "<th>Disque dur</th>\n</tr></thead>\n<tbody><tr>\n<td>Sans bureau</td>\n"
+        "<td>256 mégaoctets</td>\n<td>4 gigaoctets</td>\n</tr>\n<tr>\n"
+        "<td><p>Avec bureau</p></td>\n<td>1 gigaoctet</td>\n<td>10 gigaoctets</td>\n"
+        "</tr></tbody></table>\n"
+        "<h2>Mise en page</h2>\n"
+        f"<table><tr><td><p>{long}</p>\n<p>Le second paragraphe reste à part.</p></td>"
+        "</tr></table>\n"
+        "</main></body></html>\n", encoding="utf-8")
+    _, db = ingest_folder(fresh_index, folder)
+    chunks = chunks_of(db, "materiel.html")
+    (table,) = [c for c in chunks if c["heading"] == "3.4. Matériel minimum"]
+    lines = table["text"].split("\n")
+    assert "Type d'installation | RAM (minimum) | Disque dur" in lines
+    assert "Avec bureau | 1 gigaoctet | 10 gigaoctets" in lines
+    assert (table["start_line"], table["end_line"]) == (2, 17)  # the heading to the last cell
+    (layout,) = [c for c in chunks if c["heading"] == "Mise en page"]
+    assert "Le second paragraphe reste à part." in layout["text"].split("\n")
+    assert " | " not in layout["text"]
+
+
 # --------------------------------------------------------------------------------- PDF
 
 
