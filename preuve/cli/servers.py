@@ -110,5 +110,11 @@ def serve(host, port, config_file, watched, access, max_mb, max_pages, untracked
         audiences = index.status()["audiences"]
     _say_what_audiences_read(audiences, set(config.api_keys.values()) - {"admin"}
                              | ({config.anonymous} if config.anonymous else set()))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                           **config.uvicorn_options()))
+    # the socket listens before the line that says so: a client that connects on reading
+    # it waits in the backlog instead of being refused
+    sock = server.config.bind_socket()
+    sock.listen(server.config.backlog)
     click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", **config.uvicorn_options())
+    server.run(sockets=[sock])
