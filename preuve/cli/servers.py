@@ -117,4 +117,11 @@ def serve(host, port, config_file, watched, access, max_mb, max_pages, untracked
     sock = server.config.bind_socket()
     sock.listen(server.config.backlog)
     click.echo(f"preuve serving on http://{host}:{port}/  (API docs: /docs)", err=True)
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a server is stopped (as uvicorn.run)
+    finally:
+        sock.close()
+    if not server.started:
+        raise SystemExit(3)  # uvicorn's startup failure
