@@ -88,7 +88,13 @@ roughly approximately exactly actually really quelqu quelqu'un quelque chose cho
 trucs peu près environ approximativement exactement vraiment autre autres même
 vient viennent venir venu vienne provient proviennent provenir retrouver retrouve retrouvé
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
-already just also even ever never yet""".split())
+already just also even ever never yet
+chez rester reste restent stay stays""".split())
+# Words that only shape a question of time or amount: "combien de temps" is "how long",
+# "how long", "how much time": the figure is asked, not the word
+_HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time|en combien de temps|"
+                       r"pendant combien de temps)\b", re.I)
+_HOW_LONG_WORDS = frozenset({"temps", "long", "time"})
 
 
 def question_words(question: str, translate: Callable[[str], str] | None = None
@@ -105,10 +111,11 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
     """(the word as written, its stems) for each content word of `question` (see
     `question_words`)."""
     out: list[tuple[str, frozenset[str]]] = []
+    shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     for raw in question.replace("?", " ").split():
         word = raw.strip(".,;:!'’\"«»()")
         bare = tokens.fold(word)
-        if not word or bare in _ASKING or bare in _ORDINARY \
+        if not word or bare in _ASKING or bare in _ORDINARY or bare in shaping \
                 or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY:
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]

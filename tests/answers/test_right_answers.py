@@ -176,6 +176,24 @@ def test_ordinary_verbs_are_not_evidence(manuals):
     assert answer.citations[0]["path"] == "guide/control.md"
 
 
+def test_the_words_that_shape_a_question_of_time_are_not_evidence():
+    """"Combien de temps ai-je pour retourner un produit ?" asks for a duration: "temps"
+    (like "long" in "how long") is the question's shape, not what the passage must say
+    ("30 jours"); "chez" is a preposition and "rester" an ordinary verb. Each counted as a
+    missing content word (the sample's return-delay question was refused on them)."""
+    from preuve.answer.answerability import content_words
+
+    def words(question):
+        return [w for w, _ in content_words(question)]
+
+    assert words("Combien de temps ai-je pour retourner un produit ?") == ["retourner",
+                                                                         "produit"]
+    assert words("How long does a refund take?") == ["refund"]
+    assert words("Est-ce que je peux rester travailler chez moi le mardi ?") == ["travailler",
+                                                                               "mardi"]
+    assert "time" in words("What time does the office open?")  # "time" asked for itself
+
+
 @needs_dictionaries
 def test_a_french_question_over_english_passages_is_judged_through_its_translation(manuals):
     answer = manuals.ask("Pourquoi les calculs en virgule flottante sont-ils imprécis ?",
