@@ -90,10 +90,9 @@ vient viennent venir venu vienne provient proviennent provenir retrouver retrouv
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
 already just also even ever never yet
 chez rester reste restent stay stays""".split())
-# Words that only shape a question of time or amount: "combien de temps" is "how long",
-# "how long", "how much time": the figure is asked, not the word
-_HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time|en combien de temps|"
-                       r"pendant combien de temps)\b", re.I)
+# Words that only shape a question of duration: "combien de temps", "how long", "how much
+# time" ask for a figure, not for the word
+_HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)
 _HOW_LONG_WORDS = frozenset({"temps", "long", "time"})
 
 

@@ -112,18 +112,21 @@ class _Extractor(HTMLParser):
             self.in_title = True
         if tag == "a" and tag not in _VOID:
             self.link_depth += 1
-        if tag in _BLOCK and not self._joins_row(tag):
-            self._flush()
+        if tag in _BLOCK:
+            if tag != "tr" and self._row_goes_on():  # a cell, or a paragraph in one
+                self.buf.append(" | " if tag in ("td", "th") else " ")
+            else:
+                self._flush()
         if tag in _HEADINGS and self._capturing():
             self.heading_level, self.heading_text = _HEADINGS[tag], []
         if tag == "dl":
-            depth = sum(1 for level in self.entry_levels if level is not None)
-            self.entry_levels.append(_ENTRY_LEVEL + depth if classes & _ENTRY_CLASSES else None)
+            self.entry_levels.append(_ENTRY_LEVEL + self._entry_depth()
+                                     if classes & _ENTRY_CLASSES else None)
         if tag == "dt" and self._capturing() and not self.heading_level and (
                 "sig-object" in classes
                 or (attributes.get("id") and self.entry_levels and self.entry_levels[-1])):
-            depth = sum(1 for level in self.entry_levels if level is not None)
-            self.heading_level, self.heading_text = _ENTRY_LEVEL + max(depth - 1, 0), []
+            self.heading_level = _ENTRY_LEVEL + max(self._entry_depth() - 1, 0)
+            self.heading_text = []
             self.in_signature = True
 
     def handle_endtag(self, tag):
@@ -165,25 +168,23 @@ class _Extractor(HTMLParser):
                 self.levels.append(level)
                 self.preformatted.append(None)
             return
-        if tag in _BLOCK and not (self._joins_row(tag) and tag != "tr"):
-            self._flush()
+        if tag in _BLOCK:
+            if tag != "tr" and self._row_goes_on():
+                self.buf.append(" ")
+            else:
+                self._flush()
 
-    def _joins_row(self, tag: str) -> bool:
+    def _row_goes_on(self) -> bool:
         """Inside a table row, its cells (and the paragraphs in them) are one line of text,
         "Avec bureau | 1 gigaoctet | 2 gigaoctets": a cell alone says nothing of its column
         or row. A row whose text grows long (a layout table holding a page) is cut as
         blocks again."""
-        if tag == "tr" or not self.open["tr"] or not self.buf_text:
-            return False
-        if len("".join(self.buf).split()) > _ROW_WORDS:
-            return False
-        self.buf.append(" | " if tag in ("td", "th") and self._cell_started() else " ")
-        return True
+        return bool(self.open["tr"]) and self.buf_text and \
+            len("".join(self.buf).split()) <= _ROW_WORDS
 
-    def _cell_started(self) -> bool:
-        """Called at a cell's start tag (already on the stack): a cell, not a paragraph of
-        one, begins."""
-        return bool(self.stack) and self.stack[-1][0] in ("td", "th")
+    def _entry_depth(self) -> int:
+        """How many reference entries' lists (<dl class="py class">…) are open."""
+        return sum(1 for level in self.entry_levels if level is not None)
 
     def handle_data(self, data):
         if self.in_title:
