@@ -45,6 +45,15 @@ def package_files(package: str) -> list[Path]:
     return sorted(p for p in paths if p.is_file() and not p.is_symlink())
 
 
+def expect(pairs: list[tuple[str, Path]], names: set[str]) -> list[tuple[str, Path]]:
+    """`pairs` unchanged when every one of `names` is among their destinations; else stop
+    naming the missing ones (a package of another version lays its files out otherwise)."""
+    missing = names - {name for name, _ in pairs}
+    if missing:
+        raise SystemExit(f"installed packages lack {', '.join(sorted(missing))}")
+    return pairs
+
+
 def documents(paths: list[Path]) -> list[Path]:
     return [p for p in paths if not p.name.lower().endswith(SKIPPED)]
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import documents, main, package_files  # noqa: E402
+from corpuslib import documents, expect, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "installation-guide-amd64"]
 ROOTS = ["python", "install-guide"]
@@ -41,10 +41,7 @@ def pairs() -> list[tuple[str, Path]]:
             out.append((f"install-guide/fr/{path.name}", path))
     expected = {f"python/library/{name}.html" for name in LIBRARY} \
         | {"install-guide/fr/ch01.html", "install-guide/fr/apb.html"}
-    missing = expected - {name for name, _ in out}
-    if missing:
-        raise SystemExit(f"installed packages lack {', '.join(sorted(missing))}")
-    return out
+    return expect(out, expected)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import documents, main, package_files  # noqa: E402
+from corpuslib import documents, expect, main, package_files  # noqa: E402
 
 PACKAGES = ["debian-faq", "debian-faq-fr", "maint-guide", "maint-guide-fr", "python3-doc"]
 ROOTS = ["debian-faq", "maint-guide", "python"]
@@ -48,10 +48,7 @@ def pairs() -> list[tuple[str, Path]]:
             out.append((f"python/{folder}/{path.name}", path))
     expected = {"debian-faq/debian-faq.fr.pdf", "maint-guide/maint-guide.en.pdf",
                 "python/tutorial/index.html", "python/faq/index.html"}
-    missing = expected - {name for name, _ in out}
-    if missing:
-        raise SystemExit(f"installed packages lack {', '.join(sorted(missing))}")
-    return out
+    return expect(out, expected)
 
 
 if __name__ == "__main__":
