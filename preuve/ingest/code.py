@@ -225,7 +225,7 @@ def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -
     chunks: list[Chunk] = []
     docstring = ast.get_docstring(tree)
     leftovers: list[tuple[int, int]] = []
-    for index, node in enumerate(tree.body):
+    for index, node in enumerate(_walked_into(tree.body, leftovers)):
         if index == 0 and docstring is not None and isinstance(node, ast.Expr):
             chunks.extend(chunks_from_lines(lines[node.lineno - 1:node.end_lineno], node.lineno,
                                             10**9, 0, symbol="<module>", symbol_kind="module"))
@@ -240,11 +240,44 @@ def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -
         elif not isinstance(node, ast.Import | ast.ImportFrom):
             leftovers.append((node.lineno, node.end_lineno))
     # top-level statements that are no definition (e.g. `if __name__ == ...`), merged
-    for first, last in merge_spans(leftovers):
+    for first, last in merge_spans(sorted(leftovers)):
         chunks.extend(_line_windows(lines, first, last, settings))
     chunks.sort(key=lambda c: (c.start_line, c.end_line))
     title = docstring.strip().split("\n")[0][:120] if docstring else ""
     return Parsed(title=title, chunks=chunks, language_sample=_prose(tree))
+
+
+_DEFINES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _walked_into(body: list[ast.stmt], leftovers: list[tuple[int, int]]) -> list[ast.stmt]:
+    """The module's statements, with those of an `if` or `try` that defines a function or
+    a class in place of it (`try: from _speedups import f` / `except ImportError: def
+    f(...)`, a definition per Python version): its definitions are the module's, its
+    conditions (`if sys.version_info >= ...`, `except ImportError`) lines left over."""
+    out: list[ast.stmt] = []
+    for node in body:
+        blocks = _blocks(node)
+        if not any(isinstance(n, _DEFINES) for block in blocks for n in _walked_into(block, [])):
+            out.append(node)
+            continue
+        if isinstance(node, ast.If):
+            leftovers.append((node.lineno, node.test.end_lineno))
+        for handler in getattr(node, "handlers", []):
+            if handler.type is not None:
+                leftovers.append((handler.lineno, handler.type.end_lineno))
+        for block in blocks:
+            out.extend(_walked_into(block, leftovers))
+    return out
+
+
+def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists of an `if` or a `try` (its branches, handlers, else, finally)."""
+    if isinstance(node, ast.If):
+        return [node.body, node.orelse]
+    if isinstance(node, ast.Try | ast.TryStar):
+        return [node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody]
+    return []
 
 
 def _target_names(node) -> list[str]:

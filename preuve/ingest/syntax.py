@@ -58,7 +58,10 @@ class Language:
     `containers`: definition types whose body members are chunked on their own and named
     `Container<separator>member`. `transparent`: types walked through for the definitions
     they hold (namespaces, export statements, preprocessor blocks, class bodies).
-    `member_kinds`: a function found inside a container becomes this kind."""
+    `conditional`: statements walked through only when they hold a definition (PHP's
+    `if (!function_exists('f')) { function f() ... }`, a shell function defined under
+    `if`), else left as statements like any other. `member_kinds`: a function found
+    inside a container becomes this kind."""
 
     name: str
     module: str
@@ -66,6 +69,7 @@ class Language:
     definitions: dict[str, str]
     containers: frozenset[str] = frozenset()
     transparent: frozenset[str] = frozenset()
+    conditional: frozenset[str] = frozenset()
     function: str = "language"
     separator: str = "."
     member_kinds: dict[str, str] = field(default_factory=lambda: {"function": "method"})
@@ -84,6 +88,8 @@ _JS_DEFS = {
     "expression_statement": "assignment*",
 }
 _JS_WRAPPERS = frozenset({"export_statement", "class_body"})
+_JS_CONDITIONAL = frozenset({"if_statement", "else_clause", "statement_block",
+                             "try_statement", "catch_clause", "finally_clause"})
 _TS_DEFS = _JS_DEFS | {
     "abstract_class_declaration": "class", "interface_declaration": "interface",
     "type_alias_declaration": "type", "enum_declaration": "enum",
@@ -106,11 +112,12 @@ _CLASSES = frozenset({"class_declaration", "interface_declaration", "enum_declar
 
 LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     Language("javascript", "tree_sitter_javascript", (".js", ".mjs", ".cjs", ".jsx"),
-             _JS_DEFS, _CLASSES, _JS_WRAPPERS),
+             _JS_DEFS, _CLASSES, _JS_WRAPPERS, _JS_CONDITIONAL),
     Language("typescript", "tree_sitter_typescript", (".ts", ".mts", ".cts"),
-             _TS_DEFS, _CLASSES, _TS_WRAPPERS, function="language_typescript"),
+             _TS_DEFS, _CLASSES, _TS_WRAPPERS, _JS_CONDITIONAL,
+             function="language_typescript"),
     Language("tsx", "tree_sitter_typescript", (".tsx",), _TS_DEFS, _CLASSES, _TS_WRAPPERS,
-             function="language_tsx", family="typescript"),
+             _JS_CONDITIONAL, function="language_tsx", family="typescript"),
     Language("go", "tree_sitter_go", (".go",), {
         "function_declaration": "function", "method_declaration": "method",
         "type_declaration": "type", "const_declaration": "constant",
@@ -149,7 +156,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     Language("ruby", "tree_sitter_ruby", (".rb", ".rake", ".gemspec", ".ru"), {
         "class": "class", "module": "module", "method": "function",
         "singleton_method": "function", "assignment": "constant*"},
-        _CLASSES, frozenset({"body_statement"}), separator="::",
+        _CLASSES, frozenset({"body_statement"}),
+        frozenset({"if", "unless", "then", "else", "elsif", "begin"}), separator="::",
         filenames=("Rakefile", "Gemfile")),
     Language("php", "tree_sitter_php", (".php",), {
         "function_definition": "function", "class_declaration": "class",
@@ -158,10 +166,12 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
         "const_declaration": "constant"},
         _CLASSES, frozenset({"namespace_definition", "compound_statement",
                              "declaration_list", "program"}),
+        frozenset({"if_statement", "else_clause", "else_if_clause", "colon_block"}),
         function="language_php", separator="::"),
     Language("bash", "tree_sitter_bash", (".sh", ".bash", ".zsh", ".ksh"), {
         "function_definition": "function", "variable_assignment": "constant*",
-        "declaration_command": "constant*"}),
+        "declaration_command": "constant*"},
+        conditional=frozenset({"if_statement", "elif_clause", "else_clause"})),
 )}
 
 SUFFIXES: dict[str, Language] = {s: lang for lang in LANGUAGES.values() for s in lang.suffixes}
@@ -269,11 +279,24 @@ class _Walker:
             found = None if child.type in COMMENTS else self.definition(child, prefix, top)
             if found is not None:
                 self.emit(child, found, prefix)
-            elif child.type in self.lang.transparent:
+            elif child.type in self.lang.transparent or self.holds_definition(child, prefix):
                 self.visit(child, prefix, top, owner)
             else:
                 self.leftovers.append((child.start_point[0] + 1, _last_line(child),
                                        *(owner or (None, None)), self.heading()))
+
+    def holds_definition(self, node, prefix: str) -> bool:
+        """Whether `node` is a conditional statement with a definition inside (through
+        other conditionals and wrappers): one to walk through."""
+        walked = self.lang.transparent | self.lang.conditional
+
+        def defines(inside) -> bool:
+            return any(child.type not in COMMENTS
+                       and (self.definition(child, prefix, True) is not None
+                            or (child.type in walked and defines(child)))
+                       for child in inside.children if child.is_named)
+
+        return node.type in self.lang.conditional and defines(node)
 
     def definition(self, node, prefix: str, top: bool) -> tuple[str, str] | None:
         """(name, kind) when `node` is a definition worth a chunk."""

@@ -62,6 +62,12 @@ DEFINITIONS = [
     ("AbstractLogger.php", "AbstractLogger::emergency", "method", 14, 25),
     ("git-resurrect.sh", "search_reflog", "function", 28, 31),
     ("git-resurrect.sh", "OPTIONS_SPEC", "constant", 14, 24),
+    # definitions under a top-level condition: `if (!function_exists(...)) {`, a function
+    # per platform, and its decorator
+    ("fastroute_functions.php", "cachedDispatcher", "function", 30, 73),
+    ("fastroute_functions.php", "simpleDispatcher", "function", 6, 28),
+    ("signal.py", "pthread_sigmask", "function", 67, 70),
+    ("signal.py", "valid_signals", "function", 87, 89),
 ]
 
 
@@ -73,6 +79,20 @@ def test_definitions_are_chunked_whole_with_qualified_names(relpath, symbol, kin
     assert [(c.symbol_kind, c.start_line, c.end_line) for c in found] == [(kind, first, last)]
     # the chunk is the file's own lines, so a citation opens exactly what was found
     assert found[0].text == "\n".join(lines_of(relpath)[first - 1:last])
+
+
+def test_a_condition_is_walked_into_only_for_the_definitions_it_holds(tmp_path):
+    # the condition's own lines stay searchable; a condition with no definition in it is
+    # one chunk of statements, as before
+    signal = chunks_of("signal.py")
+    assert any(c.symbol is None and "if 'sigwait' in _globals:" in c.text for c in signal)
+    source = ("<?php\nif (PHP_VERSION_ID < 80000) {\n    $legacy = true;\n    echo 'old';\n}\n"
+              "if (!class_exists('Shim')) {\n    class Shim\n    {\n"
+              "        public function run() { return 1; }\n    }\n}\n")
+    chunks = parse_code(source.encode(), ChunkSettings(), ".php").chunks
+    assert [(c.symbol, c.start_line, c.end_line) for c in chunks if c.symbol] == [
+        ("Shim::run", 9, 9)]
+    assert any(c.symbol is None and "$legacy = true;\n    echo" in c.text for c in chunks)
 
 
 def test_the_doc_comment_and_attributes_belong_to_the_definition():
