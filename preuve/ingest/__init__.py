@@ -35,9 +35,12 @@ PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structu
 # whose chunks then have the new text's hash and get its vector (the other files' chunks
 # keep theirs). code: 2 a definition embedded by its summary, not its body; 3 a Python
 # method searched with its class's docstring; 4 definitions under a top-level `if`/`try` are
-# chunks of their own. html: 2 an API reference's entries
+# chunks of their own; 5 JavaScript/TypeScript idioms are definitions (a library wrapped in
+# an IIFE or UMD factory walked into, `a.b = a.c = function`, `defineGetter(req, 'protocol',
+# function ...)` named `req.protocol`, objects of functions as containers, a documented
+# `var x = f(...)`). html: 2 an API reference's entries
 # (Sphinx's <dl class="py method">) are sections of their own; 3 a table's row is one line
-KIND_VERSIONS = {"code": "4", "html": "3"}
+KIND_VERSIONS = {"code": "5", "html": "3"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

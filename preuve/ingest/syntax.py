@@ -60,8 +60,10 @@ class Language:
     they hold (namespaces, export statements, preprocessor blocks, class bodies).
     `conditional`: statements walked through only when they hold a definition (PHP's
     `if (!function_exists('f')) { function f() ... }`, a shell function defined under
-    `if`), else left as statements like any other. `member_kinds`: a function found
-    inside a container becomes this kind."""
+    `if`, a JavaScript library wrapped in a function called where it is written),
+    else left as statements like any other. A container kind may also be a definition
+    type holding an object of functions (JavaScript's `Foo.prototype = {...}`).
+    `member_kinds`: a function found inside a container becomes this kind."""
 
     name: str
     module: str
@@ -86,10 +88,25 @@ _JS_DEFS = {
     "class_declaration": "class", "method_definition": "method",
     "lexical_declaration": "constant*", "variable_declaration": "constant*",
     "expression_statement": "assignment*",
+    "pair": "function*",  # `{ parse: function (...) {...} }`, in an object of functions
 }
 _JS_WRAPPERS = frozenset({"export_statement", "class_body"})
-_JS_CONDITIONAL = frozenset({"if_statement", "else_clause", "statement_block",
-                             "try_statement", "catch_clause", "finally_clause"})
+# a statement is walked into when it holds a definition: a condition, and what wraps a
+# library in a function called where it is written (`(function () { ... })();`, UMD's
+# `(function (root, factory) {...})(this, function () { ... })`, `var Parser = (function
+# () { function Parser() {...} ... return Parser; }())`, `!function(){...}()`,
+# `function () {...}.call(this)`, AMD's `define([...], function (...) {...})`)
+_JS_CONDITIONAL = frozenset({
+    "if_statement", "else_clause", "statement_block", "try_statement", "catch_clause",
+    "finally_clause",
+    "expression_statement", "parenthesized_expression", "unary_expression",
+    "call_expression", "arguments", "member_expression", "assignment_expression",
+    "lexical_declaration", "variable_declaration", "variable_declarator",
+    "function_expression", "function", "arrow_function"})
+# statements that are containers when they assign an object of functions
+# (`Foo.prototype = { bar: function () {...} }`, `module.exports = { parse() {...} }`)
+_JS_CONTAINERS = frozenset({"expression_statement", "lexical_declaration",
+                            "variable_declaration"})
 _TS_DEFS = _JS_DEFS | {
     "abstract_class_declaration": "class", "interface_declaration": "interface",
     "type_alias_declaration": "type", "enum_declaration": "enum",
@@ -112,12 +129,12 @@ _CLASSES = frozenset({"class_declaration", "interface_declaration", "enum_declar
 
 LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     Language("javascript", "tree_sitter_javascript", (".js", ".mjs", ".cjs", ".jsx"),
-             _JS_DEFS, _CLASSES, _JS_WRAPPERS, _JS_CONDITIONAL),
+             _JS_DEFS, _CLASSES | _JS_CONTAINERS, _JS_WRAPPERS, _JS_CONDITIONAL),
     Language("typescript", "tree_sitter_typescript", (".ts", ".mts", ".cts"),
-             _TS_DEFS, _CLASSES, _TS_WRAPPERS, _JS_CONDITIONAL,
+             _TS_DEFS, _CLASSES | _JS_CONTAINERS, _TS_WRAPPERS, _JS_CONDITIONAL,
              function="language_typescript"),
-    Language("tsx", "tree_sitter_typescript", (".tsx",), _TS_DEFS, _CLASSES, _TS_WRAPPERS,
-             _JS_CONDITIONAL, function="language_tsx", family="typescript"),
+    Language("tsx", "tree_sitter_typescript", (".tsx",), _TS_DEFS, _CLASSES | _JS_CONTAINERS,
+             _TS_WRAPPERS, _JS_CONDITIONAL, function="language_tsx", family="typescript"),
     Language("go", "tree_sitter_go", (".go",), {
         "function_declaration": "function", "method_declaration": "method",
         "type_declaration": "type", "const_declaration": "constant",
@@ -266,6 +283,7 @@ class _Walker:
         self.starts: dict[int, int] = {}  # node id -> first line, its comment included
         self.context: list[str] = []  # opening lines of the containers walked into
         self.docs: dict[str, str] = {}  # symbol -> its doc comment's first sentence
+        self.holding: dict[int, bool] = {}  # node id -> whether a definition is inside
 
     def text(self, node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -286,15 +304,19 @@ class _Walker:
                                        *(owner or (None, None)), self.heading()))
 
     def holds_definition(self, node, prefix: str) -> bool:
-        """Whether `node` is a conditional statement with a definition inside (through
-        other conditionals and wrappers): one to walk through."""
+        """Whether `node` is a conditional statement (or a wrapper function called where
+        it is written) with a definition inside, through other conditionals and wrappers:
+        one to walk through."""
         walked = self.lang.transparent | self.lang.conditional
 
         def defines(inside) -> bool:
-            return any(child.type not in COMMENTS
-                       and (self.definition(child, prefix, True) is not None
-                            or (child.type in walked and defines(child)))
-                       for child in inside.children if child.is_named)
+            if inside.id not in self.holding:  # asked again at each level walked into
+                self.holding[inside.id] = any(
+                    child.type not in COMMENTS
+                    and (self.definition(child, prefix, True) is not None
+                         or (child.type in walked and defines(child)))
+                    for child in inside.children if child.is_named)
+            return self.holding[inside.id]
 
         return node.type in self.lang.conditional and defines(node)
 
@@ -346,9 +368,10 @@ class _Walker:
         for member in members:
             if member.start_point[0] + 1 <= header_last:
                 continue
-            if member.type in COMMENTS:
-                continue
-            found_member = self.definition(member, member_prefix, False)
+            # a comment no member claims as its doc (`// HELPERS`) is left over as the
+            # container's statements are; one a member claims is its (`finish`)
+            found_member = None if member.type in COMMENTS else \
+                self.definition(member, member_prefix, False)
             if found_member is not None:
                 self.emit(member, found_member, member_prefix)
             elif member.type in self.lang.transparent:
@@ -479,8 +502,8 @@ class _Walker:
             else:
                 merged.append([a, b, symbol, kind, heading])
         for a, b, symbol, kind, heading in merged:
-            if word_count("\n".join(self.lines[a - 1:b])) <= 1:
-                continue  # `public:`, `end`, a lone brace: nothing to find there
+            if len(_WORDS.findall("\n".join(self.lines[a - 1:b]))) <= 1:
+                continue  # `public:`, `end`, `})(this);`: nothing to find there
             fields = {"symbol": symbol, "symbol_kind": kind} if symbol else {}
             if heading:
                 fields["heading"] = heading
@@ -515,6 +538,7 @@ _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier",
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function",
                               "generator_function", "class"})
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
+_WORDS = re.compile(r"\w+")
 
 
 def _refine(walker: _Walker, node, kind: str, top: bool):
@@ -535,31 +559,51 @@ def _refine(walker: _Walker, node, kind: str, top: bool):
     if t in ("lexical_declaration", "variable_declaration"):  # JS/TS
         declarators = [c for c in node.named_children if c.type == "variable_declarator"]
         if len(declarators) != 1:
-            return "", kind
+            return _declarations(walker, node, declarators, top)
         value = declarators[0].child_by_field_name("value")
         name = text(declarators[0].child_by_field_name("name"))
+        if (_called_function(value) is not None or _unwrapped(value) is not value) \
+                and walker.holds_definition(node, ""):
+            # var Parser = (function () { function Parser() {...} ... }()), lodash's
+            # var runInContext = (function runInContext(context) {...}): walked into
+            return "", kind
+        value = _unwrapped(value)
         if value is not None and value.type in _FUNCTION_VALUES:
             return name, "class" if value.type == "class" else "function"
+        if _functions_object(value):  # var utils = { isArray: function (...) {...} }
+            return name, "module"
         if top and text(node).startswith(("const ", "export const")):
             return name, "constant"
+        doc = _jsdoc(walker, node)  # /** Creates an array of ... @param ... */ var x = f(...)
+        if top and doc and not _required(walker, value):
+            return name, "function" if _CALLED.search(doc) else "variable"
         return "", kind
     if t == "expression_statement":  # JS: `proto.handle = function handle(...)`
         inner = node.named_children[0] if node.named_children else None
         if inner is not None and inner.type == "call_expression":
-            # defineGetter(req, 'ip', function ip() {...}): the named function passed
-            arguments = inner.child_by_field_name("arguments")
-            named = [a.child_by_field_name("name") for a in (
-                arguments.named_children if arguments is not None else ())
-                if a.type in ("function_expression", "function")]
-            named = [n for n in named if n is not None]
-            return (text(named[0]), "function") if len(named) == 1 else ("", kind)
+            return _property_call(walker, inner), "function"
         if inner is None or inner.type != "assignment_expression":
             return "", kind
-        left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
-        if right is None or right.type not in _FUNCTION_VALUES or left is None:
+        # `req.get = req.header = function header(name)`: every name assigned
+        targets, right = [], inner
+        while right is not None and right.type == "assignment_expression":
+            targets.append(right.child_by_field_name("left"))
+            right = right.child_by_field_name("right")
+        if right is None or None in targets:
             return "", kind
-        name = text(left).replace(".prototype.", ".").removeprefix("exports.")
-        return name, "class" if right.type == "class" else "function"
+        names = list(dict.fromkeys(_assigned_name(text(left)) for left in targets))
+        if right.type in _FUNCTION_VALUES:
+            return ", ".join(names), "class" if right.type == "class" else "function"
+        if _functions_object(right):  # an object of functions: a container of them
+            prototype = text(targets[0]).endswith(".prototype")
+            return names[0], "class" if prototype else "module"
+        return "", kind
+    if t == "pair":  # JS: a member of an object of functions
+        value = node.child_by_field_name("value")
+        key = node.child_by_field_name("key")
+        if value is None or key is None or value.type not in _FUNCTION_VALUES:
+            return "", kind
+        return text(key).strip("'\"`"), "class" if value.type == "class" else kind
     if t == "assignment":  # Ruby constant
         left = node.child_by_field_name("left")
         return (text(left), "constant") if left is not None and left.type == "constant" \
@@ -619,6 +663,118 @@ def _refine(walker: _Walker, node, kind: str, top: bool):
     return "", kind
 
 
+def _assigned_name(target: str) -> str:
+    """A JS assignment's target as a name: `Route.prototype.dispatch` is `Route.dispatch`,
+    `exports.parse` and `module.exports.parse` are `parse` (the module's own name)."""
+    name = target.replace(".prototype.", ".").replace(".prototype[", "[") \
+        .removesuffix(".prototype")
+    for exported in ("module.exports.", "exports."):
+        name = name.removeprefix(exported)
+    return name
+
+
+# JSDoc tags saying that what a comment documents is called (`var each =
+# createEach(...)`: a function made by another)
+_CALLED = re.compile(r"@(?:param|returns?|function|callback)\b")
+
+
+def _jsdoc(walker: _Walker, node) -> str:
+    """The `/** ... */` comment right above a JS declaration (one blank line at most),
+    or '': also when the next line declares more (`/** Module variables. */` over a run
+    of `var` lines documents the run, not its first)."""
+    before = _previous(node)
+    if before is None or before.type not in COMMENTS \
+            or _last_line(before) < node.start_point[0] - 1:
+        return ""
+    after = node.next_named_sibling
+    if after is not None and after.type == node.type \
+            and after.start_point[0] <= _last_line(node):
+        return ""
+    comment = walker.text(before)
+    return comment if comment.startswith("/**") else ""
+
+
+def _required(walker: _Walker, value) -> bool:
+    """Whether a JS value is an import: `require('x')`, `require('x').y`."""
+    return value is not None and walker.text(value).startswith("require(")
+
+
+def _declarations(walker: _Walker, node, declarators, top: bool) -> tuple[str, str]:
+    """(names, kind) of a top-level JS declaration of several (`const A = 1, B = 2`, a
+    documented `var CORE_ERROR_TEXT = '...', FUNC_ERROR_TEXT = '...'`): one constant or
+    variable; ('', '') with a function among them, or an import: none."""
+    values = [d.child_by_field_name("value") for d in declarators]
+    if not top or not declarators or any(
+            v is not None and (_unwrapped(v).type in _FUNCTION_VALUES or _required(walker, v))
+            for v in values):
+        return "", ""
+    names = ", ".join(walker.text(d.child_by_field_name("name")) for d in declarators)
+    if walker.text(node).startswith(("const ", "export const")):
+        return names, "constant"
+    return (names, "variable") if _jsdoc(walker, node) else ("", "")
+
+
+def _functions_object(node) -> bool:
+    """Whether `node` is an object literal with a function among its members."""
+    return node is not None and node.type == "object" and any(
+        c.type == "method_definition" or (c.type == "pair" and (
+            c.child_by_field_name("value") or c).type in _FUNCTION_VALUES)
+        for c in node.named_children)
+
+
+def _unwrapped(node):
+    while node is not None and node.type == "parenthesized_expression" \
+            and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _called_function(node):
+    """The function of a JS call written where the function is (`(function () {...})()`,
+    `!function () {...}()`, `function () {...}.call(this)`), or None."""
+    node = _unwrapped(node)
+    if node is not None and node.type == "unary_expression" and node.named_children:
+        node = _unwrapped(node.named_children[-1])
+    if node is None or node.type != "call_expression":
+        return None
+    callee = _unwrapped(node.child_by_field_name("function"))
+    if callee is not None and callee.type == "member_expression":
+        method = callee.child_by_field_name("property")
+        if method is not None and method.text in (b"call", b"apply"):
+            callee = _unwrapped(callee.child_by_field_name("object"))
+    return callee if callee is not None and callee.type in _FUNCTION_VALUES else None
+
+
+def _property_call(walker: _Walker, call) -> str:
+    """The name a top-level JS call defines, or '': a property given a function
+    (`defineGetter(req, 'protocol', function protocol() {...})` is `req.protocol`;
+    `Object.defineProperty(Foo.prototype, 'size', { get: function () {...} })` is
+    `Foo.size`; the function may be wrapped, `deprecate.function(function host() {...})`),
+    else the one named function passed (`app.use(function logger(req, res, next) {...})`
+    is `logger`). A wrapper called where it is written is none: it is walked into."""
+    if _called_function(call) is not None:
+        return ""
+    arguments = call.child_by_field_name("arguments")
+    given = [a for a in (arguments.named_children if arguments is not None else ())
+             if a.type not in COMMENTS]
+
+    def function_in(node, depth: int = 0) -> bool:  # the function, or a call wrapping it
+        node = _unwrapped(node)
+        return node.type in _FUNCTION_VALUES or _functions_object(node) or (
+            depth < 2 and node.type == "call_expression" and any(
+                function_in(a, depth + 1) for a in node.child_by_field_name(
+                    "arguments").named_children))
+
+    if len(given) >= 3 and given[0].type in ("identifier", "member_expression", "this") \
+            and given[1].type == "string" and any(function_in(a) for a in given[2:]):
+        owner = _assigned_name(walker.text(given[0]) + ".")
+        return owner + walker.text(given[1]).strip("'\"`")
+    named = [a.child_by_field_name("name") for a in given
+             if a.type in ("function_expression", "function")]
+    named = [n for n in named if n is not None]
+    return walker.text(named[0]) if len(named) == 1 else ""
+
+
 def _declared_name(walker: _Walker, node) -> str:
     """The name a C/C++ declarator declares (`*foo(int)` -> foo, `Foo::bar` -> Foo::bar)."""
     while node is not None and node.type not in _NAME_TYPES:
@@ -652,6 +808,8 @@ def _go_method(walker: _Walker, node) -> str:
 def _qualify(lang: Language, prefix: str, name: str, kind: str) -> str:
     if not prefix or name.startswith(prefix + lang.separator):
         return name
+    if prefix == "module.exports" and lang.family in ("javascript", "typescript"):
+        return name  # `module.exports = { parse() {...} }`: `parse`, as `exports.parse`
     if lang.name == "ruby" and kind in ("function", "method"):
         if name.startswith("self."):
             return f"{prefix}.{name[5:]}"
@@ -663,7 +821,22 @@ def _container_body(node):
     body = node.child_by_field_name("body")
     if body is None and node.type in ("class", "module"):  # Ruby: members follow the name
         return node
+    if node.type in ("expression_statement", "lexical_declaration", "variable_declaration"):
+        value = _js_value(node)  # JS: the object of functions assigned
+        return value if _functions_object(value) else None
     return body
+
+
+def _js_value(node):
+    """What a JS statement assigns (the last value of `a = b = value`) or declares (its
+    one declarator's value), or None."""
+    if node.type == "expression_statement":
+        value = node.named_children[0] if node.named_children else None
+        while value is not None and value.type == "assignment_expression":
+            value = value.child_by_field_name("right")
+        return value
+    declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+    return declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
 
 
 def _statements_of(node):
@@ -672,12 +845,16 @@ def _statements_of(node):
     if body is None:
         value = node.child_by_field_name("value")  # JS: const f = () => {...}
         for declarator in (c for c in node.named_children if c.type == "variable_declarator"):
-            value = declarator.child_by_field_name("value")
+            value = _unwrapped(declarator.child_by_field_name("value"))
         if value is not None:
             body = value.child_by_field_name("body")
     if body is None and node.type == "expression_statement" and node.named_children:
-        right = node.named_children[0].child_by_field_name("right")
-        body = right.child_by_field_name("body") if right is not None else None
+        function = _js_value(node)  # `a.b = c = function () {...}`, or the function passed
+        if function is not None and function.type == "call_expression":
+            arguments = function.child_by_field_name("arguments")
+            function = next((a for a in arguments.named_children
+                             if a.type in _FUNCTION_VALUES), None) if arguments else None
+        body = function.child_by_field_name("body") if function is not None else None
     if body is None and node.type in ("method", "singleton_method"):  # Ruby
         body = next((c for c in node.named_children if c.type == "body_statement"), None)
     if body is None:
