@@ -10,7 +10,8 @@ folders) and skipped when ingest would skip it (`walk.generated`: minified, `@ge
 `.d.ts` declarations are left out (types, not code). Each file is cut by
 `preuve.ingest.code.parse_code` with the default settings, and each non-blank line counted
 once: in a definition chunk (a chunk with a symbol, not the file's `module` doc), in the
-module doc, or in a line window (no symbol) — or in no chunk (a lone `}`).
+module doc, in a line window (no symbol), in a container's opening line its members carry
+as heading (`Foo.prototype = {`), or in no chunk (a lone `}`).
 
 Prints the share of lines in definitions per package and overall (lines of all packages
 together, and the mean of the packages' shares), then the idioms the window lines belong
@@ -239,12 +240,13 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--packages", default=",".join(PACKAGES))
     parser.add_argument("--idioms", type=int, default=15, help="how many idioms to list")
-    parser.add_argument("--examples", type=int, default=2, help="files shown per idiom")
+    parser.add_argument("--examples", type=int, default=2,
+                        help="files shown per idiom (those with the most lines)")
     args = parser.parse_args()
     rows, shares, lost_total = [], [], 0
     totals: collections.Counter = collections.Counter()
     shapes: collections.Counter = collections.Counter()
-    examples: dict[str, list[str]] = collections.defaultdict(list)
+    examples: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for package in args.packages.split(","):
         folder = args.root / package
         if not folder.is_dir():
@@ -262,9 +264,8 @@ def main() -> None:
                         if w == NONE and _WORD.search(line))
             found = idioms(data, suffix, where)
             shapes.update(found)
-            for label in found:
-                if len(examples[label]) < args.examples:
-                    examples[label].append(str(path.relative_to(args.root)))
+            for label, n in found.items():
+                examples[label][str(path.relative_to(args.root))] += n
         code = sum(counts.values())
         if not code:
             continue
@@ -282,9 +283,11 @@ def main() -> None:
     print(f"\nlines in definitions: {totals[DEFINITION] / code:.1%} of {code:,} "
           f"(mean of the {len(shares)} packages: {sum(shares) / len(shares):.1%})\n")
     window = sum(shapes.values())
-    print(table(("idiom of the window lines (top-level statement)", "lines", "share",
-                 "e.g."), [(label, n, n / window, ", ".join(examples[label]))
-                          for label, n in shapes.most_common(args.idioms)]))
+    print(table(("idiom of the window lines (the statement holding them)", "lines", "share",
+                 "most in"), [(label, n, n / window, ", ".join(
+                     f"{name} ({lines})" for name, lines in
+                     examples[label].most_common(args.examples)))
+                     for label, n in shapes.most_common(args.idioms)]))
 
 
 if __name__ == "__main__":
