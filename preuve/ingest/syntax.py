@@ -808,7 +808,7 @@ def _go_method(walker: _Walker, node) -> str:
 def _qualify(lang: Language, prefix: str, name: str, kind: str) -> str:
     if not prefix or name.startswith(prefix + lang.separator):
         return name
-    if prefix == "module.exports" and lang.family in ("javascript", "typescript"):
+    if prefix in ("module.exports", "exports") and lang.family in ("javascript", "typescript"):
         return name  # `module.exports = { parse() {...} }`: `parse`, as `exports.parse`
     if lang.name == "ruby" and kind in ("function", "method"):
         if name.startswith("self."):
