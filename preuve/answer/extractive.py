@@ -27,7 +27,7 @@ _BOUNDARY = re.compile(
     r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.)
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
-_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
 _TOC_LINE = re.compile(r"(?:\.\s*){4,}|…{2,}|[^\d\s.!?:;]\s+(?:\d{1,4}|[ivx]{1,4})$", re.I)

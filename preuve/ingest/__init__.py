@@ -29,7 +29,8 @@ from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "6"  # 6: code by syntax tree, configuration files by structure
+PIPELINE_VERSION = "7"  # 6: code by syntax tree, configuration files by structure;
+# 7: no window made of the previous one's overlap alone
 # Bump a kind's version when its chunks change (how it is parsed, or what is embedded
 # for its chunks, `vectors.passage_text`): a re-ingest rebuilds the files of that kind only,
 # whose chunks then have the new text's hash and get its vector (the other files' chunks

@@ -22,7 +22,9 @@ def word_count(text: str) -> int:
 
 def windows(sizes: Sequence[int], max_words: int, overlap_words: int) -> list[tuple[int, int]]:
     """Inclusive (first, last) unit ranges covering all units, each within `max_words`
-    where possible, consecutive ranges sharing up to `overlap_words` of trailing units."""
+    where possible, consecutive ranges sharing up to `overlap_words` of trailing units. A
+    range that would hold only the overlap (the unit after it too long to join) is not
+    made: it would be a second passage saying what the first one says."""
     out: list[tuple[int, int]] = []
     n, start = len(sizes), 0
     while start < n:
@@ -30,6 +32,9 @@ def windows(sizes: Sequence[int], max_words: int, overlap_words: int) -> list[tu
         while end + 1 < n and total + sizes[end + 1] <= max_words:
             end += 1
             total += sizes[end]
+        if out and end <= out[-1][1]:  # nothing new: the next unit starts the next range
+            start = out[-1][1] + 1
+            continue
         out.append((start, end))
         if end >= n - 1:
             break

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from preuve import Index
-from preuve.answer.extractive import split_sentences, window
+from preuve.answer.extractive import ATTACHED, split_sentences, window
 from preuve.models import Hit
 from preuve.retrieve import bilingual
 
@@ -239,6 +239,23 @@ def _hit(rank: int, path: str, heading: str, text: str, kind: str = "html") -> H
                kind=kind, title=heading, heading=heading, page=None, page_label=None,
                start_line=1, end_line=text.count("\n") + 1, symbol=None, symbol_kind=None,
                text=text, language="")
+
+
+def test_a_doctest_prompt_is_code_not_a_quote_mark():
+    """`>>>` opened a Python session in the Sorting HOWTO (python3-doc, as the index stores
+    a <pre> block: one line): its first `>` was taken for a quote mark, and the session
+    became the statement ">> s = sorted(...)"."""
+    text = ("Sort Stability and Complex Sorts\n"
+            "For example, to sort the student data by descending grade and then ascending "
+            "age, do the age sort first and then sort again using grade:\n"
+            ">>> s = sorted(student_objects, key=attrgetter('age')) # sort on secondary key "
+            ">>> sorted(s, key=attrgetter('grade'), reverse=True) # now sort on primary key, "
+            "descending [('dave', 'B', 10), ('jane', 'B', 12), ('john', 'A', 15)]")
+    for kind in ("html", "markdown"):
+        units = split_sentences(_hit(1, f"howto/sorting.{kind}", "Sorting", text, kind))
+        assert not any(u.text.lstrip("`").startswith(">> ") for u in units), units
+        session = [u for u in units if ">>> s = sorted" in u.text]
+        assert [u.role for u in session] == [ATTACHED], units
 
 
 def test_a_note_mark_after_a_sentence_does_not_hide_the_next_sentence():

@@ -13,7 +13,7 @@ from preuve.evaluate.datasets import Record
 from preuve.evaluate.metrics import Report
 from preuve.evaluate.run import default_versus_best
 from preuve.ingest.base import CHUNKING_STRATEGIES, ChunkSettings
-from preuve.ingest.chunking import cut
+from preuve.ingest.chunking import chunks_from_blocks, cut
 from preuve.models import Hit
 from preuve.retrieve.fusion import FUSED, combine, rrf
 
@@ -47,6 +47,23 @@ def test_strategies_cut_differently():
     # overlap: consecutive fixed windows share exactly 10 words
     first, second = cuts["fixed"][0].split(), cuts["fixed"][1].split()
     assert first[-10:] == second[:10]
+
+
+def test_no_chunk_is_only_the_overlap_of_the_one_before():
+    """The regex HOWTO of python3-doc: the LOCALE entry is its name, a one-sentence
+    paragraph, then a long one. The sentence was a chunk of its own after the chunk that
+    held it already (the long paragraph too long to join it): the same passage twice
+    among six sources."""
+    sentence = ("Make \\w, \\W, \\b, \\B and case-insensitive matching dependent on the "
+                "current locale instead of the Unicode database.")
+    long_paragraph = " ".join(["Locales are a feature of the C library."] * 40)
+    heading = "Regular Expression HOWTO > Compilation Flags > LOCALE"
+    blocks = [(heading, "LOCALE", 767, 767), (heading, sentence, 768, 769),
+              (heading, long_paragraph, 770, 785)]
+    chunks = chunks_from_blocks(blocks, max_words=180, overlap_words=30)
+    assert [c.text.count(sentence) for c in chunks if sentence in c.text] == [1], \
+        [(c.start_line, c.end_line) for c in chunks]
+    assert "".join(c.text for c in chunks).count("Locales are") >= 40  # nothing lost
 
 
 def test_chunk_settings_are_checked():
