@@ -30,7 +30,7 @@ from pathlib import Path
 
 from common import table
 
-from preuve.ingest.base import ChunkSettings
+from preuve.ingest.base import ChunkSettings, decode_text
 from preuve.ingest.code import parse_code
 from preuve.ingest.syntax import _opening, parser_for
 from preuve.ingest.walk import generated, walk
@@ -55,23 +55,29 @@ _WORD = re.compile(r"\w")
 
 
 def package_files(folder: Path) -> list[Path]:
-    out = []
+    return [path for path in listed_files(folder, SUFFIXES, declarations=False)
+            if generated(path, path.read_bytes()) is None]
+
+
+def listed_files(folder: Path, suffixes: tuple[str, ...], declarations: bool = True):
+    """The files under `folder` ending in one of `suffixes` that `preuve ingest` would
+    list as code (`preuve.ingest.walk`); `.d.ts` ones only with `declarations`. The
+    caller skips the generated ones (`walk.generated`, which reads the file)."""
     for candidate in walk(folder):
-        path = candidate.path
-        name = path.name.lower()
-        if candidate.kind is None or not name.endswith(SUFFIXES) or name.endswith(".d.ts"):
-            continue
-        if generated(path, path.read_bytes()) is None:
-            out.append(path)
-    return out
+        name = candidate.path.name.lower()
+        if candidate.kind is not None and name.endswith(suffixes) and (
+                declarations or not name.endswith(".d.ts")):
+            yield candidate.path
 
 
-def line_classes(data: bytes, suffix: str) -> tuple[list[str], list[str]]:
-    """The file's lines and, per line, where it ended up."""
-    lines = data.decode("utf-8", "replace").split("\n")
+def line_classes(data: bytes, suffix: str, chunks=None) -> tuple[list[str], list[str]]:
+    """The file's lines and, per line, where it ended up (in `chunks`, by default those
+    `parse_code` cuts)."""
+    lines = decode_text(data).split("\n")  # as `parse_code` numbers them
     where = [NONE] * len(lines)
     rank = {NONE: 0, WINDOW: 1, MODULE: 2, DEFINITION: 3}
-    chunks = parse_code(data, ChunkSettings(), suffix).chunks
+    if chunks is None:
+        chunks = parse_code(data, ChunkSettings(), suffix).chunks
     # a container's opening line alone (`Foo.prototype = {`) is its members' heading
     headings = {part for c in chunks for part in c.heading.split(" > ")}
     for chunk in chunks:
