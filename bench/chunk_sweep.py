@@ -1,6 +1,6 @@
 """Every code file of the machine's Debian packages cut by `parse_code`, and checked.
 
-    PYTHONPATH=. .venv/bin/python bench/chunk_sweep.py [--per-root 800] [--roots go,rust]
+    PYTHONPATH=. .venv/bin/python bench/chunk_sweep.py [--per-root 3000] [--roots go,rust]
         [--show 15] [--timeout 60] [--pathological]
 
 An adversarial sweep of the code chunker (`preuve.ingest.code.parse_code`: tree-sitter for
@@ -18,19 +18,21 @@ spread evenly over the sorted list. Each file is cut with the default settings a
   1 <= start_line <= end_line <= the file's last line (citations open those lines);
 - no line with a word (`\\w`) in no chunk (a container's opening line its members carry
   as heading counts as kept), the lines with one word only (`end`, `})(this);`: dropped by
-  design) and those of a licence comment (left out by design) counted apart;
+  design) counted apart;
 - no two chunks of the same symbol covering the same lines beyond the windows' overlap
   (`code_overlap_lines`): a definition cut twice;
-- no chunk over `max_words * 3` words or 20,000 characters (a definition is cut at
-  statements past that; line windows are not: they are reported with the largest);
+- no chunk of several lines over `max_words * 3` words (a definition is cut at statements
+  past that, line windows at that); one line over it stays whole (a chunk is the file's
+  lines: counted apart, and the largest chunks listed);
 - the time per file (the slowest, and any over 2 s);
 - files the syntax tree was not used for (cut in windows): grammar missing, mostly parse
   errors, RecursionError; for Python, `ast` failing.
 
 `--pathological` also times generated worst cases (a 5 MB one-line file of real JavaScript,
 20,000 nested `if (x) {` in JavaScript and PHP, 10,000 nested Python `if`s, a 50,000-element
-JavaScript array, 20,000 nested calls in JavaScript, 20,000 nested shell `if`s, 10,000
-Python `elif`s), built in memory.
+JavaScript array, 20,000 nested calls in JavaScript, 20,000 nested shell `if`s, 90 nested
+Python `if`s around a `def`, 500 `elif`s in Python, 3,000 `else if`s in JavaScript),
+built in memory.
 """
 
 from __future__ import annotations
@@ -50,7 +52,6 @@ from common import table
 
 from preuve.ingest import code, syntax
 from preuve.ingest.base import ChunkSettings, ParseError, decode_text
-from preuve.ingest.comments import LICENCE
 from preuve.ingest.walk import generated
 
 CODE_SUFFIXES = (".py", ".pyi", *syntax.SUFFIXES)
@@ -67,7 +68,6 @@ ROOTS: dict[str, tuple[str, ...]] = {  # name -> folders (glob patterns)
 }
 _SHELL = re.compile(rb"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:ba|da|k|z)?sh\b")
 SLOW = 2.0
-MAX_CHARS = 20_000
 _WORD = re.compile(r"\w")
 _WORDS = re.compile(r"\w+")
 
@@ -127,11 +127,11 @@ class Probe:
 
     @staticmethod
     def why(source: str, name: str) -> str:
-        parser = syntax.parser_for(name)
-        if parser is None:
-            return f"{name}: no grammar"
-        tree = parser.parse(source.encode("utf-8"))
-        if tree.root_node.has_error and syntax._error_share(tree.root_node) > 0.5:
+        read = syntax.syntax_tree(source.encode("utf-8"), name)
+        if read is None:
+            return f"{name}: no grammar, or its parser failed"
+        name, root = read
+        if root.has_error and syntax._error_share(root) > 0.5:
             return f"{name}: mostly parse errors"
         return f"{name}: RecursionError in the walk"
 
@@ -143,7 +143,7 @@ class Result:
     chunks: int = 0
     violations: list[tuple[str, int, str]] = field(default_factory=list)
     one_word: int = 0  # lines whose one word is in no chunk (`end`, `})(this);`)
-    licence: int = 0  # lines of a licence comment in no chunk
+    long_lines: int = 0  # one-line chunks over the size (a line is not cut)
     fallback: str = ""
     largest: tuple[int, int, int] = (0, 0, 0)  # words, characters, first line
     skipped: str = ""  # not text (ParseError)
@@ -192,36 +192,24 @@ def check(path: Path, data: bytes, suffix: str, settings: ChunkSettings, probe: 
         words = len(c.text.split())
         if (words, len(c.text)) > result.largest[:2]:
             result.largest = (words, len(c.text), c.start_line)
-        if words > settings.max_words * 3 or len(c.text) > MAX_CHARS:
-            add(("size", c.start_line, f"{c.symbol or '(window)'} {c.start_line}-"
-                 f"{c.end_line}: {words} words, {len(c.text)} characters"))
+        if words > settings.max_words * 3:
+            if c.start_line == c.end_line:  # one line: cut, it would cite text it is not
+                result.long_lines += 1
+            else:
+                add(("size", c.start_line, f"{c.symbol or '(window)'} {c.start_line}-"
+                     f"{c.end_line}: {words} words, {len(c.text)} characters"))
     _, where = line_classes(data, suffix, chunks)
     lost = [n for n, (line, label) in enumerate(zip(lines, where, strict=True), 1)
             if label == NONE and _WORD.search(line)]
-    for run in _runs(lost, lines):
-        if LICENCE.search("\n".join(lines[n - 1] for n in run)):
-            result.licence += len(run)  # a licence, left out by design
-            continue
-        for number in run:
-            if len(_WORDS.findall(lines[number - 1])) > 1:
-                add(("lost", number, lines[number - 1].strip()[:80]))
-            else:
-                result.one_word += 1
+    for number in lost:
+        if len(_WORDS.findall(lines[number - 1])) > 1:
+            add(("lost", number, lines[number - 1].strip()[:80]))
+        else:
+            result.one_word += 1
     result.violations.extend(_twice(chunks, settings))
     if result.seconds > SLOW:
         add(("slow", 0, f"{result.seconds:.1f} s"))
     return result
-
-
-def _runs(numbers: list[int], lines: list[str]) -> list[list[int]]:
-    """Line numbers in runs, a run going on over blank lines."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and not "".join(lines[runs[-1][-1]:n - 1]).strip():
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return runs
 
 
 def _twice(chunks, settings: ChunkSettings) -> list[tuple[str, int, str]]:
@@ -269,13 +257,21 @@ def pathological() -> list[tuple[str, str, bytes]]:
          b"f(\n" * depth + b"function () {}" + b")\n" * depth),
         (f"{depth:,} nested `if` (shell)", ".sh",
          b"if x; then\n" * depth + b"f() { :; }\n" + b"fi\n" * depth),
+        ("90 nested Python `if`s around a `def`", ".py", b"".join(
+            b" " * i + b"if x:\n" for i in range(90)) + b" " * 90 + b"def f():\n"
+         + b" " * 91 + b"pass\n"),
+        ("500 `elif`s (Python)", ".py", b"if x == -1:\n    pass\n" + b"".join(
+            b"elif x == %d:\n    pass\n" % i for i in range(500))
+         + b"else:\n    def f():\n        pass\n"),
+        ("3,000 `else if`s (JavaScript)", ".js", b"function g() {}\nif (x) {}\n"
+         + b"".join(b"else if (x == %d) { y(); }\n" % i for i in range(3000))),
     ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--roots", default=",".join(ROOTS))
-    parser.add_argument("--per-root", type=int, default=800,
+    parser.add_argument("--per-root", type=int, default=3000,
                         help="at most this many files per root (0: all)")
     parser.add_argument("--show", type=int, default=15, help="violations listed per kind")
     parser.add_argument("--timeout", type=int, default=60, help="seconds before a file fails")
@@ -302,14 +298,14 @@ def main() -> None:
             kinds = collections.Counter(v[0] for r in mine for v in r.violations)
             rows.append((root, len(listed), taken, sum(r.chunks for r in mine),
                          sum(1 for r in mine if r.fallback), sum(r.one_word for r in mine),
-                         sum(r.licence for r in mine),
+                         sum(r.long_lines for r in mine),
                          ", ".join(f"{k} {n}" for k, n in kinds.most_common()) or "none",
                          f"{time.perf_counter() - begin:.0f} s"))
             print(f"{root}: {taken} files", file=sys.stderr)
         if args.pathological:
             worst = _run_pathological(settings, probe, args.timeout)
     print(table(("root", "code files", "cut", "chunks", "windows only (fallback)",
-                 "one-word lines in no chunk", "licence lines in no chunk", "violations",
+                 "one-word lines in no chunk", "one-line chunks over the size", "violations",
                  "time"), rows))
     kinds = collections.defaultdict(list)
     for r in results:
@@ -346,7 +342,7 @@ def _run_pathological(settings, probe, timeout):
         result = check(Path(f"({name})"), data, suffix, settings, probe, timeout)
         kinds = collections.Counter(v[0] for v in result.violations)
         rows.append((name, f"{len(data):,}", f"{result.seconds:.2f}", result.chunks,
-                     result.fallback or "syntax tree",
+                     result.fallback or "its tree",
                      ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"))
         print(f"{name}: {result.seconds:.2f} s", file=sys.stderr)
     return rows

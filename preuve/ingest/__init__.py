@@ -39,9 +39,12 @@ PIPELINE_VERSION = "7"  # 6: code by syntax tree, configuration files by structu
 # chunks of their own; 5 JavaScript/TypeScript idioms are definitions (a library wrapped in
 # an IIFE or UMD factory walked into, `a.b = a.c = function`, `defineGetter(req, 'protocol',
 # function ...)` named `req.protocol`, objects of functions as containers, a documented
-# `var x = f(...)`). html: 2 an API reference's entries
+# `var x = f(...)`); 6 what bench/chunk_sweep.py found over the machine's packages: Python's
+# comments (the one above a definition is its) and imports in chunks, a C++ `.h` read by the
+# C++ grammar, long `else if` chains walked without recursion, container headers and line
+# windows cut within 3 x max_words. html: 2 an API reference's entries
 # (Sphinx's <dl class="py method">) are sections of their own; 3 a table's row is one line
-KIND_VERSIONS = {"code": "5", "html": "3"}
+KIND_VERSIONS = {"code": "6", "html": "3"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -208,3 +208,16 @@ def merge_spans(spans, gap: int = 2) -> list[list[int]]:
         else:
             merged.append([first, last])
     return merged
+
+
+def in_line_order(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks sorted by their lines, each (lines, symbol) once: two definitions of one
+    name on one line (shell's `IFS=...; x=...; IFS=...`) are one place to cite."""
+    seen: set[tuple] = set()
+    out = []
+    for chunk in sorted(chunks, key=lambda c: (c.start_line, c.end_line)):
+        key = (chunk.start_line, chunk.end_line, chunk.symbol, chunk.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(chunk)
+    return out

@@ -13,12 +13,13 @@ file its parser cannot read, is cut in line windows.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 
 from preuve.errors import InvalidInput
 from preuve.ingest import comments, config, syntax
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_lines, merge_spans, word_count
+from preuve.ingest.chunking import chunks_from_lines, in_line_order, word_count
 from preuve.models import Chunk
 
 CODE_EXTENSIONS = {
@@ -113,6 +114,7 @@ def resolve_language(name: str) -> str:
 
 
 _COMMENT_LINE = re.compile(r"^\s*(?://+|#+|/\*+|\*+|--|;+)\s?(.*)$")
+_WORDS = re.compile(r"\w+")
 
 
 def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
@@ -155,29 +157,63 @@ def _comments(lines: list[str]) -> str:
 
 
 def _line_windows(lines, first, last, settings, **fields) -> list[Chunk]:
-    """Fixed windows of `code_window_lines` with overlap, blank edges trimmed."""
+    """Windows of `code_window_lines` lines overlapping by `code_overlap_lines`, blank
+    edges trimmed; a window ends earlier at 3 × `max_words` words (a table of numbers),
+    and the next then starts after it. One line longer than that stays whole: a chunk is
+    the file's lines exactly."""
     out: list[Chunk] = []
-    step = max(1, settings.code_window_lines - settings.code_overlap_lines)
+    limit = settings.max_words * 3
     start = first
     while start <= last:
-        end = min(last, start + settings.code_window_lines - 1)
+        end, words = start, word_count(lines[start - 1])
+        while end < last and end - start + 1 < settings.code_window_lines:
+            more = word_count(lines[end])
+            if words + more > limit:
+                break
+            end, words = end + 1, words + more
         out.extend(chunks_from_lines(lines[start - 1:end], start, 10**9, 0, **fields))
         if end == last:
             break
-        start += step
+        full = end - start + 1 == settings.code_window_lines
+        start = end + 1 - settings.code_overlap_lines if full else end + 1
     return out
 
 
-def _definition(node, lines, settings, symbol: str, kind: str, last: int | None = None):
-    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    last = last or node.end_lineno
+def _definition(node, lines, settings, symbol: str, kind: str, last: int | None = None,
+                floor: int = 0):
+    return _bounded(lines, _first_line(node, lines, floor), last or node.end_lineno,
+                    settings, symbol, kind)
+
+
+def _bounded(lines, first: int, last: int, settings, symbol: str, kind: str) -> list[Chunk]:
+    """One chunk of lines first..last, or line windows past 3 × `max_words`."""
     text_lines = lines[first - 1:last]
     if word_count("\n".join(text_lines)) <= settings.max_words * 3:
         return chunks_from_lines(text_lines, first, 10**9, 0, symbol=symbol, symbol_kind=kind)
     return _line_windows(lines, first, last, settings, symbol=symbol, symbol_kind=kind)
 
 
-def _class(node: ast.ClassDef, lines, settings, prefix: str, outer_doc: str = "") -> list[Chunk]:
+def _first_line(node, lines: list[str], floor: int = 0) -> int:
+    """A definition's first line: its decorators, and the `#` comments right above them at
+    its indentation (one blank line at most between), which document it, as the comment
+    above a definition does in the other languages (`syntax.py`); never at or above
+    `floor`, the last line of the statement before."""
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    line = lines[first - 1]
+    mark = line[:len(line) - len(line.lstrip())] + "#"
+    above = first - 1  # the line above, 1-based
+    if above > floor and not lines[above - 1].strip() and above - 1 > floor \
+            and lines[above - 2].startswith(mark):
+        above -= 1  # one blank line between the comment and the definition
+    while above > floor and lines[above - 1].startswith(mark) \
+            and not lines[above - 1].startswith("#!"):
+        first = above
+        above -= 1
+    return first
+
+
+def _class(node: ast.ClassDef, lines, settings, prefix: str, outer_doc: str = "",
+           floor: int = 0) -> list[Chunk]:
     name = prefix + node.name
     # its members are searched with the first sentence of its docstring (or of the
     # nearest documented class holding it), as other languages' members are with their
@@ -186,14 +222,14 @@ def _class(node: ast.ClassDef, lines, settings, prefix: str, outer_doc: str = ""
     doc = comments.doc_summary(docstring.split("\n")) if docstring else outer_doc
     inner = [n for n in node.body
              if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
+    before = _ends_before(node.body, node.lineno)
     if inner:
-        first_inner = min([inner[0].lineno] + [d.lineno for d in inner[0].decorator_list])
-        header_last = first_inner - 1
+        header_last = _first_line(inner[0], lines, before[id(inner[0])]) - 1
         while header_last > node.lineno and not lines[header_last - 1].strip():
             header_last -= 1
     else:
         header_last = node.end_lineno
-    out = _definition(node, lines, settings, name, "class", header_last)
+    out = _definition(node, lines, settings, name, "class", header_last, floor)
     # class-level statements after the first method (attributes, constants) stand alone
     for stmt in node.body:
         if stmt in inner or stmt.lineno <= header_last:
@@ -201,17 +237,29 @@ def _class(node: ast.ClassDef, lines, settings, prefix: str, outer_doc: str = ""
         names = _target_names(stmt) if isinstance(stmt, ast.Assign | ast.AnnAssign) else []
         if names:
             symbols = ", ".join(f"{name}.{n}" for n in names)
-            members = _definition(stmt, lines, settings, symbols, "attribute")
+            members = _definition(stmt, lines, settings, symbols, "attribute",
+                                  floor=before[id(stmt)])
         else:
             members = _line_windows(lines, stmt.lineno, stmt.end_lineno, settings,
                                     symbol=name, symbol_kind="class")
         out.extend(_with_context(members, doc))
     for child in inner:
         if isinstance(child, ast.ClassDef):
-            out.extend(_class(child, lines, settings, name + ".", doc))
+            out.extend(_class(child, lines, settings, name + ".", doc, before[id(child)]))
         else:
-            out.extend(_with_context(
-                _definition(child, lines, settings, f"{name}.{child.name}", "method"), doc))
+            out.extend(_with_context(_definition(
+                child, lines, settings, f"{name}.{child.name}", "method",
+                floor=before[id(child)]), doc))
+    return out
+
+
+def _ends_before(statements, floor: int) -> dict[int, int]:
+    """id of each statement -> the last line of the one before it (`floor` for the first):
+    how far up its comments may go."""
+    out = {}
+    for stmt in statements:
+        out[id(stmt)] = floor
+        floor = max(floor, stmt.end_lineno)
     return out
 
 
@@ -224,51 +272,103 @@ def _with_context(chunks: list[Chunk], doc: str) -> list[Chunk]:
 def _parse_python(tree: ast.Module, lines: list[str], settings: ChunkSettings) -> Parsed:
     chunks: list[Chunk] = []
     docstring = ast.get_docstring(tree)
-    leftovers: list[tuple[int, int]] = []
-    for index, node in enumerate(_walked_into(tree.body, leftovers)):
+    walked = _walked_into(tree.body)
+    before = _ends_before(walked, 0)
+    classes: list[tuple[int, int, str]] = []  # (first, last, name) of the top-level classes
+    for index, node in enumerate(walked):
+        floor = before[id(node)]
         if index == 0 and docstring is not None and isinstance(node, ast.Expr):
-            chunks.extend(chunks_from_lines(lines[node.lineno - 1:node.end_lineno], node.lineno,
-                                            10**9, 0, symbol="<module>", symbol_kind="module"))
+            chunks.extend(_bounded(lines, node.lineno, node.end_lineno, settings, "<module>",
+                                   "module"))
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            chunks.extend(_definition(node, lines, settings, node.name, "function"))
+            chunks.extend(_definition(node, lines, settings, node.name, "function",
+                                      floor=floor))
         elif isinstance(node, ast.ClassDef):
-            chunks.extend(_class(node, lines, settings, ""))
+            chunks.extend(_class(node, lines, settings, "", floor=floor))
+            classes.append((node.lineno, node.end_lineno, node.name))
         elif isinstance(node, ast.Assign | ast.AnnAssign) and _target_names(node):
             names = _target_names(node)
             kind = "constant" if all(n.isupper() for n in names) else "variable"
-            chunks.extend(_definition(node, lines, settings, ", ".join(names), kind))
-        elif not isinstance(node, ast.Import | ast.ImportFrom):
-            leftovers.append((node.lineno, node.end_lineno))
-    # top-level statements that are no definition (e.g. `if __name__ == ...`), merged
-    for first, last in merge_spans(sorted(leftovers)):
-        chunks.extend(_line_windows(lines, first, last, settings))
-    chunks.sort(key=lambda c: (c.start_line, c.end_line))
+            chunks.extend(_definition(node, lines, settings, ", ".join(names), kind,
+                                      floor=floor))
+    chunks = in_line_order(chunks + _left_over(lines, chunks, settings, classes))
     title = docstring.strip().split("\n")[0][:120] if docstring else ""
     return Parsed(title=title, chunks=chunks, language_sample=_prose(tree))
+
+
+def _left_over(lines: list[str], chunks: list[Chunk], settings: ChunkSettings,
+               classes: list[tuple[int, int, str]]) -> list[Chunk]:
+    """Line windows of what no definition holds, so that no line is lost to search:
+    imports, top-level statements (`if __name__ == ...`), the conditions definitions
+    stand under, comments between definitions, a licence; inside a class (a comment
+    after its last method), labelled with the class. Runs of lines two blank lines apart
+    at most are one; a run of one word (`else:`, `main()`) is none, as in `syntax.py`."""
+    taken = set()
+    for chunk in chunks:
+        taken.update(range(chunk.start_line, chunk.end_line + 1))
+    spans: list[list[int]] = []
+    for number, line in enumerate(lines, 1):
+        if number in taken or not line.strip():
+            continue
+        if spans and number - spans[-1][1] <= 3 and not any(
+                n in taken for n in range(spans[-1][1] + 1, number)):
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    out: list[Chunk] = []
+    for first, last in spans:
+        if len(_WORDS.findall("\n".join(lines[first - 1:last]))) <= 1:
+            continue
+        owner = next((name for a, b, name in classes if a <= first and last <= b), None)
+        fields = {"symbol": owner, "symbol_kind": "class"} if owner else {}
+        out.extend(_line_windows(lines, first, last, settings, **fields))
+    return out
 
 
 _DEFINES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _walked_into(body: list[ast.stmt], leftovers: list[tuple[int, int]]) -> list[ast.stmt]:
+def _walked_into(body: list[ast.stmt]) -> list[ast.stmt]:
     """The module's statements, with those of an `if` or `try` that defines a function or
     a class in place of it (`try: from _speedups import f` / `except ImportError: def
     f(...)`, a definition per Python version): its definitions are the module's, its
-    conditions (`if sys.version_info >= ...`, `except ImportError`) lines left over."""
+    conditions (`if sys.version_info >= ...`, `except ImportError`) left over.
+    Without recursion: an `elif` is an `if` nested in the one before, and a chain of
+    hundreds is real code."""
+    held = _holding_definitions(body)
     out: list[ast.stmt] = []
-    for node in body:
-        blocks = _blocks(node)
-        if not any(isinstance(n, _DEFINES) for block in blocks for n in _walked_into(block, [])):
+    todo = [iter(body)]  # the statement lists being walked, innermost last
+    while todo:
+        node = next(todo[-1], None)
+        if node is None:
+            todo.pop()
+        elif id(node) not in held:
             out.append(node)
-            continue
-        if isinstance(node, ast.If):
-            leftovers.append((node.lineno, node.test.end_lineno))
-        for handler in getattr(node, "handlers", []):
-            if handler.type is not None:
-                leftovers.append((handler.lineno, handler.type.end_lineno))
-        for block in blocks:
-            out.extend(_walked_into(block, leftovers))
+        else:
+            todo.append(itertools.chain.from_iterable(_blocks(node)))
     return out
+
+
+def _holding_definitions(body: list[ast.stmt]) -> set[int]:
+    """The ids of the `if` and `try` statements of `body` with a function or a class
+    definition inside, through other `if`s and `try`s (in one pass: each statement is
+    looked at once)."""
+    held: set[int] = set()
+    parent: dict[int, ast.stmt] = {}
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        for block in _blocks(node):
+            for child in block:
+                if not isinstance(child, _DEFINES):
+                    parent[id(child)] = node
+                    todo.append(child)
+                    continue
+                holder: ast.stmt | None = node  # it and the statements holding it
+                while holder is not None and id(holder) not in held:
+                    held.add(id(holder))
+                    holder = parent.get(id(holder))
+    return held
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from preuve.ingest.base import ChunkSettings
-from preuve.ingest.chunking import chunks_from_lines, word_count
+from preuve.ingest.chunking import chunks_from_lines, in_line_order, word_count
 from preuve.ingest.comments import (
     CONTAINER_KINDS,
     LICENCE,
@@ -77,6 +77,9 @@ class Language:
     member_kinds: dict[str, str] = field(default_factory=lambda: {"function": "method"})
     filenames: tuple[str, ...] = ()
     family: str = ""  # the `--lang` name, when not the grammar's (tsx: typescript)
+    # a language whose grammar also reads this one's files, tried on a file this one's
+    # reads with errors (C's `.h` may be C++)
+    superset: str = ""
 
     def __post_init__(self) -> None:
         if not self.family:
@@ -153,7 +156,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
         "const_item": "constant", "static_item": "constant", "macro_definition": "macro",
         "mod_item": "module*"},
         _CLASSES, frozenset({"declaration_list"}), separator="::"),
-    Language("c", "tree_sitter_c", (".c", ".h"), _C_DEFS, frozenset(), _C_WRAPPERS),
+    Language("c", "tree_sitter_c", (".c", ".h"), _C_DEFS, frozenset(), _C_WRAPPERS,
+             superset="cpp"),
     Language("cpp", "tree_sitter_cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx",
                                         ".h++", ".ipp", ".tpp"),
              _C_DEFS | {"class_specifier": "class*", "struct_specifier": "struct*",
@@ -244,16 +248,11 @@ def parse(source: str, lines: list[str], name: str, settings: ChunkSettings,
           windows: Callable[..., list[Chunk]]) -> list[Chunk] | None:
     """Chunks of `source` by its syntax tree, or None when it cannot be parsed (the
     caller then cuts line windows)."""
-    parser = parser_for(name)
-    if parser is None:
-        return None
     data = source.encode("utf-8")
-    try:
-        tree = parser.parse(data)
-    except Exception as exc:  # noqa: BLE001 - a grammar that fails on a file
-        _warn_once(name, f"the parser failed ({type(exc).__name__})")
+    read = syntax_tree(data, name)
+    if read is None:
         return None
-    root = tree.root_node
+    name, root = read
     if root.has_error and _error_share(root) > 0.5:
         return None  # mostly not this language (a template, a wrong suffix)
     walker = _Walker(LANGUAGES[name], data, lines, settings, windows)
@@ -263,6 +262,39 @@ def parse(source: str, lines: list[str], name: str, settings: ChunkSettings,
         return None
     walker.module_doc(root)
     return walker.finish()
+
+
+def syntax_tree(data: bytes, name: str):
+    """(language, root node) of a file, or None when it has no grammar or its parser
+    fails. A file its language's grammar reads with errors is read by the grammar of
+    `superset` when that one reads it with half the errors or fewer: a `.h` of C++
+    (`namespace`, `class`, templates) is no C."""
+    parser = parser_for(name)
+    if parser is None:
+        return None
+    try:
+        root = parser.parse(data).root_node
+    except Exception as exc:  # noqa: BLE001 - a grammar that fails on a file
+        _warn_once(name, f"the parser failed ({type(exc).__name__})")
+        return None
+    other = LANGUAGES[name].superset
+    if root.has_error and other and parser_for(other) is not None:
+        wider = parser_for(other).parse(data).root_node
+        if _error_bytes(wider) * 2 <= _error_bytes(root) and _error_share(wider) <= 0.5:
+            return other, wider
+    return name, root
+
+
+def _error_bytes(root) -> int:
+    """The bytes of the tree's ERROR nodes, at any depth (a missing node counts one)."""
+    total, todo = 0, [root]
+    while todo:
+        node = todo.pop()
+        if node.type == "ERROR" or node.is_missing:
+            total += max(1, node.end_byte - node.start_byte)
+        elif node.has_error:
+            todo.extend(node.children)
+    return total
 
 
 def _error_share(root) -> float:
@@ -291,14 +323,20 @@ class _Walker:
     # ------------------------------------------------------------------ walking
     def visit(self, node, prefix: str, top: bool = False, owner=None) -> None:
         """Chunk the named children of `node`; `prefix` qualifies their names, `owner`
-        (symbol, kind) labels what is no definition inside a container."""
-        children = [c for c in node.children if c.is_named]
-        for child in children:
+        (symbol, kind) labels what is no definition inside a container. The statements
+        walked through (a namespace, a condition: `else if` is an `if` in the one before,
+        and a chain of hundreds is real code) are walked without recursion, in order."""
+        todo = [iter([c for c in node.children if c.is_named])]
+        while todo:
+            child = next(todo[-1], None)
+            if child is None:
+                todo.pop()
+                continue
             found = None if child.type in COMMENTS else self.definition(child, prefix, top)
             if found is not None:
                 self.emit(child, found, prefix)
             elif child.type in self.lang.transparent or self.holds_definition(child, prefix):
-                self.visit(child, prefix, top, owner)
+                todo.append(iter([c for c in child.children if c.is_named]))
             else:
                 self.leftovers.append((child.start_point[0] + 1, _last_line(child),
                                        *(owner or (None, None)), self.heading()))
@@ -306,19 +344,27 @@ class _Walker:
     def holds_definition(self, node, prefix: str) -> bool:
         """Whether `node` is a conditional statement (or a wrapper function called where
         it is written) with a definition inside, through other conditionals and wrappers:
-        one to walk through."""
+        one to walk through. Each node is looked at once per file (the answer is kept: it
+        is asked again at each level walked into), without recursion."""
+        if node.type not in self.lang.conditional:
+            return False
         walked = self.lang.transparent | self.lang.conditional
-
-        def defines(inside) -> bool:
-            if inside.id not in self.holding:  # asked again at each level walked into
-                self.holding[inside.id] = any(
-                    child.type not in COMMENTS
-                    and (self.definition(child, prefix, True) is not None
-                         or (child.type in walked and defines(child)))
-                    for child in inside.children if child.is_named)
-            return self.holding[inside.id]
-
-        return node.type in self.lang.conditional and defines(node)
+        todo = [(node, False)]
+        while todo:
+            current, looked = todo.pop()
+            if current.id in self.holding:
+                continue
+            inner = [c for c in current.children if c.is_named and c.type not in COMMENTS]
+            if not looked:  # a definition among its children, or its walked ones to ask
+                if any(self.definition(c, prefix, True) is not None for c in inner):
+                    self.holding[current.id] = True
+                    continue
+                todo.append((current, True))
+                todo.extend((c, False) for c in inner if c.type in walked)
+            else:  # its walked children were answered
+                self.holding[current.id] = any(self.holding.get(c.id, False) for c in inner
+                                               if c.type in walked)
+        return self.holding[node.id]
 
     def definition(self, node, prefix: str, top: bool) -> tuple[str, str] | None:
         """(name, kind) when `node` is a definition worth a chunk."""
@@ -358,7 +404,13 @@ class _Walker:
         header_last = max(header_last, node.start_point[0] + 1)
         opening = node.start_point[0] + 1
         if first < opening or re.search(r"\w", "".join(self.lines[opening:header_last])):
-            self.add(self.lines[first - 1:header_last], first, symbol, kind)
+            header = self.lines[first - 1:header_last]
+            if word_count("\n".join(header)) <= self.settings.max_words * 3:
+                self.add(header, first, symbol, kind)
+            else:  # a long doc comment (Ruby's, Rust's `//!`) or many fields: windows
+                self.chunks.extend(self.windows(self.lines, first, header_last, self.settings,
+                                                symbol=symbol, symbol_kind=kind,
+                                                **_heading(self.heading())))
         # else a header that is only its opening line (`impl Display for Version {`): no
         # chunk of its own, every member carries that line as heading
         member_prefix = symbol
@@ -490,7 +542,9 @@ class _Walker:
                 self.add(part, a, symbol, kind, signature if a > first else "")
 
     def finish(self) -> list[Chunk]:
-        taken = set(self.claimed)
+        # the lines chunks hold (a comment claimed as a doc by what is then no
+        # definition, a C++ template's declaration, is left over as any other)
+        taken: set[int] = set()
         for chunk in self.chunks:
             taken.update(range(chunk.start_line, chunk.end_line + 1))
         merged: list[list] = []
@@ -508,7 +562,7 @@ class _Walker:
             if heading:
                 fields["heading"] = heading
             self.chunks.extend(self.windows(self.lines, a, b, self.settings, **fields))
-        self.chunks.sort(key=lambda c: (c.start_line, c.end_line))
+        self.chunks = in_line_order(self.chunks)
         self.add_container_docs()
         return self.chunks
 
@@ -538,6 +592,7 @@ _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier",
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function",
                               "generator_function", "class"})
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
+_RECORDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "struct"}
 _WORDS = re.compile(r"\w+")
 
 
@@ -635,6 +690,12 @@ def _refine(walker: _Walker, node, kind: str, top: bool):
         name_node = spec.child_by_field_name("name")
         return (text(name_node), spec.type.split("_")[0]) if name_node is not None \
             else ("", kind)
+    if t == "function_definition":  # C++: `class V8_EXPORT Scope {...}`, an export macro
+        spec = node.child_by_field_name("type")  # the grammar takes for the class's name
+        declarator = node.child_by_field_name("declarator")
+        if spec is not None and spec.type in _RECORDS and declarator is not None \
+                and declarator.type == "identifier":
+            return text(declarator), _RECORDS[spec.type]
     if t == "field_declaration":  # C++: a method declared in its class
         declarator = node.child_by_field_name("declarator")
         if declarator is None or declarator.type != "function_declarator":
@@ -866,6 +927,10 @@ def _statements_of(node):
         body = statements[0]
         statements = list(body.named_children)
     return (body, statements) if statements else None
+
+
+def _heading(heading: str) -> dict[str, str]:
+    return {"heading": heading} if heading else {}
 
 
 def _opening(line: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -297,8 +298,8 @@ def test_language_of_paths():
 @pytest.fixture
 def code_index(fresh_index, tmp_path):
     folder = tmp_path / "repo"
-    # (js_idioms/ is for chunking tests: the questions below were asked of the rest)
-    shutil.copytree(FIXTURES, folder, ignore=shutil.ignore_patterns("js_idioms"))
+    # (js_idioms/, sweep/ are for chunking tests: the questions below were asked of the rest)
+    shutil.copytree(FIXTURES, folder, ignore=shutil.ignore_patterns("js_idioms", "sweep"))
     with open_index(fresh_index) as index:
         report = index.ingest([folder])
     assert report.ok, report.failed
@@ -720,3 +721,149 @@ def test_a_python_method_is_searched_with_its_classs_docstring(fresh_index, tmp_
         hits = index.where("where are the most recently added entries retrieved first",
                            method="bm25", kinds=["method"], k=5, as_of="none")
     assert {h.symbol for h in hits} & {"LifoQueue._get", "LifoQueue._put"}
+
+
+# ------------------------------------------------- invariants (bench/chunk_sweep.py)
+# What the sweep of the machine's packages found broken (issue 23), on the files, or the
+# lines of them, that broke it. docs/measurements/code.md has the sweep's figures.
+
+def assert_sound(chunks, lines: list[str], settings: ChunkSettings) -> None:
+    """What citations rely on: each chunk is its lines exactly; no chunk of several lines
+    over 3 × max_words words; no definition chunked twice over the same lines."""
+    for c in chunks:
+        assert 1 <= c.start_line <= c.end_line <= len(lines)
+        assert c.text == "\n".join(lines[c.start_line - 1:c.end_line]), (c.symbol, c.start_line)
+        assert c.start_line == c.end_line or len(c.text.split()) <= settings.max_words * 3, (
+            c.symbol, c.start_line, c.end_line)
+    for a in chunks:
+        for b in chunks:
+            if a is not b and a.symbol and a.symbol == b.symbol:
+                inside = a.start_line <= b.start_line and b.end_line <= a.end_line
+                assert not inside, (a.symbol, a.start_line, a.end_line, b.start_line)
+
+
+def kept_lines(chunks) -> set[int]:
+    return {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
+
+
+def test_python_comments_and_imports_are_in_chunks_a_definitions_comment_in_its():
+    """protobuf's example (sweep/add_person.py) lost its imports, its shebang and every
+    comment, `# This function fills in a Person message based on user input.` above the
+    function it documents among them: `ast` knows no comment, and imports were dropped.
+    The comment above a definition is now its chunk's first line (as in the other
+    languages); every other line with words is in a window."""
+    relpath = "sweep/add_person.py"
+    chunks, lines = chunks_of(relpath), lines_of(relpath)
+    prompt = [c for c in chunks if c.symbol == "PromptForAddress"]
+    assert [(c.start_line, c.end_line) for c in prompt] == [(14, 39)]
+    assert prompt[0].text.startswith("# This function fills in a Person message")
+    kept = kept_lines(chunks)
+    lost = [n for n, line in enumerate(lines, 1)
+            if len(re.findall(r"\w+", line)) > 1 and n not in kept]
+    assert lost == []
+    assert_sound(chunks, lines, ChunkSettings())
+
+
+def test_a_cpp_header_named_h_is_read_by_the_cpp_grammar():
+    """`.h` is C's, but /usr/include holds C++ headers by the hundred (V8's, LLVM's,
+    libstdc++'s): the C grammar read V8's v8-embedder-state-scope.h (namespace, `enum
+    class`, a class) as mostly errors, and the file fell back to windows. Its `class
+    V8_EXPORT EmbedderStateScope {` is a class (the C++ grammar takes the export macro
+    for the class's name and the rest for a function)."""
+    chunks = chunks_of("sweep/v8-embedder-state-scope.h")
+    found = {(c.symbol, c.symbol_kind, c.start_line, c.end_line) for c in chunks if c.symbol}
+    assert ("EmbedderStateScope", "class", 28, 47) in found
+    assert ("EmbedderStateTag", "enum", 20, 26) in found
+    # C stays C: a C file the C grammar reads is not read as C++
+    c_file = [c for c in chunks_of("10-at-a-time.c") if c.symbol == "add_transfer"]
+    assert [(c.symbol_kind, c.start_line) for c in c_file] == [("function", 98)]
+
+
+@pytest.mark.parametrize("suffix,source", [
+    (".js", "function g() {}\nif (a) { x() }\n{chain}else { function f() {} }\n",),
+    (".php", "<?php\nfunction g() {}\nif ($a) { x(); }\n{chain}else { function f() {} }\n"),
+    (".rb", "def g; end\nif a\n  x\n{chain}else\n  def f; end\nend\n"),
+])
+def test_a_long_else_if_chain_keeps_the_files_definitions(suffix, source):
+    """`else if` is an `if` inside the `else` of the one before: a chain of a few hundred
+    (a dispatcher, a generated parser) went deeper than Python's recursion in the walk
+    looking for definitions under conditions, and the whole file fell back to windows."""
+    link = {".js": "else if (x == {i}) {{ y() }}\n", ".php": "else if ($x == {i}) {{ y(); }}\n",
+            ".rb": "elsif b{i}\n  y\n"}[suffix]
+    text = source.replace("{chain}", "".join(link.format(i=i) for i in range(400)))
+    chunks = parse_code(text.encode(), ChunkSettings(), suffix).chunks
+    assert {c.symbol for c in chunks if c.symbol} == {"f", "g"}
+    assert_sound(chunks, text.split("\n"), ChunkSettings())
+
+
+def test_python_definitions_under_long_or_deep_conditions():
+    """Python's walk into `if`/`try` raised RecursionError out of ingest on a chain of
+    500 `elif`s, and took time doubling with each level of nested `if`s around a `def`
+    (25 levels: minutes; Python allows 99)."""
+    chain = "if x == -1:\n    pass\n" + "".join(
+        f"elif x == {i}:\n    pass\n" for i in range(500)) + "else:\n    def f():\n        pass\n"
+    chunks = parse_code(chain.encode(), ChunkSettings(), ".py").chunks
+    assert [c.symbol for c in chunks if c.symbol] == ["f"]
+    depth = 25
+    nested = "".join(" " * i + "if x:\n" for i in range(depth)) + " " * depth + \
+        "def f():\n" + " " * (depth + 1) + "pass\n"
+    start = time.perf_counter()
+    chunks = parse_code(nested.encode(), ChunkSettings(), ".py").chunks
+    assert time.perf_counter() - start < 5  # linear: a few milliseconds (before: minutes)
+    assert [(c.symbol, c.start_line) for c in chunks if c.symbol] == [("f", depth + 1)]
+
+
+def test_a_long_doc_comment_or_table_is_cut_within_the_size():
+    """A container's header (its doc comment to its first member) was one chunk whatever
+    its size: Ruby's csv.rb opens `class CSV` with 700 lines of documentation (4,189
+    words in one chunk); line windows over lines of many words (chardet's frequency
+    tables, a Go descriptor's bytes) went past the size too. Rack's request.rb and
+    cobra's flag_groups.go, cut at 20 words, stay sound."""
+    settings = ChunkSettings(max_words=20, overlap_words=5)
+    for relpath in ("request.rb", "flag_groups.go", "semver_lib.rs", "route.js",
+                    "sweep/add_person.py", "signal.py", "AbstractLogger.php"):
+        chunks = chunks_of(relpath, settings)
+        assert_sound(chunks, lines_of(relpath), settings)
+    header = "\n".join(["class CSV"] + ["  # CSV data is text, one record a line."] * 200
+                       + ["  def read; end", "end"])
+    chunks = parse_code(("# A CSV reader.\n" + header + "\n").encode(), settings, ".rb").chunks
+    assert_sound(chunks, ("# A CSV reader.\n" + header + "\n").split("\n"), settings)
+    table = "FREQ = (\n" + "".join(f"    {i}, {i + 1}, {i + 2}, {i + 3}, {i + 4},\n"
+                                   for i in range(0, 2000, 5)) + ")\n"
+    windows = [c for c in parse_code(table.encode(), settings, ".py").chunks]
+    assert len(windows) > 1
+    assert_sound(windows, table.split("\n"), settings)
+
+
+def test_a_comment_claimed_by_no_definition_stays_searchable():
+    """LLVM's SimpleTypeSerializer.h (/usr/include/llvm-14, lines 26-29): the comment
+    above a member template that declares, not defines, was taken as the template's doc
+    and then left in no chunk."""
+    source = """class SimpleTypeSerializer {
+  std::vector<uint8_t> ScratchBuffer;
+
+public:
+  SimpleTypeSerializer();
+  ~SimpleTypeSerializer();
+
+  // This template is explicitly instantiated in the implementation file for all
+  // supported types.  The method itself is ugly, so inlining it into the header
+  // file clutters an otherwise straightforward interface.
+  template <typename T> ArrayRef<uint8_t> serialize(T &Record);
+
+  // Don't allow serialization of field list records using this interface.
+  ArrayRef<uint8_t> serialize(const FieldListRecord &Record) = delete;
+};
+"""
+    chunks = parse_code(source.encode(), ChunkSettings(), ".hpp").chunks
+    assert {8, 9, 10} <= kept_lines(chunks)
+    assert_sound(chunks, source.split("\n"), ChunkSettings())
+
+
+def test_two_definitions_of_a_name_on_one_line_are_one_chunk():
+    """bzip2's bzexe (/bin/bzexe, line 65) sets IFS twice on one line: two identical
+    `IFS` chunks."""
+    source = 'tail=""\nIFS="${IFS= \t}"; saveifs="$IFS"; IFS="${IFS}:"\nfor dir in $PATH; do\n' \
+             '  echo "$dir"\ndone\n'
+    chunks = parse_code(source.encode(), ChunkSettings(), ".sh").chunks
+    assert [(c.symbol, c.start_line) for c in chunks if c.symbol] == [("IFS", 2)]
