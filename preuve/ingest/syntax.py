@@ -336,6 +336,11 @@ class _Walker:
             if found is not None:
                 self.emit(child, found, prefix)
             elif child.type in self.lang.transparent or self.holds_definition(child, prefix):
+                # its own first line (`declare global {`) is left over unless a chunk
+                # of what it holds takes it
+                first = child.start_point[0] + 1
+                self.leftovers.append((first, first, *(owner or (None, None)),
+                                       self.heading()))
                 todo.append(iter([c for c in child.children if c.is_named]))
             else:
                 self.leftovers.append((child.start_point[0] + 1, _last_line(child),

@@ -867,3 +867,22 @@ def test_two_definitions_of_a_name_on_one_line_are_one_chunk():
              '  echo "$dir"\ndone\n'
     chunks = parse_code(source.encode(), ChunkSettings(), ".sh").chunks
     assert [(c.symbol, c.start_line) for c in chunks if c.symbol] == [("IFS", 2)]
+
+
+def test_the_first_line_of_a_block_walked_through_stays_searchable():
+    """browserslist's index.d.ts (/usr/share/nodejs/browserslist, lines 183-190): `declare
+    global {` opens a block walked through for the interfaces it holds, and its own line
+    was in no chunk."""
+    source = """declare global {
+  namespace NodeJS {
+    interface ProcessEnv {
+      BROWSERSLIST?: string
+      BROWSERSLIST_CONFIG?: string
+    }
+  }
+}
+"""
+    chunks = parse_code(source.encode(), ChunkSettings(), ".ts").chunks
+    assert 1 in kept_lines(chunks)
+    assert [(c.symbol, c.start_line, c.end_line) for c in chunks if c.symbol] == [
+        ("ProcessEnv", 3, 6)]
