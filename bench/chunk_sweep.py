@@ -192,7 +192,7 @@ def check(path: Path, data: bytes, suffix: str, settings: ChunkSettings, probe: 
         words = len(c.text.split())
         if (words, len(c.text)) > result.largest[:2]:
             result.largest = (words, len(c.text), c.start_line)
-        if words > settings.max_words * 3:
+        if words > settings.definition_words:
             if c.start_line == c.end_line:  # one line: cut, it would cite text it is not
                 result.long_lines += 1
             else:

@@ -48,6 +48,12 @@ class ChunkSettings:
                              f"{self.overlap_words}: the size must be at least 10 and the "
                              "overlap smaller than the size")
 
+    @property
+    def definition_words(self) -> int:
+        """The most words one chunk of code holds (a definition, a container's header, a
+        line window, a configuration key): past it, it is cut in parts."""
+        return self.max_words * 3
+
     def describe(self) -> str:
         """What the index records: `structure/180/30`."""
         return f"{self.strategy}/{self.max_words}/{self.overlap_words}"

@@ -198,6 +198,15 @@ def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: i
     return chunks
 
 
+def says_nothing(text: str) -> bool:
+    """One word or none (`else:`, `end`, `})(this);`, `main()`): lines left over that
+    nobody searches for, never a chunk of their own."""
+    return len(_WORD.findall(text)) <= 1
+
+
+_WORD = re.compile(r"\w+")
+
+
 def merge_spans(spans, gap: int = 2) -> list[list[int]]:
     """(first, last) line spans in order, those at most `gap` lines apart merged into one:
     the lines a file's definitions leave over become a few windows, not one per line."""

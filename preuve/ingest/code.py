@@ -19,7 +19,7 @@ import re
 from preuve.errors import InvalidInput
 from preuve.ingest import comments, config, syntax
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_lines, in_line_order, word_count
+from preuve.ingest.chunking import chunks_from_lines, in_line_order, says_nothing, word_count
 from preuve.models import Chunk
 
 CODE_EXTENSIONS = {
@@ -114,7 +114,6 @@ def resolve_language(name: str) -> str:
 
 
 _COMMENT_LINE = re.compile(r"^\s*(?://+|#+|/\*+|\*+|--|;+)\s?(.*)$")
-_WORDS = re.compile(r"\w+")
 
 
 def parse_code(data: bytes, settings: ChunkSettings, suffix: str) -> Parsed:
@@ -162,7 +161,7 @@ def _line_windows(lines, first, last, settings, **fields) -> list[Chunk]:
     and the next then starts after it. One line longer than that stays whole: a chunk is
     the file's lines exactly."""
     out: list[Chunk] = []
-    limit = settings.max_words * 3
+    limit = settings.definition_words
     start = first
     while start <= last:
         end, words = start, word_count(lines[start - 1])
@@ -188,7 +187,7 @@ def _definition(node, lines, settings, symbol: str, kind: str, last: int | None 
 def _bounded(lines, first: int, last: int, settings, symbol: str, kind: str) -> list[Chunk]:
     """One chunk of lines first..last, or line windows past 3 × `max_words`."""
     text_lines = lines[first - 1:last]
-    if word_count("\n".join(text_lines)) <= settings.max_words * 3:
+    if word_count("\n".join(text_lines)) <= settings.definition_words:
         return chunks_from_lines(text_lines, first, 10**9, 0, symbol=symbol, symbol_kind=kind)
     return _line_windows(lines, first, last, settings, symbol=symbol, symbol_kind=kind)
 
@@ -317,7 +316,7 @@ def _left_over(lines: list[str], chunks: list[Chunk], settings: ChunkSettings,
             spans.append([number, number])
     out: list[Chunk] = []
     for first, last in spans:
-        if len(_WORDS.findall("\n".join(lines[first - 1:last]))) <= 1:
+        if says_nothing("\n".join(lines[first - 1:last])):
             continue
         owner = next((name for a, b, name in classes if a <= first and last <= b), None)
         fields = {"symbol": owner, "symbol_kind": "class"} if owner else {}

@@ -31,7 +31,7 @@ def _add(out: list[Chunk], lines: list[str], first: int, last: int, symbol: str,
          settings: ChunkSettings, windows: Windows) -> None:
     """One chunk for lines first..last, or windows of it when it is too long."""
     text = lines[first - 1:last]
-    if word_count("\n".join(text)) <= settings.max_words * 3:
+    if word_count("\n".join(text)) <= settings.definition_words:
         out.extend(chunks_from_lines(text, first, 10**9, 0, symbol=symbol, symbol_kind=kind))
     else:
         out.extend(windows(lines, first, last, settings, symbol=symbol, symbol_kind=kind))

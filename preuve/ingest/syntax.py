@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from preuve.ingest.base import ChunkSettings
-from preuve.ingest.chunking import chunks_from_lines, in_line_order, word_count
+from preuve.ingest.chunking import chunks_from_lines, in_line_order, says_nothing, word_count
 from preuve.ingest.comments import (
     CONTAINER_KINDS,
     LICENCE,
@@ -410,7 +410,7 @@ class _Walker:
         opening = node.start_point[0] + 1
         if first < opening or re.search(r"\w", "".join(self.lines[opening:header_last])):
             header = self.lines[first - 1:header_last]
-            if word_count("\n".join(header)) <= self.settings.max_words * 3:
+            if word_count("\n".join(header)) <= self.settings.definition_words:
                 self.add(header, first, symbol, kind)
             else:  # a long doc comment (Ruby's, Rust's `//!`) or many fields: windows
                 self.chunks.extend(self.windows(self.lines, first, header_last, self.settings,
@@ -508,7 +508,7 @@ class _Walker:
 
     def definition_chunks(self, node, first: int, last: int, symbol: str, kind: str) -> None:
         text_lines = self.lines[first - 1:last]
-        limit = self.settings.max_words * 3
+        limit = self.settings.definition_words
         if word_count("\n".join(text_lines)) <= limit:
             self.add(text_lines, first, symbol, kind)
             return
@@ -561,7 +561,7 @@ class _Walker:
             else:
                 merged.append([a, b, symbol, kind, heading])
         for a, b, symbol, kind, heading in merged:
-            if len(_WORDS.findall("\n".join(self.lines[a - 1:b]))) <= 1:
+            if says_nothing("\n".join(self.lines[a - 1:b])):
                 continue  # `public:`, `end`, `})(this);`: nothing to find there
             fields = {"symbol": symbol, "symbol_kind": kind} if symbol else {}
             if heading:
@@ -598,7 +598,6 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
                               "generator_function", "class"})
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
 _RECORDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "struct"}
-_WORDS = re.compile(r"\w+")
 
 
 def _refine(walker: _Walker, node, kind: str, top: bool):
