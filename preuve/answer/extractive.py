@@ -475,7 +475,10 @@ class ExtractiveAnswerer:
             overlap = term_overlap(question, sentence.text)
             following = _following(by_hit[sentence.hit.chunk_id], sentence)
             bonus = 0.0
-            if sentence.role == STATEMENT and carries(kind, sentence.text):
+            # "…looks like this:" with what it shows in the next passage: its colon
+            # carries nothing here
+            said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
+            if sentence.role == STATEMENT and carries(kind, said):
                 bonus += KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED:
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks
@@ -676,6 +679,14 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
+
+
+def _cut_off(sentence: Sentence, following: Sentence | None) -> bool:
+    """The statement announces what follows ("…ressemble à ce qui suit :") and its
+    passage ends there, or goes on with something that is not its continuation: what
+    completes it is in the next passage (chunks overlap; the next one starts with it)."""
+    return sentence.role == STATEMENT and announces(sentence.text) and (
+        following is None or following.role not in QUOTABLE or following.block != sentence.block)
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:

@@ -471,3 +471,24 @@ def test_a_table_row_is_quoted_with_the_table_s_column_names(manuals):
     # a shell pipe is not a table
     assert not is_table_row("ls -l | grep foo")
     assert is_table_row("| Jours | Montant |")
+
+
+def test_a_colon_whose_continuation_is_in_the_next_passage_is_not_the_answer():
+    """A passage that ends on "…ressemble à ce qui suit :" (its code block opens the next
+    chunk) was quoted for that sentence alone: its colon earned the bonus of a sentence
+    that brings a command (Debian Reference, "how do I get a file name's extension?"
+    answered "Par exemple, « /etc/hosts » ressemble à ce qui suit :")."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Le fichier de configuration du service est relu à chaque démarrage. "
+            "Par exemple, le fichier de configuration ressemble à ce qui suit :")
+    hit = _hit(1, "guide/service.html", "Le service", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Comment modifier le fichier de configuration ?", [hit])
+    assert quoted.startswith("Le fichier de configuration du service est relu"), quoted
+    assert "ce qui suit" not in quoted, quoted
+    # with what it announces in the same passage, the colon still brings it
+    whole = _hit(1, "guide/service.html", "Le service", text + "\n$ nano /etc/service.conf")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Comment modifier le fichier de configuration ?", [whole])
+    assert "nano /etc/service.conf" in quoted, quoted
