@@ -8,6 +8,7 @@ a fragment; it cannot invent, and it answers in the passages' own language."""
 from __future__ import annotations
 
 import re
+import textwrap
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,10 @@ _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
 # at a line's end) belongs to that sentence, not to a footnote: taken out before splitting,
 # or the sentence after it would read as the footnote "[16] …" and be lost
 _TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{1,3}\][ \t]*$", re.M)
+# A fenced code block (Markdown's, and an HTML <pre> as the index keeps it): one unit,
+# its lines kept
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
@@ -73,6 +78,7 @@ class Sentence:
     index: int = 0  # position among the passage's units
     block: int = 0  # units not separated by an unquoted line share it
     role: str = STATEMENT
+    runs_on: bool = False  # the sentence goes on in the code block after it ("…using")
 
     @property
     def label(self) -> str:
@@ -140,9 +146,20 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
     lines = body.split("\n")
     widest = max((len(ln.strip()) for ln in lines), default=0)
     out: list[str] = []
-    for line in lines:
-        line = line.strip()
-        if out and out[-1] and line and not (headings and _is_heading_line(out[-1], headings)):
+    code: list[str] | None = None  # the lines of a fenced block being read
+    for raw in lines:
+        line = raw.strip()
+        if code is not None or _FENCE.match(line):  # code keeps its lines, whole
+            if code is None:
+                code = [line]
+            else:
+                code.append(raw.rstrip())
+                if _FENCE.match(line):
+                    out.append("\n".join(code))
+                    code = None
+            continue
+        if out and out[-1] and line and not out[-1].startswith("```") \
+                and not (headings and _is_heading_line(out[-1], headings)):
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (
                 line[:1].islower() or len(prev) >= 0.7 * widest) and \
@@ -151,6 +168,8 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
                 out[-1] = prev + ("" if prev.endswith("-") and line[:1].islower() else " ") + line
                 continue
         out.append(line)
+    if code is not None:  # a fence the passage's end cut: its lines as they are
+        out.append("\n".join(code))
     return "\n\n".join(out)
 
 
@@ -203,14 +222,30 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
     out: list[Sentence] = []
     start, block = 0, 0
-    for match in [*_BOUNDARY.finditer(body), None]:
+    ends = [*_boundaries(body), None]
+    for n, match in enumerate(ends):
         end = match.start() if match else len(body)
         raw = body[start:end]
         lead = len(raw) - len(raw.lstrip())
+        code = _FENCE.match(raw)
+        # the next unit is a code block: a sentence without its end goes on in it
+        into_code = match is not None and bool(_FENCE.match(
+            body[match.end():ends[n + 1].start() if ends[n + 1] else len(body)]))
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
         cleaned = " ".join(cleaned.replace("¶", " ").split())
-        role = None
-        if _FOOTNOTE.match(cleaned):
+        role, runs_on = None, False
+        if code:  # a code block completes the statement that announces it, or is left out
+            if out and out[-1].role in (STATEMENT, ATTACHED) and (
+                    out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)):
+                role = ATTACHED
+        elif out and out[-1].role == ATTACHED and _FENCE.match(out[-1].text) \
+                and cleaned[:1].islower():
+            role = ATTACHED  # "…using [code] and remove the hold with [code]": one sentence
+            runs_on = into_code and not _END.search(cleaned)
+        elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
+                and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
+            role, runs_on = STATEMENT, True
+        elif _FOOTNOTE.match(cleaned):
             pass  # "[7] Use the … address": a note of another place, not this answer
         elif (by_lines and _MD_HEADING.match(raw.lstrip())) or (
                 cleaned and _is_heading_line(cleaned, headings)):
@@ -229,13 +264,18 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         if role in (HEADING, QUESTION) and out:
             block += 1  # a new entry starts: what follows belongs to it
         if role is not None:
-            if role == ATTACHED and not by_lines:  # verbatim: ">>>" is a prompt, not markup
+            if code:  # verbatim, line by line
+                cleaned = _code_block(raw)
+            elif role == ATTACHED and not by_lines:  # verbatim: ">>>" is a prompt, not markup
                 cleaned = " ".join(raw.split())
-            if role == ATTACHED and _CODE_LIKE.search(cleaned) and "`" not in cleaned:
+            if code:
+                pass
+            elif role == ATTACHED and _CODE_LIKE.search(cleaned) and "`" not in cleaned:
                 cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
             elif role != ATTACHED:
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
-            sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role)
+            sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
+                                runs_on=runs_on)
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -249,6 +289,28 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             # config line or a table cell, are left out of the quote without ending it)
         start = match.end() if match else len(body)
     return out
+
+
+def _boundaries(body: str) -> list[re.Match[str]]:
+    """Where the passage's units end: `_BOUNDARY`, never inside a fenced code block, and
+    at both ends of one."""
+    fences = [(m.start(), m.end()) for m in _FENCED.finditer(body)]
+    if not fences:
+        return list(_BOUNDARY.finditer(body))
+    out = [m for m in _BOUNDARY.finditer(body)
+           if not any(a < m.start() < b for a, b in fences)]
+    for a, b in fences:  # a zero-width end before the fence and after it
+        for at in (a, b):
+            if 0 < at < len(body) and not any(m.start() <= at <= m.end() for m in out):
+                out.append(re.compile("").match(body, at))
+    return sorted(out, key=lambda m: m.start())
+
+
+def _code_block(raw: str) -> str:
+    """A fenced block as quoted: its fence lines and its code, the indentation the block
+    shares taken off."""
+    lines = raw.strip("\n").split("\n")
+    return "\n".join(textwrap.dedent("\n".join(lines)).rstrip().split("\n"))
 
 
 def _line_of(line_starts: list[int], offset: int) -> int:
@@ -310,6 +372,26 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     re.I)
 
 
+def _read(sentence: Sentence, own: list[Sentence]) -> str:
+    """What a unit says, as scored: its text, and for a sentence that goes on in a code
+    block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
+    `apt-mark unhold foo`) the code and words that complete it."""
+    if not sentence.runs_on:
+        return sentence.text
+    parts = [sentence.text]
+    for unit in own[sentence.index + 1:]:
+        if unit.role != ATTACHED:
+            break
+        parts.append(unit.text.strip("`~\n"))
+    return " ".join(" ".join(parts).split())
+
+
+def _goes_on(sentence: Sentence) -> bool:
+    """The unit says that what follows completes it: a colon, "the following", or a
+    sentence that goes on in a code block."""
+    return sentence.runs_on or announces(sentence.text)
+
+
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     """Contiguous quotable units from `start` while they fit in `words` (the first always),
     never across a heading, a question or another unquoted line; a statement that ends with
@@ -321,7 +403,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
         n = len(sentence.text.split())
-        if sentence.role == ATTACHED or (out and announces(out[-1].text)):
+        if sentence.role == ATTACHED or (out and _goes_on(out[-1])):
             if extra + n > ANNOUNCED_WORDS:
                 break
             extra += n
@@ -330,7 +412,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
                 break
             used += n
         out.append(sentence)
-    while len(out) > 1 and announces(out[-1].text):
+    while len(out) > 1 and _goes_on(out[-1]):
         out.pop()  # "…as follows:" with what follows cut off says nothing
     return out
 
@@ -348,7 +430,8 @@ def cite(chosen: list[Sentence]) -> str:
         label = first.label
         if first.start_line is not None and first.hit.page is None:
             label = f"{first.hit.path}:{first.start_line}-{last.end_line}"
-        quote = _joined([_guard(s.text) for s in group]) + f" [{label}]"
+        quote = _joined([_guard(s.text) for s in group])
+        quote += f"{'' if quote.endswith(chr(10)) else ' '}[{label}]"
         if parts and first.hit.path != parts_from[-1] and first.hit.kind != "code":
             quote = "\n\n" + quote  # another document's quote: a paragraph of its own
         parts.append(quote)
@@ -372,7 +455,10 @@ def _joined(texts: list[str]) -> str:
     row's last cell does not read as the next row's first."""
     out = ""
     for i, piece in enumerate(texts):
-        if i:
+        if _FENCE.match(piece):  # a code block: on lines of its own
+            out = out.rstrip() + ("\n" if out else "") + piece + "\n"
+            continue
+        if i and not out.endswith("\n"):
             out += " ; " if is_table_row(texts[i - 1]) else " "
         out += piece
     return out
@@ -467,12 +553,13 @@ class ExtractiveAnswerer:
     def _score(self, question: str, kind: str, units: list[Sentence],
                by_hit: dict[str, list[Sentence]]) -> None:
         cosines = np.zeros(len(units), dtype=np.float32)
+        read = [_read(s, by_hit[s.hit.chunk_id]) for s in units]
         if self.embedder is not None:
             query = query_vector(self.embedder, question)
-            cosines = memo.SENTENCES.vectors(self.embedder, [s.text for s in units],
+            cosines = memo.SENTENCES.vectors(self.embedder, read,
                                              self.embedder.embed_passages) @ query
-        for sentence, cosine in zip(units, cosines, strict=True):
-            overlap = term_overlap(question, sentence.text)
+        for sentence, text, cosine in zip(units, read, cosines, strict=True):
+            overlap = term_overlap(question, text)
             following = _following(by_hit[sentence.hit.chunk_id], sentence)
             bonus = 0.0
             # "…looks like this:" with what it shows in the next passage: its colon
@@ -685,7 +772,7 @@ def _cut_off(sentence: Sentence, following: Sentence | None) -> bool:
     """The statement announces what follows ("…ressemble à ce qui suit :") and its
     passage ends there, or goes on with something that is not its continuation: what
     completes it is in the next passage (chunks overlap; the next one starts with it)."""
-    return sentence.role == STATEMENT and announces(sentence.text) and (
+    return sentence.role == STATEMENT and _goes_on(sentence) and (
         following is None or following.role not in QUOTABLE or following.block != sentence.block)
 
 

@@ -29,8 +29,9 @@ from preuve.registry import kinds
 from preuve.store import Changes, Store
 
 # Bump when parsing or chunking changes, so a re-ingest re-processes every file.
-PIPELINE_VERSION = "7"  # 6: code by syntax tree, configuration files by structure;
-# 7: no window made of the previous one's overlap alone
+PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structure;
+# 7: no window made of the previous one's overlap alone; 8: code blocks' fences are not
+# embedded (`vectors.passage_text`)
 # Bump a kind's version when its chunks change (how it is parsed, or what is embedded
 # for its chunks, `vectors.passage_text`): a re-ingest rebuilds the files of that kind only,
 # whose chunks then have the new text's hash and get its vector (the other files' chunks
@@ -43,8 +44,9 @@ PIPELINE_VERSION = "7"  # 6: code by syntax tree, configuration files by structu
 # comments (the one above a definition is its) and imports in chunks, a C++ `.h` read by the
 # C++ grammar, long `else if` chains walked without recursion, container headers and line
 # windows cut within 3 x max_words. html: 2 an API reference's entries
-# (Sphinx's <dl class="py method">) are sections of their own; 3 a table's row is one line
-KIND_VERSIONS = {"code": "6", "html": "3"}
+# (Sphinx's <dl class="py method">) are sections of their own; 3 a table's row is one line;
+# 4 a <pre> block keeps its lines, fenced as code
+KIND_VERSIONS = {"code": "6", "html": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -17,7 +17,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9
 
 
 def word_count(text: str) -> int:
-    return len(text.split())
+    """Words as chunk sizes count them (the lines that fence a code block are not words:
+    an HTML <pre> kept as code weighs what its text weighs)."""
+    return len(text.split()) - len(_FENCE_LINE.findall(text))
+
+
+_FENCE_LINE = re.compile(r"^(?:```|~~~)$", re.M)
 
 
 def windows(sizes: Sequence[int], max_words: int, overlap_words: int) -> list[tuple[int, int]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_blocks
+from preuve.ingest.chunking import chunks_from_blocks, word_count
 from preuve.ingest.navigation import BODY, NAVIGATION
 
 _SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside",
@@ -251,6 +251,14 @@ class Block:
     preformatted: str | None = None  # the text with its lines, for a block of <pre>
 
 
+def fenced(preformatted: str) -> str:
+    """A <pre> block as the index keeps it: its lines as laid out (a command of two lines
+    stays two commands), fenced as Markdown code so that the answerer quotes it whole and
+    verbatim. A block longer than a chunk is kept as running text, cut like prose."""
+    lines = [line.rstrip() for line in preformatted.split("\n")]
+    return "```\n" + "\n".join(lines).strip("\n") + "\n```"
+
+
 def html_blocks(data: bytes) -> list[Block]:
     """The blocks of text the index reads from an HTML file, in order (the main content
     only, no navigation, scripts or styles): what the viewer shows of it."""
@@ -262,7 +270,10 @@ def html_blocks(data: bytes) -> list[Block]:
 
 def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
     parser = _extract(data)
-    blocks = parser.blocks
+    blocks = [(heading, fenced(pre) if pre and word_count(text) <= settings.max_words else text,
+               first, last)
+              for (heading, text, first, last), pre
+              in zip(parser.blocks, parser.preformatted, strict=True)]
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
                                 roles=link_list_roles(parser.link_items))
     sample = " ".join(t for _, t, _, _ in blocks)

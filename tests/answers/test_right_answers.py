@@ -146,7 +146,7 @@ def test_a_question_heading_is_context_and_its_body_answers(manuals):
 def test_a_colon_brings_the_command_it_announces(manuals):
     answer = manuals.ask("How do I make a sandbox?", audience="public")
     assert not answer.refused, answer.reason
-    assert "`python3 -m sandbox my-box`" in answer.answer  # verbatim, as code
+    assert "\n```\npython3 -m sandbox my-box\n```\n" in answer.answer  # verbatim, as code
     assert answer.explain["kind"] == "procedure"
     assert not answer.answer.split(" [")[0].rstrip().endswith(":")
 
@@ -492,3 +492,37 @@ def test_a_colon_whose_continuation_is_in_the_next_passage_is_not_the_answer():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "Comment modifier le fichier de configuration ?", [whole])
     assert "nano /etc/service.conf" in quoted, quoted
+
+
+def test_a_code_block_keeps_its_lines_and_a_sentence_runs_on_into_it():
+    """An HTML <pre> block was folded into one line: "cd src ./configure make" is not the
+    three commands the page shows, and the sentences that go on in a <pre> ("…hold a
+    package using <pre>apt-mark hold foo</pre> and remove the hold with <pre>…</pre>",
+    the Debian FAQ's way) lost their commands when the block was kept apart."""
+    from preuve.answer.extractive import cite
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = b"""<html><body><h1>Building</h1>
+<p>To build it from its sources, run the following commands:</p>
+<pre>
+cd src
+./configure --prefix=/usr
+make
+</pre>
+<p>With apt, you can set a package to hold using</p>
+<pre>apt-mark hold package_name</pre>
+<p>and remove the hold with</p>
+<pre>apt-mark unhold package_name</pre>
+<p>Holding a package keeps it at its version.</p></body></html>"""
+    chunk = parse_html(page, ChunkSettings()).chunks[0]
+    hit = _hit(1, "build.html", chunk.heading, chunk.text)
+    units = split_sentences(hit)
+    first = next(u.index for u in units if u.text.startswith("To build"))
+    quote = cite(window(units, first, 80))
+    assert "commands:\n```\ncd src\n./configure --prefix=/usr\nmake\n```\n" in quote, quote
+    held = next(u.index for u in units if u.text.startswith("With apt"))
+    quote = cite(window(units, held, 80))
+    assert quote.startswith("With apt, you can set a package to hold using\n```\n"
+                            "apt-mark hold package_name\n```\nand remove the hold with\n"
+                            "```\napt-mark unhold package_name\n```\n"), quote
