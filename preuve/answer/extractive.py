@@ -456,7 +456,10 @@ def _joined(texts: list[str]) -> str:
     out = ""
     for i, piece in enumerate(texts):
         if _FENCE.match(piece):  # a code block: on lines of its own
-            out = out.rstrip() + ("\n" if out else "") + piece + "\n"
+            if out.endswith("\n```\n") and piece.startswith("```\n"):
+                out = out[:-len("```\n")] + piece[len("```\n"):] + "\n"  # one block
+            else:
+                out = out.rstrip() + ("\n" if out else "") + piece + "\n"
             continue
         if i and not out.endswith("\n"):
             out += " ; " if is_table_row(texts[i - 1]) else " "

@@ -510,6 +510,7 @@ cd src
 ./configure --prefix=/usr
 make
 </pre>
+<pre>make install</pre>
 <p>With apt, you can set a package to hold using</p>
 <pre>apt-mark hold package_name</pre>
 <p>and remove the hold with</p>
@@ -520,7 +521,9 @@ make
     units = split_sentences(hit)
     first = next(u.index for u in units if u.text.startswith("To build"))
     quote = cite(window(units, first, 80))
-    assert "commands:\n```\ncd src\n./configure --prefix=/usr\nmake\n```\n" in quote, quote
+    # two blocks in a row read as one
+    assert "commands:\n```\ncd src\n./configure --prefix=/usr\nmake\nmake install\n```\n" \
+        in quote, quote
     held = next(u.index for u in units if u.text.startswith("With apt"))
     quote = cite(window(units, held, 80))
     assert quote.startswith("With apt, you can set a package to hold using\n```\n"
