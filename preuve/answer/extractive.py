@@ -154,11 +154,11 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
                 code = [line]
             else:
                 code.append(raw.rstrip())
-                if _FENCE.match(line):
+                if line == code[0][:3]:  # the fence that opened it closes it
                     out.append("\n".join(code))
                     code = None
             continue
-        if out and out[-1] and line and not out[-1].startswith("```") \
+        if out and out[-1] and line and not _FENCE.match(out[-1]) \
                 and not (headings and _is_heading_line(out[-1], headings)):
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (

@@ -256,7 +256,9 @@ def fenced(preformatted: str) -> str:
     stays two commands), fenced as Markdown code so that the answerer quotes it whole and
     verbatim. A block longer than a chunk is kept as running text, cut like prose."""
     lines = [line.rstrip() for line in preformatted.split("\n")]
-    return "```\n" + "\n".join(lines).strip("\n") + "\n```"
+    # a block that shows Markdown fences itself is fenced with tildes
+    fence = "~~~" if any(line.lstrip().startswith("```") for line in lines) else "```"
+    return f"{fence}\n" + "\n".join(lines).strip("\n") + f"\n{fence}"
 
 
 def html_blocks(data: bytes) -> list[Block]:

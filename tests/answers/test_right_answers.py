@@ -529,3 +529,20 @@ make
     assert quote.startswith("With apt, you can set a package to hold using\n```\n"
                             "apt-mark hold package_name\n```\nand remove the hold with\n"
                             "```\napt-mark unhold package_name\n```\n"), quote
+
+
+def test_a_code_block_showing_markdown_fences_stays_one_block():
+    """A <pre> that shows a README with its own ``` fences: fenced with tildes, read
+    whole, and the prose after it is a sentence of its own again."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = (b"<html><body><h1>Docs</h1><p>Write the README like this:</p><pre>\n# Title\n\n"
+            b"```\npip install x\n```\n\nDone.\n</pre><p>Then commit it to the repository."
+            b"</p></body></html>")
+    chunk = parse_html(page, ChunkSettings()).chunks[0]
+    units = split_sentences(_hit(1, "readme.html", chunk.heading, chunk.text))
+    assert [(u.role, u.text) for u in units[1:]] == [
+        ("statement", "Write the README like this:"),
+        (ATTACHED, "~~~\n# Title\n\n```\npip install x\n```\n\nDone.\n~~~"),
+        ("statement", "Then commit it to the repository.")]
