@@ -396,12 +396,15 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     """Contiguous quotable units from `start` while they fit in `words` (the first always),
     never across a heading, a question or another unquoted line; a statement that ends with
     a colon brings what it announces (the unit after it and the lines that complete it, up
-    to ANNOUNCED_WORDS more), and a quote never ends on such a colon."""
+    to ANNOUNCED_WORDS more), and a quote never ends on such a colon; it stops at a
+    reference's change note ("Changed in version 3.6: …")."""
     out: list[Sentence] = []
     used, extra = 0, 0
     for sentence in sentences[start:]:
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
+        if out and _VERSION_NOTE.match(sentence.text):
+            break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         n = len(sentence.text.split())
         if sentence.role == ATTACHED or (out and _goes_on(out[-1])):
             if extra + n > ANNOUNCED_WORDS:

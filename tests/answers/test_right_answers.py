@@ -546,3 +546,17 @@ def test_a_code_block_showing_markdown_fences_stays_one_block():
         ("statement", "Write the README like this:"),
         (ATTACHED, "~~~\n# Title\n\n```\npip install x\n```\n\nDone.\n~~~"),
         ("statement", "Then commit it to the repository.")]
+
+
+def test_a_quote_stops_at_a_change_note():
+    """A Python reference entry goes on with its history ("Changed in version 3.2: Allow
+    strings for indent…") and then with other parameters: the quote stopped at neither
+    (json.dumps's indent answer ran into separators)."""
+    text = ("If indent is a non-negative integer or string, then array elements are "
+            "pretty-printed with that indent level. If indent is a string, that string is "
+            "used to indent each level.\nChanged in version 3.2: Allow strings for indent in "
+            "addition to integers.\nIf specified, separators should be an (item_separator, "
+            "key_separator) tuple.")
+    units = split_sentences(_hit(1, "json.html", "json.dump", text))
+    quote = " ".join(u.text for u in window(units, 0, 80))
+    assert quote.endswith("used to indent each level."), quote
