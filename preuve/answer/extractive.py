@@ -649,6 +649,10 @@ class ExtractiveAnswerer:
                 or self._asked_here(pick, units)):
             start = _body_start(own)
             why += "; its heading names what is asked: quoted from the section's start"
+        elif _is_entry(pick.hit) and start > _body_start(own) and \
+                any(s is pick for s in window(own, _body_start(own), budget)):
+            start = _body_start(own)
+            why += "; an API entry: quoted from its description"
         elif _LEANS.match(own[start].text) and start > 0 and \
                 own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
             start -= 1
@@ -756,6 +760,14 @@ def _table_header(own: list[Sentence], chosen: list[Sentence]) -> Sentence | Non
             and own[first - 1].block == chosen[0].block:
         first -= 1
     return own[first] if first != chosen[0].index else None
+
+
+def _is_entry(hit: Hit) -> bool:
+    """The passage is an API reference's entry: its own heading is a signature
+    ("os.path.splitext(path)", "class collections.Counter([iterable-or-mapping])"), its
+    first statement what the entry does."""
+    last = (hit.heading or "").split(" > ")[-1].strip()
+    return bool(_SIGNATURE.match(last)) and ("." in last.split("(")[0] or "(" in last)
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

@@ -560,3 +560,22 @@ def test_a_quote_stops_at_a_change_note():
     units = split_sentences(_hit(1, "json.html", "json.dump", text))
     quote = " ".join(u.text for u in window(units, 0, 80))
     assert quote.endswith("used to indent each level."), quote
+
+
+def test_an_api_entry_is_quoted_from_its_description():
+    """The Python reference's `os.path.splitext(path)`: the sentence before its first
+    example scored best (a colon and code), and the quote began there ("If the path
+    contains no extension, ext will be '':"), without what the function does."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("os.path.splitext(path)\nSplit the pathname path into a pair (root, ext) such "
+            "that root + ext == path, and the extension, ext, is empty or begins with a "
+            "period.\nIf the path contains no extension, ext will be '':\n```\n"
+            ">>> splitext('bar')\n('bar', '')\n```")
+    hit = _hit(1, "library/os.path.html", "os.path — Common pathname manipulations > "
+               "os.path.splitext(path)", text)
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How do I get the extension of a file name?", [hit])
+    assert quoted.startswith("`os.path.splitext(path)` — Split the pathname"), quoted
+    assert ">>> splitext('bar')" in quoted, quoted
+    assert "API entry" in info["choice"]["why"]
