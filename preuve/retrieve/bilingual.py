@@ -88,6 +88,81 @@ def dictionary(folder: str | None = None, cache: str | None = None
     return table
 
 
+@lru_cache(maxsize=4)
+def parts_of_speech(folder: str | None = None, cache: str | None = None
+                    ) -> dict[str, dict[str, list[str]]]:
+    """language -> {stem: the parts of speech the dictionaries give it}: a French headword's
+    own tag (`<v>`, `<n, masc>`, `<adj>`), an English word's from the French entries it
+    translates (the first word of a verb's translation, "belong to"; the last of a noun's,
+    "thumb index"). Empty without the dictionaries; cached beside the translation table."""
+    folder_path = Path(folder or DICT_DIR)
+    name = FILES[("fr", "en")]
+    index = folder_path / f"{name}.index"
+    if not index.is_file():
+        return {"fr": {}, "en": {}}
+    stamp = hashlib.sha1(repr((index.stat().st_size, index.stat().st_mtime_ns)).encode()
+                         + b"pos" + CACHE_VERSION.encode())
+    cached = paths.bilingual_table(cache, stamp.hexdigest())
+    try:
+        return json.loads(cached.read_text("utf-8"))
+    except (OSError, ValueError):
+        pass
+    tags: dict[str, dict[str, set[str]]] = {"fr": {}, "en": {}}
+    for head, tag, words in _tagged_entries(name, folder_path):
+        part = _PART.get(tag)
+        if part is None:
+            continue
+        if " " not in head.strip():
+            tags["fr"].setdefault(text.stem(head.lower(), "fr"), set()).add(part)
+        for phrase in words:
+            found = re.findall(r"[^\W\d_]+", phrase.lower())
+            if found:
+                word = found[0] if part == "v" else found[-1]
+                tags["en"].setdefault(text.stem(word, "en"), set()).add(part)
+    table = {lang: {stem: sorted(parts) for stem, parts in stems.items()}
+             for lang, stems in tags.items()}
+    paths.save_cached_json(cached, table)
+    return table
+
+
+# FreeDict's tags, by the part of speech they name
+_PART = {"v": "v", "vt": "v", "vi": "v", "vr": "v", "n": "n", "adj": "adj", "adv": "adv",
+         "pn": "n", "prep": "prep", "pron": "pron", "art": "art", "conj": "conj", "num": "num"}
+
+
+def _tagged_entries(name: str, folder: Path) -> list[tuple[str, str, list[str]]]:
+    """(headword, its part-of-speech tag, translations) of a dictd dictionary whose entries
+    tag their headword ("appartenir /apaʀtəniʀ/ <v>")."""
+    index, data = folder / f"{name}.index", folder / f"{name}.dict.dz"
+    if not index.is_file() or not data.is_file():
+        return []
+    body = gzip.decompress(data.read_bytes())
+    out = []
+    for line in index.read_text("utf-8").splitlines():
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0].startswith("00database"):
+            continue
+        start, length = _number(parts[1]), _number(parts[2])
+        lines = body[start:start + length].decode("utf-8", "replace").splitlines()
+        tag = re.search(r"<([^>,]+)", lines[0]) if lines else None
+        words = [w.strip() for sense in lines[1:]
+                 for w in re.sub(r"^\s*\d+\.\s*", "", sense).split(",") if w.strip()]
+        out.append((parts[0], tag.group(1).strip() if tag else "", words))
+    return out
+
+
+def is_verb(word: str, language: str, folder: str | None = None,
+            cache: str | None = None) -> bool:
+    """Whether the dictionaries know `word` (by its stem, or its -er infinitive's) only as
+    a verb: "belong", "supprimé", "regrouper"; not "pause" (a noun too), not a name."""
+    table = parts_of_speech(folder, cache).get(language) or {}
+    for form in (word, _infinitive(word, language)):
+        parts = table.get(text.stem(form.lower(), language))
+        if parts:
+            return parts == ["v"]
+    return False
+
+
 def _add(into: dict[str, list[str]], language: str, head: str, words: list[str]) -> None:
     key = _key(head, language)
     if not key:
