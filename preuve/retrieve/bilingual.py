@@ -38,10 +38,8 @@ def _number(b64: str) -> int:
     return value
 
 
-def _entries(name: str, folder: Path) -> list[tuple[str, str, list[str]]]:
-    """(headword, its part-of-speech tag or "", translations) of a dictd dictionary
-    (`.index` + `.dict.dz`; FreeDict's French-English tags its headwords:
-    "appartenir /apaʀtəniʀ/ <v>")."""
+def _entries(name: str, folder: Path) -> list[tuple[str, list[str]]]:
+    """(headword, translations) of a dictd dictionary (`.index` + `.dict.dz`)."""
     index, data = folder / f"{name}.index", folder / f"{name}.dict.dz"
     if not index.is_file() or not data.is_file():
         return []
@@ -52,11 +50,12 @@ def _entries(name: str, folder: Path) -> list[tuple[str, str, list[str]]]:
         if len(parts) != 3 or parts[0].startswith("00database"):
             continue
         start, length = _number(parts[1]), _number(parts[2])
-        lines = body[start:start + length].decode("utf-8", "replace").splitlines()
-        tag = re.search(r"<([^>,]+)", lines[0]) if lines else None
-        words = [w.strip() for sense in lines[1:]
-                 for w in re.sub(r"^\s*\d+\.\s*", "", sense).split(",") if w.strip()]
-        out.append((parts[0], tag.group(1).strip() if tag else "", words))
+        lines = body[start:start + length].decode("utf-8", "replace").splitlines()[1:]
+        words: list[str] = []
+        for sense in lines:
+            sense = re.sub(r"^\s*\d+\.\s*", "", sense)
+            words.extend(w.strip() for w in sense.split(",") if w.strip())
+        out.append((parts[0], words))
     return out
 
 
@@ -81,7 +80,7 @@ def dictionary(folder: str | None = None, cache: str | None = None
         pass
     table: dict[tuple[str, str], dict[str, list[str]]] = {pair: {} for pair in FILES}
     for (source, target), name in FILES.items():
-        for head, _, words in _entries(name, folder):
+        for head, words in _entries(name, folder):
             _add(table[(source, target)], source, head, words)
             for word in words:  # the other direction, inverted
                 _add(table[(target, source)], target, word, [head])
@@ -109,7 +108,7 @@ def parts_of_speech(folder: str | None = None, cache: str | None = None
     except (OSError, ValueError):
         pass
     tags: dict[str, dict[str, set[str]]] = {"fr": {}, "en": {}}
-    for head, tag, words in _entries(name, folder_path):
+    for head, tag, words in _tagged_entries(name, folder_path):
         part = _PART.get(tag)
         if part is None:
             continue
@@ -129,6 +128,27 @@ def parts_of_speech(folder: str | None = None, cache: str | None = None
 # FreeDict's tags, by the part of speech they name
 _PART = {"v": "v", "vt": "v", "vi": "v", "vr": "v", "n": "n", "adj": "adj", "adv": "adv",
          "pn": "n", "prep": "prep", "pron": "pron", "art": "art", "conj": "conj", "num": "num"}
+
+
+def _tagged_entries(name: str, folder: Path) -> list[tuple[str, str, list[str]]]:
+    """(headword, its part-of-speech tag, translations) of a dictd dictionary whose entries
+    tag their headword ("appartenir /apaʀtəniʀ/ <v>")."""
+    index, data = folder / f"{name}.index", folder / f"{name}.dict.dz"
+    if not index.is_file() or not data.is_file():
+        return []
+    body = gzip.decompress(data.read_bytes())
+    out = []
+    for line in index.read_text("utf-8").splitlines():
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0].startswith("00database"):
+            continue
+        start, length = _number(parts[1]), _number(parts[2])
+        lines = body[start:start + length].decode("utf-8", "replace").splitlines()
+        tag = re.search(r"<([^>,]+)", lines[0]) if lines else None
+        words = [w.strip() for sense in lines[1:]
+                 for w in re.sub(r"^\s*\d+\.\s*", "", sense).split(",") if w.strip()]
+        out.append((parts[0], tag.group(1).strip() if tag else "", words))
+    return out
 
 
 def is_verb(word: str, language: str, folder: str | None = None,
