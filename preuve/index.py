@@ -250,10 +250,7 @@ class Index:
                          self._store.readable_chunks(filters),  # N: what the caller may read
                          E5_DEFAULTS if bundled else KEYWORD_DEFAULTS, translate,
                          lambda word: bilingual.is_word(word, self.engine.settings.dict_dir,
-                                                        self.engine.settings.cache) is False,
-                         lambda word: bilingual.is_verb(word, asked,
-                                                        self.engine.settings.dict_dir,
-                                                        self.engine.settings.cache))
+                                                        self.engine.settings.cache) is False)
         if translate is not None and not bilingual.available(self.engine.settings.dict_dir,
                                                              self.engine.settings.cache):
             judgment.numbers["translation"] = (

@@ -252,8 +252,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
           document_frequency: Callable[[frozenset[str]], int], n_passages: int,
           defaults: Defaults = E5_DEFAULTS,
           translate: Callable[[str], str] | None = None,
-          is_name: Callable[[str], bool] | None = None,
-          is_verb: Callable[[str], bool] | None = None) -> Judgment:
+          is_name: Callable[[str], bool] | None = None) -> Judgment:
     """Answer or refuse `question` from its retrieved `hits` (best first).
 
     `dense` is the best cosine among readable passages (None without vectors);
@@ -262,9 +261,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     `translate(word)`, given when the passages are in another language than the question,
     lets a word be found through its translation; `is_name(word)` tells a name from a word
     (None: no such check), so that a question naming what no readable passage holds is
-    refused; `is_verb(word)` tells a word the dictionaries know only as a verb: one the
-    passages do not hold is not evidence against them ("which package does a file belong
-    to?": the passages say "contain"), like the ordinary verbs."""
+    refused."""
     translated = content_words(question, translate)
     plain = content_words(question) if translate is not None else translated
     kept: dict[frozenset[str], tuple[str, frozenset[str]]] = {}
@@ -281,11 +278,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
         weights = [0.0 if df == 0 and not translate(word).strip() and not is_name(word)
                    else weight
                    for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
-    found = passage_stems(hits[:PASSAGES])
-    if is_verb is not None:
-        weights = [0.0 if not stems & found and is_verb(word) else weight
-                   for (stems, word), weight in zip(written, weights, strict=True)]
-    share, rows = coverage(words, found, weights, own_stems)
+    share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights, own_stems)
     agree = agreement(hits)
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
                "agreement": agree, "words": rows,

@@ -579,18 +579,3 @@ def test_an_api_entry_is_quoted_from_its_description():
     assert quoted.startswith("`os.path.splitext(path)` — Split the pathname"), quoted
     assert ">>> splitext('bar')" in quoted, quoted
     assert "API entry" in info["choice"]["why"]
-
-
-@needs_dictionaries
-def test_a_verb_no_passage_holds_is_not_evidence_against_them(manuals):
-    """"Which package does a file belong to?" was refused with `dpkg -S` in the first
-    passage: "belong" is in no passage, and a word no passage holds weighs most (the weight
-    meant for "PostgreSQL" or "salaire"). A word the dictionaries know only as a verb is
-    now left out when no passage holds it, like the ordinary verbs; a noun is not."""
-    answer = manuals.ask("How do I summon the lines of a file one by one?", audience="public")
-    assert not answer.refused, answer.reason
-    assert "summon" not in " ".join(w["word"] for w in answer.explain["judgment"]["words"]
-                                    if w["idf"] > 0 and not w["found"])
-    # a noun no passage holds still counts against them
-    assert manuals.ask("How do I summon the cells of a spreadsheet?",
-                       audience="public").refused
