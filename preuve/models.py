@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from preuve.errors import InvalidInput
+
+# a line that opens or closes a fenced code block (an HTML <pre> as the index keeps it)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.M)
 
 # A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
 # links), which retrieval leaves out unless `Filters.navigation` asks for it.
@@ -186,6 +190,12 @@ class Hit:
         if self.page is not None and printed and printed.strip() != str(self.page):
             return f"{self.label} (printed {printed.strip()})"
         return self.label
+
+    def preview(self, width: int, placeholder: str = " …") -> str:
+        """The passage's text on one line, at most `width` characters, as lists of sources
+        show it (a code block's fences left out)."""
+        flat = " ".join(_FENCE_LINE.sub("", self.text).split())
+        return textwrap.shorten(flat, width, placeholder=placeholder) if width else flat
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 
 import click
 
@@ -63,8 +62,8 @@ def _print_answer(answer, show_rejected: bool) -> None:
     if answer.hits:
         click.echo("\nSources:")
         for hit in answer.hits:
-            first = textwrap.shorten(" ".join(hit.text.split()), 80, placeholder="…")
-            click.echo(f"  {hit.rank}. {hit.shown_label}  [{hit.score:.3f}]  {first}")
+            click.echo(f"  {hit.rank}. {hit.shown_label}  [{hit.score:.3f}]  "
+                       f"{hit.preview(80, placeholder='…')}")
 
 
 @click.command()

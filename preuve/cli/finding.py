@@ -70,7 +70,7 @@ def _print_hits(hits: list[Hit], as_json: bool, none: str, line) -> None:
 
 def _describe(hit: Hit, explain: bool = False) -> str:
     where = hit.heading or " > ".join(filter(None, [hit.title, hit.symbol]))
-    snippet = textwrap.shorten(" ".join(hit.text.split()), 160, placeholder=" …")
+    snippet = hit.preview(160)
     head = click.style(f"{hit.rank:>2}. {hit.shown_label}", bold=True)
     line = f"{head}  [{hit.score:.3f}]  {where}\n    {snippet}"
     if explain:

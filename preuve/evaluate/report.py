@@ -174,7 +174,7 @@ def _found_by(reports: dict, default: str, qid: str) -> list[str]:
 
 def _passage(hit) -> dict:
     return {"label": hit.shown_label, "score": round(float(hit.score), 4),
-            "text": " ".join(hit.text.split())[:300]}
+            "text": hit.preview(0)[:300]}
 
 
 def _data(target, index: Index, k: int, default: str, reports: dict, missed: list,

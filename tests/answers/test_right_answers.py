@@ -579,3 +579,19 @@ def test_an_api_entry_is_quoted_from_its_description():
     assert quoted.startswith("`os.path.splitext(path)` — Split the pathname"), quoted
     assert ">>> splitext('bar')" in quoted, quoted
     assert "API entry" in info["choice"]["why"]
+
+
+def test_a_source_line_shows_code_without_its_fences():
+    """Lists of sources (`ask`, `search`, the eval report) show a passage on one line: a
+    code block's fences, which the index keeps around an HTML <pre>, are left out there."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = (b"<html><body><h1>Hosts</h1><p>The hosts file looks like this:</p>"
+            b"<pre>127.0.0.1 localhost\n::1 ip6-localhost</pre></body></html>")
+    chunk = parse_html(page, ChunkSettings()).chunks[0]
+    assert "```" in chunk.text
+    hit = _hit(1, "hosts.html", chunk.heading, chunk.text)
+    assert hit.preview(200) == ("Hosts The hosts file looks like this: 127.0.0.1 localhost "
+                                "::1 ip6-localhost")
+    assert hit.preview(30).endswith(" …") and len(hit.preview(30)) <= 30
