@@ -14,8 +14,16 @@ from typing import Any
 
 from preuve.errors import InvalidInput
 
-# a line that opens or closes a fenced code block (an HTML <pre> as the index keeps it)
-_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.M)
+# A fenced code block (Markdown's, and an HTML <pre> as the index keeps it): its fence, its
+# lines, the same fence closing it (or the text's end)
+FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*(?:\n|$)", re.M)
+
+
+def without_fences(text: str) -> str:
+    """`text` without the lines that open or close its code blocks (what is embedded, what
+    a list of sources shows: the fences say nothing of what the code means)."""
+    return _FENCE_LINE.sub("", text)
 
 # A chunk's `role`: body text, or navigation (a table of contents, an index, a list of
 # links), which retrieval leaves out unless `Filters.navigation` asks for it.
@@ -194,7 +202,7 @@ class Hit:
     def preview(self, width: int, placeholder: str = " …") -> str:
         """The passage's text on one line, at most `width` characters, as lists of sources
         show it (a code block's fences left out)."""
-        flat = " ".join(_FENCE_LINE.sub("", self.text).split())
+        flat = " ".join(without_fences(self.text).split())
         return textwrap.shorten(flat, width, placeholder=placeholder) if width else flat
 
     def to_dict(self) -> dict[str, Any]:

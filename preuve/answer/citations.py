@@ -52,7 +52,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from preuve.models import Hit
+from preuve.models import FENCED, Hit
 
 __all__ = [
     "Citation",
@@ -161,7 +161,6 @@ _TICKS_RE = re.compile(r"`+")
 _NUMBERS_RE = re.compile(r"\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*")
 # a scheme is short: an unbounded one rescanned the rest of a long dotted run at every word
 _URL_RE = re.compile(r"\b(?:[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://|www\.|mailto:)[^\s<>\[\]`]*")
-_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 
 _EXTENSIONLESS = frozenset(
     "Makefile Dockerfile Containerfile Jenkinsfile Vagrantfile Procfile Gemfile Rakefile "
@@ -315,7 +314,7 @@ def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]
     for m in _URL_RE.finditer(masked()):
         mask(m.start(), m.end())
 
-    fenced = [(m.start(), m.end()) for m in _FENCE_RE.finditer(answer)]
+    fenced = [(m.start(), m.end()) for m in FENCED.finditer(answer)]
     inline = _code_spans(answer, fenced)
     code = fenced + inline
 

@@ -18,7 +18,7 @@ import numpy as np
 from preuve import memo
 from preuve import text as tokens
 from preuve.answer.intent import DEFINITION, MUST_CARRY, PROCEDURE, carries, question_kind
-from preuve.models import ASK_K, Hit
+from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
@@ -50,8 +50,7 @@ _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
 _TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{1,3}\][ \t]*$", re.M)
 # A fenced code block (Markdown's, and an HTML <pre> as the index keeps it): one unit,
 # its lines kept
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
-_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")  # a fenced block starts here (`models.FENCED`)
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
@@ -266,13 +265,12 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         if role is not None:
             if code:  # verbatim, line by line
                 cleaned = _code_block(raw)
-            elif role == ATTACHED and not by_lines:  # verbatim: ">>>" is a prompt, not markup
-                cleaned = " ".join(raw.split())
-            if code:
-                pass
-            elif role == ATTACHED and _CODE_LIKE.search(cleaned) and "`" not in cleaned:
-                cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
-            elif role != ATTACHED:
+            elif role == ATTACHED:
+                if not by_lines:  # verbatim: ">>>" is a prompt, not markup
+                    cleaned = " ".join(raw.split())
+                if _CODE_LIKE.search(cleaned) and "`" not in cleaned:
+                    cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
+            else:
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on)
@@ -291,10 +289,13 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     return out
 
 
+_NOWHERE = re.compile("")  # a zero-width match: a unit's end where no pattern finds one
+
+
 def _boundaries(body: str) -> list[re.Match[str]]:
     """Where the passage's units end: `_BOUNDARY`, never inside a fenced code block, and
     at both ends of one."""
-    fences = [(m.start(), m.end()) for m in _FENCED.finditer(body)]
+    fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
     if not fences:
         return list(_BOUNDARY.finditer(body))
     out = [m for m in _BOUNDARY.finditer(body)
@@ -302,15 +303,14 @@ def _boundaries(body: str) -> list[re.Match[str]]:
     for a, b in fences:  # a zero-width end before the fence and after it
         for at in (a, b):
             if 0 < at < len(body) and not any(m.start() <= at <= m.end() for m in out):
-                out.append(re.compile("").match(body, at))
+                out.append(_NOWHERE.match(body, at))
     return sorted(out, key=lambda m: m.start())
 
 
 def _code_block(raw: str) -> str:
     """A fenced block as quoted: its fence lines and its code, the indentation the block
     shares taken off."""
-    lines = raw.strip("\n").split("\n")
-    return "\n".join(textwrap.dedent("\n".join(lines)).rstrip().split("\n"))
+    return textwrap.dedent(raw.strip("\n")).rstrip()
 
 
 def _line_of(line_starts: list[int], offset: int) -> int:
@@ -766,8 +766,12 @@ def _is_entry(hit: Hit) -> bool:
     """The passage is an API reference's entry: its own heading is a signature
     ("os.path.splitext(path)", "class collections.Counter([iterable-or-mapping])"), its
     first statement what the entry does."""
-    last = (hit.heading or "").split(" > ")[-1].strip()
-    return bool(_SIGNATURE.match(last)) and ("." in last.split("(")[0] or "(" in last)
+    return _is_signature((hit.heading or "").split(" > ")[-1].strip())
+
+
+def _is_signature(text: str) -> bool:
+    """A dotted name or a name with its parameters, as an API entry's heading is."""
+    return bool(_SIGNATURE.match(text)) and ("." in text.split("(")[0] or "(" in text)
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
@@ -779,8 +783,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None
     heading = own[chosen[0].index - 1]
     text = heading.text.strip()
-    if heading.role != HEADING or not _SIGNATURE.match(text) or \
-            not ("." in text.split("(")[0] or "(" in text):
+    if heading.role != HEADING or not _is_signature(text):
         return None
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 import numpy as np
 
 from preuve.ingest.comments import definition_summary
+from preuve.models import without_fences
 
 BATCH = 32
 # orphan vectors each model keeps at least (more in an index with more chunks: `prune`)
@@ -41,12 +41,9 @@ def passage_text(path: str, title: str, heading: str, symbol: str | None, text: 
     its name as words, its doc comment or docstring, its first line of code)."""
     if symbol:
         return f"{path}\n{definition_summary(symbol, text)}"
-    text = _FENCE_LINE.sub("", text)  # a code block's fences say nothing of its meaning
+    text = without_fences(text)
     context = " — ".join(filter(None, [title, heading]))
     return f"{context}\n{text}" if context else text
-
-
-_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*(?:\n|$)", re.M)
 
 
 def text_hash(passage: str) -> str:
