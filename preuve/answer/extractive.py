@@ -78,6 +78,7 @@ class Sentence:
     block: int = 0  # units not separated by an unquoted line share it
     role: str = STATEMENT
     runs_on: bool = False  # the sentence goes on in the code block after it ("…using")
+    aside: bool = False  # the second quote, from another section: beside the answer
 
     @property
     def label(self) -> str:
@@ -370,6 +371,34 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
                     r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs)\b",
                     re.I)
+# A sentence naming something said before it ("…en dehors de ces horaires", "…such
+# files"): what it points to is earlier in its section.
+_POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said)\s+"
+                          r"(?!as\b|who\b|which\b|that\b|whose\b)\w", re.I)
+
+
+def _lean_start(own: list[Sentence], start: int, words: int) -> int:
+    """Where a quote that should show `own[start]` starts: there, unless that sentence
+    leans on what comes before it. One that opens on "It", "However", "D'autres…" goes on
+    from the sentence before; one that names something said earlier ("…en dehors de ces
+    horaires", "These files…") starts at its section's first sentence when the section up
+    to it fits in `words`, else at the sentence before it."""
+    sentence = own[start]
+    leans = _LEANS.match(sentence.text)
+    # "…suivez cette procédure :" points ahead, to what its colon announces
+    points_back = _POINTS_BACK.search(sentence.text) and not announces(sentence.text)
+    if not (leans or points_back) or start == 0 or own[start - 1].role != STATEMENT \
+            or own[start - 1].block != sentence.block:
+        return start
+    first = start - 1
+    if points_back:
+        while first > 0 and own[first - 1].role == STATEMENT and \
+                own[first - 1].block == sentence.block:
+            first -= 1
+    for begin in dict.fromkeys((first, start - 1)):
+        if any(s is sentence for s in window(own, begin, words)):
+            return begin
+    return start  # what it leans on does not fit with it
 
 
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
@@ -543,7 +572,9 @@ class ExtractiveAnswerer:
                             "kind": kind}
         self._score(question, kind, units, by_hit)
         chosen, choice = self._choose(question, kind, hits, by_hit, units)
-        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen):
+        # the number or date asked for is in the answer, not only in the second quote
+        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
+                                          if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind, "choice": choice,
                             "refusal": f"the question asks for a {_ASKED[kind]} and the "
@@ -653,9 +684,8 @@ class ExtractiveAnswerer:
                 any(s is pick for s in window(own, _body_start(own), budget)):
             start = _body_start(own)
             why += "; an API entry: quoted from its description"
-        elif _LEANS.match(own[start].text) and start > 0 and \
-                own[start - 1].role == STATEMENT and own[start - 1].block == own[start].block:
-            start -= 1
+        else:
+            start = _lean_start(own, start, budget)
         chosen = window(own, start, budget)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
@@ -668,6 +698,8 @@ class ExtractiveAnswerer:
         if second:
             why += (f"; a statement of passage ranked {second[0].hit.rank} scores within "
                     f"{SECOND_MARGIN} of the quote's best: quoted after it")
+        for unit in second:
+            unit.aside = True
         chosen = chosen + second
         return chosen, {"passage": chosen[0].label if chosen else pick.label,
                         "rank": pick.hit.rank, "why": why}
@@ -695,9 +727,7 @@ class ExtractiveAnswerer:
             return []  # the other edition of a bilingual manual says the same again
         own = by_hit[best.hit.chunk_id]
         start = best.index
-        if _LEANS.match(best.text) and start > 0 and own[start - 1].role == STATEMENT \
-                and own[start - 1].block == best.block:
-            start -= 1
+        start = _lean_start(own, start, SECOND_WORDS)
         quote = window(own, start, SECOND_WORDS)
         if _language(best.hit) == asked and \
                 not term_overlap(question, " ".join(u.text for u in quote)):

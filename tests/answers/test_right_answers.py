@@ -595,3 +595,54 @@ def test_a_source_line_shows_code_without_its_fences():
     assert hit.preview(200) == ("Hosts The hosts file looks like this: 127.0.0.1 localhost "
                                 "::1 ip6-localhost")
     assert hit.preview(30).endswith(" …") and len(hit.preview(30)) <= 30
+
+
+def test_a_sentence_naming_what_was_said_before_is_quoted_from_its_section_start():
+    """"Il ne peut être reproché à personne de ne pas répondre en dehors de ces horaires.":
+    quoted from the sentence before it, the reader never learned which hours (the sample's
+    right-to-disconnect question was answered without "20 h")."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("7.1 Plages de joignabilité\nLe télétravailleur est joignable de 9 h 30 à 12 h.\n"
+            "7.2 Droit à la déconnexion\n"
+            "Aucun message n'est envoyé ni attendu entre 20 h et 8 h, ni le week-end. "
+            "Les outils de messagerie proposent un envoi différé : utilisez-le. "
+            "Il ne peut être reproché à personne de ne pas répondre aux messages en dehors "
+            "de ces horaires.")
+    hit = _hit(1, "teletravail.pdf", "7. Joignabilité", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Peut-on me reprocher de ne pas répondre aux messages le soir ?", [hit])
+    assert quoted.startswith("Aucun message n'est envoyé ni attendu entre 20 h et 8 h"), quoted
+    assert "ces horaires" in quoted and "9 h 30" not in quoted, quoted
+
+
+def test_a_leaning_sentence_too_long_to_quote_with_what_it_leans_on_is_quoted_itself():
+    """A sentence opening on "Ainsi" leans on the one before; when both do not fit in the
+    quote, the quote is the sentence itself, never only the one before it (the Debian FAQ's
+    long build procedure was replaced by "Installez le paquet si cela n'est pas déjà fait")."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    steps = " puis ".join(f"lancez l'étape {i} avec la commande outil-{i} --option" for i in
+                          range(12))
+    text = ("Installez le paquet si cela n'est pas déjà fait. "
+            f"Ainsi, pour récupérer le code source d'un paquet, {steps}.")
+    hit = _hit(1, "faq.pdf", "7.14 Construire un paquet", text)
+    quoted, _, _ = ExtractiveAnswerer(None, words=60).answer(
+        "Comment récupérer le code source d'un paquet ?", [hit])
+    assert "outil-0" in quoted, quoted
+
+
+def test_a_date_only_in_the_second_quote_does_not_answer_a_when_question():
+    """A question asking for a date is refused when the quote from the best section holds
+    none, even if the second quote, from another document, holds one: that date answers
+    something else (the Debian FAQ's figures of testing for "when was trixie released?")."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    release = _hit(1, "faq.pdf", "2.1 Dernière version",
+                   "La prochaine version de Debian sera publiée quand elle sera prête.")
+    freeze = _hit(2, "gel.pdf", "3.1 Le gel",
+                  "Le gel de la prochaine version de Debian publiée en 2019 a duré six mois.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "Quand est publiée la prochaine version de Debian ?", [release, freeze])
+    assert quoted == "", quoted
+    assert "date or time" in info["refusal"]
