@@ -22,6 +22,7 @@ from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
 from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only
+from preuve.ingest.protocols import role_words
 from preuve.ingest.repo import record as record_repos
 from preuve.ingest.walk import GENERATED, MINIFIED, UNSUPPORTED, Candidate, Walk, generated
 from preuve.models import SOURCE_URL, Chunk, Document, validate_label
@@ -45,8 +46,10 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # C++ grammar, long `else if` chains walked without recursion, container headers and line
 # windows cut within 3 x max_words. html: 2 an API reference's entries
 # (Sphinx's <dl class="py method">) are sections of their own; 3 a table's row is one line;
-# 4 a <pre> block keeps its lines, fenced as code
-KIND_VERSIONS = {"code": "6", "html": "4"}
+# 4 a <pre> block keeps its lines, fenced as code; code 7: a definition implementing a
+# standard protocol (`impl Display for`, `__toString`, `compareTo`) searched with what the
+# protocol means (preuve/ingest/protocols.py)
+KIND_VERSIONS = {"code": "7", "html": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -331,7 +334,8 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.doc_id = doc_id
         chunk.chunk_id = f"{doc_id}:{ordinal}"
         context = " ".join(filter(None, [relpath if path_terms else "", title,
-                                         chunk.heading, chunk.symbol, chunk.context]))
+                                         chunk.heading, chunk.symbol, chunk.context,
+                                         role_words(chunk.heading, chunk.symbol)]))
         context_tokens = text.tokens(context, stem_language)
         chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
         chunk.title_tokens = len(context_tokens)

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 import numpy as np
 
 from preuve.ingest.comments import definition_summary
+from preuve.ingest.protocols import role_words
 from preuve.models import without_fences
 
 BATCH = 32
@@ -38,9 +39,12 @@ def passage_text(path: str, title: str, heading: str, symbol: str | None, text: 
     """What is embedded for a chunk: where it sits, then what it says. A code definition
     (a chunk with a symbol) is embedded by what it is, not by its body: its file's path
     (`numerotation.py` carries meaning) and its summary (`comments.definition_summary`:
-    its name as words, its doc comment or docstring, its first line of code)."""
+    its name as words, its doc comment or docstring, its first line of code) and what the
+    standard protocol it implements means (`protocols.role_words`)."""
     if symbol:
-        return f"{path}\n{definition_summary(symbol, text)}"
+        summary = definition_summary(symbol, text)
+        role = role_words(heading, symbol)  # `fmt` in `impl Display for Version`: as text
+        return f"{path}\n{summary}" + (f"\n{role}" if role else "")
     text = without_fences(text)
     context = " — ".join(filter(None, [title, heading]))
     return f"{context}\n{text}" if context else text

@@ -316,6 +316,17 @@ def test_where_finds_definitions_across_languages(code_index):
         assert rb[0].symbol == "Rack::Request::Helpers#ip"
 
 
+def test_protocol_meanings_come_from_the_container_or_the_method_name():
+    from preuve.ingest.protocols import role_words
+
+    assert "sort" in role_words("impl<'a> PartialOrd<Prerelease> for Prerelease",
+                                "Prerelease::partial_cmp")
+    assert "text" in role_words("class Logger", "Logger::__toString")
+    assert "text" in role_words("", "(*Command).String")
+    assert role_words("", "String") == ""  # a function named String is no protocol
+    assert role_words("impl Version", "Version::parse") == ""
+
+
 def test_where_filters_by_kind_and_language(code_index):
     with open_index(code_index) as index:
         unfiltered = index.where("version", k=50)
@@ -590,10 +601,12 @@ def test_a_definition_is_embedded_by_its_name_doc_comment_and_first_line():
     assert module[:2] == ["sched.py", "module"] and len(module) == 3
     assert module[2].startswith("A generally useful event scheduler class. Each instance")
     assert len(module[2].split()) == comments.DOC_WORDS
-    # a Rust method without a doc: its name and signature
+    # a Rust method without a doc: its name and signature, and what the trait it
+    # implements (`impl Display for Version`) means
     assert _embedded("semver_display.rs", "Version::fmt") == (
         "semver_display.rs\nVersion fmt\n"
-        "fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {")
+        "fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {\n"
+        "string conversion: the value as text, formatted for display")
     # a passage that is no definition is embedded as before (the hash of what is embedded
     # keys the vector cache: a document's chunks keep their vectors)
     from preuve.ingest.vectors import passage_text

@@ -79,6 +79,17 @@ def test_where_reaches_a_definition_by_its_doc_comments_meaning(code_vectors, re
     assert done.stdout.splitlines()[0] == "spinwait.rs:39  method SpinWait::spin"
 
 
+def test_where_knows_what_a_standard_protocol_implementation_does(code_vectors):
+    """`fmt` in `impl Display for Version` says in no word of its own that it shows a
+    version as text; the protocol it implements does (semver's display.rs): asked so,
+    `where` finds it first, before the same type's `Debug` impl (which came first when a
+    definition was embedded by its own words only)."""
+    with Index(code_vectors, embedder=E5) as index:
+        hits = index.where("Where is a version turned into text?", k=3)
+    assert (hits[0].path, hits[0].start_line, hits[0].symbol) == (
+        "semver_display.rs", 5, "Version::fmt"), [(h.path, h.start_line) for h in hits]
+
+
 def _previous_passage_text(path, title, heading, symbol, text):
     """What the release before embedded for a chunk (a code definition by its body: git
     show d7fa511:preuve/ingest/vectors.py)."""
@@ -110,9 +121,10 @@ def test_an_index_of_body_vectors_gets_summary_vectors_on_its_next_ingest(
     # the code files were rebuilt (their definitions re-embedded), the document was not
     assert report.ok and report.unchanged == 1
     assert sorted(report.updated) == sorted(p.name for p in FILES)
-    definitions = {(doc.path, c.symbol): c for doc, c in after if c.symbol}
+    # (`Version::fmt` twice: in `impl Display` and `impl Debug`, told apart by heading)
+    definitions = {(doc.path, c.symbol, c.heading): c for doc, c in after if c.symbol}
     assert report.embedded == len({c.text_hash for c in definitions.values()})
-    for (path, _), chunk in definitions.items():
+    for (path, _, _), chunk in definitions.items():
         summary = vectors.passage_text(path, "", chunk.heading, chunk.symbol, chunk.text)
         assert chunk.text_hash == vectors.text_hash(summary)
     # the document's chunks kept their hash, and so their vectors
