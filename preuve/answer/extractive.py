@@ -40,6 +40,12 @@ _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
 # Footnotes and their marks: "[7] Use the … address", "…the file[7]."
 # (and PDF footnotes: "11The default …", "1⁸ This execution …")
 _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")
+# A term a definition list describes, alone on its line: an option, a setting, a
+# command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
+_TERM = re.compile(r"^(?:--?[a-z][\w-]*(?:, --?[a-z][\w-]*)*|"
+                   r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_)[\w$*]+)+)$")
+# A PDF footnote's text: its mark glued to its first word ("2There are…", "1⁴The default…")
+_NOTE_TEXT = re.compile(r"^(?:[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)*[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+[A-Z][a-z]")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
@@ -222,6 +228,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
     out: list[Sentence] = []
     start, block = 0, 0
+    notes = False  # past a PDF page's first footnote: the rest of the page is its notes
     ends = [*_boundaries(body), None]
     for n, match in enumerate(ends):
         end = match.start() if match else len(body)
@@ -245,11 +252,16 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
                 and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
             role, runs_on = STATEMENT, True
-        elif _FOOTNOTE.match(cleaned):
-            pass  # "[7] Use the … address": a note of another place, not this answer
+        elif _FOOTNOTE.match(cleaned) or notes:
+            # "[7] Use the … address": a note of another place, not this answer; on a
+            # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If
+            # upstream…"), their next sentences too
+            notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned)))
         elif (by_lines and _MD_HEADING.match(raw.lstrip())) or (
-                cleaned and _is_heading_line(cleaned, headings)):
-            role = HEADING
+                cleaned and _is_heading_line(cleaned, headings)) or (
+                _TERM.match(cleaned) and not (out and announces(out[-1].text))):
+            role = HEADING  # (a term on its own line: a definition list's, what follows
+            # describes: "APT::Periodic::AutocleanInterval", "--force-help")
         elif cleaned.endswith("?") and len(cleaned.split()) >= 3 and not _TOC_LINE.search(cleaned):
             role = QUESTION
         elif is_table_row(cleaned):
@@ -813,7 +825,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None
     heading = own[chosen[0].index - 1]
     text = heading.text.strip()
-    if heading.role != HEADING or not _is_signature(text):
+    if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)):
         return None
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)

@@ -1,7 +1,8 @@
 """What a question asks for, read from its wording alone (French and English, no model):
 a procedure ("how do I…", "comment installer…"), a reason ("why…", "pourquoi…"), a
 definition ("what is…", "à quoi sert…"), a number ("how many…", "combien…"), a place ("where…",
-"dans quel fichier…"), a yes/no answer, or something else.
+"dans quel fichier…"), a name ("which tools…", "quelle option…"), a yes/no answer, or
+something else.
 
 The extractive answerer prefers sentences that carry what the kind asks for (a command after
 a colon, a "because", a figure, a path); `--explain` shows the kind it read."""
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, YESNO, OTHER = (
-    "procedure", "reason", "definition", "number", "time", "place", "yesno", "other")
-KINDS = (PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, YESNO, OTHER)
+PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, NAME, YESNO, OTHER = (
+    "procedure", "reason", "definition", "number", "time", "place", "name", "yesno", "other")
+KINDS = (PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, NAME, YESNO, OTHER)
 
 _I = re.I | re.U
 # First match wins: "how many" is a number before "how" is a procedure, "what command" a
@@ -38,6 +39,13 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"quickest )?(way|tool|program) to\b|\bavec quel(le)? (outil|"
                            r"commande|programme)|\bquel(le)? (outil|programme) (pour|permet))",
                            _I)),
+    # the name of a tool, an option, a package, a function: what to type or look for
+    (NAME, re.compile(r"\b(which|what)( \w+)? (tools?|programs?|utilit(y|ies)|commands?|"
+                      r"packages?|options?|flags?|settings?|functions?|methods?|modules?|"
+                      r"librar(y|ies)|class(es)?|format|variables?)\b|\bquel(le)?s? "
+                      r"(\w+ )?(outils?|programmes?|utilitaires?|commandes?|paquets?|options?|"
+                      r"paramètres?|réglages?|fonctions?|méthodes?|modules?|bibliothèques?|"
+                      r"classes?|format|variables?)\b", _I)),
     (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),
@@ -74,6 +82,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     PROCEDURE: re.compile(r"(\b(run|type|execute|use|invoke|install|enter|call|exécutez|lancez|"
                           r"tapez|utilisez|saisissez|installez|invoquez|appelez)\b|`|\$ |"
                           r"\s--?[a-z]|:$)", _I),
+    # a command, an option, a variable or a function as written: `dput(1)`, `--purge`,
+    # `$DEBEMAIL`, `APT::Periodic::AutocleanInterval`, `os.path.splitext`, `code`
+    NAME: re.compile(r"`|\b[\w.-]+\(\d\)|(?:^|\s)--?[a-z]|\$\w|\b[a-z]\w*(?:[_.]|::)\w{2,}|"
+                     r"\b[a-z]+[A-Z]\w*|\b[A-Z]\w*::\w|\b[A-Z][A-Z_]{3,}\b"),
     DEFINITION: re.compile(r"\b(is|are|means|refers to|stands for|provides|contains|creates|"
                            r"allows|lets you|est|sont|désigne|signifie|permet|permettent|sert|"
                            r"servent|contient|fournit|crée)\b", _I),

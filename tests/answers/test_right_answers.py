@@ -646,3 +646,76 @@ def test_a_date_only_in_the_second_quote_does_not_answer_a_when_question():
         "Quand est publiée la prochaine version de Debian ?", [release, freeze])
     assert quoted == "", quoted
     assert "date or time" in info["refusal"]
+
+
+def _page(text: str, page: int = 57) -> Hit:
+    hit = _hit(1, "maint-guide.pdf", "9.1 Uploading", text, kind="pdf")
+    hit.page, hit.start_line, hit.end_line = page, None, None
+    return hit
+
+
+def test_a_pdf_page_s_footnotes_are_not_the_answer():
+    """The maint-guide's page 57 ends on its footnotes: "2There are publicly accessible
+    archives…" was left out, but not its next sentence ("You can set up an equivalent
+    archive by yourself using the tools listed at…"), which was quoted for "which tools
+    upload my package?". Past a page's first note, the page is notes."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    page = _page("9.1 Uploading to the archive\n"
+                 "Once you are a developer, use dupload(1) to put your package there.\n"
+                 "2There are public archives such as mentors which work the same way.\n"
+                 "You can set up an equivalent archive yourself using the tools listed at "
+                 "the wiki.\nSo this section is useful for non-developers, too.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer("Which tools can I use to set up an "
+                                                   "archive?", [page])
+    assert "dupload(1)" in quoted and "wiki" not in quoted, quoted
+
+
+def test_a_note_mark_in_a_pdf_body_does_not_hide_the_page():
+    """"1⁴ If upstream does not use…" is the body's sentence after a note mark, not a
+    note: the sentences after it stay quotable (the YYYYMMDD answer)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    page = _page("2.6 Package name and version\n"
+                 "1⁴ If upstream uses a date as its version, remove it.\n"
+                 "If you need to invent a version string, use the YYYYMMDD format.", 17)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "What format should an invented version string use?", [page])
+    assert "YYYYMMDD" in quoted, quoted
+
+
+def test_a_question_asking_for_a_name_prefers_the_sentence_that_names_one():
+    """"Which environment variables…" asks for names to type: of two sentences holding as
+    many of its words, the one naming `$DEBEMAIL` answers (the other told where the
+    name is printed)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+    from preuve.answer.intent import NAME, question_kind
+
+    question = "Which variables give the tools my name?"
+    assert question_kind(question) == NAME
+    text = ("The tools print your name on each page. "
+            "The variables $DEBFULLNAME and $DEBEMAIL give it.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(question, [_hit(1, "guide.html",
+                                                                      "Setup", text)])
+    assert quoted.startswith("The variables $DEBFULLNAME"), quoted
+    assert question_kind("Quelle option d'APT vide le cache ?") == NAME
+
+
+def test_a_described_term_leads_its_description():
+    """The Debian Handbook lists APT's settings as a definition list: the term on its
+    line, then "Cette option…". Quoted without it, "which option empties the cache?" got
+    a description that never names the option, led by the description before it."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Les principales variables sont :\n"
+            "APT::Periodic::Download-Upgradeable-Packages\n"
+            "Cette option spécifie la fréquence du téléchargement des paquets mis à jour.\n"
+            "APT::Periodic::AutocleanInterval\n"
+            "Cette option spécifie la fréquence à laquelle le cache d'APT est vidé des "
+            "paquets obsolètes.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Quelle option vide le cache d'APT ?", [_hit(1, "apt.html", "6.8. Mises à jour",
+                                                     text)])
+    assert quoted.startswith("`APT::Periodic::AutocleanInterval` — Cette option spécifie "
+                             "la fréquence à laquelle le cache"), quoted
+    assert "téléchargement" not in quoted, quoted
