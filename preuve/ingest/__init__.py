@@ -19,6 +19,7 @@ from preuve import text
 from preuve.ingest import vectors
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError
 from preuve.ingest.chunking import chunks_from_text
+from preuve.ingest.code import module_name
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
 from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only
@@ -326,7 +327,7 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         _title_pages_as_navigation(parsed.chunks, title)
     stem_language = language if language in text.LANGUAGES else ""
     # what a chunk is about but does not say itself: its file, title, section and symbol
-    module = relpath.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
+    module = module_name(relpath)
     for ordinal, chunk in enumerate(parsed.chunks):
         if chunk.symbol == "<module>":
             chunk.symbol = module

@@ -88,6 +88,17 @@ def uses_the_code(path: str) -> bool:
     return is_test_path(path) or bool(_USING_PATH.search(path))
 
 
+def module_name(relpath: str) -> str:
+    """The name of a file's own chunk (its opening doc comment or docstring): its path as
+    a dotted module name (`go/toml/doc.go` -> `go.toml.doc`, `pkg/__init__.py` -> `pkg`)."""
+    return relpath.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
+
+
+def is_file_doc(hit) -> bool:
+    """The chunk is its file's opening doc (named by `module_name`), not a definition."""
+    return hit.symbol_kind == "module" and hit.symbol == module_name(hit.path)
+
+
 def language_names() -> tuple[str, ...]:
     return tuple(sorted({"python", *(lang.family for lang in syntax.LANGUAGES.values()),
                          *config.FORMATS}))

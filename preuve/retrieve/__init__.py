@@ -303,15 +303,17 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     of the name). Containers, constructors and constants are left as ranked: their names
     (`RotatingFileHandler`, `Device.Device`, `HTTP_STATUS_CODES`) hold the code base's
     words, not what a question asks. A chunk that is no definition (a window of imports
-    or top-level statements) is multiplied by LOOSE: it is rarely where something is
-    done. Measured in docs/measurements/code.md; the rest of the list keeps its order."""
+    or top-level statements, or a file's opening doc: `go.toml.doc`) is multiplied by
+    LOOSE: it is rarely where something is done. Measured in docs/measurements/code.md; the rest of the list keeps its order."""
+    from preuve.ingest.code import is_file_doc
+
     wanted = set(text.tokens(words, "en"))
     head, rest = hits[:NAME_DEPTH], hits[NAME_DEPTH:]
     if not head or not wanted:
         return hits
 
     def score(hit: Hit) -> float:
-        if not hit.symbol:
+        if not hit.symbol or is_file_doc(hit):
             return hit.score * LOOSE
         if hit.symbol_kind not in NAME_KINDS:
             return hit.score

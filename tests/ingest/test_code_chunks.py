@@ -327,6 +327,23 @@ def test_protocol_meanings_come_from_the_container_or_the_method_name():
     assert role_words("impl Version", "Version::parse") == ""
 
 
+def test_where_puts_a_file_s_opening_doc_after_the_definitions(tmp_path):
+    """fatih/color's doc.go is one long package comment telling how to do everything
+    ("…disable the color output with: … color.NoColor = true"): it held the question's
+    words and came first for "how do I turn the colors off?", before the method that does
+    it. A file's opening doc weighs as a loose window does."""
+    from preuve import Index as Open
+
+    folder = tmp_path / "color"
+    shutil.copytree(FIXTURES / "color", folder)
+    with Open(str(tmp_path / "index.sqlite"), embedder="none") as index:
+        assert index.ingest([folder]).ok
+        hits = index.where("How do I turn the colors off, for a --no-color flag?", k=20)
+    symbols = [h.symbol for h in hits]
+    assert symbols[0] == "(*Color).DisableColor", symbols
+    assert "doc" in symbols  # still found, after the definitions
+
+
 def test_where_filters_by_kind_and_language(code_index):
     with open_index(code_index) as index:
         unfiltered = index.where("version", k=50)
