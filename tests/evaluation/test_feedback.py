@@ -19,7 +19,7 @@ from preuve.evaluate.reference import load_reference
 from preuve.server.app import create_app
 from preuve.server.runner import ServerThread
 
-QUESTION = "Combien de jours pour retourner un article ?"
+QUESTION = "Quel est le délai de retour d'un produit ?"
 STAFF_DOC = "handbook/escalade-retours.md"
 
 

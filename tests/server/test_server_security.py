@@ -102,7 +102,7 @@ def test_metrics_detail_of_admin_routes_is_for_admin_keys(http):
 
 
 # ------------------------------------------------------------------------------ feedback
-RETURNS = "Combien de jours pour retourner un article ?"
+RETURNS = "Quel est le délai de retour d'un produit ?"
 
 
 def test_feedback_is_read_back_only_by_the_key_that_gave_it_and_the_admin(http, site):
