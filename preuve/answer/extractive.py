@@ -44,6 +44,9 @@ _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
 _TERM = re.compile(r"^(?:--?[a-z][\w-]*(?:, --?[a-z][\w-]*)*|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_)[\w$*]+)+)$")
+# A line that is one file name, path or identifier ("paquet-version.tar.gz"; not a URL):
+# under a line ending with a colon, an item of the list it announces
+_LONE_NAME = re.compile(r"^[ \t]*(?!\S*://)[^\s.:]\S*[./_]\S*[ \t]*$")
 # A PDF footnote's text: its mark glued to its first word ("2There are…", "1⁴The default…")
 _NOTE_TEXT = re.compile(r"^(?:[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)*[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+[A-Z][a-z]")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
@@ -169,7 +172,9 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (
                 line[:1].islower() or len(prev) >= 0.7 * widest) and \
-                not is_table_row(prev) and not is_table_row(line)  # a row is its own line
+                not is_table_row(prev) and not is_table_row(line) and \
+                not (_LONE_NAME.match(prev) and len(out) > 1 and out[-2].endswith(":"))
+            # (a table's row, a name listed under a colon: lines of their own)
             if soft:
                 out[-1] = prev + ("" if prev.endswith("-") and line[:1].islower() else " ") + line
                 continue
@@ -305,14 +310,35 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
 _NOWHERE = re.compile("")  # a zero-width match: a unit's end where no pattern finds one
 
 
+_LINE = re.compile(r"[^\n]+")
+
+
+def _listed_names(body: str) -> list[re.Match[str]]:
+    """The line breaks around a line that is one name under a line ending with a colon
+    ("…au format tar compressé :" / "paquet-version.tar.gz" / "ajouter…"): the name is
+    an item of the list, not the start of the next sentence."""
+    out = []
+    for m in _LINE.finditer(body):
+        before = body[:m.start()].rstrip("\n")
+        if not _LONE_NAME.match(m.group()) or not before.rstrip().endswith(":"):
+            continue
+        out.append(_NOWHERE.match(body, m.start() - 1))  # the break before it
+        if m.end() < len(body):
+            out.append(_NOWHERE.match(body, m.end()))  # and after it
+    return out
+
+
 def _boundaries(body: str) -> list[re.Match[str]]:
-    """Where the passage's units end: `_BOUNDARY`, never inside a fenced code block, and
-    at both ends of one."""
+    """Where the passage's units end: `_BOUNDARY` and around a listed name
+    (`_listed_names`), never inside a fenced code block, and at both ends of one."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
+    found = list(_BOUNDARY.finditer(body))
+    listed = [m for m in _listed_names(body)
+              if not any(b.start() <= m.start() <= b.end() for b in found)]
+    found = sorted(found + listed, key=lambda m: m.start())
     if not fences:
-        return list(_BOUNDARY.finditer(body))
-    out = [m for m in _BOUNDARY.finditer(body)
-           if not any(a < m.start() < b for a, b in fences)]
+        return found
+    out = [m for m in found if not any(a < m.start() < b for a, b in fences)]
     for a, b in fences:  # a zero-width end before the fence and after it
         for at in (a, b):
             if 0 < at < len(body) and not any(m.start() <= at <= m.end() for m in out):

@@ -719,3 +719,22 @@ def test_a_described_term_leads_its_description():
     assert quoted.startswith("`APT::Periodic::AutocleanInterval` — Cette option spécifie "
                              "la fréquence à laquelle le cache"), quoted
     assert "téléchargement" not in quoted, quoted
+
+
+def test_a_line_that_is_one_file_name_is_not_the_start_of_the_next_sentence():
+    """The maint-guide lists each step's files under it, one name per line, the next step
+    in lower case: the name and the next step were read as one sentence, and a quote
+    began "paquet-version.tar.gz ajouter les modifications…"."""
+    text = ("obtenir une copie du logiciel amont, au format tar compressé :\n"
+            "paquet-version.tar.gz\n"
+            "ajouter les modifications spécifiques à Debian dans le répertoire debian :\n"
+            "paquet_version.orig.tar.gz\n"
+            "construire les paquets binaires Debian.")
+    for kind in ("html", "markdown"):  # unwrapped lines, and lines cited one by one
+        units = split_sentences(_hit(1, "first.html", "2.1. Processus", text, kind=kind))
+        assert [u.text for u in units] == [
+            "obtenir une copie du logiciel amont, au format tar compressé :",
+            "`paquet-version.tar.gz`",
+            "ajouter les modifications spécifiques à Debian dans le répertoire debian :",
+            "`paquet_version.orig.tar.gz`",
+            "construire les paquets binaires Debian."], (kind, [u.text for u in units])
