@@ -66,7 +66,7 @@ _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
 NAVIGATION = "navigation"
-_ASKED = {"number": "number", "time": "date or time"}
+_ASKED = {"amount": "sum of money", "number": "number", "time": "date or time"}
 
 
 # What a unit of a passage is: a statement (quotable), a question or heading (context:

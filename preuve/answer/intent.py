@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, NAME, YESNO, OTHER = (
-    "procedure", "reason", "definition", "number", "time", "place", "name", "yesno", "other")
-KINDS = (PROCEDURE, REASON, DEFINITION, NUMBER, TIME, PLACE, NAME, YESNO, OTHER)
+PROCEDURE, REASON, DEFINITION, AMOUNT, NUMBER, TIME, PLACE, NAME, YESNO, OTHER = (
+    "procedure", "reason", "definition", "amount", "number", "time", "place", "name",
+    "yesno", "other")
+KINDS = (PROCEDURE, REASON, DEFINITION, AMOUNT, NUMBER, TIME, PLACE, NAME, YESNO, OTHER)
 
 _I = re.I | re.U
 # First match wins: "how many" is a number before "how" is a procedure, "what command" a
@@ -21,6 +22,16 @@ _I = re.I | re.U
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (REASON, re.compile(r"^\W*(why|how come|for what reason|what is the reason|pourquoi|"
                         r"pour quelle raison|comment se fait-il|quelle est la raison)\b", _I)),
+    # a sum of money: "how much are engineers paid…", "combien coûte…", "quel est le
+    # montant…"
+    (AMOUNT, re.compile(r"\bhow much\b.*\b(cost|costs|charge|charged|earn|earns|worth|money|"
+                        r"reimburs\w*|refund\w*)\b|\bhow much (do|does|did|will|would)\b.*"
+                        r"\bpay\b|\bhow much (is|are|am|was|were|will|would)\b.*\bpaid\b|"
+                        r"\b(what|which) (is|are) the (price|cost|fee|fees|salary|wage|"
+                        r"allowance|amount)\b|\bcombien (co[uû]te\w*|(est|sont) (pay|rembours)"
+                        r"\w*|pai\w*|touche\w*|gagne\w*|rembours\w*)\b|\bcombien d['’](argent|"
+                        r"euros?)\b|\bquel(le)?s? (est|sont) (le |la |les )?(montant|prix|"
+                        r"co[uû]t|tarif|salaire)s?\b", _I)),
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
                         r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix))\b", _I)),
@@ -82,6 +93,9 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     PROCEDURE: re.compile(r"(\b(run|type|execute|use|invoke|install|enter|call|exécutez|lancez|"
                           r"tapez|utilisez|saisissez|installez|invoquez|appelez)\b|`|\$ |"
                           r"\s--?[a-z]|:$)", _I),
+    # a sum: a figure with its currency ("150 €", "€15", "2,60 euros", "$20")
+    AMOUNT: re.compile(r"\d[\d\s  .,]*\s?(€|euros?\b|eur\b|\$|usd\b|£|chf\b)|"
+                       r"[€$£]\s?\d", _I),
     # a command, an option, a variable or a function as written: `dput(1)`, `--purge`,
     # `$DEBEMAIL`, `APT::Periodic::AutocleanInterval`, `os.path.splitext`, `code`
     NAME: re.compile(r"`|\b[\w.-]+\(\d\)|(?:^|\s)--?[a-z]|\$\w|\b[a-z]\w*(?:[_.]|::)\w{2,}|"
@@ -103,7 +117,7 @@ def question_kind(question: str) -> str:
 
 # Kinds whose answer must hold what they ask for (a figure, a date): a quote without one
 # answers something else, and the answer is refused
-MUST_CARRY = (NUMBER, TIME)
+MUST_CARRY = (AMOUNT, NUMBER, TIME)
 
 
 def carries(kind: str, sentence: str) -> bool:

@@ -738,3 +738,28 @@ def test_a_line_that_is_one_file_name_is_not_the_start_of_the_next_sentence():
             "ajouter les modifications spécifiques à Debian dans le répertoire debian :",
             "`paquet_version.orig.tar.gz`",
             "construire les paquets binaires Debian."], (kind, [u.text for u in units])
+
+
+def test_a_question_asking_for_a_sum_is_refused_when_the_quote_holds_no_sum():
+    """"How much are engineers paid for an on-call week?", asked by a caller who may not
+    read the on-call policy, was answered "Buddies check in again after one month.": the
+    figure check took "one" for the figure. A sum of money asks for one with its currency;
+    a count of days ("combien de jours de congés payés") stays a number."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+    from preuve.answer.intent import AMOUNT, NUMBER, question_kind
+
+    assert question_kind("How much are engineers paid for an on-call week?") == AMOUNT
+    assert question_kind("Combien coûte le repas de midi ?") == AMOUNT
+    assert question_kind("Combien de jours de congés payés a-t-on par an ?") == NUMBER
+    assert question_kind("How much paid leave do I get?") == NUMBER
+    onboarding = _hit(1, "onboarding.md", "Buddies",
+                      "Engineers meet their buddy in the first week. Buddies check in again "
+                      "after one month.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How much are engineers paid for an on-call week?", [onboarding])
+    assert quoted == "" and "sum of money" in info["refusal"], quoted
+    allowance = _hit(1, "on-call.md", "Compensation",
+                     "Engineers on call are paid an allowance of 180 euros per week.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How much are engineers paid for an on-call week?", [allowance])
+    assert "180 euros" in quoted, quoted
