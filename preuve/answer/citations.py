@@ -527,12 +527,20 @@ class _Passages:
             hits.sort(key=_hit_key)
         self.longest = max((len(p) for p in self.by_path), default=0)
 
+    def _matches(self, c: str) -> list[str]:
+        return sorted(p for p in self.by_path if p.endswith("/" + c))
+
+    def ambiguous(self, cited: str) -> bool:
+        """`cited` is no passage's path but the end of several."""
+        c = _norm(cited)
+        return c not in self.by_path and len(self._matches(c)) > 1
+
     def resolve(self, cited: str) -> tuple[str | None, str | None]:
         """(normalised passage path, None) or (None, reason)."""
         c = _norm(cited)
         if c in self.by_path:
             return c, None
-        matches = sorted(p for p in self.by_path if p.endswith("/" + c))
+        matches = self._matches(c)
         if len(matches) == 1:
             return matches[0], None
         if matches:
@@ -663,7 +671,9 @@ def _verify_one(answer: str, c: Citation, given: _Passages) -> VerifiedCitation:
         return VerifiedCitation(c, False, f"[{n}] does not number a passage ({given_txt})")
     assert c.path is not None
     resolved, why = given.resolve(c.path)
-    if resolved is None and why is not None and "several" not in why:
+    # another reading of a path that names no passage (not of one naming several: the
+    # answer must say which); never judged by the reason's words ("several.a" is a name)
+    if resolved is None and why is not None and not given.ambiguous(c.path):
         for alt in _candidates(answer, c, given.longest):
             alt_path, _ = given.resolve(alt.path or "")
             if alt_path is not None:

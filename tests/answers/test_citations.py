@@ -557,3 +557,13 @@ def test_a_linked_record_citation_verifies_again():
     assert linked.startswith("Use shutil.copyfile() [library#how-do-i-copy-a-file](https://")
     again = verify(linked, RECORDS)
     assert again.ok and [vc.path for vc in again.citations] == ["library#how-do-i-copy-a-file"]
+
+
+def test_a_file_named_like_a_reason_still_resolves():
+    """"0 several.a" cited bare reads first as "several.a"; that name holds the word the
+    ambiguity check looked for in the reason ("matches several passages"), so the longer
+    reading was never tried (found by the property test above)."""
+    h = hit("0 several.a", 1, 1)
+    v = verify("Selon 0 several.a:1-1, oui.", [h, hit("other/file.md", 1, 2)])
+    assert v.ok, v.reasons
+    assert v.citations[0].passage is h
