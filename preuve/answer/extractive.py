@@ -318,13 +318,14 @@ def _listed_names(body: str) -> list[re.Match[str]]:
     ("…au format tar compressé :" / "paquet-version.tar.gz" / "ajouter…"): the name is
     an item of the list, not the start of the next sentence."""
     out = []
+    previous = ""  # the last line with text before this one
     for m in _LINE.finditer(body):
-        before = body[:m.start()].rstrip("\n")
-        if not _LONE_NAME.match(m.group()) or not before.rstrip().endswith(":"):
-            continue
-        out.append(_NOWHERE.match(body, m.start() - 1))  # the break before it
-        if m.end() < len(body):
-            out.append(_NOWHERE.match(body, m.end()))  # and after it
+        if _LONE_NAME.match(m.group()) and previous.rstrip().endswith(":"):
+            out.append(_NOWHERE.match(body, m.start() - 1))  # the break before it
+            if m.end() < len(body):
+                out.append(_NOWHERE.match(body, m.end()))  # and after it
+        if m.group().strip():
+            previous = m.group()
     return out
 
 
