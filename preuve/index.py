@@ -242,8 +242,9 @@ class Index:
         translate = None
         if any(h.language and h.language != asked for h in hits[:PASSAGES]):
             def translate(word: str) -> str:
-                return bilingual.translate(word, asked, self.engine.settings.dict_dir,
-                                           self.engine.settings.cache)
+                general = bilingual.translate(word, asked, self.engine.settings.dict_dir,
+                                              self.engine.settings.cache)
+                return f"{general} {bilingual.code_terms(word, asked)}".strip()
         judgment = judge(question, hits, value if bundled and measure == "dense" else None,
                          lambda stems: len(self._store.search_bm25(sorted(stems), filters,
                                                                   DF_CAP)),

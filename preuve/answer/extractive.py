@@ -643,8 +643,10 @@ class ExtractiveAnswerer:
             said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
             if sentence.role == STATEMENT and carries(kind, said):
                 bonus += KIND_BONUS
-            if kind == PROCEDURE and following is not None and following.role == ATTACHED:
-                bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks
+            if kind == PROCEDURE and following is not None and following.role == ATTACHED \
+                    and not _LONE_NAME.match(following.text.strip("`")):
+                bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
+                # file name under the colon is what a step leaves, not a step)
             if kind == DEFINITION and sentence.role == STATEMENT and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
@@ -672,8 +674,9 @@ class ExtractiveAnswerer:
         # English is answered from the English manual when both editions are indexed)
         asked = question_language(question)
         quotable = [h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])]
-        first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked),
-                     quotable[0] if quotable else hits[0])
+        top = quotable[0] if quotable else hits[0]
+        first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
+                      and _editions(h, top)), top)
         mixed = len({_language(h) for h in hits} | {asked}) > 1
 
         def compared(s: Sentence) -> float:
@@ -717,8 +720,13 @@ class ExtractiveAnswerer:
         elif self._titled(question, pick, units) and (
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
+            opening = _section_opening(pick.hit, hits)
+            if opening is not None:  # the passage goes on from an earlier one found too
+                own = by_hit[opening.chunk_id]
             start = _body_start(own)
             why += "; its heading names what is asked: quoted from the section's start"
+            if opening is not None:
+                why += f" (passage ranked {opening.rank}, where the section opens)"
         elif _is_entry(pick.hit) and start > _body_start(own) and \
                 any(s is pick for s in window(own, _body_start(own), budget)):
             start = _body_start(own)
@@ -876,6 +884,37 @@ def _leads(sentence: Sentence, by_hit: dict[str, list[Sentence]]) -> bool:
     before = [s for s in own[:sentence.index] if s.block == sentence.block]
     return not before and (sentence.index == 0 or own[sentence.index - 1].role in
                            (HEADING, QUESTION))
+
+
+def _position(hit: Hit) -> tuple[int, int, int]:
+    """Where a chunk sits in its document: page, line, then its number in the document."""
+    ordinal = hit.chunk_id.rpartition(":")[2]
+    return (hit.page or 0, hit.start_line or 0, int(ordinal) if ordinal.isdigit() else 0)
+
+
+def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
+    """Of the passages found, the first one of `hit`'s section when `hit` goes on from it
+    (same document and heading, before it): where the section's body starts."""
+    earlier = [h for h in hits if h.path == hit.path and h.heading == hit.heading
+               and h.heading and _position(h) < _position(hit)]
+    return min(earlier, key=_position, default=None)
+
+
+# "fr", "en-US", "fr_FR" as a part of a path, with the separator before it: "devref-fr",
+# "ch1.en.html", "fr-FR/", "/en/"
+_LANGUAGE_PART = re.compile(r"(?:[._-]|(?<=/)|^)(?:en|fr)(?:[-_][a-z]{2})?(?=$|[/._-])",
+                            re.I)
+
+
+def _editions(a: Hit, b: Hit) -> bool:
+    """`a` and `b` come from one document in two languages, or from the same one: their
+    paths are the same once the language parts are taken out ("debian-faq/fr/ch1.fr.html"
+    and "debian-faq/en/ch1.en.html", "fr-FR/sect.apt.html" and "en-US/sect.apt.html")."""
+    return _without_language(a.path) == _without_language(b.path)
+
+
+def _without_language(path: str) -> str:
+    return re.sub(r"/{2,}", "/", _LANGUAGE_PART.sub("", path))
 
 
 def _body_start(own: list[Sentence]) -> int:

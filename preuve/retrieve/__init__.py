@@ -304,7 +304,8 @@ def by_name(hits: list[Hit], words: str) -> list[Hit]:
     (`RotatingFileHandler`, `Device.Device`, `HTTP_STATUS_CODES`) hold the code base's
     words, not what a question asks. A chunk that is no definition (a window of imports
     or top-level statements, or a file's opening doc: `go.toml.doc`) is multiplied by
-    LOOSE: it is rarely where something is done. Measured in docs/measurements/code.md; the rest of the list keeps its order."""
+    LOOSE: it is rarely where something is done. Measured in docs/measurements/code.md;
+    the rest of the list keeps its order."""
     from preuve.ingest.code import is_file_doc
 
     wanted = set(text.tokens(words, "en"))

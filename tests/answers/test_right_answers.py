@@ -763,3 +763,95 @@ def test_a_question_asking_for_a_sum_is_refused_when_the_quote_holds_no_sum():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "How much are engineers paid for an on-call week?", [allowance])
     assert "180 euros" in quoted, quoted
+
+
+def test_a_list_of_file_names_under_a_colon_is_not_a_step():
+    """"…vous verrez les fichiers suivants dans le répertoire parent :" with the names under
+    it took the bonus a "how do I" question gives a sentence announcing its command, and
+    was quoted for "which command builds the whole package?" instead of the sentence
+    announcing `dpkg-buildpackage -us -uc`."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Ensuite, exécutez la commande suivante dans le répertoire des sources :\n"
+            "$ dpkg-buildpackage -us -uc\n"
+            "Pour un paquet non natif, vous verrez les fichiers suivants dans le répertoire "
+            "parent après la construction :\n"
+            "gentoo_0.9.12.orig.tar.gz\n"
+            "gentoo_0.9.12-1.dsc\n")
+    hit = _hit(1, "build.fr.html", "6.1. Reconstruction complète", text)
+    _, _, info = ExtractiveAnswerer(None).answer(
+        "Comment construire le paquet complet ?", [hit])
+    bonus = {s["text"][:20]: s["kind"] for s in info["sentences"]}
+    assert bonus["Ensuite, exécutez la"] > bonus["Pour un paquet non n"], info["sentences"]
+
+
+def test_a_section_found_in_two_passages_is_quoted_from_where_it_opens():
+    """The maint-guide's page 57 holds section 9.1 in two chunks; the second ranked first,
+    its heading named what was asked, and the quote began at that chunk's start ("If they
+    do not match, it will warn you…") instead of the section's, which names dupload and
+    dput."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    opening = _page("9.1 Uploading to the Debian archive\n"
+                    "Once you become an official developer, you can upload the package to "
+                    "the Debian archive. It is easier to use the existing automated tools, "
+                    "like dupload(1) or dput(1).")
+    rest = _page("If they do not match, the tools warn you that the package cannot be uploaded "
+                 "to the archive. Upload problems at the queue are fixed by uploading a "
+                 "signed commands file.")
+    for hit, rank, ordinal in ((opening, 2, 216), (rest, 1, 217)):
+        hit.rank, hit.chunk_id = rank, f"maint-guide.pdf:{ordinal}"
+        hit.heading = "Uploading the package > Uploading to the Debian archive"
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "Which tools upload my package to the Debian archive?", [rest, opening])
+    assert quoted.startswith("Once you become an official developer"), quoted
+    assert "dput(1)" in quoted, quoted
+    assert "where the section opens" in info["choice"]["why"], info["choice"]
+
+
+def test_a_passage_in_the_question_s_language_answers_only_as_the_other_edition(manuals):
+    """A French question over the Python library pages (English) with a French manual of
+    another subject indexed beside them: the French passage ranked second was taken for
+    "the first-ranked passage in the question's language", and "how do I add a file to an
+    existing zip archive?" was answered with Debian's source archives. The passage in the
+    question's language is preferred only when it is the other edition of the first one."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    zipfile = _hit(1, "python/library/zipfile.html", "zipfile — Work with ZIP archives",
+                   "If mode is 'a' and file refers to an existing ZIP file, then additional "
+                   "files are added to it.")
+    debian = _hit(2, "devref-fr/best-pkging-practices.html", "Source amont reconstruite",
+                  "Une archive reconstruite est toujours fournie avec les changements propres "
+                  "à Debian dans un fichier séparé.")
+    zipfile.language, debian.language = "en", "fr"
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "Comment ajouter un fichier dans une archive zip qui existe déjà ?", [zipfile, debian])
+    assert quoted.startswith("If mode is 'a'"), (quoted, info["choice"])
+    # the other edition of the first-ranked page still answers a question in its language
+    edition = _hit(2, "python-fr/library/zipfile.html", "zipfile — Travailler avec des "
+                   "archives ZIP", "Si mode vaut 'a' et que le fichier désigne une archive ZIP "
+                   "existante, les fichiers supplémentaires y sont ajoutés.")
+    edition.language = "fr"
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "Comment ajouter un fichier dans une archive zip qui existe déjà ?", [zipfile, edition])
+    assert quoted.startswith("Si mode vaut 'a'"), (quoted, info["choice"])
+
+
+@needs_dictionaries
+def test_a_developer_s_word_is_judged_through_the_developer_vocabulary(tmp_path):
+    """FreeDict has no "jeton" (token) and knows "trier" only as divide or separate: "Combien
+    d'octets d'aléa faut-il pour qu'un jeton soit sûr ?" over the Python `secrets` page was
+    refused at 49.6 % of its words. The judgment now translates a word by the developer
+    vocabulary `where` uses too, beside the dictionary."""
+    docs = tmp_path / "docs"
+    english = "---\nlanguage: en\n---\n"
+    write(docs, {"library/secrets.md": f"{english}# How many bytes should tokens use?\n\n"
+                 "As of 2015, 32 bytes of randomness is sufficient for a token.\n",
+                 "library/heapq.md": f"{english}# heapq\n\nTo sort a list, use sorted().\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        for question, word in (("Combien d'octets faut-il pour un jeton ?", "jeton"),
+                               ("Comment trier une liste ?", "trier")):
+            rows = index.ask(question).explain["judgment"]["words"]
+            row = next(r for r in rows if word in r["word"].split("/"))
+            assert row["found"], rows
