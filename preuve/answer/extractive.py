@@ -684,7 +684,9 @@ class ExtractiveAnswerer:
 
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         rival = max(units, key=compared)
-        why = "the first-ranked passage"
+        why = "the first-ranked passage" if first is top else (
+            f"the first passage in the question's language (ranked {first.rank}), the other "
+            f"edition of the first-ranked one")
         pick = top_first
         if top_first is None or (rival.hit is not first
                                  and compared(rival) > compared(top_first) + PREFER_FIRST):

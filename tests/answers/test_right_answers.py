@@ -835,6 +835,8 @@ def test_a_passage_in_the_question_s_language_answers_only_as_the_other_edition(
     quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
         "Comment ajouter un fichier dans une archive zip qui existe déjà ?", [zipfile, edition])
     assert quoted.startswith("Si mode vaut 'a'"), (quoted, info["choice"])
+    assert info["choice"]["why"].startswith("the first passage in the question's language "
+                                            "(ranked 2), the other edition"), info["choice"]
 
 
 @needs_dictionaries
