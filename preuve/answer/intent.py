@@ -72,7 +72,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
                        r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|"
                        r"nommée? d['’]après|doit son nom)\b", _I),
-    NUMBER: re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    # ("one" as a figure only before a unit: "one of", "no one", "one primary location" count
+    # nothing)
+    NUMBER: re.compile(r"\d|\bone (day|week|month|year|hour|minute|second|time|byte|"
+                       r"per|or two)s?\b|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"
                        r"trente|quarante|cinquante|cent|cents|mille|million|douzaine|"

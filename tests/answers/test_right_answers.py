@@ -857,3 +857,22 @@ def test_a_developer_s_word_is_judged_through_the_developer_vocabulary(tmp_path)
             rows = index.ask(question).explain["judgment"]["words"]
             row = next(r for r in rows if word in r["word"].split("/"))
             assert row["found"], rows
+
+
+def test_one_as_a_pronoun_is_not_the_figure_a_question_asks_for():
+    """"How much disk space do I need to run a full Debian mirror?" (the Developer's
+    Reference gives no size) was answered with the mirrors' load-balancing paragraph: its
+    "…avoid hammering on one primary location" passed for the figure asked for."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    hit = _hit(1, "resources.html", "4.7 Mirrors of Debian servers",
+               "A first tier of mirrors balances the load, so that users avoid hammering on "
+               "one primary location. One of the mirrors is chosen by the client.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How much disk space do I need to run a full Debian mirror?", [hit])
+    assert quoted == "" and "number" in info["refusal"], (quoted, info)
+    week = _hit(1, "resources.html", "4.7 Mirrors", "A mirror is checked once every one week "
+                "by the mirror team to see that its load balancing works.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How often is a mirror's load balancing checked?", [week])
+    assert "one week" in quoted, quoted
