@@ -75,7 +75,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     # ("one" as a figure only before a unit: "one of", "no one", "one primary location" count
     # nothing)
     NUMBER: re.compile(r"\d|\bone (day|week|month|year|hour|minute|second|time|byte|"
-                       r"per|or two)s?\b|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                       r"per|or two)s?\b|"
+                       r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"
                        r"trente|quarante|cinquante|cent|cents|mille|million|douzaine|"
