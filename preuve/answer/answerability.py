@@ -175,6 +175,22 @@ def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:
     return out
 
 
+# A version the question asks about: "UUID version 7", "la version 2 de l'API", "v3"
+_ASKED_VERSION = re.compile(r"\b(?:version|v)\s?(\d+(?:\.\d+)*)(?![\w.])", re.I)
+
+
+def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
+    """The versions the question names ("version 7") that no passage names: not after
+    "version", "v" or "release" (within a few characters: "version=7", "UUIDv7",
+    "version 7.0")."""
+    out = []
+    for number in dict.fromkeys(_ASKED_VERSION.findall(question)):
+        pattern = re.compile(r"(?<![\d.])" + re.escape(number) + r"(?:\.0)*(?![\d]|\.\d)")
+        if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits):
+            out.append(f"version {number}")
+    return out
+
+
 def _misspelt(word: str, seen: set[str]) -> bool:
     """`word` is one edit (two from 6 letters; same length under 6) away from a word of
     `seen`: a letter changed, added, dropped or two swapped."""
@@ -312,6 +328,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
     names += [code for code in absent_codes(question, hits) if code not in names]
+    names += absent_versions(question, hits[:PASSAGES])
     if names:
         numbers["absent_names"] = names
         return Judgment(False, f"the question names {', '.join(names)}, which no passage "

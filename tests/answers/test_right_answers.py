@@ -876,3 +876,19 @@ def test_one_as_a_pronoun_is_not_the_figure_a_question_asks_for():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "How often is a mirror's load balancing checked?", [week])
     assert "one week" in quoted, quoted
+
+
+def test_a_version_no_passage_names_is_refused(tmp_path):
+    """"How do I generate a time-ordered UUID version 7 in Python?" over the Python 3.11
+    `uuid` page (versions 1, 3, 4 and 5 only) was answered with the `UUID` class's entry:
+    the version asked for is named nowhere, like a product no passage mentions."""
+    docs = tmp_path / "docs"
+    write(docs, {"library/uuid.md": "---\nlanguage: en\n---\n# uuid — UUID objects\n\n"
+                 "This module provides the functions uuid1(), uuid3(), uuid4() and uuid5() "
+                 "for generating version 1, 3, 4 and 5 UUIDs as specified in RFC 4122.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        absent = index.ask("How do I generate a UUID version 7?")
+        present = index.ask("How do I generate a version 4 UUID?")
+    assert absent.refused and "version 7" in absent.reason, absent.reason
+    assert not present.refused, present.reason
