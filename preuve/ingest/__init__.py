@@ -50,7 +50,7 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # 4 a <pre> block keeps its lines, fenced as code; code 7: a definition implementing a
 # standard protocol (`impl Display for`, `__toString`, `compareTo`) searched with what the
 # protocol means (preuve/ingest/protocols.py)
-KIND_VERSIONS = {"code": "7", "html": "4"}
+KIND_VERSIONS = {"code": "8", "html": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

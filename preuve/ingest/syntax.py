@@ -607,7 +607,10 @@ def _refine(walker: _Walker, node, kind: str, top: bool):
     if t == "method_declaration" and node.child_by_field_name("receiver") is not None:
         return _go_method(walker, node), "method"
     if t in ("type_declaration", "const_declaration", "var_declaration"):  # Go
-        names = [text(s.child_by_field_name("name")) for s in node.named_children
+        # a group `var ( … )` holds its specs in a `var_spec_list`
+        specs = [s for c in node.named_children
+                 for s in (c.named_children if c.type.endswith("_spec_list") else [c])]
+        names = [text(s.child_by_field_name("name")) for s in specs
                  if s.child_by_field_name("name") is not None]
         if t == "type_declaration" and len(node.named_children) == 1:
             spec = node.named_children[0]

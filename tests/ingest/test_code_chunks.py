@@ -183,6 +183,18 @@ def test_go_methods_name_their_receiver():
                      "(*Command).enforceFlagGroupsForCompletion"}
 
 
+def test_a_go_group_of_variables_is_a_definition():
+    """fatih/color's `var ( NoColor = … Output = … )` was a window with the imports
+    (lines 1-34, no name): `where` weighs windows down, and "where is it decided whether
+    the output is a terminal that takes colours?" found `NoColor` 11th. tree-sitter-go
+    holds a group's specs in a `var_spec_list`."""
+    chunks = chunks_of("color/color.go")
+    group = next(c for c in chunks if c.symbol and "NoColor" in c.symbol)
+    assert (group.start_line, group.end_line, group.symbol_kind) == (15, 34, "variable")
+    assert group.symbol == "NoColor, Output, Error, colorsCache, colorsCacheMu"
+    assert not any(c.symbol is None and c.end_line >= 15 for c in chunks[:2])
+
+
 def test_a_long_body_is_cut_at_statements_with_the_signature_in_each_part():
     lines = lines_of("route.js")
     parts = [c for c in chunks_of("route.js", ChunkSettings(max_words=20, overlap_words=5))
