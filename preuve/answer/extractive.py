@@ -772,8 +772,10 @@ class ExtractiveAnswerer:
         if compared(best) < max(quoted) - SECOND_MARGIN:
             return []
         asked = question_language(question)
-        if _language(best.hit) not in (asked, _language(first)):
-            return []  # the other edition of a bilingual manual says the same again
+        if _language(best.hit) != _language(first):
+            # another language than the first quote's: another manual's (an aptitude FAQ
+            # epigraph after `calendar.isleap`), or the other edition saying it again
+            return []
         own = by_hit[best.hit.chunk_id]
         start = best.index
         start = _lean_start(own, start, SECOND_WORDS)

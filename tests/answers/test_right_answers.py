@@ -892,3 +892,23 @@ def test_a_version_no_passage_names_is_refused(tmp_path):
         present = index.ask("How do I generate a version 4 UUID?")
     assert absent.refused and "version 7" in absent.reason, absent.reason
     assert not present.refused, present.reason
+
+
+def test_a_second_quote_in_another_language_than_the_first_is_left_out(manuals):
+    """"Comment savoir si une année est bissextile en Python ?" over the Python library
+    pages and a French aptitude manual: `calendar.isleap` was answered, then the manual's
+    FAQ epigraph was quoted after it ("Je ... je n'sais pa--AAAAAAAS ! » -- Monty
+    Python"), a statement of another manual in another language scoring close to it."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    isleap = _hit(1, "python/library/calendar.html", "calendar — General calendar-related "
+                  "functions > calendar.isleap(year)",
+                  "calendar.isleap(year)\nReturns True if year is a leap year, otherwise False.")
+    faq = _hit(2, "aptitude-fr/ch03.html", "Chapitre 3. Foire aux questions d'aptitude",
+               "« Quoi, une question ? Nous savons tous si une année est bissextile. "
+               "Je ... je n'sais pas ! » -- Monty Python, sacré Graal 3.1.")
+    isleap.language, faq.language = "en", "fr"
+    quoted, chosen, _ = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "Comment savoir si une année est bissextile en Python ?", [isleap, faq])
+    assert "leap year" in quoted, quoted
+    assert "Monty" not in quoted and {c.hit.path for c in chosen} == {isleap.path}, quoted
