@@ -342,11 +342,18 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     if dense is not None and dense >= defaults.dense_sure and \
             (agree is not False or translate is not None) and share >= defaults.coverage_floor:
         return Judgment(True, None, numbers)
+    if dense is not None and dense >= defaults.dense_sure:  # say which condition failed
+        why_not = (f"reaches {defaults.dense_sure:.2f} but counts only with "
+                   f"{defaults.coverage_floor:.0%} of the words or more (here {share:.1%})"
+                   if share < defaults.coverage_floor else
+                   f"reaches {defaults.dense_sure:.2f} but keyword and dense search agree "
+                   "on no passage")
+    else:
+        why_not = "is not enough on its own"
     return Judgment(False, f"the passages hold {share:.0%} of the question's weighted words "
                            f"(under {defaults.coverage_min:.0%}; missing: "
                            f"{', '.join(missing)}) and the dense evidence "
-                           f"{'none' if dense is None else f'{dense:.3f}'} is not enough on "
-                           "its own", numbers)
+                           f"{'none' if dense is None else f'{dense:.3f}'} {why_not}", numbers)
 
 
 def decide(judgment: Judgment | None, measure: str | None, evidence: float | None,

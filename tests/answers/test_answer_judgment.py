@@ -250,3 +250,23 @@ def test_headings_and_contents_lines_copied_by_a_model_are_dropped_not_attribute
     result = attribute("Le télétravail depuis l'étranger est limité à 10 jours par année "
                        "civile.", [passage])
     assert result.text.endswith("[guide.pdf p. 2].")
+
+
+def test_a_refusal_says_which_condition_the_dense_evidence_missed():
+    """"…the dense evidence 0.864 is not enough on its own" was printed beside the default
+    `dense_sure` 0.86: the dense evidence counts only with at least a share of the words, and
+    the reason now says that was what failed."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="random.html",
+                  kind="html", title="random", heading="random.sample(population, k)",
+                  page=None, page_label=None, start_line=1, end_line=2, symbol=None,
+                  symbol_kind=None, text="Return a k length sample of unique elements chosen "
+                  "from the population sequence, without replacement.", language="en")
+    question = "how do I pick 5 random items from a list without getting the same one twice?"
+    sure = E5_DEFAULTS.dense_sure + 0.004
+    judgment = judge(question, [passage], sure, lambda stems: 1, 100, E5_DEFAULTS)
+    assert not judgment.answerable
+    assert judgment.numbers["coverage"] < E5_DEFAULTS.coverage_floor, judgment.numbers
+    assert f"reaches {E5_DEFAULTS.dense_sure:.2f} but counts only with" in judgment.reason
+    assert "not enough on its own" not in judgment.reason
