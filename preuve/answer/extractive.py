@@ -17,7 +17,7 @@ import numpy as np
 
 from preuve import memo
 from preuve import text as tokens
-from preuve.answer.intent import DEFINITION, MUST_CARRY, PROCEDURE, carries, question_kind
+from preuve.answer.intent import DEFINITION, MUST_CARRY, NAME, PROCEDURE, carries, question_kind
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
@@ -739,7 +739,8 @@ class ExtractiveAnswerer:
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
             chosen = [header] + chosen
-        signature = _signature_before(own, chosen)
+        signature = _signature_before(own, chosen) or (
+            _name_before(own, chosen) if kind == NAME else None)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
         second = [] if chosen and self._titled(question, chosen[0], units) else \
@@ -868,6 +869,26 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
+
+
+_NUMBERING = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+")
+
+
+def _name_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
+    """For a question asking which field, option or tool: when the quote names none and
+    opens its section, whose title is a name of one to three words ("5.6.23. Homepage"),
+    that name leads it: "The URL of the web site for this package" alone does not say
+    which field to fill."""
+    if not chosen or chosen[0].index != _body_start(own) or \
+            any(carries(NAME, c.text) for c in chosen):
+        return None
+    first = chosen[0]
+    title = (first.hit.heading or "").split(" > ")[-1]
+    name = _NUMBERING.sub("", title.strip()).rstrip(" :.")
+    if not name or len(name.split()) > 3:
+        return None
+    return Sentence(f"`{name}` —", first.hit, first.start_line, first.start_line,
+                    index=first.index, block=first.block, role=ATTACHED)
 
 
 def _cut_off(sentence: Sentence, following: Sentence | None) -> bool:

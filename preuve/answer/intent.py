@@ -53,10 +53,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # the name of a tool, an option, a package, a function: what to type or look for
     (NAME, re.compile(r"\b(which|what)( \w+)? (tools?|programs?|utilit(y|ies)|commands?|"
                       r"packages?|options?|flags?|settings?|functions?|methods?|modules?|"
-                      r"librar(y|ies)|class(es)?|format|variables?)\b|\bquel(le)?s? "
+                      r"librar(y|ies)|class(es)?|format|variables?|fields?|keys?|"
+                      r"headers?)\b|\bquel(le)?s? "
                       r"(\w+ )?(outils?|programmes?|utilitaires?|commandes?|paquets?|options?|"
                       r"paramètres?|réglages?|fonctions?|méthodes?|modules?|bibliothèques?|"
-                      r"classes?|format|variables?)\b", _I)),
+                      r"classes?|format|variables?|champs?|clés?|clefs?|en-têtes?)\b", _I)),
     (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),

@@ -912,3 +912,21 @@ def test_a_second_quote_in_another_language_than_the_first_is_left_out(manuals):
         "Comment savoir si une année est bissextile en Python ?", [isleap, faq])
     assert "leap year" in quoted, quoted
     assert "Monty" not in quoted and {c.hit.path for c in chosen} == {isleap.path}, quoted
+
+
+def test_a_question_asking_which_field_is_answered_with_the_field_s_name():
+    """"Dans quel champ de debian/control on met l'adresse du site web du logiciel amont ?"
+    was answered with the body of Debian Policy's 5.6.23 ("The URL of the web site for this
+    package…"), never saying "Homepage": a section whose title is the name asked for
+    leads its quote with it."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("5.6.23. Homepage\nThe URL of the web site for this package, preferably the site "
+            "from which the original source can be obtained.\nThe content of this field is a "
+            "simple URL without any surrounding characters.")
+    hit = _hit(1, "policy/ch-controlfields.html", "5. Control files and their fields > "
+               "5.6. List of fields > 5.6.23. Homepage", text)
+    for question in ("Which field of debian/control holds the web site of the upstream "
+                     "software?", "Dans quel champ met-on l'adresse du site web amont ?"):
+        quoted, _, _ = ExtractiveAnswerer(None).answer(question, [hit])
+        assert quoted.startswith("`Homepage` — The URL of the web site"), quoted
