@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from preuve import text as tokens
 from preuve.models import Hit
@@ -105,17 +106,32 @@ def question_words(question: str, translate: Callable[[str], str] | None = None
     return list(dict.fromkeys(stems for _, stems in content_words(question, translate)))
 
 
+@lru_cache(maxsize=1)
+def _ordinary_english_stems() -> frozenset[str]:
+    return frozenset(t for w in _ASKING | _ORDINARY for t in tokens.tokens(w, "en"))
+
+
+def _english_form_of_ordinary(word: str) -> bool:
+    """An English form of an ordinary verb or asking word: "getting", "works", "needed"
+    ("get", "work", "need"), its stem being theirs (English only: French stems join
+    "marché" to "marche")."""
+    stems = tokens.tokens(word, "en")
+    return len(stems) == 1 and stems[0] in _ordinary_english_stems()
+
+
 def content_words(question: str, translate: Callable[[str], str] | None = None
                   ) -> list[tuple[str, frozenset[str]]]:
     """(the word as written, its stems) for each content word of `question` (see
     `question_words`)."""
     out: list[tuple[str, frozenset[str]]] = []
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
+    question_language_en = tokens.question_language(question) == "en"
     for raw in question.replace("?", " ").split():
         word = raw.strip(".,;:!'’\"«»()")
         bare = tokens.fold(word)
         if not word or bare in _ASKING or bare in _ORDINARY or bare in shaping \
-                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY:
+                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY \
+                or (question_language_en and _english_form_of_ordinary(bare)):
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]
         if len({len(t) for t in by_language}) != 1:  # not aligned: one term per stem
