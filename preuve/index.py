@@ -242,9 +242,8 @@ class Index:
         translate = None
         if any(h.language and h.language != asked for h in hits[:PASSAGES]):
             def translate(word: str) -> str:
-                general = bilingual.translate(word, asked, self.engine.settings.dict_dir,
-                                              self.engine.settings.cache)
-                return f"{general} {bilingual.code_terms(word, asked)}".strip()
+                return bilingual.code_translation(word, asked, self.engine.settings.dict_dir,
+                                                  self.engine.settings.cache)
         judgment = judge(question, hits, value if bundled and measure == "dense" else None,
                          lambda stems: len(self._store.search_bm25(sorted(stems), filters,
                                                                   DF_CAP)),

@@ -134,13 +134,33 @@ def is_table_row(line: str) -> bool:
             _SHELL_LIKE.search(c) for c in cells))
 
 
+# A sentence that only sends the reader elsewhere: "See Section 5.3.2, « Boot
+# parameters ».", "Pour une estimation plus réaliste, voyez la Section 3.4." Its see-verb
+# (after an optional "For …," / "Pour …,"), then nothing but references and their titles
+_SEE = re.compile(r"^\W*(?:(?:for|pour)\b[^,]{0,40},\s*)?(?:see(?:\s+also)?|voyez|voir|"
+                  r"consultez|cf\.?|refer to|reportez-vous (?:à|au|aux))\s+(?:aussi\s+)?", re.I)
+_REFERENCE = re.compile(r"\b(?:(?:la|le|l['’]|les|the)\s*)?(?:sections?|chapters?|chapitres?|"
+                        r"appendi(?:x|ces)|annexes?|figures?|tables?|tableaux?|pages?|§)"
+                        r"\s*[\dA-Z][\w.]*|«[^»]*»|“[^”]*”|\"[^\"]*\"|\b(?:and|et|or|ou)\b|"
+                        r"[\s,.;:()]+", re.I)
+
+
+def only_refers(sentence: str) -> bool:
+    """The sentence only points at another section ("See Section 5.3.2, « … »."): it says
+    nothing of its own."""
+    see = _SEE.match(sentence)
+    return bool(see) and not _REFERENCE.sub("", sentence[see.end():]).strip()
+
+
 def is_statement(sentence: str, list_item: bool = False) -> bool:
     """A sentence worth quoting: four words or more (two when it ends with a colon that
     announces what follows: "On Windows, run:"), ending like a sentence (a list item may
-    end without), and not a contents entry, a page number or a contents title."""
+    end without), and not a contents entry, a page number, a contents title or a mere
+    pointer to another section."""
     words = sentence.split()
     if len(words) < (2 if sentence.endswith(":") else 4) or _CONTENTS.match(sentence) \
-            or _PAGE_NUMBER.match(sentence) or _CODE_START.match(sentence):
+            or _PAGE_NUMBER.match(sentence) or _CODE_START.match(sentence) \
+            or only_refers(sentence):
         return False
     if _TOC_LINE.search(sentence):
         return False

@@ -75,8 +75,11 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"nommée? d['’]après|doit son nom)\b", _I),
     # ("one" as a figure only before a unit: "one of", "no one", "one primary location" count
     # nothing)
-    NUMBER: re.compile(r"\d|\bone (day|week|month|year|hour|minute|second|time|byte|"
-                       r"per|or two)s?\b|"
+    # A figure stands alone: not a section's number ("Section 5.3.2"), nor part of a name
+    # or a setting ("ext2", "sda1", "lowmem=1"); "780MB", "3.11", "2,5 %" are figures
+    NUMBER: re.compile(r"(?<![\w=/.:#-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )"
+                       r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d)|"
+                       r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
                        r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"

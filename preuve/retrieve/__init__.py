@@ -119,7 +119,7 @@ def translated(store: Store, query: str, filters: Filters, k: int,
     in the other language: the keyword list across languages ([] without dictionaries)."""
     language = text.question_language(query)
     options = options or Options()
-    words = bilingual.translate(query, language, options.dict_dir, options.cache)
+    words = bilingual.code_translation(query, language, options.dict_dir, options.cache)
     if not words:
         return []
     return [h for h in bm25(store, words, filters, k) if h.language and h.language != language]

@@ -345,7 +345,7 @@ CODE_TERMS_FR = {
     "inconnu": "unknown", "égal": "equal eq", "supérieur": "greater gt",
     "inférieur": "less lt", "croissant": "ascending", "décroissant": "descending",
     "langue": "language lang locale", "instance": "instance", "saisie": "input",
-    "invite": "prompt",
+    "invite": "prompt", "log": "log logging", "dictionnaire": "dict dictionary",
 }
 
 

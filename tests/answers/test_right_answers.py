@@ -945,3 +945,71 @@ def test_an_english_form_of_an_ordinary_verb_is_not_evidence():
                                   "one twice?")
     assert words("Why is my script not working when it needs root?") == ["script", "root"]
     assert words("Which users are using the printer?") == ["users", "printer"]
+
+
+def test_a_figure_asked_for_is_a_quantity_not_a_section_number_or_a_setting(tmp_path):
+    """"Il faut combien de RAM au minimum pour installer Debian ?" over the installation
+    guide (installation-guide-amd64, French, §2.5 and §6.3) quoted "Cependant, … le
+    paramètre d'amorçage lowmem=1, ou même lowmem=2 …" then "Voyez la Section 5.3.2, «
+    Paramètres pour l'installateur Debian »." from another page: "lowmem=1" and "5.3.2"
+    passed for the figure asked for, and a sentence that only points elsewhere was a
+    statement. The guide's first sentence, "au moins 780 Mo", is the answer."""
+    docs = tmp_path / "docs"
+    french = "---\nlanguage: fr\n---\n"
+    write(docs, {
+        "install/memoire.md": f"{french}# 2.5. Mémoire et espace disque nécessaires\n\n"
+        "Vous devez posséder au moins 780 Mo de mémoire vive et 1160 Mo d'espace disque. "
+        "Ce sont vraiment des valeurs minimales.\n\nEn temps normal, l'installateur active "
+        "automatiquement une fonction de sauvegarde de mémoire pour fonctionner sur des "
+        "systèmes qui en possèdent peu. Cependant, cette fonctionnalité peut être activée "
+        "manuellement en ajoutant le paramètre d'amorçage lowmem=1, ou même lowmem=2 "
+        "(consultez aussi la Section 6.3.1.1 et la Section 5.3.2, « Paramètres pour "
+        "l'installateur Debian »).\n",
+        "install/composants.md": f"{french}# 6.3.1. Vérification de la mémoire disponible\n\n"
+        "Si la mémoire disponible est insuffisante, le processus d'installation sera "
+        "modifié pour permettre l'installation de Debian sur votre système. Voyez la "
+        "Section 5.3.2, « Paramètres pour l'installateur Debian ».\n",
+        "install/partitions.md": f"{french}# C.3. Schéma de partitionnement\n\nLa "
+        "partition d'échange occupe souvent autant d'espace que la RAM.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Il faut combien de RAM au minimum pour installer Debian ?")
+    assert "780 Mo" in answer.answer, answer.answer
+    assert "Voyez la Section" not in answer.answer, answer.answer
+
+
+def test_section_numbers_and_settings_are_not_the_figures_a_number_question_asks_for():
+    """What a "combien / how many" question's quote must hold: a quantity, not a section
+    reference, a device or file system name, or a boot parameter's value."""
+    from preuve.answer.intent import NUMBER, carries
+
+    for sentence in ("Voyez la Section 5.3.2, « Paramètres ».", "Convert ext2 to ext3 later.",
+                     "Add the boot parameter lowmem=1 or even lowmem=2.",
+                     "See chapter 4 for details."):
+        assert not carries(NUMBER, sentence), sentence
+    for sentence in ("You must have at least 780MB of memory.", "Il faut 2,5 % de plus.",
+                     "It takes 3 days.", "Python 3.11 added it.", "about one week later"):
+        assert carries(NUMBER, sentence), sentence
+
+
+@needs_dictionaries
+def test_the_keyword_list_across_languages_speaks_the_developer_vocabulary(tmp_path):
+    """"Comment on enlève les doublons d'une liste ?" over the English Python FAQ: FreeDict
+    has no "doublon", so the translated keyword list searched "take off put off remove …
+    nomination recommendation list index" and missed "How do I remove duplicates from a
+    list?". A word the developer vocabulary knows is now translated by it (as `where`
+    and the judgment do), the others by the dictionary."""
+    docs = tmp_path / "docs"
+    english = "---\nlanguage: en\n---\n"
+    write(docs, {"faq/duplicates.md": f"{english}# How do I remove duplicates from a list?\n\n"
+                 "If you don't mind reordering the list, sort it and then scan from the end "
+                 "of the list, deleting duplicates as you go.\n",
+                 "faq/index.md": f"{english}# Index of the list of nominations\n\nA "
+                 "recommendation is put off until the index lists every nomination.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        hits = index.search("Comment on enlève les doublons d'une liste ?", k=2)
+    translated = sorted((h for h in hits if "translated" in h.scores),
+                        key=lambda h: h.scores["translated"]["rank"])
+    assert translated and translated[0].path == "faq/duplicates.md", \
+        [(h.path, h.scores) for h in hits]
