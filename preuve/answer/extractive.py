@@ -43,7 +43,7 @@ _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A
 # A term a definition list describes, alone on its line: an option, a setting, a
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
 _TERM = re.compile(r"^(?:--?[a-z][\w-]*(?:, --?[a-z][\w-]*)*|"
-                   r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_)[\w$*]+)+)$")
+                   r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
 # A line that is one file name, path or identifier ("paquet-version.tar.gz"; not a URL):
 # under a line ending with a colon, an item of the list it announces
 _LONE_NAME = re.compile(r"^[ \t]*(?!\S*://)[^\s.:]\S*[./_]\S*[ \t]*$")

@@ -1013,3 +1013,26 @@ def test_the_keyword_list_across_languages_speaks_the_developer_vocabulary(tmp_p
                         key=lambda h: h.scores["translated"]["rank"])
     assert translated and translated[0].path == "faq/duplicates.md", \
         [(h.path, h.scores) for h in hits]
+
+
+def test_a_quote_stops_where_the_next_entry_of_a_parameter_list_begins():
+    """The installation guide's boot parameters (installation-guide-amd64, §5.3.2) are a
+    definition list whose terms are written with slashes ("hw-detect/start_pcmcia",
+    "preseed/url (url)"): the answer to "how do I stop the installer from configuring the
+    network itself?" ran on into the PCMCIA and preseed entries after the right one."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    hit = _hit(1, "install/ch05s03.html", "5.3.2. Debian Installer Parameters",
+               "netcfg/disable_autoconfig\nBy default, the debian-installer automatically "
+               "probes for network configuration via DHCP.\nIf you have a DHCP server on your "
+               "network but want to avoid it, you can use the parameter "
+               "netcfg/disable_autoconfig=true to prevent any automatic configuration of the "
+               "network and to enter the information manually.\nhw-detect/start_pcmcia\n"
+               "Set to false to prevent starting PCMCIA services, if that causes problems.\n"
+               "preseed/url (url)\nSpecify the url to a preconfiguration file to download "
+               "and use for automating the install.\n")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How do I stop the installer from configuring the network automatically with "
+        "DHCP?", [hit])
+    assert "disable_autoconfig=true" in quoted, (quoted, info)
+    assert "PCMCIA" not in quoted and "preconfiguration" not in quoted, quoted
