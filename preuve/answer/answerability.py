@@ -193,17 +193,26 @@ def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:
 
 # A version the question asks about: "UUID version 7", "la version 2 de l'API", "v3"
 _ASKED_VERSION = re.compile(r"\b(?:version|v)\s?(\d+(?:\.\d+)*)(?![\w.])", re.I)
+# a release named by its product's name and number: "Debian 11", "Python 3.12", "Ubuntu 22.04"
+# (not a section, a page or a step: "Section 5", "Table 2")
+_NAMED_RELEASE = re.compile(r"(?<![\w.-])(?!(?:Section|Chapter|Chapitre|Page|Table|Tableau|"
+                            r"Figure|Step|Étape|Article|Annexe|Appendix|Part|Partie|Level|"
+                            r"Niveau|Version)\b)([A-Z][a-z]+)\s(\d+(?:\.\d+)*)(?![\w.%])")
 
 
 def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
-    """The versions the question names ("version 7") that no passage names: not after
-    "version", "v" or "release" (within a few characters: "version=7", "UUIDv7",
-    "version 7.0")."""
+    """The versions the question names ("version 7", "Debian 11") that no passage names:
+    the number alone, not inside another ("version=7", "UUIDv7", "version 7.0" hold 7;
+    "802.11" does not hold 11)."""
+    asked = {number: f"version {number}" for number in _ASKED_VERSION.findall(question)}
+    for name, number in _NAMED_RELEASE.findall(question):
+        if tokens.fold(name) not in _ASKING and tokens.fold(name) not in tokens.STOPWORDS:
+            asked.setdefault(number, f"{name} {number}")
     out = []
-    for number in dict.fromkeys(_ASKED_VERSION.findall(question)):
+    for number, label in asked.items():
         pattern = re.compile(r"(?<![\d.])" + re.escape(number) + r"(?:\.0)*(?![\d]|\.\d)")
         if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits):
-            out.append(f"version {number}")
+            out.append(label)
     return out
 
 

@@ -1036,3 +1036,24 @@ def test_a_quote_stops_where_the_next_entry_of_a_parameter_list_begins():
         "DHCP?", [hit])
     assert "disable_autoconfig=true" in quoted, (quoted, info)
     assert "PCMCIA" not in quoted and "preconfiguration" not in quoted, quoted
+
+
+def test_a_release_named_by_its_number_that_no_passage_names_is_refused(tmp_path):
+    """"how do I upgrade my existing Debian 11 machine to Debian 12?" over the installation
+    guide (which tells how to install, not how to upgrade) was answered with a sentence on
+    hardware detection: "Debian 11" is a version as much as "version 7" is, and none of the
+    passages names it."""
+    docs = tmp_path / "docs"
+    write(docs, {"install/network.md": "---\nlanguage: en\n---\n# Configuring the network\n\n"
+                 "As not all drivers may be available during this first run, hardware "
+                 "detection needs to be repeated later in the process, before the system "
+                 "upgrades itself to a capable installation system.\n",
+                 "install/releases.md": "---\nlanguage: en\n---\n# Debian 12 bookworm\n\n"
+                 "Debian 12 is installed from the bookworm images; upgrading an existing "
+                 "system is described in the release notes.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        absent = index.ask("How do I upgrade my existing Debian 11 machine to Debian 12?")
+        present = index.ask("Which images install Debian 12?")
+    assert absent.refused and "Debian 11" in absent.reason, absent.reason
+    assert not present.refused, present.reason
