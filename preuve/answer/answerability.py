@@ -90,7 +90,13 @@ trucs peu près environ approximativement exactement vraiment autre autres même
 vient viennent venir venu vienne provient proviennent provenir retrouver retrouve retrouvé
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
 already just also even ever never yet
-chez rester reste restent stay stays""".split())
+chez rester reste restent stay stays
+simple simplest simply easy easiest easily quick quickly quickest fast fastest best better
+good proper properly correct correctly right whole entire entirely inside possible
+possibly normal normally nice nicely
+simplement facile facilement façon facon manière maniere meilleur meilleure meilleurs mieux
+rapide rapidement correctement entier entière entiers entières possible possibles
+proprement bien""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

@@ -1057,3 +1057,24 @@ def test_a_release_named_by_its_number_that_no_passage_names_is_refused(tmp_path
         present = index.ask("Which images install Debian 12?")
     assert absent.refused and "Debian 11" in absent.reason, absent.reason
     assert not present.refused, present.reason
+
+
+def test_how_a_question_qualifies_what_it_asks_is_not_evidence(tmp_path):
+    """"What's the simplest way to copy a whole folder with everything inside it?" over the
+    Python `shutil` page was judged on "simplest", "whole" and "inside" as much as on
+    "copy" and "folder": 13 % of its weighted words found. The words that say how the
+    asker wants it done (simplest, whole, quickly; façon, facilement) are not what it is
+    about."""
+    docs = tmp_path / "docs"
+    write(docs, {"library/shutil.md": "---\nlanguage: en\n---\n# shutil.copytree(src, dst)\n\n"
+                 "Recursively copy an entire directory tree rooted at src to a directory "
+                 "named dst.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        for question in ("What's the simplest way to copy a whole folder with everything "
+                         "inside it?", "Quelle est la façon la plus simple de copier "
+                         "facilement un dossier entier ?"):
+            words = {w for row in index.ask(question).explain["judgment"]["words"]
+                     for w in row["word"].split("/")}
+            assert not words & {"simplest", "whol", "whole", "insid", "facon", "facil",
+                                "facilement", "simpl", "entier"}, words
