@@ -125,6 +125,10 @@ def _english_form_of_ordinary(word: str) -> bool:
     return len(stems) == 1 and stems[0] in _ordinary_english_stems()
 
 
+# A French verb's inverted subject: "faut-il", "peut-on", "sont-elles", "y a-t-il"
+_INVERTED = re.compile(r"(?:-t)?-(?:il|elle|on|ils|elles|je|tu|nous|vous|ce)$", re.I)
+
+
 def content_words(question: str, translate: Callable[[str], str] | None = None
                   ) -> list[tuple[str, frozenset[str]]]:
     """(the word as written, its stems) for each content word of `question` (see
@@ -133,7 +137,7 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"
     for raw in question.replace("?", " ").split():
-        word = raw.strip(".,;:!'’\"«»()")
+        word = _INVERTED.sub("", raw.strip(".,;:!'’\"«»()"))  # "faut-il" asks as "faut"
         bare = tokens.fold(word)
         if not word or bare in _ASKING or bare in _ORDINARY or bare in shaping \
                 or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY \

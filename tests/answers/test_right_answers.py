@@ -1078,3 +1078,17 @@ def test_how_a_question_qualifies_what_it_asks_is_not_evidence(tmp_path):
                      for w in row["word"].split("/")}
             assert not words & {"simplest", "whol", "whole", "insid", "facon", "facil",
                                 "facilement", "simpl", "entier"}, words
+
+
+def test_a_french_verb_with_its_subject_after_it_is_an_asking_word():
+    """"Combien de mémoire vive faut-il au minimum pour installer Debian ?" (the French
+    installation guide) was judged on "faut" as a content word: "faut-il", "peut-on",
+    "doit-elle" ask as "faut", "peut", "doit" do, which are never evidence."""
+    from preuve.answer.answerability import content_words
+
+    for question, asking in (("Combien de mémoire vive faut-il au minimum ?", "faut"),
+                             ("Où peut-on régler le délai ?", "peut"),
+                             ("Quelle commande doit-elle lancer ?", "doit")):
+        words = {w for _, stems in content_words(question) for w in stems}
+        assert asking not in words and not any(w.startswith(asking + "-") for w in words), \
+            (question, words)
