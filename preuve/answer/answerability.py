@@ -214,16 +214,18 @@ def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
     """The versions the question names ("version 7", "Debian 11") that no passage names:
     the number alone, not inside another ("version=7", "UUIDv7", "version 7.0" hold 7;
     "802.11" does not hold 11)."""
-    asked = {number: f"version {number}" for number in _ASKED_VERSION.findall(question)}
+    figure = r"(?<![\d.]){}(?:\.0)*(?![\d]|\.\d)"
+    asked = {f"version {number}": re.compile(figure.format(re.escape(number)))
+             for number in _ASKED_VERSION.findall(question)}
     for name, number in _NAMED_RELEASE.findall(question):
         if tokens.fold(name) not in _ASKING and tokens.fold(name) not in tokens.STOPWORDS:
-            asked.setdefault(number, f"{name} {number}")
-    out = []
-    for number, label in asked.items():
-        pattern = re.compile(r"(?<![\d.])" + re.escape(number) + r"(?:\.0)*(?![\d]|\.\d)")
-        if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits):
-            out.append(label)
-    return out
+            # by its name ("Debian 12", "Debian GNU/Linux 12") or as a version ("v12"):
+            # a "12" elsewhere ("le 12 décembre 1996") is another figure
+            asked.setdefault(f"{name} {number}", re.compile(
+                rf"(?:\b{re.escape(name)}(?:[ \t]+[\w/+-]+){{0,2}}?|"
+                rf"\b(?:version|release|v)){'[ ]?'}" + figure.format(re.escape(number)), re.I))
+    return [label for label, pattern in asked.items()
+            if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits)]
 
 
 def _misspelt(word: str, seen: set[str]) -> bool:

@@ -1092,3 +1092,20 @@ def test_a_french_verb_with_its_subject_after_it_is_an_asking_word():
         words = {w for _, stems in content_words(question) for w in stems}
         assert asking not in words and not any(w.startswith(asking + "-") for w in words), \
             (question, words)
+
+
+def test_a_release_number_is_looked_for_by_its_name_not_as_any_figure(tmp_path):
+    """"Quand est sortie Debian 12 Bookworm ?" over the project's history (debian-history,
+    French) was answered with the 1996 and 1998 releases: "12" was found in "Debian 1.2 Rex
+    (12 décembre 1996)". A release the question names by its product is looked for with
+    that name ("Debian 12", "Debian GNU/Linux 12") or as a version ("version 12")."""
+    docs = tmp_path / "docs"
+    write(docs, {"history/releases.fr.md": "---\nlanguage: fr\n---\n# Les versions\n\n"
+                 "Debian 1.2 Rex est sortie le 12 décembre 1996. Debian 2.0 Hamm est sortie "
+                 "en juillet 1998.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        absent = index.ask("Quand est sortie Debian 12 Bookworm ?")
+        present = index.ask("Quand est sortie Debian 2.0 Hamm ?")
+    assert absent.refused and "Debian 12" in absent.reason, absent.reason
+    assert not present.refused and "1998" in present.answer, present.reason
