@@ -346,6 +346,9 @@ CODE_TERMS_FR = {
     "inférieur": "less lt", "croissant": "ascending", "décroissant": "descending",
     "langue": "language lang locale", "instance": "instance", "saisie": "input",
     "invite": "prompt", "log": "log logging", "dictionnaire": "dict dictionary",
+    "fuseau horaire": "timezone tz zone", "fuseau": "timezone tz zone", "verbeux": "verbose",
+    "régler": "set configure", "paramétrer": "configure set", "configurer": "configure config",
+    "réessayer": "retry", "précision": "precision", "décimale": "decimal",
 }
 
 
