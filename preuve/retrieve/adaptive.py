@@ -10,7 +10,9 @@
   of partial matches);
 - how much of the question bm25's first hit holds: the share of the question's terms
   found among that hit's tokens (a question written with the passage's own words, as
-  SQuAD-style questions are, versus a paraphrase that shares a word or two by chance).
+  SQuAD-style questions are, versus a paraphrase that shares a word or two by chance);
+- a name the question holds (a word of no dictionary: `systemd`, `debmirror`) that bm25's
+  first hit holds too: the one list that matches it exactly.
 
 `Fusion` holds the knobs; `plan` turns a question and its two lists into the weights the
 fusion functions of `preuve.retrieve.fusion` take. The defaults were chosen on the public
@@ -23,12 +25,14 @@ and is off by default (`crossing_bm25` 1).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from preuve import text
 from preuve.models import Hit
+from preuve.retrieve import bilingual
 
 COMPANION = "companion"  # the list of the companion embedder (`index.engine.companion`)
 TRANSLATED = "translated"  # the keyword list of the question translated (bilingual.py)
@@ -51,6 +55,7 @@ class Fusion:
     companion: float = 1.0
     coverage: float = 4.0  # bm25 weight grows by coverage x (share of the question's terms
     covered: float = 0.5  # in bm25's first hit - covered), when that share is above covered
+    name_bm25: float = 2.0  # multiplier of bm25 when its first hit holds a name the question holds
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,20 @@ def _token_set(passage: str, language: str) -> frozenset[str]:
     return frozenset(text.tokens(passage, language))
 
 
+# a word that may be a name: four characters or more, letters first (`apt-listchanges`,
+# `dh_make`, `systemd`)
+_WORD = re.compile(r"[^\W\d_][\w.+-]{3,}")
+
+
+def names_in_first(query: str, hit: Hit) -> list[str]:
+    """The words of `query` that no dictionary knows (`bilingual.is_word`: names of tools,
+    products, commands) and that `hit` holds whole ([] without the word lists)."""
+    held = f"{hit.heading}\n{hit.text}".casefold()
+    return [word for word in dict.fromkeys(w.rstrip(".-") for w in _WORD.findall(query))
+            if bilingual.is_word(word) is False and re.search(
+                r"(?<![\w-])" + re.escape(word.casefold()) + r"(?![\w-])", held)]
+
+
 def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
          weights: dict[str, float] | None = None, companion: Sequence[Hit] = ()) -> Plan:
     """The fusion for one question. Explicit `weights` (a caller's) win over the plan's."""
@@ -130,6 +149,11 @@ def plan(query: str, bm25: Sequence[Hit], dense: Sequence[Hit], fusion: Fusion,
             if share > fusion.covered:
                 bm25_weight *= 1 + fusion.coverage * (share - fusion.covered)
                 reasons.append(f"coverage {share:.2f}")
+        if fusion.name_bm25 != 1.0 and bm25:
+            named = names_in_first(query, bm25[0])
+            if named:
+                bm25_weight *= fusion.name_bm25
+                reasons.append(f"name {named[0]}")
     companion_weight = fusion.companion if across_languages(query, dense, companion) else 0.0
     if companion_weight:
         reasons.append("across languages")

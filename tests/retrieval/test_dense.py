@@ -123,7 +123,14 @@ def test_identifiers_rank_their_passage_in_the_hybrid_top_5(e5_index, qid):
 
 def test_lone_identifier_gives_bm25_double_weight_in_the_fusion(e5_index):
     """`LB-1` alone: bm25 weighs twice dense in the fusion; in a sentence, the default."""
-    from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, across_languages, coverage
+    from preuve.retrieve.adaptive import (
+        COMPANION,
+        TRANSLATED,
+        Fusion,
+        across_languages,
+        coverage,
+        names_in_first,
+    )
 
     defaults = Fusion()
     top = search(e5_index, "LB-1", "hybrid", k=5)[0]
@@ -140,10 +147,13 @@ def test_lone_identifier_gives_bm25_double_weight_in_the_fusion(e5_index):
     first = search(e5_index, sentence, "hybrid", k=5)[0]
     lists = own_lists(e5_index, sentence)
     # in a sentence: the default weight, grown by how much of the question bm25's first hit
-    # holds (`adaptive.coverage`), never the identifier's
+    # holds (`adaptive.coverage`) and by the name it holds ("LB-1": no word of a
+    # dictionary), never the identifier's
     share = coverage(sentence, lists["bm25"][0], "en")
     weights["bm25"] = defaults.bm25 * (1 + defaults.coverage
                                        * max(0.0, share - defaults.covered))
+    if names_in_first(sentence, lists["bm25"][0]):
+        weights["bm25"] *= defaults.name_bm25
     assert weights["bm25"] < defaults.identifier_bm25
     mixed = across_languages(sentence, lists["dense"], lists["companion"])
     weights[COMPANION] = defaults.companion if mixed else 0.0

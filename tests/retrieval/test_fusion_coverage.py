@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from preuve.models import Hit
-from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, coverage, plan
+from preuve.retrieve import bilingual
+from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, coverage, names_in_first, plan
 
 
 def _hit(chunk_id: str, text: str, language: str = "fr", score: float = 5.0) -> Hit:
@@ -58,3 +59,24 @@ def test_the_crossing_test_is_off_by_default():
     assert default.weights["bm25"] == Fusion().bm25 and "crossing" not in default.reasons
     on = plan(QUESTION, [HOLDS_ONE], english, Fusion(crossing_bm25=0.0))
     assert on.weights["bm25"] == 0.0 and on.reasons == ("crossing", "across languages")
+
+
+@pytest.mark.skipif(not bilingual._word_stems(), reason="word lists missing: run "
+                    "scripts/setup-system.sh")
+def test_bm25_weighs_more_when_its_first_hit_holds_a_name_of_the_question():
+    """"c'est quelle version de debian qui est passée à systemd ?" over the project's
+    history (debian-history): bm25 ranked the Jessie passage first, dense 18th, and the
+    fusion left it out of the six passages read. A name no dictionary knows, held by bm25's
+    first hit, is what only bm25 matches exactly."""
+    question = "c'est quelle version de debian qui est passée à systemd ?"
+    jessie = _hit("j", "Debian 8 Jessie (avril 2015) remplace sysvinit par systemd.")
+    other = _hit("o", "Debian 2.0 Hamm est sortie en juillet 1998.")
+    fusion = Fusion()
+    named = plan(question, [jessie], DENSE, fusion)
+    assert named.weights["bm25"] == pytest.approx(fusion.bm25 * fusion.name_bm25)
+    assert "name systemd" in named.reasons
+    assert plan(question, [other], DENSE, fusion).weights["bm25"] == fusion.bm25
+    # words of either language are no names, whatever the first hit holds
+    assert names_in_first("quelle version de debian ?", jessie) == []
+    assert plan(question, [jessie], DENSE, Fusion(name_bm25=1.0)).weights["bm25"] == \
+        fusion.bm25
