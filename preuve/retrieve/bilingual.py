@@ -146,12 +146,12 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     headword or translation of the dictionaries), not a name ("debmirror", "YubiKey");
     None when neither word lists nor dictionaries are there."""
     lists = _word_stems(cache)
+    word = word.lower()
+    if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
+        return True  # (the dictionaries, slower to load, only for what the lists lack)
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
-    word = word.lower()
-    if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
-        return True
     if any(_key(word, language) in (table.get((language, other)) or {})
            for language, other in (("fr", "en"), ("en", "fr"))):
         return True
