@@ -708,8 +708,13 @@ class ExtractiveAnswerer:
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")
         pick = top_first
+        # another passage wins by PREFER_FIRST, and without its kind bonus it is at least as
+        # close as the first passage's best: a "…is:" before code, in a passage further
+        # down, never wins on its bonus alone
         if top_first is None or (rival.hit is not first
-                                 and compared(rival) > compared(top_first) + PREFER_FIRST):
+                                 and compared(rival) > compared(top_first) + PREFER_FIRST
+                                 and compared(rival) - rival.parts["kind"]
+                                 >= compared(top_first) - top_first.parts["kind"]):
             pick = rival
             why = (f"passage ranked {rival.hit.rank} scores {compared(rival):.3f}, more than "
                    f"the first-ranked passage's best "

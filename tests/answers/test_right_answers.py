@@ -1109,3 +1109,30 @@ def test_a_release_number_is_looked_for_by_its_name_not_as_any_figure(tmp_path):
         present = index.ask("Quand est sortie Debian 2.0 Hamm ?")
     assert absent.refused and "Debian 12" in absent.reason, absent.reason
     assert not present.refused and "1998" in present.answer, present.reason
+
+
+def test_a_lower_passage_does_not_win_on_its_kind_bonus_alone(tmp_path):
+    """"comment changer le User-Agent envoyé par urllib ?" over the Python `urllib.request`
+    page: the first passage says how ("set this in a subclass as a class variable"); the
+    answer came from the second, "Note that params output from urlencode is encoded to
+    bytes…:" and its code, whose only lead was the bonus a "how do I" question gives a
+    sentence announcing code. Across languages the shared words do not count, so that
+    bonus (0.12) outweighed every difference in meaning."""
+    docs = tmp_path / "docs"
+    english = "---\nlanguage: en\n---\n"
+    write(docs, {
+        "library/urllib-request.md": f"{english}# urllib.request\n\n## URLopener.version\n\n"
+        "Variable that specifies the user agent of the opener object. To get urllib to "
+        "tell servers that it is a particular user agent, set this in a subclass as a class "
+        "variable or in the constructor before calling the base constructor.\n\n"
+        "## Examples\n\nNote that params output from urlencode is encoded to bytes before "
+        "it is sent to urlopen as data:\n\n```\n>>> import urllib.request\n"
+        ">>> data = urllib.parse.urlencode({'spam': 1, 'eggs': 2})\n"
+        ">>> data = data.encode('ascii')\n```\n",
+        "install/notes.fr.md": "---\nlanguage: fr\n---\n# Notes\n\nLe réseau est configuré "
+        "pendant l'installation.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("comment changer le User-Agent envoyé par urllib ?")
+    assert "user agent" in answer.answer and "urlencode" not in answer.answer, \
+        (answer.answer, answer.explain.get("choice"))
