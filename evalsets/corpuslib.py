@@ -102,3 +102,16 @@ def main(packages: list[str], pairs_of, roots: list[str], default_dest: str) -> 
     digest = build(dest, pairs, roots)
     size = sum((dest / name).stat().st_size for name, _ in pairs)
     print(f"{dest}: {len(pairs)} files, {size / 1e6:.1f} MB, digest {digest}")
+
+
+# python3-doc's HTML, a link into the folder of the python3.X-doc package that provides it
+PYTHON_HTML = Path("/usr/share/doc/python3-doc/html")
+
+
+def library_pages(names: list[str]) -> list[tuple[str, Path]]:
+    """(`python/library/NAME.html`, its file) for each of the Python library reference's
+    pages `names` that python3-doc installed."""
+    library = PYTHON_HTML.resolve() / "library"
+    return [(f"python/library/{name}.html", library / f"{name}.html") for name in names
+            if (library / f"{name}.html").is_file()]
+

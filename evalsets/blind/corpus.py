@@ -19,22 +19,16 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import documents, expect, main, package_files  # noqa: E402
+from corpuslib import documents, expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "installation-guide-amd64"]
 ROOTS = ["python", "install-guide"]
-PYTHON_HTML = Path("/usr/share/doc/python3-doc/html")
 LIBRARY = ["pathlib", "argparse", "logging", "subprocess", "json", "datetime", "shutil",
            "csv", "sqlite3", "re", "itertools", "functools"]
 
 
 def pairs() -> list[tuple[str, Path]]:
-    out = []
-    library = PYTHON_HTML.resolve() / "library"  # a link into python3.X-doc's folder
-    for name in LIBRARY:
-        path = library / f"{name}.html"
-        if path.is_file():
-            out.append((f"python/library/{path.name}", path))
+    out = library_pages(LIBRARY)
     for path in documents(package_files("installation-guide-amd64")):
         if path.parent.name == "fr" and path.suffix == ".html" \
                 and path.name != "index.html":  # the table of contents

@@ -20,11 +20,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import documents, expect, main, package_files  # noqa: E402
+from corpuslib import PYTHON_HTML, documents, expect, main, package_files  # noqa: E402
 
 PACKAGES = ["debian-faq", "debian-faq-fr", "maint-guide", "maint-guide-fr", "python3-doc"]
 ROOTS = ["debian-faq", "maint-guide", "python"]
-PYTHON_HTML = Path("/usr/share/doc/python3-doc/html")
 
 
 def pairs() -> list[tuple[str, Path]]:

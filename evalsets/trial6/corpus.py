@@ -19,11 +19,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import documents, expect, main, package_files  # noqa: E402
+from corpuslib import documents, expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "installation-guide-amd64"]
 ROOTS = ["python", "install-guide"]
-PYTHON_HTML = Path("/usr/share/doc/python3-doc/html")
 LIBRARY = ["logging", "argparse", "subprocess", "pathlib", "json", "csv", "sqlite3", "shutil"]
 # memory, USB stick, booting, boot parameters, troubleshooting, components (network,
 # partitioning), firmware, first boot, encrypted volumes, partitioning scheme, rescue
@@ -32,12 +31,7 @@ GUIDE = ["ch02s05", "ch04s03", "ch05s01", "ch05s03", "ch05s04", "ch06s03", "ch06
 
 
 def pairs() -> list[tuple[str, Path]]:
-    out = []
-    library = PYTHON_HTML.resolve() / "library"  # a link into python3.X-doc's folder
-    for name in LIBRARY:
-        path = library / f"{name}.html"
-        if path.is_file():
-            out.append((f"python/library/{path.name}", path))
+    out = library_pages(LIBRARY)
     for path in documents(package_files("installation-guide-amd64")):
         if path.parent.name in ("en", "fr") and path.suffix == ".html" \
                 and path.stem in GUIDE:
