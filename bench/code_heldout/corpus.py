@@ -1,5 +1,5 @@
 """The held-out code corpus of bench/code_heldout/questions.yaml, copied from installed
-Debian packages: six code bases that evalsets/code does not hold, kept out of tuning.
+Debian packages: code bases that evalsets/code does not hold, kept out of tuning.
 
     .venv/bin/python bench/code_heldout/corpus.py [DEST]   # default .preuve/corpus/heldout
 
@@ -13,6 +13,8 @@ Debian packages: six code bases that evalsets/code does not hold, kept out of tu
     php/psr7/**.php               guzzle/psr7 2.4.5 (php-guzzlehttp-psr7)
     javascript/commander/**.js    commander 9.4.1 (node-commander): lib/
     rust/log/**.rs                log 0.4.17 (librust-log-dev): src/
+    php/promises/**.php           guzzle/promises 1.5.2 (php-guzzlehttp-promises)
+    php/dotenv/**.php             vlucas/phpdotenv 5.4.1 (php-vlucas-phpdotenv)
 
 Test files and the packages' internal test runners are left out."""
 
@@ -52,6 +54,11 @@ SOURCES = {
                        lambda rel: rel.startswith("lib/") and rel.endswith(".js")),
     "librust-log-dev": ("rust/log", "/registry/log-0.4.17/",
                         lambda rel: rel.startswith("src/") and rel.endswith(".rs")),
+    # the third blind group (PHP)
+    "php-guzzlehttp-promises": ("php/promises", "/php/GuzzleHttp/Promise/",
+                                lambda rel: rel.endswith(".php")),
+    "php-vlucas-phpdotenv": ("php/dotenv", "/php/Dotenv/",
+                             lambda rel: rel.endswith(".php")),
 }
 ROOTS = ["go", "javascript", "php", "rust"]
 
