@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from preuve import text as tokens
-from preuve.models import Hit
+from preuve.models import ASK_K, Hit
 from preuve.retrieve.fusion import FUSED
 
 _CONTRACTION = re.compile(r"['’](?:ve|re|s|d|ll|m|t)$|n['’]t$", re.I)  # I've, don't
@@ -36,6 +36,10 @@ PASSAGES = 3
 # Document frequencies are counted up to this many passages: rarer words are told apart
 # exactly, commoner ones all weigh little.
 DF_CAP = 200
+# A passage in the other language is read first only when its cosine with the question is
+# within this of the first passage's (`read_first`): e5's cosines across languages run
+# a little lower than within one.
+SUBJECT_COSINE = 0.02
 # A hit "agrees" when both keyword and dense retrieval rank it within this many.
 AGREE_RANK = 10
 
@@ -288,6 +292,67 @@ def coverage(words: Sequence[frozenset[str]], found: set[str], weights: Sequence
     return sum(wt * c for wt, c in zip(weights, credits, strict=True)) / total, rows
 
 
+def _loosely(words: Sequence[frozenset[str]], found: set[str]) -> set[str]:
+    """`found` with each stem of `words` that a found stem of five letters or more starts
+    with, or that starts with one: stemmers cut a word's forms apart ("retours" -> retour,
+    "retourner" -> retourn)."""
+    long = [f for f in found if len(f) >= 5]
+    return found | {stem for group in words for stem in group if len(stem) >= 5
+                    and any(f.startswith(stem) or stem.startswith(f) for f in long)}
+
+
+def _cosine(hit: Hit) -> float | None:
+    """A passage's cosine with the question (None when dense search did not list it)."""
+    dense = hit.scores.get("dense")
+    return dense.get("score") if isinstance(dense, dict) else None
+
+
+def read_first(each: Sequence[tuple[float, list[dict]]], weights: Sequence[float],
+               hits: Sequence[Hit], asked: str) -> dict | None:
+    """The passage in the other language to read first, when the first passage is in the
+    question's language but not about its subject (None: the first, as ranked).
+
+    In a collection of both languages, a French question's keywords meet French passages
+    on another topic: "Comment récupérer l'extension d'un nom de fichier ?" over a French
+    manual and English library pages ranks first a French passage about hard links that
+    holds "nom" and "fichier"; the `splitext` entry, second, holds "extension". So: when
+    the question's rarest word found in the passages read (the highest IDF) is not in
+    the first passage, the first passage in the other language that holds it, holds at
+    least as much of the weighted words (`each`: per passage, `coverage`) and is about
+    as close by meaning (its cosine within SUBJECT_COSINE of the first's) is read first.
+    Within one language the ranking already weighs rare words: measured, the rule costs
+    answers there (docs/answers.md)."""
+    if len(each) < 2 or hits[0].language != asked:
+        return None
+    found = [i for i, w in enumerate(weights) if w > 0 and any(rows[i]["found"]
+                                                              for _, rows in each)]
+    if not found:
+        return None
+    subject = max(found, key=lambda i: weights[i])
+    if each[0][1][subject]["found"]:
+        return None
+    first, close = each[0][0], _cosine(hits[0])
+    for rank, ((share, rows), hit) in enumerate(zip(each[1:], hits[1:len(each)], strict=True), 2):
+        cosine = _cosine(hit)
+        if hit.language != asked and rows[subject]["found"] and share >= first \
+                and cosine is not None and (close is None or cosine >= close - SUBJECT_COSINE):
+            return {"rank": rank, "word": rows[subject]["word"],
+                    "why": f"passage ranked {rank} ({hit.language}) holds the question's "
+                           f"rarest word found ({rows[subject]['word']}), the first does "
+                           f"not: read first"}
+    return None
+
+
+def subject_first(hits: list[Hit], judgment: Judgment | None) -> tuple[list[Hit], str | None]:
+    """`hits` with the passage the judgment found to hold the question's subject first
+    (`read_first`), and why (None: unmoved)."""
+    chosen = judgment.numbers.get("read_first") if judgment is not None else None
+    if not chosen or chosen["rank"] > len(hits):
+        return hits, None
+    at = chosen["rank"] - 1
+    return [hits[at]] + hits[:at] + hits[at + 1:], chosen["why"]
+
+
 def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:
     """Do keyword and dense retrieval both rank one of the first passages within
     AGREE_RANK? None when the hits do not carry both methods' ranks."""
@@ -333,8 +398,14 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                    for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
     share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights, own_stems)
     agree = agreement(hits)
+    # each passage the answer may be drawn from, on its own (`read_first`)
+    each = [coverage(words, _loosely(words, passage_stems([hit])), weights, own_stems)
+            for hit in hits[:ASK_K]]
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
                "agreement": agree, "words": rows,
+               "passage_coverage": [round(share, 3) for share, _ in each],
+               "read_first": read_first(each, weights, hits[:ASK_K],
+                                     tokens.question_language(question)),
                "defaults": {"dense_floor": defaults.dense_floor,
                             "dense_sure": defaults.dense_sure,
                             "coverage_min": defaults.coverage_min,
