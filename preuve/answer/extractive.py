@@ -430,6 +430,11 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
                     r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs)\b",
                     re.I)
+# A step that follows the one before it: "then", "ensuite", "puis" among its first words
+# ("The user can then use ssh-copy-id…", "On lance ensuite…"); not a condition's "then"
+# ("If it fails, then…")
+_NEXT_STEP = re.compile(r"^(?!(?:if|when|once|si|quand|lorsque|lorsqu|une fois)\b)"
+                        r"(?:[^\s,;:]+\s+){1,5}?(?:then|ensuite|puis)\b", re.I)
 # A sentence naming something said before it ("…en dehors de ces horaires", "…such
 # files"): what it points to is earlier in its section.
 _POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said)\s+"
@@ -443,7 +448,7 @@ def _lean_start(own: list[Sentence], start: int, words: int) -> int:
     horaires", "These files…") starts at its section's first sentence when the section up
     to it fits in `words`, else at the sentence before it."""
     sentence = own[start]
-    leans = _LEANS.match(sentence.text)
+    leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text)
     # "…suivez cette procédure :" points ahead, to what its colon announces
     points_back = _POINTS_BACK.search(sentence.text) and not announces(sentence.text)
     if not (leans or points_back) or start == 0 or own[start - 1].role != STATEMENT \

@@ -1188,3 +1188,46 @@ def test_within_one_language_the_first_passage_is_read_first():
     assert read_first(each, [4.5, 1.8], [hit("fr", 0.85), hit("fr", 0.84)], "fr") is None
     # nor when the other is much further in meaning
     assert read_first(each, [4.5, 1.8], [hit("fr", 0.85), hit("en", 0.80)], "fr") is None
+
+
+def test_a_step_that_follows_another_brings_the_step_before_it(tmp_path):
+    """"How can I log into my server over SSH without typing my password every time?"
+    (trial 8) was answered "The user can then use ssh-copy-id…": the step before it, which
+    makes the key with `ssh-keygen`, was left out. A sentence that says "then", "ensuite"
+    or "puis" among its first words goes on from the one before it."""
+    docs = tmp_path / "docs"
+    write(docs, {"admin/remote.html": """<html><head><title>Remote login</title></head>
+<body><div class="section"><h2>9.2. Remote login</h2>
+<div class="para">The client is in the <span>openssh-client</span> package and the server in
+<span>openssh-server</span> (<code class="command">apt install ssh</code> installs both).</div>
+<div class="section"><h4>9.2.1. Key-based authentication</h4>
+<div class="para">Each time someone logs in over SSH, the remote server asks for a password
+to authenticate the user. This gets in the way of scripts that connect often, and of tools
+that open many connections over SSH. This is why SSH offers a key-based authentication
+system.</div>
+<div class="para">The user makes a key pair on the client machine with <code
+class="command">ssh-keygen -t ed25519</code>; the public key so made is stored in <code
+class="filename">~/.ssh/id_ed25519.pub</code>, and the private key in <code
+class="filename">~/.ssh/id_ed25519</code>. The user can then use <code
+class="command">ssh-copy-id <em>server</em></code> to add that public key to the <code
+class="filename">~/.ssh/authorized_keys</code> file on the server, or ask the administrator
+to add it by hand.</div></div>
+<div class="section"><h4>9.2.2. Forwarding ports</h4>
+<div class="para">The <code>-L</code> option forwards a local port to a port reachable from
+the server.</div></div></div></body></html>""",
+                 # the French edition: a bilingual collection compares sentences by meaning
+                 "admin/remote.fr.html": """<html lang="fr"><head><title>Connexion à distance
+</title></head><body><div class="section"><h4>9.2.1. Authentification par clé</h4>
+<div class="para">Chaque fois que l'on se connecte par SSH, le serveur distant demande un mot
+de passe pour authentifier l'utilisateur. C'est gênant pour les scripts qui se connectent
+souvent. C'est pourquoi SSH offre un système d'authentification par clé.</div>
+<div class="para">L'utilisateur crée une paire de clés sur la machine cliente avec <code
+class="command">ssh-keygen -t ed25519</code>. Il peut ensuite employer <code
+class="command">ssh-copy-id <em>serveur</em></code> pour ajouter sa clé publique au fichier
+<code class="filename">~/.ssh/authorized_keys</code> du serveur.</div></div></body></html>"""})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("How can I log into my server over SSH without typing my "
+                           "password every time?")
+    assert "ssh-copy-id" in answer.answer and "ssh-keygen" in answer.answer, \
+        (answer.answer, answer.explain.get("sentences"))
