@@ -36,10 +36,6 @@ PASSAGES = 3
 # Document frequencies are counted up to this many passages: rarer words are told apart
 # exactly, commoner ones all weigh little.
 DF_CAP = 200
-# A passage in the other language is read first only when its cosine with the question is
-# within this of the first passage's (`read_first`): e5's cosines across languages run
-# a little lower than within one.
-SUBJECT_COSINE = 0.02
 # A hit "agrees" when both keyword and dense retrieval rank it within this many.
 AGREE_RANK = 10
 
@@ -301,27 +297,22 @@ def _loosely(words: Sequence[frozenset[str]], found: set[str]) -> set[str]:
                     and any(f.startswith(stem) or stem.startswith(f) for f in long)}
 
 
-def _cosine(hit: Hit) -> float | None:
-    """A passage's cosine with the question (None when dense search did not list it)."""
-    dense = hit.scores.get("dense")
-    return dense.get("score") if isinstance(dense, dict) else None
-
-
 def read_first(each: Sequence[tuple[float, list[dict]]], weights: Sequence[float],
                hits: Sequence[Hit], asked: str) -> dict | None:
-    """The passage in the other language to read first, when the first passage is in the
-    question's language but not about its subject (None: the first, as ranked).
+    """The passages in the other language that may hold the question's subject when the
+    first passage, in the question's language, does not (None: the first, as ranked).
 
     In a collection of both languages, a French question's keywords meet French passages
     on another topic: "Comment récupérer l'extension d'un nom de fichier ?" over a French
     manual and English library pages ranks first a French passage about hard links that
     holds "nom" and "fichier"; the `splitext` entry, second, holds "extension". So: when
-    the question's rarest word found in the passages read (the highest IDF) is not in
-    the first passage, the first passage in the other language that holds it, holds at
-    least as much of the weighted words (`each`: per passage, `coverage`) and is about
-    as close by meaning (its cosine within SUBJECT_COSINE of the first's) is read first.
-    Within one language the ranking already weighs rare words: measured, the rule costs
-    answers there (docs/answers.md)."""
+    the question's rarest word found in the passages read (the highest IDF among the words
+    found) is not in the first passage, the passages in the other language that hold it
+    and at least as much of the weighted words (`each`: per passage, `coverage`) are
+    candidates, by rank; the extractive answerer reads first the first of them that is
+    about as close in meaning (`extractive.SUBJECT_COSINE`). Within one language the
+    ranking already weighs rare words: measured, moving passages there costs answers
+    (docs/answers.md)."""
     if len(each) < 2 or hits[0].language != asked:
         return None
     found = [i for i, w in enumerate(weights) if w > 0 and any(rows[i]["found"]
@@ -331,26 +322,10 @@ def read_first(each: Sequence[tuple[float, list[dict]]], weights: Sequence[float
     subject = max(found, key=lambda i: weights[i])
     if each[0][1][subject]["found"]:
         return None
-    first, close = each[0][0], _cosine(hits[0])
-    for rank, ((share, rows), hit) in enumerate(zip(each[1:], hits[1:len(each)], strict=True), 2):
-        cosine = _cosine(hit)
-        if hit.language != asked and rows[subject]["found"] and share >= first \
-                and cosine is not None and (close is None or cosine >= close - SUBJECT_COSINE):
-            return {"rank": rank, "word": rows[subject]["word"],
-                    "why": f"passage ranked {rank} ({hit.language}) holds the question's "
-                           f"rarest word found ({rows[subject]['word']}), the first does "
-                           f"not: read first"}
-    return None
-
-
-def subject_first(hits: list[Hit], judgment: Judgment | None) -> tuple[list[Hit], str | None]:
-    """`hits` with the passage the judgment found to hold the question's subject first
-    (`read_first`), and why (None: unmoved)."""
-    chosen = judgment.numbers.get("read_first") if judgment is not None else None
-    if not chosen or chosen["rank"] > len(hits):
-        return hits, None
-    at = chosen["rank"] - 1
-    return [hits[at]] + hits[:at] + hits[at + 1:], chosen["why"]
+    candidates = [hit.chunk_id for (share, rows), hit in zip(each[1:], hits[1:len(each)],
+                                                             strict=True)
+                  if hit.language != asked and rows[subject]["found"] and share >= each[0][0]]
+    return {"word": each[0][1][subject]["word"], "passages": candidates} if candidates else None
 
 
 def agreement(hits: Sequence[Hit], top: int = PASSAGES) -> bool | None:

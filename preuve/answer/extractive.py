@@ -590,6 +590,10 @@ LANG_WINDOW = 3
 # Sentences carrying what the question's kind asks for (a command, a "because", a figure,
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
+# A passage in the other language that holds the question's subject is read first when its
+# closest statement is within this of the first passage's (`_subject_first`): e5 places
+# sentences of the question's language a little closer than those of the other.
+SUBJECT_COSINE = 0.02
 LEAD_BONUS = 0.04
 # A heading this close to the question in meaning names what is asked (e5 cosines of a
 # question and an unrelated heading of the same manual sit around 0.80-0.85)
@@ -623,7 +627,12 @@ class ExtractiveAnswerer:
         self.max_definitions = max_definitions
         self.keep_ratio = keep_ratio
 
-    def answer(self, question: str, hits: Sequence[Hit]) -> tuple[str, list[Sentence], dict]:
+    def answer(self, question: str, hits: Sequence[Hit], subject: dict | None = None
+               ) -> tuple[str, list[Sentence], dict]:
+        """The quote that answers `question` from `hits`, its sentences and why. `subject`:
+        the judgment's passages in the other language that may hold the question's
+        subject when the first does not (`answerability.read_first`): the first of them
+        about as close in meaning is read first (`_subject_first`)."""
         started = time.perf_counter()
         hits = [h for h in hits if getattr(h, "role", "body") != NAVIGATION][: self.passages]
         skip = furniture(hits)
@@ -635,7 +644,10 @@ class ExtractiveAnswerer:
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind}
         self._score(question, kind, units, by_hit)
+        hits, moved = _subject_first(hits, units, subject)
         chosen, choice = self._choose(question, kind, hits, by_hit, units)
+        if moved is not None:
+            choice["why"] = f"{moved}; {choice['why']}"
         # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
@@ -939,6 +951,30 @@ def _leads(sentence: Sentence, by_hit: dict[str, list[Sentence]]) -> bool:
     before = [s for s in own[:sentence.index] if s.block == sentence.block]
     return not before and (sentence.index == 0 or own[sentence.index - 1].role in
                            (HEADING, QUESTION))
+
+
+def _subject_first(hits: list[Hit], units: list[Sentence], subject: dict | None
+                   ) -> tuple[list[Hit], str | None]:
+    """`hits` with the first of `subject`'s passages whose closest statement is within
+    SUBJECT_COSINE of the first passage's closest first, and why (None: unmoved). Without
+    an embedder (no cosines) nothing moves."""
+    if not subject or not hits:
+        return hits, None
+    closest: dict[str, float] = {}
+    for unit in units:
+        if unit.role == STATEMENT and "cosine" in unit.parts:
+            key = unit.hit.chunk_id
+            closest[key] = max(closest.get(key, -1.0), unit.parts["cosine"])
+    first = closest.get(hits[0].chunk_id)
+    if first is None or not any(closest.values()):
+        return hits, None
+    for chunk_id in subject["passages"]:
+        at = next((i for i, h in enumerate(hits) if h.chunk_id == chunk_id), None)
+        if at is not None and closest.get(chunk_id, -1.0) >= first - SUBJECT_COSINE:
+            return [hits[at]] + hits[:at] + hits[at + 1:], (
+                f"passage ranked {hits[at].rank} ({hits[at].language}) holds the question's "
+                f"rarest word found ({subject['word']}), the first does not: read first")
+    return hits, None
 
 
 def _position(hit: Hit) -> tuple[int, int, int]:

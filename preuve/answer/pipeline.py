@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from preuve.answer.answerability import Judgment, decide, subject_first
+from preuve.answer.answerability import Judgment, decide
 from preuve.answer.attribution import attribute, unfinished
 from preuve.answer.citations import verify
 from preuve.answer.context import build_context, fallback_count
@@ -113,10 +113,8 @@ def answer_from_hits(question: str, hits: list[Hit], *, generator=None, embedder
             return done(refuse, True, verdict.reason)
     started = time.perf_counter()
     if generator is None:
-        read, moved = subject_first(hits, judgment)
-        if moved is not None:
-            explain["subject_first"] = moved
-        text, _, info = ExtractiveAnswerer(embedder).answer(question, read)
+        subject = judgment.numbers.get("read_first") if judgment is not None else None
+        text, _, info = ExtractiveAnswerer(embedder).answer(question, hits, subject)
         passages = hits
         explain["sentences"] = info.pop("sentences", [])
         explain["kind"] = info.pop("kind", None)  # what the question asks for

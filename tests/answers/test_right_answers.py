@@ -1166,28 +1166,47 @@ def test_a_passage_in_the_other_language_holding_the_subject_is_read_first(tmp_p
         index.ingest([docs])
         answer = index.ask("Comment récupérer l'extension d'un nom de fichier ?")
     assert "splitext" in answer.answer, (answer.answer, answer.explain.get("judgment"))
-    assert "read first" in answer.explain.get("subject_first", "")
+    assert "read first" in answer.explain["choice"]["why"]
 
 
 def test_within_one_language_the_first_passage_is_read_first():
-    """The rarest word missing from the first passage moves nothing when the passages are
-    in the question's language: the ranking already weighs rare words (measured: moving
-    cost two right answers on the manuals)."""
+    """The rarest word missing from the first passage names candidates only in the other
+    language: within one, the ranking already weighs rare words (measured: moving cost
+    two right answers on the manuals). And a candidate is read first only when about as
+    close in meaning as the first passage."""
     from preuve.answer.answerability import read_first
+    from preuve.answer.extractive import STATEMENT, Sentence, _subject_first
 
-    def hit(language: str, cosine: float) -> Hit:
-        return Hit(rank=1, score=1.0, chunk_id=language + str(cosine), doc_id="d", path="p",
-                   kind="html", title="", heading="", page=None, page_label=None,
-                   start_line=1, end_line=2, symbol=None, symbol_kind=None, text="",
-                   language=language, scores={"dense": {"rank": 1, "score": cosine}})
+    def hit(language: str, name: str) -> Hit:
+        return Hit(rank=1, score=1.0, chunk_id=name, doc_id="d", path="p", kind="html",
+                   title="", heading="", page=None, page_label=None, start_line=1,
+                   end_line=2, symbol=None, symbol_kind=None, text="", language=language)
 
     rows = [{"word": "extens", "found": False}, {"word": "nom", "found": True}]
     other = [{"word": "extens", "found": True}, {"word": "nom", "found": True}]
     each = [(0.3, rows), (0.8, other)]
-    assert read_first(each, [4.5, 1.8], [hit("fr", 0.85), hit("en", 0.84)], "fr")["rank"] == 2
-    assert read_first(each, [4.5, 1.8], [hit("fr", 0.85), hit("fr", 0.84)], "fr") is None
-    # nor when the other is much further in meaning
-    assert read_first(each, [4.5, 1.8], [hit("fr", 0.85), hit("en", 0.80)], "fr") is None
+    french, english = hit("fr", "a"), hit("en", "b")
+    assert read_first(each, [4.5, 1.8], [french, english], "fr")["passages"] == ["b"]
+    assert read_first(each, [4.5, 1.8], [french, hit("fr", "c")], "fr") is None
+    # the first passage is not in the question's language: nothing to correct
+    assert read_first(each, [4.5, 1.8], [english, french], "fr") is None
+
+    def units(cosines: list[tuple[Hit, float]]) -> list[Sentence]:
+        out = []
+        for h, cosine in cosines:
+            unit = Sentence(text="x.", hit=h, role=STATEMENT)
+            unit.parts = {"cosine": cosine}
+            out.append(unit)
+        return out
+
+    subject = {"word": "extens", "passages": ["b"]}
+    moved, why = _subject_first([french, english], units([(french, 0.85), (english, 0.84)]),
+                                subject)
+    assert moved[0] is english and "read first" in why
+    # much further in meaning: left where it is
+    moved, why = _subject_first([french, english], units([(french, 0.85), (english, 0.80)]),
+                                subject)
+    assert moved[0] is french and why is None
 
 
 def test_a_step_that_follows_another_brings_the_step_before_it(tmp_path):
