@@ -17,7 +17,15 @@ import numpy as np
 
 from preuve import memo
 from preuve import text as tokens
-from preuve.answer.intent import DEFINITION, MUST_CARRY, NAME, PROCEDURE, carries, question_kind
+from preuve.answer.intent import (
+    DEFINITION,
+    MUST_CARRY,
+    NAME,
+    PROCEDURE,
+    carries,
+    defined_term,
+    question_kind,
+)
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
@@ -590,6 +598,9 @@ LANG_WINDOW = 3
 # Sentences carrying what the question's kind asks for (a command, a "because", a figure,
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
+# A sentence defines the term a definition question asks about when one of its first this
+# many words is a word of that term (`_opens_on`)
+OPENING_WORDS = 6
 # A passage in the other language that holds the question's subject is read first when its
 # closest statement is within this of the first passage's (`_subject_first`): e5 places
 # sentences of the question's language a little closer than those of the other.
@@ -671,6 +682,10 @@ class ExtractiveAnswerer:
             query = query_vector(self.embedder, question)
             cosines = memo.SENTENCES.vectors(self.embedder, read,
                                              self.embedder.embed_passages) @ query
+        # the term a definition question asks about, when a statement opens on it
+        term = defined_term(question) if kind == DEFINITION else ""
+        if term and not any(_opens_on(term, u.text) for u in units if u.role == STATEMENT):
+            term = ""  # "La plante est…" for "qu'est-ce que la coriandre": it says it
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             following = _following(by_hit[sentence.hit.chunk_id], sentence)
@@ -678,13 +693,17 @@ class ExtractiveAnswerer:
             # "…looks like this:" with what it shows in the next passage: its colon
             # carries nothing here
             said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
-            if sentence.role == STATEMENT and carries(kind, said):
+            # a definition of another term ("Le système des quotas permet…" for "c'est quoi
+            # une limite soft") is no definition of the one asked about, when another
+            # sentence opens on that one ("Une limite soft peut être franchie…")
+            defines = not term or _opens_on(term, sentence.text)
+            if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED \
                     and not _LONE_NAME.match(following.text.strip("`")):
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
-            if kind == DEFINITION and sentence.role == STATEMENT and (
+            if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
             if _VERSION_NOTE.match(sentence.text) and not _ASKS_VERSION.search(question):
@@ -852,6 +871,14 @@ class ExtractiveAnswerer:
             return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
         return closest if closest.parts.get("cosine", 0.0) >= least else None
+
+
+def _opens_on(term: str, text: str) -> bool:
+    """One of the first OPENING_WORDS words of `text` is a word of the defined `term` (by
+    stem, in either language; a name written in code marks is read bare)."""
+    opening = " ".join(text.replace("`", "").split()[:OPENING_WORDS])
+    return any(set(tokens.tokens(term, lang)) & set(tokens.tokens(opening, lang))
+               for lang in tokens.LANGUAGES)
 
 
 def _names_first(question: str, sentence: Sentence) -> bool:

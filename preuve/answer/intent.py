@@ -114,6 +114,22 @@ _CARRIES: dict[str, re.Pattern[str]] = {
 }
 
 
+# "what is a soft limit in quotas?", "c'est quoi une limite soft pour les quotas ?",
+# "qu'est-ce que le fichier debian/control ?": the term asked about, up to the words that
+# place it ("in", "pour", "de la"...)
+_DEFINED = re.compile(r"^\W*(?:what(?:['’]s| is| are)|qu['’]est-ce (?:que|qu['’])|c['’]est quoi)"
+                      r"\s*(?:(?:an|a|the|une|un|les|le|la|des|du)\s+|l['’])?"
+                      r"(?P<term>.+?)(?=\s+(?:in|on|for|of|with|when|used|dans|pour|sur|avec|"
+                      r"en|exactement|exactly|au juste)\b|\s*[?.!,;:]|$)", _I)
+
+
+def defined_term(question: str) -> str:
+    """The term a definition question asks about ("limite soft" for "C'est quoi une
+    limite soft pour les quotas disque ?"), '' when none is found."""
+    match = _DEFINED.match(question)
+    return match.group("term").strip(" \"'«»“”`") if match else ""
+
+
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording."""
     text = " ".join(question.split())

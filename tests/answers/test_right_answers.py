@@ -1250,3 +1250,31 @@ class="command">ssh-copy-id <em>serveur</em></code> pour ajouter sa clé publiqu
                            "password every time?")
     assert "ssh-copy-id" in answer.answer and "ssh-keygen" in answer.answer, \
         (answer.answer, answer.explain.get("sentences"))
+
+
+def test_a_definition_is_of_the_term_asked_about(tmp_path):
+    """"C'est quoi une limite soft pour les quotas disque ?" (trial 8) quoted the section's
+    opening, "Le système des quotas permet de limiter l'espace disque…": a definition, of
+    another term. The bonuses a definition question gives go to sentences that open on
+    the term asked about ("Une limite soft peut être franchie temporairement…")."""
+    docs = tmp_path / "docs"
+    write(docs, {"admin/quotas.fr.md": "---\nlanguage: fr\n---\n# Administration\n\n"
+                 "## Les quotas\n\n"
+                 "Le système des quotas permet de limiter l'espace disque alloué à un "
+                 "utilisateur ou à un groupe d'utilisateurs. Il faut pour cela un noyau qui "
+                 "le prend en charge (option de compilation CONFIG_QUOTA), ce qui est le cas "
+                 "des noyaux Debian, et les logiciels du paquet quota. On active ensuite les "
+                 "quotas dans /etc/fstab, avec les options usrquota et grpquota du système de "
+                 "fichiers concerné, puis on redémarre ou on remonte ce système de fichiers. "
+                 "La commande edquota modifie les limites d'un utilisateur, et la commande "
+                 "repquota affiche un rapport de l'espace utilisé par chacun.\n\n"
+                 "Le système des quotas permet de définir quatre limites. Une limite soft "
+                 "peut être franchie temporairement : l'utilisateur est simplement averti "
+                 "par le programme warnquota. Une limite hard ne peut jamais être franchie : "
+                 "le système refuse toute écriture qui la dépasserait.\n\n"
+                 "## Sauvegardes\n\nLes sauvegardes sont faites chaque nuit par rsync.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("C'est quoi une limite soft pour les quotas disque ?")
+    assert "franchie temporairement" in answer.answer, \
+        (answer.answer, answer.explain.get("sentences"))
