@@ -118,6 +118,14 @@ def write(folder: Path, files: dict[str, str]) -> None:
         path.write_text(text, "utf-8")
 
 
+def ask_over(folder: Path, files: dict[str, str], question: str):
+    """`question` asked of a fresh index of `files`, written under `folder`."""
+    write(folder / "docs", files)
+    with Index(folder / "index.sqlite") as index:
+        index.ingest([folder / "docs"])
+        return index.ask(question)
+
+
 @pytest.fixture(scope="module")
 def manuals(tmp_path_factory) -> Index:
     root = tmp_path_factory.mktemp("manuals")
@@ -1143,8 +1151,7 @@ def test_a_passage_in_the_other_language_holding_the_subject_is_read_first(tmp_p
     English library pages (trial 8): a French passage about hard links, which says "nom"
     and "fichier" many times, ranked first and was quoted; the `splitext` entry, second,
     is the only one that says "extension", the question's rarest word found."""
-    docs = tmp_path / "docs"
-    write(docs, {
+    answer = ask_over(tmp_path, {
         "manuel/sauvegarde.fr.md": "---\nlanguage: fr\n---\n# Sauvegarde\n\n"
         "## Le lien dur, un deuxième nom pour le fichier\n\n"
         "Un lien dur donne un deuxième nom à un fichier qui existe déjà. Le fichier lien "
@@ -1161,10 +1168,8 @@ def test_a_passage_in_the_other_language_holding_the_subject_is_read_first(tmp_p
         "root + ext == path; the extension ext is empty or begins with a period and holds "
         "at most one period. Leading periods of the last component are ignored.\n\n"
         "## os.path.basename\n\nReturn the base name of pathname path: the second element "
-        "of the pair returned by split().\n"})
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([docs])
-        answer = index.ask("Comment récupérer l'extension d'un nom de fichier ?")
+        "of the pair returned by split().\n"},
+                      "Comment récupérer l'extension d'un nom de fichier ?")
     assert "splitext" in answer.answer, (answer.answer, answer.explain.get("judgment"))
     assert "read first" in answer.explain["choice"]["why"]
 
@@ -1214,9 +1219,8 @@ def test_a_step_that_follows_another_brings_the_step_before_it(tmp_path):
     (trial 8) was answered "The user can then use ssh-copy-id…": the step before it, which
     makes the key with `ssh-keygen`, was left out. A sentence that says "then", "ensuite"
     or "puis" among its first words goes on from the one before it."""
-    docs = tmp_path / "docs"
-    write(docs, {"admin/remote.html": """<html><head><title>Remote login</title></head>
-<body><div class="section"><h2>9.2. Remote login</h2>
+    answer = ask_over(tmp_path, {"admin/remote.html": """<html><head><title>Remote login
+</title></head><body><div class="section"><h2>9.2. Remote login</h2>
 <div class="para">The client is in the <span>openssh-client</span> package and the server in
 <span>openssh-server</span> (<code class="command">apt install ssh</code> installs both).</div>
 <div class="section"><h4>9.2.1. Key-based authentication</h4>
@@ -1243,11 +1247,9 @@ souvent. C'est pourquoi SSH offre un système d'authentification par clé.</div>
 <div class="para">L'utilisateur crée une paire de clés sur la machine cliente avec <code
 class="command">ssh-keygen -t ed25519</code>. Il peut ensuite employer <code
 class="command">ssh-copy-id <em>serveur</em></code> pour ajouter sa clé publique au fichier
-<code class="filename">~/.ssh/authorized_keys</code> du serveur.</div></div></body></html>"""})
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([docs])
-        answer = index.ask("How can I log into my server over SSH without typing my "
-                           "password every time?")
+<code class="filename">~/.ssh/authorized_keys</code> du serveur.</div></div></body></html>"""},
+                      "How can I log into my server over SSH without typing my password "
+                      "every time?")
     assert "ssh-copy-id" in answer.answer and "ssh-keygen" in answer.answer, \
         (answer.answer, answer.explain.get("sentences"))
 
@@ -1257,8 +1259,8 @@ def test_a_definition_is_of_the_term_asked_about(tmp_path):
     opening, "Le système des quotas permet de limiter l'espace disque…": a definition, of
     another term. The bonuses a definition question gives go to sentences that open on
     the term asked about ("Une limite soft peut être franchie temporairement…")."""
-    docs = tmp_path / "docs"
-    write(docs, {"admin/quotas.fr.md": "---\nlanguage: fr\n---\n# Administration\n\n"
+    answer = ask_over(tmp_path, {"admin/quotas.fr.md": "---\nlanguage: fr\n---\n"
+                 "# Administration\n\n"
                  "## Les quotas\n\n"
                  "Le système des quotas permet de limiter l'espace disque alloué à un "
                  "utilisateur ou à un groupe d'utilisateurs. Il faut pour cela un noyau qui "
@@ -1272,9 +1274,7 @@ def test_a_definition_is_of_the_term_asked_about(tmp_path):
                  "peut être franchie temporairement : l'utilisateur est simplement averti "
                  "par le programme warnquota. Une limite hard ne peut jamais être franchie : "
                  "le système refuse toute écriture qui la dépasserait.\n\n"
-                 "## Sauvegardes\n\nLes sauvegardes sont faites chaque nuit par rsync.\n"})
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([docs])
-        answer = index.ask("C'est quoi une limite soft pour les quotas disque ?")
+                 "## Sauvegardes\n\nLes sauvegardes sont faites chaque nuit par rsync.\n"},
+                      "C'est quoi une limite soft pour les quotas disque ?")
     assert "franchie temporairement" in answer.answer, \
         (answer.answer, answer.explain.get("sentences"))
