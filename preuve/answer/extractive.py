@@ -445,7 +445,7 @@ _NEXT_STEP = re.compile(r"^(?!(?:if|when|once|si|quand|lorsque|lorsqu|une fois)\
                         r"(?:[^\s,;:]+\s+){1,5}?(?:then|ensuite|puis)\b", re.I)
 # A sentence naming something said before it ("…en dehors de ces horaires", "…such
 # files"): what it points to is earlier in its section.
-_POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said)\s+"
+_POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said|this)\s+"
                           r"(?!as\b|who\b|which\b|that\b|whose\b)\w", re.I)
 
 

@@ -1278,3 +1278,25 @@ def test_a_definition_is_of_the_term_asked_about(tmp_path):
                       "C'est quoi une limite soft pour les quotas disque ?")
     assert "franchie temporairement" in answer.answer, \
         (answer.answer, answer.explain.get("sentences"))
+
+
+def test_a_sentence_naming_this_thing_brings_what_it_names():
+    """"Que fait la méthode close() sur un générateur ?" (trial 9) was answered "On
+    receiving this exception, the generator's code must…": the sentence before it, which
+    says what `close()` does, was left out. A sentence naming "this …" points back, as
+    one naming "these …" or "ces …" did: the quote starts before it."""
+    from preuve.answer.extractive import _lean_start
+
+    text = ("close() raises a GeneratorExit exception inside the generator to end the "
+            "iteration. On receiving this exception, the generator's code must either raise "
+            "GeneratorExit or StopIteration. Generators keep their local variables.")
+    hit = Hit(rank=1, score=1.0, chunk_id="c", doc_id="d", path="howto/functional.md",
+              kind="markdown", title="", heading="Generators", page=None, page_label=None,
+              start_line=1, end_line=1, symbol=None, symbol_kind=None, text=text,
+              language="en")
+    own = split_sentences(hit)
+    at = next(i for i, s in enumerate(own) if s.text.startswith("On receiving"))
+    assert own[_lean_start(own, at, 80)].text.startswith("close() raises")
+    # a sentence that names nothing said before starts where it is
+    last = next(i for i, s in enumerate(own) if s.text.startswith("Generators keep"))
+    assert _lean_start(own, last, 80) == last
