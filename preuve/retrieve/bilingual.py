@@ -349,6 +349,13 @@ CODE_TERMS_FR = {
     "fuseau horaire": "timezone tz zone", "fuseau": "timezone tz zone", "verbeux": "verbose",
     "régler": "set configure", "paramétrer": "configure set", "configurer": "configure config",
     "réessayer": "retry", "précision": "precision", "décimale": "decimal",
+    # common developer verbs and nouns FreeDict lacks or gives only other senses of
+    # ("annuler": abolish, abrogate; "attente": assault, attentive; "échouer": nothing)
+    "annuler": "cancel", "annulation": "cancel cancellation", "échouer": "fail failure",
+    "échec": "failure fail", "commentaire": "comment", "attente": "wait pending",
+    "en attente": "pending waiting", "attendre": "wait await", "promesse": "promise",
+    "rejeter": "reject", "tenter": "try attempt", "tentative": "attempt try",
+    "bloquer": "block", "terminer": "finish complete end", "intercepter": "catch",
 }
 
 

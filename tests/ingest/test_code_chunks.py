@@ -544,6 +544,20 @@ def test_a_developers_word_is_translated_by_the_vocabulary_alone(code_index):
         assert hits[0].symbol == "Rack::Request::Helpers#parse_query"
 
 
+def test_common_developer_verbs_are_in_the_vocabulary():
+    """Words FreeDict lacks or knows only in other senses ("annuler": abolish, abrogate;
+    "attente": assault; "échouer", "commentaire": nothing) are a developer's everyday
+    words: the vocabulary gives their code names, dictionaries installed or not."""
+    from preuve.retrieve.bilingual import code_terms
+
+    words = code_terms("Où une promesse en attente est-elle annulée si la tâche échoue ?",
+                       "fr").split()
+    assert {"promise", "pending", "cancel", "fail"} <= set(words)
+    assert not {"abolish", "abrogate", "assault"} & set(words)
+    assert "comment" in code_terms("les lignes de commentaire sont ignorées", "fr").split()
+    assert "block" in code_terms("pour qu'elle ne bloque pas indéfiniment", "fr").split()
+
+
 def test_a_french_question_reaches_code_whose_comments_tell_no_language(code_index):
     needs_dictionaries()
     # semver's display.rs has no comment: its language is unknown, and the French
