@@ -115,3 +115,13 @@ def library_pages(names: list[str]) -> list[tuple[str, Path]]:
     return [(f"python/library/{name}.html", library / f"{name}.html") for name in names
             if (library / f"{name}.html").is_file()]
 
+
+def edition_pages(package: str, editions: dict[str, str], names: set[str]
+                  ) -> list[tuple[str, Path]]:
+    """(`DEST/NAME`, its file) for each page `names` of a manual that `package` ships in
+    one folder per language (`html/en-US/NAME`, `html/fr-FR/NAME`), `editions` giving each
+    language folder's destination (`{"en-US": "handbook-en"}`)."""
+    return [(f"{editions[path.parent.name]}/{path.name}", path)
+            for path in package_files(package)
+            if path.parent.name in editions and path.name in names
+            and path.parent.parent.name == "html"]

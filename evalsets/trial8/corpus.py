@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import expect, library_pages, main, package_files  # noqa: E402
+from corpuslib import edition_pages, expect, library_pages, main  # noqa: E402
 
 PACKAGES = ["python3-doc", "debian-handbook"]
 ROOTS = ["python", "handbook-en", "handbook-fr"]
@@ -34,9 +34,7 @@ EDITIONS = {"en-US": "handbook-en", "fr-FR": "handbook-fr"}
 def pairs() -> list[tuple[str, Path]]:
     out = library_pages(LIBRARY)
     wanted = {f"sect.{name}.html" for name in HANDBOOK}
-    for path in package_files("debian-handbook"):
-        if path.parent.name in EDITIONS and path.name in wanted:
-            out.append((f"{EDITIONS[path.parent.name]}/{path.name}", path))
+    out += edition_pages("debian-handbook", EDITIONS, wanted)
     expected = {f"python/library/{name}.html" for name in LIBRARY} \
         | {f"{folder}/{name}" for folder in EDITIONS.values() for name in wanted}
     return expect(out, expected)
