@@ -657,8 +657,9 @@ class ExtractiveAnswerer:
         self._score(question, kind, units, by_hit)
         hits, moved = _subject_first(hits, units, subject)
         chosen, choice = self._choose(question, kind, hits, by_hit, units)
-        if moved is not None:
-            choice["why"] = f"{moved}; {choice['why']}"
+        if moved is not None:  # "the first-ranked passage" is now the one moved first
+            rest = choice["why"].removeprefix("the first-ranked passage").lstrip("; ")
+            choice["why"] = f"{moved}; {rest}" if rest else moved
         # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
