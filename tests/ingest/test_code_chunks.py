@@ -556,6 +556,9 @@ def test_common_developer_verbs_are_in_the_vocabulary():
     assert not {"abolish", "abrogate", "assault"} & set(words)
     assert "comment" in code_terms("les lignes de commentaire sont ignorées", "fr").split()
     assert "block" in code_terms("pour qu'elle ne bloque pas indéfiniment", "fr").split()
+    # "exception" is no "except, exclude"; a "dépôt" is a repository
+    words = code_terms("l'exception levée quand le dépôt est vide", "fr").split()
+    assert {"exception", "repository"} <= set(words) and "exclude" not in words
 
 
 def test_a_french_question_reaches_code_whose_comments_tell_no_language(code_index):
