@@ -1028,8 +1028,30 @@ _LANGUAGE_PART = re.compile(r"(?:[._-]|(?<=/)|^)(?:en|fr)(?:[-_][a-z]{2})?(?=$|[
 def _editions(a: Hit, b: Hit) -> bool:
     """`a` and `b` come from one document in two languages, or from the same one: their
     paths are the same once the language parts are taken out ("debian-faq/fr/ch1.fr.html"
-    and "debian-faq/en/ch1.en.html", "fr-FR/sect.apt.html" and "en-US/sect.apt.html")."""
-    return _without_language(a.path) == _without_language(b.path)
+    and "debian-faq/en/ch1.en.html", "fr-FR/sect.apt.html" and "en-US/sect.apt.html"), or,
+    in two languages, they say the same figures, paths and names (a translation keeps
+    them: "LTSP server: 40 GiB" and "serveur LTSP : 40 Gio" in "04-requirements.html" and
+    "04-besoins.html")."""
+    if _without_language(a.path) == _without_language(b.path):
+        return True
+    if _language(a) == _language(b):
+        return False
+    mine, theirs = _anchors(a.text), _anchors(b.text)
+    return min(len(mine), len(theirs)) >= EDITION_ANCHORS and \
+        len(mine & theirs) >= EDITION_SHARE * len(mine | theirs)
+
+
+# what a translation keeps: figures, paths, names written with capitals inside or
+# throughout ("10.0.0.0/8", "/etc/ntp.conf", "LTSP", "GiB")
+_ANCHOR = re.compile(r"[\w./:-]*\d[\w./:-]*|\b[A-Z][A-Za-z]*[A-Z]\w*|/[\w./-]+")
+# two passages in two languages are one passage's editions when they share this share of
+# their anchors, each holding at least this many
+EDITION_SHARE = 0.6
+EDITION_ANCHORS = 4
+
+
+def _anchors(text: str) -> set[str]:
+    return set(_ANCHOR.findall(text))
 
 
 def _without_language(path: str) -> str:

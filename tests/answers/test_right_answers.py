@@ -1300,3 +1300,31 @@ def test_a_sentence_naming_this_thing_brings_what_it_names():
     # a sentence that names nothing said before starts where it is
     last = next(i for i, s in enumerate(own) if s.text.startswith("Generators keep"))
     assert _lean_start(own, last, 80) == last
+
+
+def test_two_editions_are_paired_by_what_a_translation_keeps():
+    """Trial 10: "How much disk space does an LTSP server need?" over a manual whose English
+    and French chapters have different file names ("04-requirements.html",
+    "04-besoins.html") was answered from the French page. Two passages in two languages
+    that say the same figures, paths and names are one passage's editions, whatever
+    their files are called."""
+    from preuve.answer.extractive import _editions
+
+    def hit(path: str, language: str, text: str) -> Hit:
+        return Hit(rank=1, score=1.0, chunk_id=path, doc_id=path, path=path, kind="html",
+                   title="", heading="", page=None, page_label=None, start_line=1,
+                   end_line=2, symbol=None, symbol_kind=None, text=text, language=language)
+
+    english = hit("manual-en/04-requirements.html", "en",
+                  "LTSP server: 40 GiB. Workstation: 30 GiB. LTSP servers need two network "
+                  "cards: eth0 on 10.0.0.0/8 and eth1 on 192.168.0.0/24.")
+    french = hit("manual-fr/04-besoins.html", "fr",
+                 "Serveur LTSP : 40 GiB. Station de travail : 30 GiB. Les serveurs LTSP ont "
+                 "besoin de deux cartes réseau : eth0 sur 10.0.0.0/8 et eth1 sur "
+                 "192.168.0.0/24.")
+    other = hit("manual-en/11-maintenance.html", "en",
+                "DISK CRITICAL - free space: /usr 309 MB (5% inode=47%) on host tjener.")
+    assert _editions(english, french) and _editions(french, english)
+    assert not _editions(french, other)
+    # one language: two chapters sharing figures are two chapters, not editions
+    assert not _editions(english, hit("manual-en/05-network.html", "en", english.text))
