@@ -591,6 +591,8 @@ PREFER_FIRST = 0.06
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
 SECOND_WORDS = 30
+# ... and, in the question's language, more than this share of the question's terms
+SECOND_OVERLAP = 0.2
 # The first passage in the question's language answers when one is among the first
 # LANG_WINDOW passages (both editions of a manual indexed); further down, it is another
 # subject, and the first-ranked passage in another language answers
@@ -844,8 +846,10 @@ class ExtractiveAnswerer:
         start = _lean_start(own, start, SECOND_WORDS)
         quote = window(own, start, SECOND_WORDS)
         if _language(best.hit) == asked and \
-                not term_overlap(question, " ".join(u.text for u in quote)):
-            return []  # not one word of the question: close in meaning by chance
+                term_overlap(question, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
+            # close in meaning by chance: one word of the question ("server" in an HTTP
+            # server's example for a question about a time server)
+            return []
         return quote
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:

@@ -1328,3 +1328,39 @@ def test_two_editions_are_paired_by_what_a_translation_keeps():
     assert not _editions(french, other)
     # one language: two chapters sharing figures are two chapters, not editions
     assert not _editions(english, hit("manual-en/05-network.html", "en", english.text))
+
+
+def test_a_second_quote_shares_more_than_one_word_with_the_question():
+    """Trial 10's "How do I stop the main server from syncing its clock with an outside
+    time server?" got, after its quote, "Below is an example of an HTTP server that avoids
+    KeyboardInterrupt:" from the `signal` page: close in meaning by chance, and one word of
+    the question ("server"). A second quote in the question's language holds more than a
+    fifth of the question's terms."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    def sentences(path: str, heading: str, text: str) -> list:
+        hit = Hit(rank=1, score=1.0, chunk_id=path, doc_id=path, path=path, kind="markdown",
+                  title="", heading=heading, page=None, page_label=None, start_line=1,
+                  end_line=1, symbol=None, symbol_kind=None, text=text, language="en")
+        return split_sentences(hit)
+
+    question = ("How do I stop the main server from syncing its clock with an outside "
+                "time server?")
+    clock = sentences("edu/clock.md", "Clock synchronisation",
+                      "Edit /etc/ntp.conf on the main server and comment out the server "
+                      "lines.")
+    http = sentences("library/signal.md", "Examples",
+                     "Below is an example of an HTTP server that avoids KeyboardInterrupt.")
+    sync = sentences("edu/network.md", "Time",
+                     "The main server keeps its clock in sync with an outside time source.")
+    for unit, score in ((clock[0], 0.70), (http[0], 0.69), (sync[0], 0.68)):
+        unit.score, unit.parts = score, {"lexical": 0.0, "cosine": score, "kind": 0.0}
+    answerer = ExtractiveAnswerer()
+
+    def second(*others):
+        units = [clock[0], *others]
+        by_hit = {u.hit.chunk_id: [u] for u in units}
+        return answerer._second_quote(question, [clock[0]], units, by_hit, lambda s: s.score)
+
+    assert second(http[0]) == []  # "server" only
+    assert second(sync[0]) == [sync[0]]  # main, server, clock, outside, time
