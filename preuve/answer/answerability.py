@@ -371,11 +371,12 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
         weights = [0.0 if df == 0 and not translate(word).strip() and not is_name(word)
                    else weight
                    for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
-    share, rows = coverage(words, passage_stems(hits[:PASSAGES]), weights, own_stems)
+    # each passage the answer may be drawn from, on its own (`read_first`), and the first
+    # PASSAGES together
+    stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
+    share, rows = coverage(words, set().union(*stems[:PASSAGES]), weights, own_stems)
     agree = agreement(hits)
-    # each passage the answer may be drawn from, on its own (`read_first`)
-    each = [coverage(words, _loosely(words, passage_stems([hit])), weights, own_stems)
-            for hit in hits[:ASK_K]]
+    each = [coverage(words, _loosely(words, found), weights, own_stems) for found in stems]
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
                "agreement": agree, "words": rows,
                "passage_coverage": [round(share, 3) for share, _ in each],

@@ -601,7 +601,7 @@ LANG_WINDOW = 3
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
 # A sentence defines the term a definition question asks about when one of its first this
-# many words is a word of that term (`_opens_on`)
+# many words is a word of that term (`_opens_on`; `_names_first` reads three)
 OPENING_WORDS = 6
 # A passage in the other language that holds the question's subject is read first when its
 # closest statement is within this of the first passage's (`_subject_first`): e5 places
@@ -878,25 +878,19 @@ class ExtractiveAnswerer:
         return closest if closest.parts.get("cosine", 0.0) >= least else None
 
 
-def _opens_on(term: str, text: str) -> bool:
-    """One of the first OPENING_WORDS words of `text` is a word of the defined `term` (by
-    stem, in either language; a name written in code marks is read bare)."""
-    opening = " ".join(text.replace("`", "").split()[:OPENING_WORDS])
-    return any(set(tokens.tokens(term, lang)) & set(tokens.tokens(opening, lang))
-               for lang in tokens.LANGUAGES)
+def _opens_on(words: str, text: str, first: int = OPENING_WORDS, besides: str = "") -> bool:
+    """One of the first `first` words of `text` is one of `words` that `besides` does not
+    hold (by stem, in either language; a name written in code marks is read bare)."""
+    opening = " ".join(text.replace("`", "").split()[:first])
+    return any((set(tokens.tokens(words, lang)) - set(tokens.tokens(besides, lang)))
+               & set(tokens.tokens(opening, lang)) for lang in tokens.LANGUAGES)
 
 
 def _names_first(question: str, sentence: Sentence) -> bool:
     """The sentence opens on what the question asks about ("Experimental is used for…"
     for "what is experimental?"): one of its first three words is a term of the question
     that the passage's heading does not hold."""
-    for lang in tokens.LANGUAGES:
-        opening = set(tokens.tokens(" ".join(sentence.text.split()[:3]), lang))
-        asked = set(tokens.tokens(question, lang)) - set(tokens.tokens(sentence.hit.heading,
-                                                                        lang))
-        if opening & asked:
-            return True
-    return False
+    return _opens_on(question, sentence.text, 3, besides=sentence.hit.heading)
 
 
 # An API reference entry's heading: a signature ("PurePath.suffix", "class
