@@ -81,6 +81,15 @@ def stem(word: str, language: str) -> str:
     return fold(word)
 
 
+def loosely(words: Iterable[Iterable[str]], found: set[str]) -> set[str]:
+    """`found` with each stem of `words` that a found stem of five letters or more starts
+    with, or that starts with one: stemmers cut a word's forms apart ("retours" -> retour,
+    "retourner" -> retourn; "répond" -> repond, "répondra" -> repondr)."""
+    long = [f for f in found if len(f) >= 5]
+    return found | {stem for group in words for stem in group if len(stem) >= 5
+                    and any(f.startswith(stem) or stem.startswith(f) for f in long)}
+
+
 def _parts(unit: str) -> tuple[list[str], list[str]]:
     """Split a unit into (whole forms to keep as is, word parts to stem)."""
     has_digit = any(c.isdigit() for c in unit)

@@ -288,15 +288,6 @@ def coverage(words: Sequence[frozenset[str]], found: set[str], weights: Sequence
     return sum(wt * c for wt, c in zip(weights, credits, strict=True)) / total, rows
 
 
-def _loosely(words: Sequence[frozenset[str]], found: set[str]) -> set[str]:
-    """`found` with each stem of `words` that a found stem of five letters or more starts
-    with, or that starts with one: stemmers cut a word's forms apart ("retours" -> retour,
-    "retourner" -> retourn)."""
-    long = [f for f in found if len(f) >= 5]
-    return found | {stem for group in words for stem in group if len(stem) >= 5
-                    and any(f.startswith(stem) or stem.startswith(f) for f in long)}
-
-
 def read_first(each: Sequence[tuple[float, list[dict]]], weights: Sequence[float],
                hits: Sequence[Hit], asked: str) -> dict | None:
     """The passages in the other language that may hold the question's subject when the
@@ -376,7 +367,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
     share, rows = coverage(words, set().union(*stems[:PASSAGES]), weights, own_stems)
     agree = agreement(hits)
-    each = [coverage(words, _loosely(words, found), weights, own_stems) for found in stems]
+    each = [coverage(words, tokens.loosely(words, found), weights, own_stems) for found in stems]
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),
                "agreement": agree, "words": rows,
                "passage_coverage": [round(share, 3) for share, _ in each],

@@ -406,12 +406,13 @@ def _code_sentence(hit: Hit) -> Sentence:
 
 def term_overlap(question: str, sentence: str) -> float:
     """Share of the question's terms the sentence holds (the better of French and English
-    stemming)."""
+    stemming; a word's other forms count: `text.loosely`)."""
     best = 0.0
     for lang in tokens.LANGUAGES:
         wanted = set(tokens.tokens(question, lang))
         if wanted:
-            best = max(best, len(wanted & set(tokens.tokens(sentence, lang))) / len(wanted))
+            held = tokens.loosely([wanted], set(tokens.tokens(sentence, lang)))
+            best = max(best, len(wanted & held) / len(wanted))
     return best
 
 

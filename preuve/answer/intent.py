@@ -45,6 +45,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
                            r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
                            r"\bque (dois-je|faut-il|doit-on) faire|"
+                           r"\bwhat (am i supposed to|should i|must i|do i have to|do i need "
+                           r"to) do\b|"
                            r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre|"
                            r"\b(what|which)('s| is)? the (best |easiest |right |simplest |"
                            r"quickest )?(way|tool|program) to\b|\bavec quel(le)? (outil|"
@@ -70,6 +72,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _CARRIES: dict[str, re.Pattern[str]] = {
     REASON: re.compile(r"\b(because|since|due to|as a result|the reason|so that|caused by|"
                        r"this means|that is why|which means|cannot|can['’]t|parce (que|qu['’])|"
+                       r"for (this|that) reason|(this|which|that['’]s) (is )?why|"
+                       r"pour (cette|cela|ces) raisons?|raisons? pour laquelle|voilà pourquoi|"
+                       r"c['’]est la raison|ce qui explique|"
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
                        r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|"
                        r"nommée? d['’]après|doit son nom)\b", _I),
@@ -84,7 +89,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"
                        r"trente|quarante|cinquante|cent|cents|mille|million|douzaine|"
-                       r"dizaine|moitié)\b", _I),
+                       r"dizaine|moitié)\b|"
+                       # no bound is a quantity too: "the queue size is infinite"
+                       r"\b(infinite|unlimited|unbounded|no (upper )?limit|infinie?s?|"
+                       r"illimitée?s?|sans limite|aucune limite)\b", _I),
     # a date: a year, a month, a day of the week, or a time of day
     TIME: re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|"
                      r"august|september|october|november|december|janvier|février|mars|avril|"
@@ -130,12 +138,31 @@ def defined_term(question: str) -> str:
     return match.group("term").strip(" \"'«»“”`") if match else ""
 
 
-def question_kind(question: str) -> str:
-    """One of KINDS: what `question` asks for, from its wording."""
+# Context a user gives before asking: the sentences before the question ("We pay by the
+# minute. How do I…?") and a clause that sets the scene ("When I sponsor a package, why…?",
+# "Si je crée une file sans taille, combien…?"): the kind is read from what is left first
+_CONTEXT_SENTENCES = re.compile(r"^.*[.!?…]\s+(?=[\"'«¿¡]?[A-ZÀ-Ý])", re.S)
+_SCENE_CLAUSE = re.compile(r"^\W*(when|whenever|if|once|after|before|while|since|"
+                           r"quand|lorsqu['’]?\w*|si|s['’]il|s['’]ils|une fois|après|avant|"
+                           r"pendant)\b[^,?]*,\s*(?=\S)", _I)
+
+
+def asked_part(question: str) -> str:
+    """The words that ask, without the context before them: the last sentence, without a
+    leading "when/if/quand/si …," clause."""
     text = " ".join(question.split())
-    for kind, pattern in _ASKS:
-        if pattern.search(text):
-            return kind
+    last = _CONTEXT_SENTENCES.sub("", text.rstrip(" ?!.…")) or text
+    return _SCENE_CLAUSE.sub("", last) or last
+
+
+def question_kind(question: str) -> str:
+    """One of KINDS: what `question` asks for, from its wording: from the words that ask
+    (`asked_part`) first, then from the whole question."""
+    text = " ".join(question.split())
+    for part in dict.fromkeys((asked_part(text), text)):
+        for kind, pattern in _ASKS:
+            if pattern.search(part):
+                return kind
     return OTHER
 
 

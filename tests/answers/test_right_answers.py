@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from preuve import Index
-from preuve.answer.extractive import ATTACHED, split_sentences, window
+from preuve.answer.extractive import ATTACHED, split_sentences, term_overlap, window
+from preuve.answer.intent import NUMBER, PROCEDURE, REASON, TIME, carries, question_kind
 from preuve.models import Hit
 from preuve.retrieve import bilingual
 
@@ -1364,3 +1365,69 @@ def test_a_second_quote_shares_more_than_one_word_with_the_question():
 
     assert second(http[0]) == []  # "server" only
     assert second(sync[0]) == [sync[0]]  # main, server, clock, outside, time
+
+
+def test_what_is_asked_is_read_from_the_question_not_from_its_context(tmp_path):
+    """"When I sponsor somebody's package, why shouldn't I put my own name in the
+    Maintainer field?" (trial 11, the Developer's Reference) was read as a "when" question
+    and refused for quoting no date: the kind is read from the words that ask, after the
+    sentences and the "when/if/quand/si …," clause that set the scene."""
+    assert question_kind("When I sponsor a package, why shouldn't I sign the changelog?") \
+        == REASON
+    assert question_kind("We pay by the minute. How do I stop the clock sync?") == PROCEDURE
+    assert question_kind("Si je crée une file sans taille, combien d'éléments tient-elle ?") \
+        == NUMBER
+    assert question_kind("When was Debian 1.1 released?") == TIME
+    assert question_kind("How do I join paths, e.g. in a loop?") == PROCEDURE
+    answer = ask_over(tmp_path, {"sponsoring.md": (
+        "# Sponsoring packages\n\nSponsoring a package means uploading a package for a "
+        "maintainer who is not able to do it on their own.\n\nThe Maintainer field of the "
+        "control file and the changelog should list the person who did the packaging, i.e. "
+        "the sponsee. That way they will get all the bug tracking mail.\n\n"
+        "# Uploads\n\nUploads go to the incoming queue, which is processed four times a "
+        "day.\n")},
+        "When I sponsor somebody's package, why shouldn't I put my own name in the "
+        "Maintainer field?")
+    assert not answer.refused, answer.reason
+    assert "sponsee" in answer.answer, (answer.answer, answer.explain.get("choice"))
+
+
+def test_no_bound_is_a_quantity(tmp_path):
+    """"Combien d'éléments peut contenir une queue.Queue sans taille maximale ?": the
+    documented answer is "the queue size is infinite", which holds no digit; it was
+    refused as a number question whose quote gives no number."""
+    assert carries(NUMBER, "If maxsize is less than or equal to zero, the queue size is "
+                           "infinite.")
+    assert carries(NUMBER, "La taille de la file est illimitée.")
+    answer = ask_over(tmp_path, {"queue.md": (
+        "# queue — A synchronized queue class\n\n## class queue.Queue(maxsize=0)\n\n"
+        "Constructor for a FIFO queue. maxsize is an integer that sets the upperbound "
+        "limit on the number of items that can be placed in the queue. Insertion will block "
+        "once this size has been reached, until queue items are consumed. If maxsize is "
+        "less than or equal to zero, the queue size is infinite.\n\n"
+        "## Queue.qsize()\n\nReturn the approximate size of the queue.\n")},
+        "How many items can a queue.Queue hold if I create it without a maxsize?")
+    assert not answer.refused, answer.reason
+    assert "infinite" in answer.answer, answer.answer
+
+
+def test_a_word_s_other_forms_count_in_a_sentence_s_shared_words():
+    """"Combien de temps ai-je pour retourner un produit ?": "retourner" stems to
+    "retourn" and "retours" to "retour", so the sentence giving the delay shared no word
+    with the question and lost to one on refunds. The judgment already matched a word's
+    forms loosely; the answerer now reads words the same way (`text.loosely`)."""
+    assert term_overlap("Combien de temps ai-je pour retourner un produit ?",
+                        "Les retours sont acceptés dans un délai de 45 jours.") > 0
+    assert term_overlap("Un mainteneur répondra-t-il ?", "Le responsable ne répond pas.") > 0
+    assert term_overlap("How do I install it?", "Ports are open.") == 0
+
+
+def test_a_french_reason_is_carried_like_an_english_one():
+    """Trial 11: "Pourquoi la première version de Debian est-elle la 1.1 ?" was answered
+    from the English edition: its "That's the reason why" got the reason bonus, the French
+    "C'est pour cette raison que" did not."""
+    for sentence in ("C'est pour cette raison que la première version était la 1.1.",
+                     "Voilà pourquoi le paquet est refusé.",
+                     "For this reason the first release was 1.1."):
+        assert carries(REASON, sentence), sentence
+
