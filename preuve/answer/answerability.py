@@ -365,7 +365,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     # each passage the answer may be drawn from, on its own (`read_first`), and the first
     # PASSAGES together
     stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
-    share, rows = coverage(words, set().union(*stems[:PASSAGES]), weights, own_stems)
+    share, rows = coverage(words, tokens.loosely(words, set().union(*stems[:PASSAGES])),
+                           weights, own_stems)
     agree = agreement(hits)
     each = [coverage(words, tokens.loosely(words, found), weights, own_stems) for found in stems]
     numbers = {"coverage": round(share, 3), "dense": None if dense is None else round(dense, 4),

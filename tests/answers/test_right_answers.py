@@ -1431,3 +1431,20 @@ def test_a_french_reason_is_carried_like_an_english_one():
                      "For this reason the first release was 1.1."):
         assert carries(REASON, sentence), sentence
 
+
+
+def test_the_judgment_counts_a_word_found_in_another_form():
+    """"Un mainteneur ne répond plus. Au bout de combien de temps peut-on estimer qu'il ne
+    répondra pas ?" (trial 11) was refused at 32 % of its weighted words: "répondra"
+    stems to "repondr", the passage's "répond" to "repond", and the decision's share
+    matched stems exactly (only the per-passage shares read words loosely)."""
+    from preuve.answer.answerability import KEYWORD_DEFAULTS, judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="retours.md",
+                  kind="markdown", title="Retours", heading="Délai de retour", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  text="Les retours sont acceptés dans un délai de 45 jours.", language="fr")
+    judgment = judge("Combien de temps ai-je pour retourner un article ?", [passage], None,
+                     lambda stems: 1, 100, KEYWORD_DEFAULTS)
+    found = {row["word"]: row["found"] for row in judgment.numbers["words"]}
+    assert any(found[word] for word in found if "retourn" in word), found
