@@ -141,28 +141,37 @@ def defined_term(question: str) -> str:
 # Context a user gives before asking: the sentences before the question ("We pay by the
 # minute. How do I…?") and a clause that sets the scene ("When I sponsor a package, why…?",
 # "Si je crée une file sans taille, combien…?"): the kind is read from what is left first
-_CONTEXT_SENTENCES = re.compile(r"^.*[.!?…]\s+(?=[\"'«¿¡]?[A-ZÀ-Ý])", re.S)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[\"'«¿¡]?[A-ZÀ-Ý])")
 _SCENE_CLAUSE = re.compile(r"^\W*(when|whenever|if|once|after|before|while|since|"
                            r"quand|lorsqu['’]?\w*|si|s['’]il|s['’]ils|une fois|après|avant|"
                            r"pendant)\b[^,?]*,\s*(?=\S)", _I)
 
 
 def asked_part(question: str) -> str:
-    """The words that ask, without the context before them: the last sentence, without a
-    leading "when/if/quand/si …," clause."""
+    """The words that ask, without the context around them: the last sentence that asks
+    (ends with "?"; else the last sentence), without a leading "when/if/quand/si …,"
+    clause."""
     text = " ".join(question.split())
-    last = _CONTEXT_SENTENCES.sub("", text.rstrip(" ?!.…")) or text
+    sentences = _SENTENCE_END.split(text)
+    asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences
+    last = asking[-1].rstrip(" ?!.…") or text
     return _SCENE_CLAUSE.sub("", last) or last
 
 
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording: from the words that ask
-    (`asked_part`) first, then from the whole question."""
+    (`asked_part`), then from the whole question by the patterns that look anywhere in it
+    ("how many", "comment"), not those that read its first words (the context's "Quand
+    j'ajoute un masque…, … . Lequel garde…?" asks no date)."""
     text = " ".join(question.split())
-    for part in dict.fromkeys((asked_part(text), text)):
-        for kind, pattern in _ASKS:
-            if pattern.search(part):
-                return kind
+    asked = asked_part(text)
+    for kind, pattern in _ASKS:
+        if pattern.search(asked):
+            return kind
+    for kind, pattern in _ASKS:
+        if (asked == text.rstrip(" ?!.…") or not pattern.pattern.startswith("^")) \
+                and pattern.search(text):
+            return kind
     return OTHER
 
 

@@ -1378,6 +1378,10 @@ def test_what_is_asked_is_read_from_the_question_not_from_its_context(tmp_path):
     assert question_kind("Si je crée une file sans taille, combien d'éléments tient-elle ?") \
         == NUMBER
     assert question_kind("When was Debian 1.1 released?") == TIME
+    # the context's first word asks nothing: "Quand j'ajoute…" is no date question
+    assert question_kind("Quand j'ajoute un masque, j'hésite entre deux options. Laquelle "
+                         "garde mon calque tel quel ?") != TIME
+    assert question_kind("Comment faire une sauvegarde ? Merci.") == PROCEDURE
     assert question_kind("How do I join paths, e.g. in a loop?") == PROCEDURE
     answer = ask_over(tmp_path, {"sponsoring.md": (
         "# Sponsoring packages\n\nSponsoring a package means uploading a package for a "
