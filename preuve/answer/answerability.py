@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from preuve import text as tokens
+from preuve.answer.intent import asked_part
 from preuve.models import ASK_K, Hit
 from preuve.retrieve.fusion import FUSED
 
@@ -48,12 +49,15 @@ class Defaults:
     reaches `coverage_min`, or when the dense evidence reaches `dense_sure`, keyword and
     dense retrieval agree and the coverage still reaches `coverage_floor` (a question
     whose weighted words are mostly absent is about something else, however close its
-    meaning); else refuse."""
+    meaning), `context_floor` for a question that sets the scene before asking ("I'm
+    retouching an old portrait of my grandmother… How do I…?": the user's situation is in
+    words no manual holds); else refuse."""
 
     dense_floor: float
     dense_sure: float
     coverage_min: float
     coverage_floor: float = 0.33
+    context_floor: float = 0.2
 
 
 # multilingual-e5-small (int8, bundled). See docs/answers.md for how they were set.
@@ -377,7 +381,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                "defaults": {"dense_floor": defaults.dense_floor,
                             "dense_sure": defaults.dense_sure,
                             "coverage_min": defaults.coverage_min,
-                            "coverage_floor": defaults.coverage_floor}}
+                            "coverage_floor": defaults.coverage_floor,
+                            "context_floor": defaults.context_floor}}
     if not hits:
         return Judgment(False, "no passage retrieved", numbers)
     if not words:
@@ -415,13 +420,17 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     if share >= defaults.coverage_min:
         return Judgment(True, None, numbers)
     # across languages keyword search cannot agree with dense search: meaning decides
+    # a question with context (sentences or a "when/if …," clause before what it asks)
+    floor = defaults.context_floor if asked_part(question) != \
+        " ".join(question.split()).rstrip(" ?!.…") else defaults.coverage_floor
+    numbers["floor"] = floor
     if dense is not None and dense >= defaults.dense_sure and \
-            (agree is not False or translate is not None) and share >= defaults.coverage_floor:
+            (agree is not False or translate is not None) and share >= floor:
         return Judgment(True, None, numbers)
     if dense is not None and dense >= defaults.dense_sure:  # say which condition failed
         why_not = (f"reaches {defaults.dense_sure:.2f} but counts only with "
-                   f"{defaults.coverage_floor:.0%} of the words or more (here {share:.1%})"
-                   if share < defaults.coverage_floor else
+                   f"{floor:.0%} of the words or more (here {share:.1%})"
+                   if share < floor else
                    f"reaches {defaults.dense_sure:.2f} but keyword and dense search agree "
                    "on no passage")
     else:

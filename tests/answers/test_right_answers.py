@@ -1452,3 +1452,32 @@ def test_the_judgment_counts_a_word_found_in_another_form():
                      lambda stems: 1, 100, KEYWORD_DEFAULTS)
     found = {row["word"]: row["found"] for row in judgment.numbers["words"]}
     assert any(found[word] for word in found if "retourn" in word), found
+
+
+def test_a_question_that_sets_the_scene_is_judged_on_a_lower_share_of_its_words():
+    """Trials 11 and 12: "I'm going away for three weeks next month. What am I supposed
+    to do…?", "I'm retouching an old portrait of my grandmother… How do I tell it which
+    patch of skin to copy from?" were refused with the right passage first and the dense
+    evidence sure (0.88–0.89): the user's situation is in words no manual holds, and the
+    share of the question's words found fell under the floor (24–27 %, floor 33 %). A
+    question with context before what it asks needs `context_floor` (20 %); the same words
+    asked in one breath still need `coverage_floor`."""
+    from preuve.answer.answerability import E5_DEFAULTS, judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="gimp-tool-heal.html",
+                  kind="html", title="Heal", heading="Heal tool", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  text="To use the heal tool, Ctrl-click on the area you want to reproduce, "
+                       "then paint over the defect.", language="en")
+    sure = E5_DEFAULTS.dense_sure + 0.02
+    with_context = ("I'm retouching an old portrait of my late grandmother for a family "
+                    "album. How do I choose the area the heal tool takes?")
+    in_one_breath = ("How do I retouch an old portrait of my late grandmother for a family "
+                     "album and choose the area the heal tool takes?")
+    judged = judge(with_context, [passage], sure, lambda stems: 1, 100, E5_DEFAULTS)
+    share = judged.numbers["coverage"]
+    assert E5_DEFAULTS.context_floor <= share < E5_DEFAULTS.coverage_floor, judged.numbers
+    assert judged.answerable, judged.reason
+    plain = judge(in_one_breath, [passage], sure, lambda stems: 1, 100, E5_DEFAULTS)
+    assert plain.numbers["coverage"] == share
+    assert not plain.answerable and "33%" in plain.reason, plain.reason
