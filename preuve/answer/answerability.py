@@ -100,7 +100,9 @@ good proper properly correct correctly right whole entire entirely inside possib
 possibly normal normally nice nicely
 simplement facile facilement façon facon manière maniere meilleur meilleure meilleurs mieux
 rapide rapidement correctement entier entière entiers entières possible possibles
-proprement bien""".split())
+proprement bien
+aimerais aimerait aimerions aimeriez souhaite souhaites souhaitons souhaiterais
+souhaiterait voudrait voudrions veulent""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

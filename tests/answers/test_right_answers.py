@@ -1481,3 +1481,16 @@ def test_a_question_that_sets_the_scene_is_judged_on_a_lower_share_of_its_words(
     plain = judge(in_one_breath, [passage], sure, lambda stems: 1, 100, E5_DEFAULTS)
     assert plain.numbers["coverage"] == share
     assert not plain.answerable and "33%" in plain.reason, plain.reason
+
+
+def test_wishing_is_not_what_a_question_is_about():
+    """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
+    content word of the judgment, found through its translation as "love, magnet" in no
+    passage; "je voudrais" already was an ordinary verb, "j'aimerais" and "je souhaite"
+    were not."""
+    from preuve.answer.answerability import content_words
+
+    for question in ("J'aimerais afficher la pile d'appels, quelle fonction utiliser ?",
+                     "Je souhaite afficher la pile d'appels, quelle fonction utiliser ?"):
+        words = [word.lower() for word, _ in content_words(question)]
+        assert "pile" in words and not {"aimerais", "souhaite"} & set(words), words
