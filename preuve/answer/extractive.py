@@ -22,6 +22,7 @@ from preuve.answer.intent import (
     MUST_CARRY,
     NAME,
     PROCEDURE,
+    YESNO,
     carries,
     defined_term,
     question_kind,
@@ -784,7 +785,9 @@ class ExtractiveAnswerer:
                 own = by_hit[body.hit.chunk_id]
             start = body.index
             why += f"; its {pick.role} matches, the answer is what follows it"
-        elif self._titled(question, pick, units) and (
+        # a yes/no question is answered by the statement that says yes or no, not from its
+        # section's or its API entry's start
+        elif kind != YESNO and self._titled(question, pick, units) and (
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
             opening = _section_opening(pick.hit, hits)
@@ -794,7 +797,7 @@ class ExtractiveAnswerer:
             why += "; its heading names what is asked: quoted from the section's start"
             if opening is not None:
                 why += f" (passage ranked {opening.rank}, where the section opens)"
-        elif _is_entry(pick.hit) and start > _body_start(own) and \
+        elif kind != YESNO and _is_entry(pick.hit) and start > _body_start(own) and \
                 any(s is pick for s in window(own, _body_start(own), budget)):
             start = _body_start(own)
             why += "; an API entry: quoted from its description"

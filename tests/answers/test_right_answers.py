@@ -1494,3 +1494,23 @@ def test_wishing_is_not_what_a_question_is_about():
                      "Je souhaite afficher la pile d'appels, quelle fonction utiliser ?"):
         words = [word.lower() for word, _ in content_words(question)]
         assert "pile" in words and not {"aimerais", "souhaite"} & set(words), words
+
+
+def test_a_yes_no_question_is_answered_by_the_statement_that_says_it(tmp_path):
+    """"Est-ce que « A » et « a » seront considérés comme la même valeur ?" (trial 13) and
+    the sample's "Est-ce que je perds une journée de salaire quand je suis en arrêt
+    maladie ?": the section's heading names what is asked, so its start was quoted (the
+    steps of a filter, whom to warn and when) and the sentence that says yes or no came
+    after them, or not at all. A yes/no question is answered from the statement that says
+    it."""
+    answer = ask_over(tmp_path, {"absences.md": (
+        "# Absences\n\n## Absences pour maladie\n\n### Arrêt de travail\n\n"
+        "Prévenez votre responsable avant 10 h le premier jour d'absence, puis envoyez "
+        "l'arrêt de travail aux ressources humaines sous 48 heures, en indiquant la durée "
+        "prévue. Le salaire est maintenu dès le premier jour d'arrêt : il n'y a pas de jour "
+        "de carence.\n\n## Enfant malade\n\nLes parents d'un enfant de moins de 16 ans "
+        "disposent de 5 jours rémunérés par an.\n")},
+        "Est-ce que je perds une journée de salaire quand je suis en arrêt maladie ?")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("Le salaire est maintenu"), (
+        answer.answer, answer.explain.get("choice"))
