@@ -108,11 +108,11 @@ def main(packages: list[str], pairs_of, roots: list[str], default_dest: str) -> 
 PYTHON_HTML = Path("/usr/share/doc/python3-doc/html")
 
 
-def library_pages(names: list[str]) -> list[tuple[str, Path]]:
-    """(`python/library/NAME.html`, its file) for each of the Python library reference's
-    pages `names` that python3-doc installed."""
+def library_pages(names: list[str], under: str = "python/library") -> list[tuple[str, Path]]:
+    """(`UNDER/NAME.html`, its file) for each of the Python library reference's pages
+    `names` that python3-doc installed."""
     library = PYTHON_HTML.resolve() / "library"
-    return [(f"python/library/{name}.html", library / f"{name}.html") for name in names
+    return [(f"{under}/{name}.html", library / f"{name}.html") for name in names
             if (library / f"{name}.html").is_file()]
 
 

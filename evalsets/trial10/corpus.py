@@ -27,7 +27,7 @@ import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import PYTHON_HTML, expect, main, package_files  # noqa: E402
+from corpuslib import expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "debian-edu-doc-en", "debian-edu-doc-fr"]
 ROOTS = ["python-library", "debian-edu-en", "debian-edu-fr"]
@@ -68,9 +68,7 @@ def chapters(manual: Path, lang: str, into: Path) -> list[Path]:
 
 
 def pairs() -> list[tuple[str, Path]]:
-    library = PYTHON_HTML.resolve() / "library"
-    out = [(f"python-library/{name}.html", library / f"{name}.html") for name in LIBRARY
-           if (library / f"{name}.html").is_file()]
+    out = library_pages(LIBRARY, under="python-library")
     work = Path(_WORK.name)  # the cut chapters, copied by `main`, removed at exit
     for lang in ("en", "fr"):
         manual = next(p for p in package_files(f"debian-edu-doc-{lang}") if p.name == MANUAL)

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import PYTHON_HTML, expect, main, package_files  # noqa: E402
+from corpuslib import expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "developers-reference", "developers-reference-fr"]
 ROOTS = ["python-library", "devref-en", "devref-fr"]
@@ -32,9 +32,7 @@ CHAPTERS = ["new-maintainer", "developer-duties", "resources", "best-pkging-prac
 
 
 def pairs() -> list[tuple[str, Path]]:
-    library = PYTHON_HTML.resolve() / "library"
-    out = [(f"python-library/{name}.html", library / f"{name}.html") for name in LIBRARY
-           if (library / f"{name}.html").is_file()]
+    out = library_pages(LIBRARY, under="python-library")
     for package, folder, dest in (("developers-reference", "developers-reference",
                                    "devref-en"),
                                   ("developers-reference-fr", "fr", "devref-fr")):

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import PYTHON_HTML, expect, main, package_files  # noqa: E402
+from corpuslib import expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "gimp-help-en", "gimp-help-fr"]
 ROOTS = ["python-library", "gimp-en", "gimp-fr"]
@@ -31,9 +31,7 @@ PAGES = ["gimp-concepts-brushes", "gimp-image-print-size", "gimp-layer-mask-add"
 
 
 def pairs() -> list[tuple[str, Path]]:
-    library = PYTHON_HTML.resolve() / "library"
-    out = [(f"python-library/{name}.html", library / f"{name}.html") for name in LIBRARY
-           if (library / f"{name}.html").is_file()]
+    out = library_pages(LIBRARY, under="python-library")
     for lang in ("en", "fr"):
         out += [(f"gimp-{lang}/{path.name}", path) for path in package_files(f"gimp-help-{lang}")
                 if path.parent.name == lang and path.suffix == ".html" and path.stem in PAGES]

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import PYTHON_HTML, expect, main, package_files  # noqa: E402
+from corpuslib import expect, library_pages, main, package_files  # noqa: E402
 
 PACKAGES = ["python3-doc", "libreoffice-help-en-us", "libreoffice-help-fr"]
 ROOTS = ["python-library", "lo-en", "lo-fr"]
@@ -34,9 +34,7 @@ PAGES = ["swriter/guide/pagenumbers", "swriter/guide/indices_toc",
 
 
 def pairs() -> list[tuple[str, Path]]:
-    library = PYTHON_HTML.resolve() / "library"
-    out = [(f"python-library/{name}.html", library / f"{name}.html") for name in LIBRARY
-           if (library / f"{name}.html").is_file()]
+    out = library_pages(LIBRARY, under="python-library")
     for package, folder, dest in (("libreoffice-help-en-us", "en-US", "lo-en"),
                                   ("libreoffice-help-fr", "fr", "lo-fr")):
         root = f"/usr/share/libreoffice/help/{folder}/text/"
