@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from preuve import text as tokens
-from preuve.answer.intent import asked_part
+from preuve.answer.intent import sets_scene
 from preuve.models import ASK_K, Hit
 from preuve.retrieve.fusion import FUSED
 
@@ -421,11 +421,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                                f"{defaults.dense_floor:.2f}", numbers)
     if share >= defaults.coverage_min:
         return Judgment(True, None, numbers)
-    # across languages keyword search cannot agree with dense search: meaning decides
     # a question with context (sentences or a "when/if …," clause before what it asks)
-    floor = defaults.context_floor if asked_part(question) != \
-        " ".join(question.split()).rstrip(" ?!.…") else defaults.coverage_floor
+    floor = defaults.context_floor if sets_scene(question) else defaults.coverage_floor
     numbers["floor"] = floor
+    # across languages keyword search cannot agree with dense search: meaning decides
     if dense is not None and dense >= defaults.dense_sure and \
             (agree is not False or translate is not None) and share >= floor:
         return Judgment(True, None, numbers)

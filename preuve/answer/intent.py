@@ -158,6 +158,12 @@ def asked_part(question: str) -> str:
     return _SCENE_CLAUSE.sub("", last) or last
 
 
+def sets_scene(question: str) -> bool:
+    """The question gives context before what it asks (sentences, a "when/if …,"
+    clause): its asked part is not the whole of it."""
+    return asked_part(question) != " ".join(question.split()).rstrip(" ?!.…")
+
+
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording: from the words that ask
     (`asked_part`), then from the whole question by the patterns that look anywhere in it
@@ -168,9 +174,9 @@ def question_kind(question: str) -> str:
     for kind, pattern in _ASKS:
         if pattern.search(asked):
             return kind
+    context = sets_scene(text)
     for kind, pattern in _ASKS:
-        if (asked == text.rstrip(" ?!.…") or not pattern.pattern.startswith("^")) \
-                and pattern.search(text):
+        if (not context or not pattern.pattern.startswith("^")) and pattern.search(text):
             return kind
     return OTHER
 
