@@ -97,6 +97,7 @@ class Sentence:
     role: str = STATEMENT
     runs_on: bool = False  # the sentence goes on in the code block after it ("…using")
     aside: bool = False  # the second quote, from another section: beside the answer
+    elided: bool = False  # statements of its passage skipped before it in the quote ("…")
 
     @property
     def label(self) -> str:
@@ -536,7 +537,14 @@ def cite(chosen: list[Sentence]) -> str:
         label = first.label
         if first.start_line is not None and first.hit.page is None:
             label = f"{first.hit.path}:{first.start_line}-{last.end_line}"
-        quote = _joined([_guard(s.text) for s in group])
+        runs: list[list[Sentence]] = []
+        for sentence in group:  # statements the quote skips over: an ellipsis
+            if runs and not sentence.elided:
+                runs[-1].append(sentence)
+            else:
+                runs.append([sentence])
+        quote = " … ".join(_joined([_guard(s.text) for s in run]).rstrip(" ")
+                           for run in runs)
         quote += f"{'' if quote.endswith(chr(10)) else ' '}[{label}]"
         if parts and first.hit.path != parts_from[-1] and first.hit.kind != "code":
             quote = "\n\n" + quote  # another document's quote: a paragraph of its own
@@ -811,6 +819,9 @@ class ExtractiveAnswerer:
             _name_before(own, chosen) if kind == NAME else None)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
+        chosen, added = _with_best(chosen, by_hit[pick.hit.chunk_id])
+        if added:
+            why += "; the passage's best statement was left out of the quote: quoted too"
         second = [] if chosen and self._titled(question, chosen[0], units) else \
             self._second_quote(question, chosen, units, by_hit, compared)
         if second:
@@ -880,6 +891,26 @@ class ExtractiveAnswerer:
             return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
         return closest if closest.parts.get("cosine", 0.0) >= least else None
+
+
+def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Sentence], bool]:
+    """`chosen` with the best statement of the passage `own` by its whole score, when the
+    quote was moved away from it (to its section's start, to what a sentence leans on, or
+    chosen on meaning alone with two languages among the passages): that statement, in at
+    most SECOND_WORDS words, in the passage's order, after an ellipsis when statements
+    are skipped (`Sentence.elided`, read by `cite`). Whether it was added."""
+    best = max((s for s in own if s.role == STATEMENT), key=lambda s: s.score, default=None)
+    if best is None or not any(s.role == STATEMENT for s in chosen) or \
+            any(s is best for s in chosen):
+        return chosen, False
+    more = [s for s in window(own, _lean_start(own, best.index, SECOND_WORDS), SECOND_WORDS)
+            if not any(s is c for c in chosen)]
+    chosen = chosen + more
+    if all(s.hit is best.hit for s in chosen):
+        chosen.sort(key=lambda s: s.index)
+        for before, unit in zip(chosen, chosen[1:], strict=False):
+            unit.elided = any(s.role == STATEMENT for s in own[before.index + 1:unit.index])
+    return chosen, True
 
 
 def _opens_on(words: str, text: str, first: int = OPENING_WORDS, besides: str = "") -> bool:

@@ -18,7 +18,13 @@ from pathlib import Path
 import pytest
 
 from preuve import Index
-from preuve.answer.extractive import ATTACHED, split_sentences, term_overlap, window
+from preuve.answer.extractive import (
+    ATTACHED,
+    ExtractiveAnswerer,
+    split_sentences,
+    term_overlap,
+    window,
+)
 from preuve.answer.intent import NUMBER, PROCEDURE, REASON, TIME, carries, question_kind
 from preuve.models import Hit
 from preuve.retrieve import bilingual
@@ -1514,3 +1520,41 @@ def test_a_yes_no_question_is_answered_by_the_statement_that_says_it(tmp_path):
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("Le salaire est maintenu"), (
         answer.answer, answer.explain.get("choice"))
+
+
+
+def test_the_quote_holds_its_passage_s_best_statement():
+    """"Where do I turn on email notifications for Icinga alerts?" (trial 10, an English
+    and a French edition indexed) quoted "Information about Icinga is available from…":
+    with two languages among the passages, the quote is chosen on its meaning alone, and
+    the passage's best statement by the whole score (the file to edit, which holds the
+    question's words) was left out. It is always in the quote, in the passage's order,
+    after an ellipsis when statements are skipped. (The scores are set by hand: the rule
+    is about what is quoted once sentences are scored.)"""
+    text = ("Icinga system and service monitoring is available from https://www/icinga/. "
+            "By default Icinga does not send email. The Icinga configuration file used is "
+            "/etc/icinga/sitesummary.cfg. This can be changed by replacing notify-by-nothing "
+            "with notify-by-email in the file /etc/icinga/contacts.cfg. Information about "
+            "Icinga is available from https://www.icinga.com/ or in the icinga-doc package.")
+    english = _hit(1, "edu-en/maintenance.html", "11.3.2. Icinga", text)
+    english.language = "en"
+    french = _hit(2, "edu-fr/maintenance.html", "11.3.2. Icinga",
+                  "Icinga, l'outil de surveillance du système et des services, est disponible "
+                  "sur https://www/icinga/.")
+    french.language = "fr"
+    # (cosine, shared words): the answer is closest by its words, "Information…" by meaning
+    given = {"Icinga system": (0.853, 0.2), "By default": (0.844, 0.4),
+             "The Icinga configuration": (0.850, 0.2), "This can be changed": (0.872, 0.6),
+             "Information about": (0.877, 0.2), "Icinga, l'outil": (0.85, 0.0)}
+
+    class Scored(ExtractiveAnswerer):
+        def _score(self, question, kind, units, by_hit):
+            for unit in units:
+                cosine, shared = next(v for k, v in given.items() if unit.text.startswith(k))
+                unit.parts = {"lexical": shared, "cosine": cosine, "kind": 0.06}
+                unit.score = 0.6 * cosine + 0.4 * shared + 0.06
+
+    quote, _, info = Scored(embedder=object()).answer(
+        "Where do I turn on email notifications for Icinga alerts?", [english, french])
+    assert "/etc/icinga/contacts.cfg" in quote, (quote, info["choice"])
+    assert quote.index("contacts.cfg") < quote.index("Information about"), quote  # in order
