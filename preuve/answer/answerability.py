@@ -102,7 +102,8 @@ simplement facile facilement façon facon manière maniere meilleur meilleure me
 rapide rapidement correctement entier entière entiers entières possible possibles
 proprement bien
 aimerais aimerait aimerions aimeriez souhaite souhaites souhaitons souhaiterais
-souhaiterait voudrait voudrions veulent""".split())
+souhaiterait voudrait voudrions veulent
+depuis vers via""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

@@ -382,6 +382,21 @@ CODE_TERMS_FR = {
     "essai": "test try attempt", "bouton": "button", "pilote": "driver",
     "branche": "branch", "tube": "pipe", "ressource": "resource",
     "ensemble": "set collection", "paquetage": "package",
+    # the words of application manuals (menus, dialogs, sheets) FreeDict lacks or gives
+    # other senses of ("onglet" and "condensé" were missed in the thirteenth
+    # session's trial; the others are their kind)
+    "onglet": "tab", "condensé": "digest hash", "presse papiers": "clipboard",
+    "raccourci": "shortcut", "raccourci clavier": "keyboard shortcut",
+    "curseur": "cursor slider", "police": "font", "classeur": "workbook",
+    "feuille de calcul": "spreadsheet sheet", "glisser": "drag", "déposer": "drop",
+    "glisser déposer": "drag drop", "somme de contrôle": "checksum",
+    "case à cocher": "checkbox", "cocher": "check tick", "barre d outils": "toolbar",
+    "barre d état": "status bar", "diaporama": "slideshow", "diapositive": "slide",
+    "défiler": "scroll",
+    "calque": "layer", "boîte de dialogue": "dialog", "menu contextuel": "context menu",
+    "clic droit": "right click", "cliquer": "click", "sélectionner": "select",
+    "pièce jointe": "attachment", "courriel": "email mail", "mise en page": "layout",
+    "aperçu": "preview", "nouveau": "new", "nouvel": "new", "nouvelle": "new news",
 }
 
 
