@@ -897,8 +897,9 @@ def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Senten
     """`chosen` with the best statement of the passage `own` by its whole score, when the
     quote was moved away from it (to its section's start, to what a sentence leans on, or
     chosen on meaning alone with two languages among the passages): that statement, in at
-    most SECOND_WORDS words, in the passage's order, after an ellipsis when statements
-    are skipped (`Sentence.elided`, read by `cite`). Whether it was added."""
+    most SECOND_WORDS words, in the passage's order, with what lies between when that is
+    SECOND_WORDS words or fewer, else after an ellipsis (`Sentence.elided`, read by
+    `cite`). Whether it was added."""
     best = max((s for s in own if s.role == STATEMENT), key=lambda s: s.score, default=None)
     if best is None or not any(s.role == STATEMENT for s in chosen) or \
             any(s is best for s in chosen):
@@ -908,8 +909,16 @@ def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Senten
     chosen = chosen + more
     if all(s.hit is best.hit for s in chosen):
         chosen.sort(key=lambda s: s.index)
-        for before, unit in zip(chosen, chosen[1:], strict=False):
-            unit.elided = any(s.role == STATEMENT for s in own[before.index + 1:unit.index])
+        whole: list[Sentence] = []
+        for unit in chosen:
+            skipped = own[whole[-1].index + 1:unit.index] if whole else []
+            if skipped and all(s.role in QUOTABLE for s in skipped) and \
+                    sum(len(s.text.split()) for s in skipped) <= SECOND_WORDS:
+                whole.extend(skipped)  # a sentence or two between: quoted, not elided
+            else:
+                unit.elided = any(s.role == STATEMENT for s in skipped)
+            whole.append(unit)
+        chosen = whole
     return chosen, True
 
 

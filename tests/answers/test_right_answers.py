@@ -1560,6 +1560,42 @@ def test_the_quote_holds_its_passage_s_best_statement():
     assert quote.index("contacts.cfg") < quote.index("Information about"), quote  # in order
 
 
+
+@pytest.mark.parametrize("between, elided", [
+    ("The installer adds this entry for a system without a permanent address, as a "
+     "workaround for desktop software that looks its own name up.", False),
+    ("The installer adds it as a workaround for desktop software that looks its own name "
+     "up at start-up and fails when nothing answers, which happened on laptops that move "
+     "between networks and have no permanent address of their own at all.", True)])
+def test_what_lies_between_the_best_statement_and_the_quote(between, elided):
+    """"Why does Debian put 127.0.1.1 in /etc/hosts?" (trial 14): the passage's best
+    statement was added before the quote with an ellipsis, and the ellipsis hid the one
+    sentence that answered. A sentence or two between (SECOND_WORDS words) are quoted;
+    more are elided."""
+    text = (f"The address 127.0.1.1 in the second line of this example may not be found "
+            f"on some of the other Unix-like systems you may know. "
+            f"{between} The host name matches the one defined in /etc/hostname.")
+    english = _hit(1, "ref-en/network.html", "5.1. Host names", text)
+    english.language = "en"
+    french = _hit(2, "ref-fr/network.html", "5.1. Noms d'hôte",
+                  "Le nom d'hôte correspond à celui de /etc/hostname.")
+    french.language = "fr"
+    given = {"The address": (0.882, 0.47), "The installer": (0.80, 0.1),
+             "The host name": (0.901, 0.18), "Le nom": (0.85, 0.0)}
+
+    class Scored(ExtractiveAnswerer):
+        def _score(self, question, kind, units, by_hit):
+            for unit in units:
+                cosine, shared = next(v for k, v in given.items() if unit.text.startswith(k))
+                unit.parts = {"lexical": shared, "cosine": cosine, "kind": 0.0}
+                unit.score = 0.6 * cosine + 0.4 * shared
+
+    quote, _, info = Scored(embedder=object()).answer(
+        "Why does Debian put 127.0.1.1 in /etc/hosts?", [english, french])
+    assert quote.startswith("The address 127.0.1.1"), (quote, info["choice"])
+    assert ("workaround" in quote) is not elided and ("…" in quote) is elided, quote
+
+
 @needs_dictionaries
 def test_a_french_question_s_little_words_and_app_words_are_read_as_meant():
     """"Comment ouvrir une adresse dans un nouvel onglet du navigateur depuis un script
