@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from preuve import text as tokens
-from preuve.answer.intent import sets_scene
+from preuve.answer.intent import asked_part, sets_scene
 from preuve.models import ASK_K, Hit
 from preuve.retrieve.fusion import FUSED
 
@@ -411,6 +411,9 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
+    if sets_scene(question):  # a name in what sets the scene is the user's, not the subject
+        asked = tokens.fold(asked_part(question))
+        names = [name for name in names if tokens.fold(name) in asked]
     names += [code for code in absent_codes(question, hits) if code not in names]
     names += absent_versions(question, hits[:PASSAGES])
     if names:

@@ -821,7 +821,7 @@ class ExtractiveAnswerer:
             chosen = [signature] + chosen
         chosen, added = _with_best(chosen, by_hit[pick.hit.chunk_id])
         if added:
-            why += "; the passage's best statement was left out of the quote: quoted too"
+            why += "; the passage's best-scoring sentence lay outside that quote: quoted as well"
         second = [] if chosen and self._titled(question, chosen[0], units) else \
             self._second_quote(question, chosen, units, by_hit, compared)
         if second:

@@ -1610,3 +1610,25 @@ def test_a_french_question_s_little_words_and_app_words_are_read_as_meant():
     english = bilingual.code_translation(question, "fr").split()
     assert {"tab", "new"} <= set(english) and "story" not in english, english
     assert "digest" in bilingual.code_translation("comparer deux condensés", "fr").split()
+
+
+@needs_dictionaries
+def test_a_name_in_what_sets_the_scene_is_the_user_s_not_the_subject(tmp_path):
+    """"Ma connexion ADSL est saturée quand APT télécharge les mises à jour. Comment
+    limiter la bande passante utilisée par APT ?" (trial 14) was refused because no
+    passage names ADSL, with the answer ranked first: a name in the sentences that set
+    the scene is the user's situation. A name in what is asked still refuses."""
+    files = {"apt.md": (
+        "# APT\n\n## Limiter la bande passante\n\nSi vous désirez limiter la bande passante "
+        "utilisée par APT à, par exemple, 800 Kib/s, configurez APT avec le paramètre "
+        "suivant :\n\n    APT::Acquire::http::Dl-Limit \"800\";\n\n## Cache\n\nLes paquets "
+        "téléchargés sont gardés dans /var/cache/apt/archives jusqu'à leur nettoyage.\n")}
+    answer = ask_over(tmp_path / "scene", files,
+                      "Ma connexion ADSL est saturée quand APT télécharge les mises à jour. "
+                      "Comment limiter la bande passante utilisée par APT ?")
+    assert not answer.refused, answer.reason
+    assert "Dl-Limit" in answer.answer, answer.answer
+    asked = ask_over(tmp_path / "asked", files,
+                     "J'utilise APT tous les jours. Comment limiter la bande passante de "
+                     "Flatpak ?")
+    assert asked.refused and "Flatpak" in asked.reason, (asked.answer, asked.reason)
