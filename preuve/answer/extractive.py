@@ -805,8 +805,9 @@ class ExtractiveAnswerer:
             why += "; its heading names what is asked: quoted from the section's start"
             if opening is not None:
                 why += f" (passage ranked {opening.rank}, where the section opens)"
-        elif kind != YESNO and _is_entry(pick.hit) and start > _body_start(own) and \
-                any(s is pick for s in window(own, _body_start(own), budget)):
+        elif kind != YESNO and _is_entry(pick.hit) and start > _body_start(own) and (
+                kind == NAME  # "which function…?": the entry's name and what it does lead
+                or any(s is pick for s in window(own, _body_start(own), budget))):
             start = _body_start(own)
             why += "; an API entry: quoted from its description"
         else:

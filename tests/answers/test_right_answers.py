@@ -1632,3 +1632,30 @@ def test_a_name_in_what_sets_the_scene_is_the_user_s_not_the_subject(tmp_path):
                      "J'utilise APT tous les jours. Comment limiter la bande passante de "
                      "Flatpak ?")
     assert asked.refused and "Flatpak" in asked.reason, (asked.answer, asked.reason)
+
+
+def test_which_function_is_answered_by_the_entry_s_name_and_what_it_does():
+    """"Dans mon script Python, je dois demander un mot de passe … sans qu'il s'affiche à
+    l'écran. Quelle fonction utiliser ?" (trial 14) quoted getpass's fallback sentence,
+    far into its entry, without the entry's name or "Prompt the user for a password without
+    echoing": a question asking which function (option, field) is answered from the API
+    entry's name and description, the best sentence after them."""
+    from preuve.answer.intent import NAME
+
+    question = "Which function reads a password typed by the user when echo is unavailable?"
+    assert question_kind(question) == NAME
+    text = ("getpass.getpass(prompt='Password: ', stream=None)\nPrompt the user for a password "
+            "without echoing. The user is prompted using the string prompt, which defaults to "
+            "'Password: '. On Unix, the prompt is written to the file-like object stream using "
+            "the replace error handler if needed. stream defaults to the controlling terminal "
+            "(/dev/tty) or if that is unavailable to sys.stderr (this argument is ignored on "
+            "Windows). Changed in the last release: the stream is flushed before the prompt is "
+            "written, and the terminal settings are restored even when reading fails. If echo "
+            "free input is unavailable getpass() falls back to printing a warning message to "
+            "stream and reading the password typed by the user from sys.stdin.")
+    hit = _hit(1, "library/getpass.html", "getpass > getpass.getpass(prompt='Password: ', "
+               "stream=None)", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(question, [hit])
+    assert quoted.startswith("`getpass.getpass(prompt='Password: ', stream=None)` — Prompt "
+                             "the user for a password without echoing."), quoted
+    assert "falls back" in quoted, quoted
