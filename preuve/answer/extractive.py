@@ -59,6 +59,11 @@ _LONE_NAME = re.compile(r"^[ \t]*(?!\S*://)[^\s.:]\S*[./_]\S*[ \t]*$")
 # A PDF footnote's text: its mark glued to its first word ("2There are…", "1⁴The default…")
 _NOTE_TEXT = re.compile(r"^(?:[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)*[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+[A-Z][a-z]")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
+# An admonition's title on its own line (DocBook's and Sphinx's "Note", "Warning"): the
+# heading of what follows, never an item of the list before it
+_ADMONITION = re.compile(r"^\[?(?:notes?|warning|caution|tip|hint|important|danger|attention|"
+                         r"avertissement|astuce|remarque|mise en garde|conseil|see also|"
+                         r"voir aussi)\]?\s*:?$", re.I)
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
 _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
@@ -292,7 +297,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If
             # upstream…"), their next sentences too
             notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned)))
-        elif (by_lines and _MD_HEADING.match(raw.lstrip())) or (
+        elif (by_lines and _MD_HEADING.match(raw.lstrip())) or _ADMONITION.match(cleaned) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
                 _TERM.match(cleaned) and not (out and announces(out[-1].text))):
             role = HEADING  # (a term on its own line: a definition list's, what follows

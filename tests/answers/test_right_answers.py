@@ -1659,3 +1659,16 @@ def test_which_function_is_answered_by_the_entry_s_name_and_what_it_does():
     assert quoted.startswith("`getpass.getpass(prompt='Password: ', stream=None)` — Prompt "
                              "the user for a password without echoing."), quoted
     assert "falls back" in quoted, quoted
+
+
+def test_an_admonition_s_title_is_no_item_of_the_list_before_it():
+    """"Comment calcule-t-on la MSS à partir de la MTU en IPv4 ?" (trial 14, the Debian
+    Reference) ended on "`Note`": DocBook's admonition title, the line after the list a
+    colon announced, was quoted as one of its items."""
+    text = ("La relation entre MSS et MTU est la suivante :\nMSS = MTU - 40 pour IPv4\n"
+            "MSS = MTU - 60 pour IPv6\nNote\nLes optimisations basées sur iptables sont "
+            "décrites plus loin.")
+    units = split_sentences(_hit(1, "ref/ch05.fr.html", "5.5.1. MTU", text))
+    quoted = [u.text for u in window(units, 0, 80)]
+    assert quoted[0].startswith("La relation") and any("MTU - 60" in q for q in quoted)
+    assert not any("Note" in q for q in quoted), quoted
