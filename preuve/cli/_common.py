@@ -186,6 +186,9 @@ def print_report(report, as_json: bool, prefix: str = "") -> None:
             click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)
     for problem in report.failed:
         click.echo(f"error: {problem.path}: {problem.reason}", err=True)
+    for problem in report.cited_alike:
+        click.echo(f"note: {problem.path}: {problem.reason}, cited with the same path; "
+                   "ingest their common folder to tell them apart", err=True)
 
 def print_batch(batch, as_json: bool) -> None:
     """One line (or one JSON line) per batch of the watcher."""

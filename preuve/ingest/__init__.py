@@ -80,6 +80,8 @@ class IngestReport:
     failed: list[FileProblem] = field(default_factory=list)
     skipped: list[FileProblem] = field(default_factory=list)  # unread formats, no text
     embedded: int = 0  # passages embedded (cache misses)
+    # files of this ingest whose path (as cited) another folder's file has too
+    cited_alike: list[FileProblem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -189,11 +191,28 @@ def ingest(
                 scope is None or location in scope):
             changes.removals.append(doc.doc_id)
             report.removed.append(doc.path)
+    report.cited_alike = _cited_alike(known, changes)
     report = _commit(store, changes, report, embedder, embedder_name, progress,
                      embedder_settings, companion)
     if scope is None:  # the repositories were ingested whole at their commit
         record_repos(store, [r for r in session.repos.values() if r is not None])
     return report
+
+
+def _cited_alike(known: dict[str, Document], changes: Changes) -> list[FileProblem]:
+    """The files this ingest adds or changes whose path, as citations name it, a file
+    under another folder has too (`a/guide.md` and `b/guide.md` ingested as two folders
+    are both cited "guide.md"): each with the other folder."""
+    gone = set(changes.removals)
+    kept = [doc for doc in known.values() if doc.doc_id not in gone]
+    written = [document for document, _ in changes.upserts]
+    mine = {document.doc_id for document in written}
+    roots: dict[str, set[str]] = {}
+    for doc in [d for d in kept if d.doc_id not in mine] + written:
+        roots.setdefault(doc.path, set()).add(doc.root)
+    return [FileProblem(document.path, f"also under {other}")
+            for document in written
+            for other in sorted(roots[document.path] - {document.root})]
 
 
 def _commit(store: Store, changes: Changes, report: IngestReport, embedder,

@@ -211,6 +211,30 @@ def test_status_json(index_path):
     assert f"documents  {stats['documents']}" in text
 
 
+
+def test_two_folders_with_a_file_of_the_same_path_are_told_apart(tmp_path, fresh_index):
+    """`ingest a/` then `ingest b/`, both holding guide.md: the two documents are cited
+    "guide.md" alike. The ingest that makes it so says it, naming the other folder, and
+    the report carries it; a path no other folder has, an unchanged re-ingest and one
+    ingest of their common folder say nothing."""
+    for name, days in (("a", 30), ("b", 90)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "guide.md").write_text(
+            f"# Guide\n\nThe retention period is {days} days.\n", encoding="utf-8")
+    (tmp_path / "b" / "other.md").write_text("# Other\n\nNothing else.\n", encoding="utf-8")
+    first = run_cli("ingest", str(tmp_path / "a"), "--index", str(fresh_index))
+    assert first.returncode == 0 and "note:" not in first.stderr, first.stderr
+    second = run_cli("ingest", str(tmp_path / "b"), "--index", str(fresh_index))
+    assert second.returncode == 0, second.stderr
+    notes = [line for line in second.stderr.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: guide.md: also under {tmp_path / 'a'}, cited with the same "
+                     "path; ingest their common folder to tell them apart"], second.stderr
+    again = invoke_json("ingest", str(tmp_path / "b"), "--index", str(fresh_index))
+    assert again["cited_alike"] == [] and again["unchanged"] == 2, again
+    whole = run_cli("ingest", str(tmp_path), "--index", str(tmp_path / "whole.sqlite"))
+    assert whole.returncode == 0 and "note:" not in whole.stderr, whole.stderr
+
+
 def test_ingest_json_is_quiet_and_parseable(tmp_path, fresh_index):
     folder = tmp_path / "docs"
     folder.mkdir()
