@@ -45,7 +45,7 @@ from preuve.embed import Embedder
 from preuve.engine import DEFAULT_EMBEDDER, NO_EMBEDDER, Engine
 from preuve.errors import InvalidInput, NoSuchFile, NotFound
 from preuve.feedback import Feedback
-from preuve.ingest import IngestReport, ingest, ingest_records, repo, vectors
+from preuve.ingest import IngestReport, ingest, ingest_records, repo, shared_paths, vectors
 from preuve.ingest.base import ChunkSettings
 from preuve.models import ASK_K, PUBLIC, Document, Filters, Hit
 from preuve.retrieve import bilingual
@@ -323,6 +323,8 @@ class Index:
         stats["languages"] = bilingual.installed(self.engine.settings.dict_dir)
         # git work trees ingested, and whether each has moved past the indexed commit
         stats["repositories"] = repo.drift(self._store)
+        # paths cited alike: the same path under two folders ingested apart
+        stats["cited_alike"] = shared_paths(self._store.documents())
         return stats
 
     def _audiences(self) -> dict:

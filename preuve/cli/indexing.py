@@ -99,6 +99,9 @@ def status(index_path, as_json):
                    "a .meta.yaml sidecar)")
     for repo in stats.get("repositories") or []:
         click.echo(_repository_line(repo))
+    for path, roots in (stats.get("cited_alike") or {}).items():
+        click.echo(f"cited alike {path}: under {', '.join(roots)} (ingest their common "
+                   "folder to tell them apart)")
     languages = stats.get("languages") or {}
     if not languages.get("dictionaries"):
         click.echo("dictionaries missing (FreeDict fra-eng/eng-fra): a question in one "

@@ -199,20 +199,27 @@ def ingest(
     return report
 
 
+def shared_paths(documents: Iterable[Document]) -> dict[str, list[str]]:
+    """The paths, as citations name them, that documents under more than one folder hold
+    (`a/guide.md` and `b/guide.md` ingested as two folders are both cited "guide.md"):
+    each with those folders."""
+    roots: dict[str, set[str]] = {}
+    for doc in documents:
+        roots.setdefault(doc.path, set()).add(doc.root)
+    return {path: sorted(found) for path, found in roots.items() if len(found) > 1}
+
+
 def _cited_alike(known: dict[str, Document], changes: Changes) -> list[FileProblem]:
-    """The files this ingest adds or changes whose path, as citations name it, a file
-    under another folder has too (`a/guide.md` and `b/guide.md` ingested as two folders
-    are both cited "guide.md"): each with the other folder."""
+    """The files this ingest adds or changes that are cited alike with a file under
+    another folder (`shared_paths`), each with the other folder."""
     gone = set(changes.removals)
-    kept = [doc for doc in known.values() if doc.doc_id not in gone]
     written = [document for document, _ in changes.upserts]
     mine = {document.doc_id for document in written}
-    roots: dict[str, set[str]] = {}
-    for doc in [d for d in kept if d.doc_id not in mine] + written:
-        roots.setdefault(doc.path, set()).add(doc.root)
+    shared = shared_paths([doc for doc in known.values()
+                           if doc.doc_id not in gone and doc.doc_id not in mine] + written)
     return [FileProblem(document.path, f"also under {other}")
             for document in written
-            for other in sorted(roots[document.path] - {document.root})]
+            for other in shared.get(document.path, []) if other != document.root]
 
 
 def _commit(store: Store, changes: Changes, report: IngestReport, embedder,

@@ -231,6 +231,11 @@ def test_two_folders_with_a_file_of_the_same_path_are_told_apart(tmp_path, fresh
                      "path; ingest their common folder to tell them apart"], second.stderr
     again = invoke_json("ingest", str(tmp_path / "b"), "--index", str(fresh_index))
     assert again["cited_alike"] == [] and again["unchanged"] == 2, again
+    # status keeps saying it
+    status = invoke_json("status", "--index", str(fresh_index))
+    assert status["cited_alike"] == {"guide.md": [str(tmp_path / "a"), str(tmp_path / "b")]}
+    assert "cited alike guide.md: under" in invoke("status", "--index",
+                                                   str(fresh_index)).output
     whole = run_cli("ingest", str(tmp_path), "--index", str(tmp_path / "whole.sqlite"))
     assert whole.returncode == 0 and "note:" not in whole.stderr, whole.stderr
 
