@@ -318,19 +318,20 @@ class Index:
         stats["embedder"] = self._store.get_meta("embedder_model") or self._store.get_meta(
             "embedder")
         stats["refusal_threshold"] = self.calibration.stored() or None
-        stats["audiences"] = self._audiences()
+        documents = self._store.documents()
+        stats["audiences"] = self._audiences(documents)
         # what French-English work can use on this machine
         stats["languages"] = bilingual.installed(self.engine.settings.dict_dir)
         # git work trees ingested, and whether each has moved past the indexed commit
         stats["repositories"] = repo.drift(self._store)
         # paths cited alike: the same path under two folders ingested apart
-        stats["cited_alike"] = shared_paths(self._store.documents())
+        stats["cited_alike"] = shared_paths(documents)
         return stats
 
-    def _audiences(self) -> dict:
+    def _audiences(self, docs: list[Document]) -> dict:
         """What each audience reads: documents and passages for `public` and for every
-        label the index holds, and how many documents only the operator reads (no label)."""
-        docs = self.documents()
+        label the index holds (`docs`: every document), and how many documents only the
+        operator reads (no label)."""
         labels = sorted({d.access for d in docs if d.access} | {PUBLIC})
         out = {}
         for label in labels:

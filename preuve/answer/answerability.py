@@ -411,7 +411,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
-    if sets_scene(question):  # a name in what sets the scene is the user's, not the subject
+    scene = sets_scene(question)  # context before what is asked
+    if scene:  # a name in what sets the scene is the user's, not the subject
         asked = tokens.fold(asked_part(question))
         names = [name for name in names if tokens.fold(name) in asked]
     names += [code for code in absent_codes(question, hits) if code not in names]
@@ -426,7 +427,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     if share >= defaults.coverage_min:
         return Judgment(True, None, numbers)
     # a question with context (sentences or a "when/if …," clause before what it asks)
-    floor = defaults.context_floor if sets_scene(question) else defaults.coverage_floor
+    floor = defaults.context_floor if scene else defaults.coverage_floor
     numbers["floor"] = floor
     # across languages keyword search cannot agree with dense search: meaning decides
     if dense is not None and dense >= defaults.dense_sure and \

@@ -1523,6 +1523,19 @@ def test_a_yes_no_question_is_answered_by_the_statement_that_says_it(tmp_path):
 
 
 
+def scored_by_hand(given: dict[str, tuple[float, float]], kind: float = 0.0):
+    """An extractive answerer whose sentences are scored by hand, for tests of what is
+    quoted once sentences are scored: `given` maps a sentence's first words to its (cosine,
+    share of the question's words); every sentence gets the kind bonus `kind`."""
+    class Scored(ExtractiveAnswerer):
+        def _score(self, question, kind_asked, units, by_hit):
+            for unit in units:
+                cosine, shared = next(v for k, v in given.items() if unit.text.startswith(k))
+                unit.parts = {"lexical": shared, "cosine": cosine, "kind": kind}
+                unit.score = 0.6 * cosine + 0.4 * shared + kind
+
+    return Scored(embedder=object())
+
 def test_the_quote_holds_its_passage_s_best_statement():
     """"Where do I turn on email notifications for Icinga alerts?" (trial 10, an English
     and a French edition indexed) quoted "Information about Icinga is available from…":
@@ -1547,14 +1560,7 @@ def test_the_quote_holds_its_passage_s_best_statement():
              "The Icinga configuration": (0.850, 0.2), "This can be changed": (0.872, 0.6),
              "Information about": (0.877, 0.2), "Icinga, l'outil": (0.85, 0.0)}
 
-    class Scored(ExtractiveAnswerer):
-        def _score(self, question, kind, units, by_hit):
-            for unit in units:
-                cosine, shared = next(v for k, v in given.items() if unit.text.startswith(k))
-                unit.parts = {"lexical": shared, "cosine": cosine, "kind": 0.06}
-                unit.score = 0.6 * cosine + 0.4 * shared + 0.06
-
-    quote, _, info = Scored(embedder=object()).answer(
+    quote, _, info = scored_by_hand(given, kind=0.06).answer(
         "Where do I turn on email notifications for Icinga alerts?", [english, french])
     assert "/etc/icinga/contacts.cfg" in quote, (quote, info["choice"])
     assert quote.index("contacts.cfg") < quote.index("Information about"), quote  # in order
@@ -1583,14 +1589,7 @@ def test_what_lies_between_the_best_statement_and_the_quote(between, elided):
     given = {"The address": (0.882, 0.47), "The installer": (0.80, 0.1),
              "The host name": (0.901, 0.18), "Le nom": (0.85, 0.0)}
 
-    class Scored(ExtractiveAnswerer):
-        def _score(self, question, kind, units, by_hit):
-            for unit in units:
-                cosine, shared = next(v for k, v in given.items() if unit.text.startswith(k))
-                unit.parts = {"lexical": shared, "cosine": cosine, "kind": 0.0}
-                unit.score = 0.6 * cosine + 0.4 * shared
-
-    quote, _, info = Scored(embedder=object()).answer(
+    quote, _, info = scored_by_hand(given).answer(
         "Why does Debian put 127.0.1.1 in /etc/hosts?", [english, french])
     assert quote.startswith("The address 127.0.1.1"), (quote, info["choice"])
     assert ("workaround" in quote) is not elided and ("…" in quote) is elided, quote
