@@ -53,6 +53,10 @@ _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
 _TERM = re.compile(r"^(?:--?[a-z][\w-]*(?:, --?[a-z][\w-]*)*|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
+# A term given by its label in a reference's entry ("Option: Aptitude::Get-Root-Command",
+# DocBook's segmented lists): the entry's heading, its name leads the description quoted
+_LABELLED_TERM = re.compile(r"^(?:option|setting|variable|parameter|directive|key|"
+                            r"param[eè]tre|r[eé]glage|cl[eé]f?)\s*:\s*(\S+)$", re.I)
 # A line that is one file name, path or identifier ("paquet-version.tar.gz"; not a URL):
 # under a line ending with a colon, an item of the list it announces
 _LONE_NAME = re.compile(r"^[ \t]*(?!\S*://)[^\s.:]\S*[./_]\S*[ \t]*$")
@@ -64,6 +68,11 @@ _MD_HEADING = re.compile(r"^#{1,6}\s")
 _ADMONITION = re.compile(r"^\[?(?:notes?|warning|caution|tip|hint|important|danger|attention|"
                          r"avertissement|astuce|remarque|mise en garde|conseil|see also|"
                          r"voir aussi)\]?\s*:?$", re.I)
+# A table's, figure's or example's caption ("Table 3.5. List of typical journalctl command
+# snippets", "Exemple 2.1. …", its number alone when the sentence split cut it there): the
+# title of what follows, never part of the answer before it
+_CAPTION = re.compile(r"^(?:table(?:au)?|figure|example|exemple|listing|illustration)\s+"
+                      r"[\dA-Z]+(?:[.-]\d+)*[.:](?:\s|$)", re.I)
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
 _NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
@@ -117,6 +126,21 @@ class Sentence:
 # "… as follows.", "… de la manière suivante.", "… ce qui suit."
 _ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|\bsuivante?s?"
                          r"|\bce qui suit)\s*[.:]$", re.I)
+
+
+def _one_command(block: str) -> bool:
+    """A code block of one or two short lines ("# dmesg -n3" after "…can be configured by
+    setting its threshold level."): the example of the sentence before it, even without
+    its colon."""
+    lines = [line for line in block.strip().split("\n") if line.strip() and not _FENCE.match(line)]
+    return 0 < len(lines) <= 2 and sum(len(line.split()) for line in lines) <= 16
+
+
+def _labelled_term(line: str) -> str:
+    """The term of "Option: Aptitude::Get-Root-Command" (a reference entry's label and
+    its name), or ""."""
+    match = _LABELLED_TERM.match(line)
+    return match.group(1) if match and _TERM.match(match.group(1)) else ""
 
 
 def announces(sentence: str) -> bool:
@@ -283,7 +307,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         role, runs_on = None, False
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
-                    out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)):
+                    out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
+                    or _one_command(raw)):
                 role = ATTACHED
         elif out and out[-1].role == ATTACHED and _FENCE.match(out[-1].text) \
                 and cleaned[:1].islower():
@@ -298,8 +323,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             # upstream…"), their next sentences too
             notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned)))
         elif (by_lines and _MD_HEADING.match(raw.lstrip())) or _ADMONITION.match(cleaned) or (
+                _CAPTION.match(cleaned)) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
-                _TERM.match(cleaned) and not (out and announces(out[-1].text))):
+                _TERM.match(cleaned) and not (out and announces(out[-1].text))) or (
+                _labelled_term(cleaned)):
             role = HEADING  # (a term on its own line: a definition list's, what follows
             # describes: "APT::Periodic::AutocleanInterval", "--force-help")
         elif cleaned.endswith("?") and len(cleaned.split()) >= 3 and not _TOC_LINE.search(cleaned):
@@ -718,6 +745,7 @@ class ExtractiveAnswerer:
             if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED \
+                    and (announces(sentence.text) or sentence.runs_on) \
                     and not _LONE_NAME.match(following.text.strip("`")):
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
@@ -837,7 +865,7 @@ class ExtractiveAnswerer:
             unit.aside = True
         chosen = chosen + second
         return chosen, {"passage": chosen[0].label if chosen else pick.label,
-                        "rank": pick.hit.rank, "why": why}
+                        "rank": chosen[0].hit.rank if chosen else pick.hit.rank, "why": why}
 
 
     def _second_quote(self, question: str, chosen: list[Sentence], units: list[Sentence],
@@ -982,7 +1010,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     if not chosen or chosen[0].index == 0:
         return None
     heading = own[chosen[0].index - 1]
-    text = heading.text.strip()
+    text = _labelled_term(heading.text.strip()) or heading.text.strip()
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)):
         return None
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,

@@ -179,6 +179,9 @@ def print_report(report, as_json: bool, prefix: str = "") -> None:
         f"{prefix}{len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.removed)} removed, {report.unchanged} unchanged, "
         f"{report.chunks} chunks written, {report.embedded} passages embedded"
+        # vectors are cached by the text embedded: a passage met before is not embedded again
+        + (f" ({report.chunks - report.embedded} had the text of one already embedded)"
+           if 0 < report.embedded < report.chunks else "")
         + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
     )
     for problem in report.skipped:  # e.g. links, which are not followed

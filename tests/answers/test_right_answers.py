@@ -1671,3 +1671,56 @@ def test_an_admonition_s_title_is_no_item_of_the_list_before_it():
     quoted = [u.text for u in window(units, 0, 80)]
     assert quoted[0].startswith("La relation") and any("MTU - 60" in q for q in quoted)
     assert not any("Note" in q for q in quoted), quoted
+
+
+def test_a_docbook_page_s_furniture_stays_out_and_its_command_and_option_names_come_in():
+    """Read on the Debian Reference and the aptitude manual (DocBook, trial 15 and the
+    thirteenth session's own questions): "…can be configured by setting its threshold
+    level." was quoted without the `# dmesg -n3` shown right after it and with the next
+    table's caption ("Table 3.4. List of kernel error levels") as its last sentence; a
+    screenshot's "[D]" link (its long description) was quoted as code; a configuration
+    option's description was quoted without the option's name ("Option: …" before it)."""
+    from preuve.answer.extractive import ExtractiveAnswerer, cite
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = b"""<html><body><div class="section"><h2>3.3. The kernel message</h2>
+<p>The kernel error message displayed to the console can be configured by setting its
+threshold level.</p>
+<pre class="screen"># dmesg -n3</pre>
+<div class="table">
+<p class="title"><strong>Table 3.4. List of kernel error levels</strong></p>
+<div class="table-contents"><table class="table" border="1">
+<tr><th> error level value </th><th> error level name </th><th> meaning </th></tr>
+<tr><td> 0 </td><td> KERN_EMERG </td><td> system is unusable </td></tr>
+</table></div></div>
+<p>Using the actions menu opens this screen:</p>
+<div class="screenshot"><img src="menu.png" alt="[the Actions menu]"/>
+<div class="longdesc-link"><span class="longdesc-link">[<a href="ld-idm298.html">D</a>]</span>
+</div></div>
+<p>Use the arrow keys to pick a menu.</p></div></body></html>"""
+    chunk = parse_html(page, ChunkSettings()).chunks[0]
+    assert "[D]" not in chunk.text and "ld-idm" not in chunk.text, chunk.text
+    hit = _hit(1, "ref/ch03.en.html", chunk.heading, chunk.text)
+    units = split_sentences(hit)
+    first = next(u.index for u in units if u.text.startswith("The kernel error"))
+    quote = cite(window(units, first, 80))
+    assert "dmesg -n3" in quote and "Table 3.4" not in quote and "KERN_EMERG" not in quote, \
+        quote
+    # a sentence followed by its example is not, for that, one that announces a command:
+    # the "how do I" bonus stays with "…run:" sentences
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How do I show only serious kernel messages on the console?", [hit])
+    assert "dmesg -n3" in quoted, quoted
+
+    text = ("Option: Aptitude::CmdLine::Always-Prompt\nDefault: false\n"
+            "Description: In command-line mode, if this is set, aptitude will always prompt "
+            "before starting to install or remove packages.\n"
+            "Option: Aptitude::Get-Root-Command\nDefault: su:/bin/su\n"
+            "Description: This option sets the external command that aptitude will use to "
+            "switch to the root user, such as sudo.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Which option sets the command aptitude uses to switch to the root user?",
+        [_hit(1, "aptitude/ch02s05s05.html", "Configuration file reference", text)])
+    assert quoted.startswith("`Aptitude::Get-Root-Command` — Description: This option sets"), \
+        quoted
