@@ -217,14 +217,24 @@ _NAMED_RELEASE = re.compile(r"(?<![\w.-])(?!(?:Section|Chapter|Chapitre|Page|Tab
                             r"Niveau|Version)\b)([A-Z][a-z]+)\s(\d+(?:\.\d+)*)(?![\w.%])")
 
 
+# "under", "on", "with" before a release: the platform the question is asked on
+_PLATFORM = re.compile(r"\b(?:sous|under|on|with|avec|in|en|dans|using|running)\s+$", re.I)
+
+
 def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
     """The versions the question names ("version 7", "Debian 11") that no passage names:
     the number alone, not inside another ("version=7", "UUIDv7", "version 7.0" hold 7;
-    "802.11" does not hold 11)."""
+    "802.11" does not hold 11). A release named as where the question is asked ("sous
+    Python 3.11", "on Debian 12") counts when the passages name its product."""
     figure = r"(?<![\d.]){}(?:\.0)*(?![\d]|\.\d)"
     asked = {f"version {number}": re.compile(figure.format(re.escape(number)))
              for number in _ASKED_VERSION.findall(question)}
-    for name, number in _NAMED_RELEASE.findall(question):
+    for match in _NAMED_RELEASE.finditer(question):
+        name, number = match.groups()
+        if _PLATFORM.search(question[:match.start()]) and any(
+                re.search(rf"\b{re.escape(name)}\b", f"{hit.heading or ''}\n{hit.text}")
+                for hit in hits):
+            continue  # "…sous Python 3.11 ?" over Python's pages: where it runs, not what
         if tokens.fold(name) not in _ASKING and tokens.fold(name) not in tokens.STOPWORDS:
             # by its name ("Debian 12", "Debian GNU/Linux 12") or as a version ("v12"):
             # a "12" elsewhere ("le 12 décembre 1996") is another figure

@@ -23,9 +23,11 @@ from preuve.answer.intent import (
     NAME,
     PROCEDURE,
     YESNO,
+    asked_part,
     carries,
     defined_term,
     question_kind,
+    sets_scene,
 )
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
@@ -731,8 +733,13 @@ class ExtractiveAnswerer:
         term = defined_term(question) if kind == DEFINITION else ""
         if term and not any(_opens_on(term, u.text) for u in units if u.role == STATEMENT):
             term = ""  # "La plante est…" for "qu'est-ce que la coriandre": it says it
+        # with a scene set before what is asked ("On my machine… I only use sudo. How can I
+        # make it use sudo instead?"), the words asked weigh as much as the whole question
+        asked = asked_part(question) if sets_scene(question) else ""
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
+            if asked:
+                overlap = (overlap + term_overlap(asked, text)) / 2
             following = _following(by_hit[sentence.hit.chunk_id], sentence)
             bonus = 0.0
             # "…looks like this:" with what it shows in the next passage: its colon
@@ -1087,11 +1094,21 @@ def _position(hit: Hit) -> tuple[int, int, int]:
     return (hit.page or 0, hit.start_line or 0, int(ordinal) if ordinal.isdigit() else 0)
 
 
+# A passage of the same section ending at most this many lines before another opens it
+NEAR_LINES = 40
+
+
 def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
     """Of the passages found, the first one of `hit`'s section when `hit` goes on from it
-    (same document and heading, before it): where the section's body starts."""
+    (same document and heading, before it, on the page before or within NEAR_LINES):
+    where the section's body starts."""
     earlier = [h for h in hits if h.path == hit.path and h.heading == hit.heading
-               and h.heading and _position(h) < _position(hit)]
+               and h.heading and _position(h) < _position(hit)
+               # close before it: a module page under one title ("http.server — HTTP
+               # servers") opens hundreds of lines before the passage that answers
+               and (hit.page or 0) - (h.page or 0) <= 1
+               and (hit.page is not None
+                    or (h.end_line or 0) >= (hit.start_line or 0) - NEAR_LINES)]
     return min(earlier, key=_position, default=None)
 
 

@@ -1724,3 +1724,71 @@ threshold level.</p>
         [_hit(1, "aptitude/ch02s05s05.html", "Configuration file reference", text)])
     assert quoted.startswith("`Aptitude::Get-Root-Command` — Description: This option sets"), \
         quoted
+
+
+def test_a_release_named_as_where_the_question_runs_does_not_refuse(tmp_path):
+    """"Si j'appelle pickle.dump sans préciser de protocole sous Python 3.11, quel numéro
+    de protocole est utilisé ?" (trial 15) was refused: "the question names Python 3.11,
+    which no passage you may read mentions", with `DEFAULT_PROTOCOL` second. A release
+    after "sous", "on", "with"… is where the user runs it; it refuses only when the
+    passages do not name its product either. A release asked about still refuses."""
+    docs = tmp_path / "docs"
+    write(docs, {"library/pickle.md": "---\nlanguage: en\n---\n# pickle — Python object "
+                 "serialization\n\nThe default protocol is 4. It was added in Python 3.4 "
+                 "and became the default protocol starting with Python 3.8.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        platform = index.ask("Which pickle protocol is the default on Python 3.11?")
+        elsewhere = index.ask("Which pickle protocol is the default on Jython 2.7?")
+        asked = index.ask("What does Python 3.11 change in the default pickle protocol?")
+    assert not platform.refused and "protocol is 4" in platform.answer, platform.reason
+    assert elsewhere.refused and "Jython 2.7" in elsewhere.reason, elsewhere.reason
+    assert asked.refused and "Python 3.11" in asked.reason, asked.reason
+
+
+def test_what_is_asked_weighs_more_than_the_scene_set_before_it():
+    """"On my machine there is no root password, I only use sudo. When aptitude needs root
+    for updating the package lists it tries su. How can I make it use sudo instead?"
+    (trial 15) quoted "If you are not root and you try to update the package lists…": the
+    scene's words (root, update, package lists) outweighed what is asked (use sudo)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Some actions, such as updating the package lists, can only be performed as "
+            "root. If you are not root and you try to update the package lists, aptitude "
+            "will ask if you want to become root. When you have correctly entered the "
+            "password, aptitude will perform the action that required root privileges, "
+            "and you will still be root after the action completes, until you quit the "
+            "program or switch back to your own account from the menu of the main screen "
+            "where the list of packages is shown. Any changes you have made to package "
+            "states will be preserved, but they will not be saved to the disk until you "
+            "quit aptitude from its main menu or with its keyboard shortcut. "
+            "If you would like it to use some other command (such as sudo), set the "
+            "configuration option Aptitude::Get-Root-Command.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "On my machine there is no root password, I only use sudo. When aptitude needs root "
+        "for updating the package lists it tries su. How can I make it use sudo instead?",
+        [_hit(1, "aptitude/ch02s01s04.html", "2.1.4. Privileges", text)])
+    assert quoted.startswith("If you would like it to use some other command"), quoted
+
+
+def test_a_section_opening_far_before_the_passage_is_not_where_the_quote_starts():
+    """"…partager un dossier avec http.server sur le port 8080, seulement depuis ma
+    machine ?" (trial 15): the passage ranked first held the command line (lines
+    670-707), but its page is one section ("http.server — HTTP servers"), so the quote
+    jumped to where that section opens, 450 lines before: the module's introduction."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    opening = _hit(2, "library/http.server.html", "http.server — HTTP servers",
+                   "This module defines classes for implementing HTTP servers. Warning: "
+                   "http.server is not recommended for production.")
+    opening.start_line, opening.end_line = 215, 234
+    usage = _hit(1, "library/http.server.html", "http.server — HTTP servers",
+                 "http.server can also be invoked directly using the -m switch of the "
+                 "interpreter. The server listens to port 8000 by default. The default can "
+                 "be overridden by passing the desired port number as an argument:\n"
+                 "```\npython -m http.server 9000\n```")
+    usage.start_line, usage.end_line = 670, 707
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How do I start http.server on another port than 8000?", [usage, opening])
+    assert quoted.startswith("http.server can also be invoked"), quoted
+    assert "python -m http.server 9000" in quoted, quoted
