@@ -17,6 +17,7 @@ import numpy as np
 
 from preuve import memo
 from preuve import text as tokens
+from preuve.answer.answerability import content_words
 from preuve.answer.intent import (
     DEFINITION,
     MUST_CARRY,
@@ -734,8 +735,11 @@ class ExtractiveAnswerer:
         if term and not any(_opens_on(term, u.text) for u in units if u.role == STATEMENT):
             term = ""  # "La plante est…" for "qu'est-ce que la coriandre": it says it
         # with a scene set before what is asked ("On my machine… I only use sudo. How can I
-        # make it use sudo instead?"), the words asked weigh as much as the whole question
+        # make it use sudo instead?"), the words asked weigh as much as the whole question,
+        # when they name something ("…Comment faire ?" leaves it to the scene)
         asked = asked_part(question) if sets_scene(question) else ""
+        if asked and not content_words(asked):
+            asked = ""
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:

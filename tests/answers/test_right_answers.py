@@ -1792,3 +1792,14 @@ def test_a_section_opening_far_before_the_passage_is_not_where_the_quote_starts(
         "How do I start http.server on another port than 8000?", [usage, opening])
     assert quoted.startswith("http.server can also be invoked"), quoted
     assert "python -m http.server 9000" in quoted, quoted
+
+
+def test_a_dollar_inside_a_pattern_is_no_shell_prompt():
+    """"Donc, le motif de recherche « ^nom$ » correspondra uniquement au paquet nommé nom"
+    (the aptitude FAQ, trial 15) carried a command for "Comment faire ?": its "$ " was
+    read as a shell prompt, and the sentence took the procedure bonus over the one that
+    answered. A prompt starts the line or follows a space."""
+    assert not carries(PROCEDURE, "Donc, le motif de recherche « ^nom$ » correspondra "
+                                  "uniquement au paquet nommé nom.")
+    assert carries(PROCEDURE, "$ make install")
+    assert carries(PROCEDURE, "Build it as root: $ make install")
