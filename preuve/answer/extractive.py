@@ -24,11 +24,10 @@ from preuve.answer.intent import (
     NAME,
     PROCEDURE,
     YESNO,
-    asked_part,
+    asking_sentence,
     carries,
     defined_term,
     question_kind,
-    sets_scene,
 )
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
@@ -737,8 +736,8 @@ class ExtractiveAnswerer:
         # with a scene set before what is asked ("On my machine… I only use sudo. How can I
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
-        asked = asked_part(question) if sets_scene(question) else ""
-        if asked and not content_words(asked):
+        asked = asking_sentence(question)
+        if asked == " ".join(question.split()).rstrip(" ?!.…") or not content_words(asked):
             asked = ""
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)

@@ -147,14 +147,19 @@ _SCENE_CLAUSE = re.compile(r"^\W*(when|whenever|if|once|after|before|while|since
                            r"pendant)\b[^,?]*,\s*(?=\S)", _I)
 
 
-def asked_part(question: str) -> str:
-    """The words that ask, without the context around them: the last sentence that asks
-    (ends with "?"; else the last sentence), without a leading "when/if/quand/si …,"
-    clause."""
+def asking_sentence(question: str) -> str:
+    """The last sentence that asks (ends with "?"; else the last sentence), whole: its
+    "if my program ends with os._exit()…," is part of what it asks."""
     text = " ".join(question.split())
     sentences = _SENTENCE_END.split(text)
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences
-    last = asking[-1].rstrip(" ?!.…") or text
+    return asking[-1].rstrip(" ?!.…") or text
+
+
+def asked_part(question: str) -> str:
+    """The words that ask, without the context around them: the asking sentence without
+    a leading "when/if/quand/si …," clause."""
+    last = asking_sentence(question)
     return _SCENE_CLAUSE.sub("", last) or last
 
 

@@ -1803,3 +1803,18 @@ def test_a_dollar_inside_a_pattern_is_no_shell_prompt():
                                   "uniquement au paquet nommé nom.")
     assert carries(PROCEDURE, "$ make install")
     assert carries(PROCEDURE, "Build it as root: $ make install")
+
+
+def test_an_if_clause_of_the_asking_sentence_is_part_of_what_is_asked(tmp_path):
+    """"I registered a cleanup function with atexit that deletes temp files. If my program
+    ends with os._exit() or gets killed by a signal, will that cleanup still run?" (trial
+    15, over python3-doc's atexit page, kept in tests/fixtures/documented): weighing only
+    "will that cleanup still run" lost the note that answers (not called "when the
+    program is killed by a signal… or when os._exit() is called")."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "atexit.html").read_text(
+        encoding="utf-8")
+    answer = ask_over(tmp_path, {"library/atexit.html": page},
+                      "I registered a cleanup function with atexit that deletes temp files. "
+                      "If my program ends with os._exit() or gets killed by a signal, will "
+                      "that cleanup still run?")
+    assert "os._exit() is called" in answer.answer, answer.answer
