@@ -190,7 +190,8 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
 # keyword analyzer splits it into its parts ("2", "to", "3"), which any passage holds, so
 # it is looked for whole. Not: measures and ordinals ("10GB", "5min", "1st", "3e").
 _MIXED = re.compile(r"(?<![\w.-])(?=[\w.-]*\d)(?=[\w.-]*[^\W\d_])\w[\w.-]*\w(?![\w-])")
-_MEASURE = re.compile(r"^\d+(?:[.,]\d+)?[^\W\d_]{1,3}$")
+# a figure and its unit: "10GB", "3.5mm", "32-bit", "8-core" (not a name like "utf-8")
+_MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:[^\W\d_]{1,3}|-[a-z]{2,})$")
 
 
 def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:

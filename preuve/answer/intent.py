@@ -24,7 +24,10 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"pour quelle raison|comment se fait-il|quelle est la raison)\b", _I)),
     # a sum of money: "how much are engineers paid…", "combien coûte…", "quel est le
     # montant…"
-    (AMOUNT, re.compile(r"\bhow much\b.*\b(cost|costs|charge|charged|earn|earns|worth|money|"
+    # ("how much memory will it cost" asks a quantity of what is named, not money)
+    (AMOUNT, re.compile(r"\bhow much\b(?! (memory|ram|disk|space|storage|time|cpu|bandwidth|"
+                        r"power|energy|traffic|data)\b)"
+                        r".*\b(cost|costs|charge|charged|earn|earns|worth|money|"
                         r"reimburs\w*|refund\w*)\b|\bhow much (do|does|did|will|would)\b.*"
                         r"\bpay\b|\bhow much (is|are|am|was|were|will|would)\b.*\bpaid\b|"
                         r"\b(what|which) (is|are) the (price|cost|fee|fees|salary|wage|"

@@ -1818,3 +1818,20 @@ def test_an_if_clause_of_the_asking_sentence_is_part_of_what_is_asked(tmp_path):
                       "If my program ends with os._exit() or gets killed by a signal, will "
                       "that cleanup still run?")
     assert "os._exit() is called" in answer.answer, answer.answer
+
+
+def test_a_figure_with_its_unit_is_no_name_and_a_resource_s_cost_is_no_sum(tmp_path):
+    """Trial 16 (python3-doc's platform and lzma pages), both refused with the answer
+    ranked first: "…is my interpreter 32-bit or 64-bit?" named "32-bit, 64-bit", which no
+    passage holds as such ("64-bitness"); "How much memory might that cost me?" asked for
+    a sum of money, and "as high as 800 MiB" is none."""
+    assert question_kind("I compress with LZMA preset 9. How much memory might that cost "
+                         "me?") == NUMBER
+    assert question_kind("How much will a night at the conference hotel cost me?") != NUMBER
+    answer = ask_over(tmp_path, {"library/platform.md": (
+        "---\nlanguage: en\n---\n# platform — Access to underlying platform's identifying "
+        "data\n\nOn macOS, executable files may be universal files containing multiple "
+        "architectures. To get at the “64-bitness” of the current interpreter, it is more "
+        "reliable to query the sys.maxsize attribute: `is_64bits = sys.maxsize > 2**32`.\n")},
+        "How can my script reliably tell whether its interpreter is 32-bit or 64-bit?")
+    assert not answer.refused and "sys.maxsize" in answer.answer, answer.reason
