@@ -1023,6 +1023,11 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     text = _labelled_term(heading.text.strip()) or heading.text.strip()
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)):
         return None
+    before = own[heading.index - 1] if heading.index > 0 else None
+    if before is not None and before.role == HEADING and _TERM.match(before.text.strip()) \
+            and _TERM.match(text):
+        return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
+        # the term the paragraph after it describes
     return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
 

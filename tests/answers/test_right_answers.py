@@ -1835,3 +1835,19 @@ def test_a_figure_with_its_unit_is_no_name_and_a_resource_s_cost_is_no_sum(tmp_p
         "reliable to query the sys.maxsize attribute: `is_64bits = sys.maxsize > 2**32`.\n")},
         "How can my script reliably tell whether its interpreter is 32-bit or 64-bit?")
     assert not answer.refused and "sys.maxsize" in answer.answer, answer.reason
+
+
+def test_the_last_of_a_list_of_names_does_not_lead_the_paragraph_after_it():
+    """"Combien de filtres puis-je mettre au maximum dans une chaîne de filtres lzma ?"
+    (trial 16, python3-doc's lzma page) was answered "`FILTER_SPARC` — A filter chain can
+    consist of up to 4 filters…": the last of the list of filter names before the
+    paragraph was taken for the term that paragraph describes."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Branch-Call-Jump (BCJ) filters:\nFILTER_X86\nFILTER_IA64\nFILTER_ARM\n"
+            "FILTER_SPARC\nA filter chain can consist of up to 4 filters, and cannot be "
+            "empty. The last filter in the chain must be a compression filter.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How many filters can a custom lzma filter chain hold at most?",
+        [_hit(1, "library/lzma.html", "Specifying custom filter chains", text)])
+    assert quoted.startswith("A filter chain can consist of up to 4 filters"), quoted
