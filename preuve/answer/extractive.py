@@ -53,7 +53,8 @@ _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
 _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")
 # A term a definition list describes, alone on its line: an option, a setting, a
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
-_TERM = re.compile(r"^(?:--?[a-z][\w-]*(?:, --?[a-z][\w-]*)*|"
+_OPTION = r"--?[a-z][\w-]*(?:[= ]?<[\w-]+>|[= ][A-Z][A-Z_]*)?"  # "-p <interpreter>", "-o FILE"
+_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
 # A term given by its label in a reference's entry ("Option: Aptitude::Get-Root-Command",
 # DocBook's segmented lists): the entry's heading, its name leads the description quoted

@@ -1851,3 +1851,22 @@ def test_the_last_of_a_list_of_names_does_not_lead_the_paragraph_after_it():
         "How many filters can a custom lzma filter chain hold at most?",
         [_hit(1, "library/lzma.html", "Specifying custom filter chains", text)])
     assert quoted.startswith("A filter chain can consist of up to 4 filters"), quoted
+
+
+def test_an_option_with_its_argument_leads_its_description():
+    """"Avec zipapp, comment ajouter une ligne #! pour que l'archive se lance directement ?"
+    (read at the fourteenth session's end, python3-doc's zipapp page): the description
+    "Add a #! line to the archive specifying interpreter…" came without the option it
+    describes, "-p <interpreter>, --python=<interpreter>": an option taking an argument
+    was not read as a term."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("-p <interpreter>, --python=<interpreter>\nAdd a #! line to the archive "
+            "specifying interpreter as the command to run. Also, on POSIX, make the archive "
+            "executable. The default is to write no #! line.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "With zipapp, how do I add a #! line so the archive can be run directly?",
+        [_hit(1, "library/zipapp.html", "zipapp > Command-Line Interface > -p <interpreter>, "
+              "--python=<interpreter>", text)])
+    assert quoted.startswith("`-p <interpreter>, --python=<interpreter>` — Add a #! line"), \
+        quoted
