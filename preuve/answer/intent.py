@@ -37,7 +37,7 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"co[uû]t|tarif|salaire)s?\b", _I)),
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
                         r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
-                        r"montant|taille|durée|délai|pourcentage|version|prix))\b", _I)),
+                        r"montant|taille|durée|délai|pourcentage|version|prix|numéro))\b", _I)),
     (TIME, re.compile(r"^\W*(when|quand|since when|depuis quand|((in|on|at|en|à|a|au|depuis|"
                       r"since|from|until|jusqu['’]à) )?(what|which|quel(le)?) (year|date|day|"
                       r"time|année|jour|heure)|à quelle (date|heure))\b", _I)),

@@ -1870,3 +1870,11 @@ def test_an_option_with_its_argument_leads_its_description():
               "--python=<interpreter>", text)])
     assert quoted.startswith("`-p <interpreter>, --python=<interpreter>` — Add a #! line"), \
         quoted
+
+
+def test_which_number_in_french_asks_for_a_figure():
+    """"…quel numéro de protocole est utilisé ?" (trial 15, pickle) was no number question:
+    the quote needed no figure, and `pickle.dumps`'s signature was quoted for it."""
+    assert question_kind("Si j'appelle pickle.dump sans préciser de protocole, quel numéro "
+                         "de protocole est utilisé ?") == NUMBER
+    assert question_kind("Quel est le numéro de port par défaut du serveur ?") == NUMBER
