@@ -826,8 +826,8 @@ class ExtractiveAnswerer:
                        f"question ({titled.parts['cosine']:.3f})")
         own = by_hit[pick.hit.chunk_id]
         start = pick.index
-        # steps take room: a procedure gets half as many words again
-        budget = self.words * 3 // 2 if kind == PROCEDURE else self.words
+        # steps take room, and so does a yes or no with its condition: half as many words again
+        budget = self.words * 3 // 2 if kind in (PROCEDURE, YESNO) else self.words
         if pick.role != STATEMENT:  # a question or heading: its body answers it
             body = next((s for s in own[pick.index + 1:] if s.role == STATEMENT), None)
             if body is None:  # nothing after it here: the best statement of the passage

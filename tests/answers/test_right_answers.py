@@ -1878,3 +1878,17 @@ def test_which_number_in_french_asks_for_a_figure():
     assert question_kind("Si j'appelle pickle.dump sans préciser de protocole, quel numéro "
                          "de protocole est utilisé ?") == NUMBER
     assert question_kind("Quel est le numéro de port par défaut du serveur ?") == NUMBER
+
+
+def test_a_yes_or_no_is_quoted_with_the_condition_that_decides_it(tmp_path):
+    """"I rewrite a set of files in place with fileinput (inplace=True). Will I be left with
+    a copy of the original files afterwards?" (trial 16, python3-doc's fileinput page,
+    kept in tests/fixtures/documented): the quote stopped two sentences before "…by
+    default, the extension is '.bak' and it is deleted when the output file is closed":
+    a yes or no with its condition takes the room of a procedure's steps."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "fileinput.html").read_text(
+        encoding="utf-8")
+    answer = ask_over(tmp_path, {"library/fileinput.html": page},
+                      "I rewrite a set of files in place with fileinput (inplace=True). Will I "
+                      "be left with a copy of the original files afterwards?")
+    assert "deleted when the output file is closed" in answer.answer, answer.answer
