@@ -422,11 +422,14 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
+    codes = absent_codes(question, hits)
     scene = sets_scene(question)  # context before what is asked
-    if scene:  # a name in what sets the scene is the user's, not the subject
+    if scene:  # a name in what sets the scene is the user's ("…/erreurs/404.php"), not
+        # the subject
         asked = tokens.fold(asked_part(question))
         names = [name for name in names if tokens.fold(name) in asked]
-    names += [code for code in absent_codes(question, hits) if code not in names]
+        codes = [code for code in codes if tokens.fold(code) in asked]
+    names += [code for code in codes if code not in names]
     names += absent_versions(question, hits[:PASSAGES])
     if names:
         numbers["absent_names"] = names

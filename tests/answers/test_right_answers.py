@@ -1892,3 +1892,26 @@ def test_a_yes_or_no_is_quoted_with_the_condition_that_decides_it(tmp_path):
                       "I rewrite a set of files in place with fileinput (inplace=True). Will I "
                       "be left with a copy of the original files afterwards?")
     assert "deleted when the output file is closed" in answer.answer, answer.answer
+
+
+def test_a_file_name_of_the_user_s_in_the_scene_does_not_refuse(tmp_path):
+    """"Mon ErrorDocument 404 pointe vers l'adresse complète http://www.monsite.fr/erreurs/
+    404.php et mon script PHP ne reçoit aucune variable REDIRECT_URL ni REDIRECT_STATUS.
+    Pourquoi ?" (trial 17, Apache's manual) was refused: "the question names 404.php",
+    the user's own file, with the answer ranked first. A name of letters and figures in
+    what sets the scene is the user's, like a word-name there; in what is asked it still
+    refuses."""
+    docs = tmp_path / "docs"
+    write(docs, {"custom-error.md": "---\nlanguage: fr\n---\n# Messages d'erreur "
+                 "personnalisés\n\nLes variables REDIRECT_URL et REDIRECT_STATUS ne sont "
+                 "pas définies quand la directive ErrorDocument spécifie une redirection "
+                 "externe, c'est-à-dire une URL complète commençant par http:, même vers le "
+                 "même serveur.\n"})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        scene = index.ask("Mon ErrorDocument 404 pointe vers l'adresse complète "
+                          "http://www.monsite.fr/erreurs/404.php et mon script ne reçoit aucune "
+                          "variable REDIRECT_URL ni REDIRECT_STATUS. Pourquoi ?")
+        asked = index.ask("Que contient la variable REDIRECT_URL dans le script 404.php ?")
+    assert not scene.refused and "redirection externe" in scene.answer, scene.reason
+    assert asked.refused and "404.php" in asked.reason, asked.reason
