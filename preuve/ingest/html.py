@@ -27,12 +27,15 @@ _BLOCK = {"p", "div", "li", "ul", "ol", "pre", "blockquote", "table", "tr", "td"
           "h1", "h2", "h3", "h4", "h5", "h6", "body", "details", "summary"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Page furniture marked by its role or, in the generators most manuals come from (Sphinx,
-# DocBook), by its class: skipped like <nav>. "headerlink" is Sphinx's pilcrow anchor,
-# "longdesc-link" DocBook's "[D]" link to a screenshot's long description.
+# DocBook, Apache httpd's manual), by its class: skipped like <nav>. "headerlink" is
+# Sphinx's pilcrow anchor, "longdesc-link" DocBook's "[D]" link to a screenshot's long
+# description, "toplang"/"bottomlang" and the ids "page-header", "path", "quickview" the
+# Apache manual's language list, menu, breadcrumbs and page contents.
 _SKIP_ROLES = {"navigation", "banner", "contentinfo", "search", "complementary"}
 _SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerlink",
-                 "footer", "breadcrumbs", "docnav", "longdesc-link"}
-_SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar"}  # Publican
+                 "footer", "breadcrumbs", "docnav", "longdesc-link", "toplang", "bottomlang"}
+_SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar",  # Publican
+             "page-header", "path", "quickview"}
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
 _ROW_WORDS = 60  # a table row longer than this is a layout, not a line of data

@@ -259,6 +259,43 @@ def test_html_without_main_drops_scripts_nav_and_footer(fresh_index, tmp_path):
     ]
 
 
+def test_the_apache_manual_s_menus_and_language_list_are_furniture(fresh_index, tmp_path):
+    """Trial 17 (apache2-doc, the httpd 2.4 manual in English and French): "Available
+    Languages: en | fr | ja | ko | tr" ended an answer, and the page's menu, breadcrumbs
+    and contents list took source slots. They sit in the manual's own furniture blocks
+    (ids page-header, path, quickview; classes toplang, bottomlang), laid out as there."""
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / "logs.html").write_text(
+        "<html><head><title>Log Files - Apache HTTP Server Version 2.4</title></head>\n"
+        "<body id=\"manual-page\"><div id=\"page-header\">\n"
+        "<p class=\"menu\"><a href=\"mod/index.html\">Modules</a> | "
+        "<a href=\"mod/quickreference.html\">Directives</a> | <a href=\"faq\">FAQ</a></p>\n"
+        "<p class=\"apache\">Apache HTTP Server Version 2.4</p></div>\n"
+        "<div id=\"path\">\n<a href=\"https://www.apache.org/\">Apache</a> &gt; "
+        "<a href=\"https://httpd.apache.org/\">HTTP Server</a></div>\n"
+        "<div id=\"page-content\"><div id=\"preamble\"><h1>Log Files</h1>\n"
+        "<div class=\"toplang\">\n<p><span>Available Languages: </span>"
+        "<a href=\"../en/logs.html\">&nbsp;en&nbsp;</a> |\n"
+        "<a href=\"../fr/logs.html\">&nbsp;fr&nbsp;</a></p>\n</div>\n"
+        "<p>The server keeps an error log and an access log.</p>\n</div>\n"
+        "<div id=\"quickview\"><ul id=\"toc\"><li><a href=\"#errorlog\">Error Log</a></li>\n"
+        "<li><a href=\"#accesslog\">Access Log</a></li></ul></div>\n"
+        "<div class=\"section\"><h2>Error Log</h2>\n"
+        "<p>The error log is set by the ErrorLog directive.</p></div>\n"
+        "<div class=\"bottomlang\">\n<p><span>Available Languages: </span>"
+        "<a href=\"../en/logs.html\">&nbsp;en&nbsp;</a></p>\n</div>\n"
+        "<div id=\"footer\"><p class=\"apache\">Copyright 2026 The Apache Software "
+        "Foundation.</p></div></div></body></html>\n", encoding="utf-8")
+    report, db = ingest_folder(fresh_index, folder)
+    assert report.ok
+    text = "\n".join(c["text"] for c in chunks_of(db, "logs.html"))
+    for furniture in ("Available Languages", "Directives", "HTTP Server", "Access Log",
+                      "Copyright"):
+        assert furniture not in text, (furniture, text)
+    assert "The server keeps an error log" in text and "ErrorLog directive" in text, text
+
+
 def test_html_article_header_keeps_its_title(fresh_index, tmp_path):
     """Regression: an article's own <header> holds its <h1>; only site chrome is skipped."""
     folder = tmp_path / "site"
