@@ -7,7 +7,7 @@ together and per question language (the README's "all answer sets" row).
 
 The corpora and indexes go under DIR (default: a temporary folder, removed at the end
 unless --keep; an index already there is brought up to date, not rebuilt). About eight
-minutes for the fourteen sets on two cores.
+minutes for the fifteen sets on two cores.
 Outcomes are graded by facts (the strings a right answer must hold); docs/answers.md
 holds the stricter hand verdicts."""
 
@@ -26,7 +26,7 @@ PREUVE = [sys.executable, "-m", "preuve"]
 # name: (its questions, its corpus script; None: the bundled sample, `examples/`)
 SETS = {name: (ROOT / "evalsets" / name / "questions.yaml", ROOT / "evalsets" / name / "corpus.py")
         for name in ("manuals", "handbook", "blind", "trial6", "trial8", "trial9", "trial10",
-                     "trial11", "trial12", "trial13", "trial14", "trial15", "trial16")}
+                     "trial11", "trial12", "trial13", "trial14", "trial15", "trial16", "trial17")}
 SETS["sample"] = (ROOT / "examples" / "questions.yaml", None)
 ANSWERABLE = ("right", "partial", "wrong", "false_refusal", "unjudged")
 TO_REFUSE = ("correct_refusal", "answered_unanswerable")
