@@ -487,6 +487,12 @@ _POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said|this)\s+"
                           r"(?!as\b|who\b|which\b|that\b|whose\b)\w", re.I)
 
 
+# A pronoun standing for what was shown before it ("…should include this (or the
+# equivalent…).", "…ajoutez cela."): after a code block, the command it stands for
+_BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\s*"
+                           r"(?=[.,;:!?()]|$)", re.I)
+
+
 def _lean_start(own: list[Sentence], start: int, words: int) -> int:
     """Where a quote that should show `own[start]` starts: there, unless that sentence
     leans on what comes before it. One that opens on "It", "However", "D'autres…" goes on
@@ -494,6 +500,13 @@ def _lean_start(own: list[Sentence], start: int, words: int) -> int:
     horaires", "These files…") starts at its section's first sentence when the section up
     to it fits in `words`, else at the sentence before it."""
     sentence = own[start]
+    if _BARE_POINTER.search(sentence.text) and start > 1 and own[start - 1].role == ATTACHED:
+        shown = start - 1  # the statement whose code block the pronoun stands for
+        while shown > 0 and own[shown].role == ATTACHED:
+            shown -= 1
+        if own[shown].role == STATEMENT and own[shown].block == sentence.block and \
+                any(s is sentence for s in window(own, shown, words)):
+            return shown
     leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text)
     # "…suivez cette procédure :" points ahead, to what its colon announces
     points_back = _POINTS_BACK.search(sentence.text) and not announces(sentence.text)

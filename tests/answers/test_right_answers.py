@@ -1915,3 +1915,19 @@ def test_a_file_name_of_the_user_s_in_the_scene_does_not_refuse(tmp_path):
         asked = index.ask("Que contient la variable REDIRECT_URL dans le script 404.php ?")
     assert not scene.refused and "redirection externe" in scene.answer, scene.reason
     assert asked.refused and "404.php" in asked.reason, asked.reason
+
+
+def test_a_pronoun_standing_for_the_command_before_it_brings_that_command(tmp_path):
+    """"Our nightly logrotate job moves access_log aside, but Apache keeps writing into the
+    renamed file. What has to go into the logrotate config to fix that?" (trial 17, the
+    Apache manual's log files page, kept in tests/fixtures/documented) quoted "Your
+    logrotate configuration's postrotate script should include this (or the equivalent
+    systemctl reload command)." without the command "this" stands for, the code block
+    just before it."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "apache-logs.html"
+            ).read_text(encoding="utf-8")
+    answer = ask_over(tmp_path, {"manual/logs.html": page},
+                      "Our nightly logrotate job moves access_log aside, but Apache keeps "
+                      "writing into the renamed file. What has to go into the logrotate config "
+                      "to fix that?")
+    assert "apache2ctl graceful" in answer.answer, answer.answer
