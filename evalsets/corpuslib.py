@@ -125,3 +125,17 @@ def edition_pages(package: str, editions: dict[str, str], names: set[str]
             for path in package_files(package)
             if path.parent.name in editions and path.name in names
             and path.parent.parent.name == "html"]
+
+
+def reference_chapters(chapters: list[str]) -> list[tuple[str, Path]]:
+    """(`dr-LANG/chNN.LANG.html`, its file) for each of the Debian Reference's `chapters`
+    in English and French (debian-reference-en, debian-reference-fr); stops naming the
+    missing ones."""
+    out = []
+    for language in ("en", "fr"):
+        names = {f"{chapter}.{language}.html" for chapter in chapters}
+        out += [(f"dr-{language}/{path.name}", path)
+                for path in package_files(f"debian-reference-{language}")
+                if path.parent == Path("/usr/share/debian-reference") and path.name in names]
+    return expect(out, {f"dr-{language}/{chapter}.{language}.html"
+                        for language in ("en", "fr") for chapter in chapters})

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import expect, library_pages, main, package_files  # noqa: E402
+from corpuslib import expect, library_pages, main, reference_chapters  # noqa: E402
 
 PACKAGES = ["python3-doc", "debian-reference-en", "debian-reference-fr"]
 ROOTS = ["python-library", "dr-en", "dr-fr"]
@@ -29,15 +29,9 @@ CHAPTERS = ["ch04", "ch12"]
 
 
 def pairs() -> list[tuple[str, Path]]:
-    out = library_pages(LIBRARY, under="python-library")
-    for package, language in (("debian-reference-en", "en"), ("debian-reference-fr", "fr")):
-        for path in package_files(package):
-            if path.parent == Path("/usr/share/debian-reference") and \
-                    path.name in {f"{ch}.{language}.html" for ch in CHAPTERS}:
-                out.append((f"dr-{language}/{path.name}", path))
-    expected = {f"python-library/{name}.html" for name in LIBRARY} | {
-        f"dr-{language}/{ch}.{language}.html" for language in ("en", "fr") for ch in CHAPTERS}
-    return expect(out, expected)
+    pages = expect(library_pages(LIBRARY, under="python-library"),
+                   {f"python-library/{name}.html" for name in LIBRARY})
+    return pages + reference_chapters(CHAPTERS)
 
 
 if __name__ == "__main__":

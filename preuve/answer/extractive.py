@@ -24,7 +24,7 @@ from preuve.answer.intent import (
     NAME,
     PROCEDURE,
     YESNO,
-    asking_sentence,
+    asked_after_scene,
     carries,
     defined_term,
     question_kind,
@@ -750,8 +750,8 @@ class ExtractiveAnswerer:
         # with a scene set before what is asked ("On my machine… I only use sudo. How can I
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
-        asked = asking_sentence(question)
-        if asked == " ".join(question.split()).rstrip(" ?!.…") or not content_words(asked):
+        asked = asked_after_scene(question)
+        if asked and not content_words(asked):
             asked = ""
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)

@@ -159,6 +159,13 @@ def asking_sentence(question: str) -> str:
     return asking[-1].rstrip(" ?!.…") or text
 
 
+def asked_after_scene(question: str) -> str:
+    """The asking sentence when sentences come before it ("On my machine… How can I make
+    it use sudo instead?"), else ""."""
+    asking = asking_sentence(question)
+    return "" if asking == " ".join(question.split()).rstrip(" ?!.…") else asking
+
+
 def asked_part(question: str) -> str:
     """The words that ask, without the context around them: the asking sentence without
     a leading "when/if/quand/si …," clause."""
