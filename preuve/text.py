@@ -59,6 +59,10 @@ _CAMEL = re.compile(
 )
 
 
+# an acronym's plural ("PDFs", "URLs", "IDs"): one word, not "PD" and "Fs"
+_PLURAL_ACRONYM = re.compile(r"^[A-ZÀ-Þ]{2,}s$")
+
+
 def fold(text: str) -> str:
     """Lower case without accents: 'Numérotation' -> 'numerotation'."""
     decomposed = unicodedata.normalize("NFKD", text.lower())
@@ -94,9 +98,9 @@ def _parts(unit: str) -> tuple[list[str], list[str]]:
     """Split a unit into (whole forms to keep as is, word parts to stem)."""
     has_digit = any(c.isdigit() for c in unit)
     joined = any(c in "-_." for c in unit)
-    camel = unit[:1].islower() and any(c.isupper() for c in unit) or (
+    camel = (unit[:1].islower() and any(c.isupper() for c in unit) or (
         unit[:1].isupper() and any(c.isupper() for c in unit[1:]) and any(c.islower() for c in unit)
-    )
+    )) and not _PLURAL_ACRONYM.match(unit)
     wholes: list[str] = []
     if (joined and (has_digit or "_" in unit)) or camel:
         whole = fold(unit.strip("_."))
@@ -105,7 +109,8 @@ def _parts(unit: str) -> tuple[list[str], list[str]]:
     pieces = [p for p in re.split(r"[-_.]+", unit) if p]
     words: list[str] = []
     for piece in pieces:
-        words.extend(w for w in _CAMEL.split(piece) if w)
+        words.extend(w for w in _CAMEL.split(piece) if w) if not _PLURAL_ACRONYM.match(piece) \
+            else words.append(piece[:-1])  # "PDFs": PDF
     if not words:  # non-latin scripts: keep the piece itself
         words = pieces
     return wholes, [w.lower() for w in words]

@@ -226,24 +226,27 @@ def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
     """The versions the question names ("version 7", "Debian 11") that no passage names:
     the number alone, not inside another ("version=7", "UUIDv7", "version 7.0" hold 7;
     "802.11" does not hold 11). A release named as where the question is asked ("sous
-    Python 3.11", "on Debian 12") counts when the passages name its product."""
+    Python 3.11", "on Debian 12") counts when the passages name its product. The passages'
+    documents' titles count ("… — Python 3.11.2 documentation"), and a release holds its
+    updates ("Python 3.11.2" names Python 3.11)."""
     figure = r"(?<![\d.]){}(?:\.0)*(?![\d]|\.\d)"
+    release = r"(?<![\d.]){}(?:\.\d+)*(?![\d])"
+    where = [f"{hit.title or ''}\n{hit.heading or ''}\n{hit.text}" for hit in hits]
     asked = {f"version {number}": re.compile(figure.format(re.escape(number)))
              for number in _ASKED_VERSION.findall(question)}
     for match in _NAMED_RELEASE.finditer(question):
         name, number = match.groups()
         if _PLATFORM.search(question[:match.start()]) and any(
-                re.search(rf"\b{re.escape(name)}\b", f"{hit.heading or ''}\n{hit.text}")
-                for hit in hits):
+                re.search(rf"\b{re.escape(name)}\b", text) for text in where):
             continue  # "…sous Python 3.11 ?" over Python's pages: where it runs, not what
         if tokens.fold(name) not in _ASKING and tokens.fold(name) not in tokens.STOPWORDS:
             # by its name ("Debian 12", "Debian GNU/Linux 12") or as a version ("v12"):
             # a "12" elsewhere ("le 12 décembre 1996") is another figure
             asked.setdefault(f"{name} {number}", re.compile(
                 rf"(?:\b{re.escape(name)}(?:[ \t]+[\w/+-]+){{0,2}}?|"
-                rf"\b(?:version|release|v)){'[ ]?'}" + figure.format(re.escape(number)), re.I))
+                rf"\b(?:version|release|v)){'[ ]?'}" + release.format(re.escape(number)), re.I))
     return [label for label, pattern in asked.items()
-            if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits)]
+            if not any(pattern.search(text) for text in where)]
 
 
 def _misspelt(word: str, seen: set[str]) -> bool:

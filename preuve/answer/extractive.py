@@ -53,8 +53,13 @@ _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
 _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A-Z][a-z]|\d?[⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)")
 # A term a definition list describes, alone on its line: an option, a setting, a
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
-_OPTION = r"--?[a-z][\w-]*(?:[= ]?<[\w-]+>|[= ][A-Z][A-Z_]*)?"  # "-p <interpreter>", "-o FILE"
-_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|"
+# "-p <interpreter>", "-o FILE", "-l loglevel", "--format=format"
+_OPTION = r"--?[a-z][\w-]*(?:[= ]?<[\w-]+>|[= ][A-Z][A-Z_]*|[= ][a-z][\w-]*)?"
+# a setting's name in lower case, with the kind of value it takes ("resolution num",
+# "compile-scheme-code bool", "setdir"), or an environment variable's ("TMPDIR")
+_SETTING = r"[a-z][\w-]*[a-z0-9](?: [a-z]\w{0,11})?|[A-Z][A-Z0-9_]{2,}"
+_FUNCTION_WORD = "|".join(sorted(tokens.STOPWORDS, key=len, reverse=True))  # "or", "the end"
+_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|(?!(?:{_FUNCTION_WORD})\b)(?:{_SETTING})|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
 # A term given by its label in a reference's entry ("Option: Aptitude::Get-Root-Command",
 # DocBook's segmented lists): the entry's heading, its name leads the description quoted
@@ -466,7 +471,10 @@ QUOTABLE = (STATEMENT, ATTACHED)
 _VERSION_NOTE = re.compile(r"^(changed|new|deprecated|added|removed) (in|since) version\b|"
                            r"^(modifié|nouveau|ajouté|obsolète|supprimé|déprécié)e? (dans la|"
                            r"depuis la|en) version\b", re.I)
-_ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b", re.I)
+# (a release the question names, "on Python 3.11", asks what holds in it: a change note
+# may be where its default is given)
+_ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b|"
+                           r"\b[A-Z][a-z]+ \d+\.\d+", re.I)
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -809,7 +817,9 @@ class ExtractiveAnswerer:
             return s.score - (0.4 * s.parts["lexical"] if mixed and self.embedder else 0.0)
 
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
-        rival = max(units, key=compared)
+        names = question_names(question)
+        rival = max((u for u in units if _same_subject(names, first, u.hit)), key=compared,
+                    default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")
@@ -827,6 +837,7 @@ class ExtractiveAnswerer:
                    f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
+                and _same_subject(names, first, titled.hit) \
                 and titled.parts["cosine"] >= SWITCH_COSINE and titled.hit.heading != first.heading:
             first_title = max((u.parts["cosine"] for u in units if u.hit is first
                                and u.role in (HEADING, QUESTION)), default=0.0)
@@ -838,6 +849,8 @@ class ExtractiveAnswerer:
                 why = (f"passage ranked {titled.hit.rank} has the heading closest to the "
                        f"question ({titled.parts['cosine']:.3f})")
         own = by_hit[pick.hit.chunk_id]
+        if _VERSION_NOTE.match(pick.text):
+            pick = _latest_note(question, pick, own)
         start = pick.index
         # steps take room, and so does a yes or no with its condition: half as many words again
         budget = self.words * 3 // 2 if kind in (PROCEDURE, YESNO) else self.words
@@ -901,8 +914,10 @@ class ExtractiveAnswerer:
         if not chosen:
             return []
         first = chosen[0].hit
+        names = question_names(question)
         others = [u for u in units if u.role == STATEMENT and u.hit.heading != first.heading
-                  and (u.hit.path, u.hit.page) != (first.path, first.page)]
+                  and (u.hit.path, u.hit.page) != (first.path, first.page)
+                  and _same_subject(names, first, u.hit)]
         quoted = [compared(u) for u in chosen if u.role == STATEMENT]
         if not others or not quoted:
             return []
@@ -949,6 +964,34 @@ class ExtractiveAnswerer:
             return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
         return closest if closest.parts.get("cosine", 0.0) >= least else None
+
+
+# a change note's version ("Changed in version 3.8: …"), a release the question names
+_NOTE_VERSION = re.compile(r"\bversion (\d+(?:\.\d+)*)", re.I)
+_RELEASE = re.compile(r"\b[A-Z][a-z]+ (\d+(?:\.\d+)*)")
+# change notes scoring this close to the best one say what changed since, on the same point
+NOTE_MARGIN = 0.1
+_IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+
+
+def _version(text: str, pattern: re.Pattern[str] = _NOTE_VERSION) -> tuple[int, ...] | None:
+    match = pattern.search(text)
+    return tuple(int(p) for p in match.group(1).split(".")) if match else None
+
+
+def _latest_note(question: str, pick: Sentence, own: list[Sentence]) -> Sentence:
+    """Of a reference entry's change notes about the same point as `pick` (naming one of
+    the question's identifiers it names, or scoring within NOTE_MARGIN of it), the latest:
+    "Changed in version 3.8: Default value of max_workers is changed to…" holds over
+    3.5's; when the question names a release ("on Python 3.11"), the latest up to it."""
+    release = _version(question, _RELEASE)
+    names = [n for n in _IDENTIFIER.findall(question) if n in pick.text]
+    notes = [s for s in own if s.role == STATEMENT and _VERSION_NOTE.match(s.text)
+             and (any(n in s.text for n in names) if names
+                  else s.score >= pick.score - NOTE_MARGIN)
+             and _version(s.text) is not None
+             and (release is None or _version(s.text) <= release)]
+    return max(notes, key=lambda s: _version(s.text), default=pick)
 
 
 def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Sentence], bool]:
@@ -1180,6 +1223,31 @@ def _body_start(own: list[Sentence]) -> int:
 
 def _language(hit: Hit) -> str:
     return hit.language or question_language(hit.text[:400])
+
+
+# A name the question writes with a capital inside a sentence ("…venant de Windows",
+# "…serveur TCP en Python"): a product, a platform, a place
+_CAPITALISED = re.compile(r"(?<![.!?:;]\s)(?<=\s)[A-ZÀ-Þ][\w+#-]{2,}")
+
+
+def question_names(question: str) -> list[str]:
+    """The names the question writes with a capital, not opening a sentence, not a
+    function word."""
+    return [n for n in dict.fromkeys(_CAPITALISED.findall(question))
+            if tokens.fold(n) not in tokens.STOPWORDS]
+
+
+def _mentions(hit: Hit, name: str) -> bool:
+    """The passage, its heading, its document's title or path names `name`."""
+    where = f"{hit.title or ''}\n{hit.path}\n{hit.heading or ''}\n{hit.text}"
+    return re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", where, re.I) is not None
+
+
+def _same_subject(names: list[str], first: Hit, other: Hit) -> bool:
+    """`other` names each of the question's `names` that the first passage names: a
+    passage of another product ("…convert-ly…" for a question about reading files in
+    Python, answered from Python's pages) does not answer it."""
+    return all(_mentions(other, n) for n in names if _mentions(first, n))
 
 
 def _distinct(sentences: list[Sentence]) -> list[Sentence]:

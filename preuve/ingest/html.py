@@ -30,12 +30,19 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # DocBook, Apache httpd's manual), by its class: skipped like <nav>. "headerlink" is
 # Sphinx's pilcrow anchor, "longdesc-link" DocBook's "[D]" link to a screenshot's long
 # description, "toplang"/"bottomlang" and the ids "page-header", "path", "quickview" the
-# Apache manual's language list, menu, breadcrumbs and page contents.
+# Apache manual's language list, menu, breadcrumbs and page contents; Texinfo's (GNU
+# manuals) "nav-panel" (makeinfo 7), "nav_table" and "tocframe" (texi2html, LilyPond's
+# manuals) its "Next: … Up: …" bars and its contents beside each page.
 _SKIP_ROLES = {"navigation", "banner", "contentinfo", "search", "complementary"}
 _SKIP_CLASSES = {"navheader", "navfooter", "related", "sphinxsidebar", "headerlink",
-                 "footer", "breadcrumbs", "docnav", "longdesc-link", "toplang", "bottomlang"}
+                 "footer", "breadcrumbs", "docnav", "longdesc-link", "toplang", "bottomlang",
+                 "nav-panel", "nav_table"}
 _SKIP_IDS = {"banner", "navigation", "nav", "header", "footer", "sidebar",  # Publican
-             "page-header", "path", "quickview"}
+             "page-header", "path", "quickview", "tocframe"}
+# makeinfo 6 puts its "Next: … Up: …" bar in a <div class="header">: furniture in a page
+# it generated (Texinfo's, by its <meta name="generator">), a page title's box elsewhere
+_TEXINFO = re.compile(r"makeinfo|texi2any|texi2html", re.I)
+_TEXINFO_CLASSES = {"header"}
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
 _ROW_WORDS = 60  # a table row longer than this is a layout, not a line of data
@@ -70,6 +77,11 @@ class _Extractor(HTMLParser):
         self.path: list[tuple[int, str]] = []
         self.blocks: list[tuple[str, str, int, int]] = []  # heading path, text, first, last
         self.link_items: list[bool] = []  # per block: a list item whose text is all links
+        # per block: two links or more and, outside them, no word ("[ << Usage ] | [Top]
+        # [Contents][Index]"): a navigation bar, whatever its tags
+        self.link_bars: list[bool] = []
+        self.links = 0  # links opened in the buffer
+        self.texinfo = False  # the page says Texinfo generated it
         self.levels: list[int] = []  # per block: its heading level (1-6), 0 for text
         self.preformatted: list[str | None] = []  # per block: its text as laid out in <pre>
         self.buf_pre = False
@@ -78,6 +90,7 @@ class _Extractor(HTMLParser):
         self.buf_in_item = False
         self.buf: list[str] = []
         self.buf_text = False  # does `buf` hold any non-blank data (kept, not recomputed)
+        self.buf_outside: list[str] = []  # the buffer's text read outside links
         self.buf_start = 0
         self.buf_end = 0
         self.entry_levels: list[int | None] = []  # per open <dl>: its entries' level, or None
@@ -91,21 +104,27 @@ class _Extractor(HTMLParser):
         if text:
             heading = " > ".join(t for _, t in self.path)
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
-            self.link_items.append(self.buf_in_item
-                                   and self.link_chars >= len(text.replace(" ", "")))
+            links_only = self.link_chars >= len(text.replace(" ", ""))
+            self.link_items.append(self.buf_in_item and links_only)
+            outside = "".join(self.buf_outside)
+            self.link_bars.append(self.links >= 2 and not self.buf_pre
+                                  and not re.search(r"\w", outside))
             self.levels.append(0)
             self.preformatted.append(textwrap.dedent("".join(self.buf)).strip("\r\n")
                                      if self.buf_pre else None)
         self.buf, self.buf_text = [], False
-        self.link_chars = 0
+        self.link_chars, self.links, self.buf_outside = 0, 0, []
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         classes = set((attributes.get("class") or "").split())
+        if tag == "meta" and (attributes.get("name") or "").lower() == "generator":
+            self.texinfo = self.texinfo or bool(_TEXINFO.search(attributes.get("content") or ""))
         if tag not in _VOID:
             # an article's own <header>/<footer> is content (its title lives there)
             skip = ((tag in _SKIP and not (tag in ("header", "footer") and self.main_depth))
                     or attributes.get("role") in _SKIP_ROLES or bool(classes & _SKIP_CLASSES)
+                    or bool(self.texinfo and classes & _TEXINFO_CLASSES)
                     or attributes.get("id") in _SKIP_IDS)
             main = tag in ("main", "article") or attributes.get("role") == "main"
             self.stack.append((tag, skip, main))
@@ -116,6 +135,7 @@ class _Extractor(HTMLParser):
             self.in_title = True
         if tag == "a" and tag not in _VOID:
             self.link_depth += 1
+            self.links += self._capturing() and "href" in attributes
         if tag in _BLOCK:
             if tag != "tr" and self._row_goes_on():  # a cell, or a paragraph in one
                 self.buf.append(" | " if tag in ("td", "th") else " ")
@@ -169,6 +189,7 @@ class _Extractor(HTMLParser):
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
                 self.link_items.append(False)
+                self.link_bars.append(False)
                 self.levels.append(level)
                 self.preformatted.append(None)
             return
@@ -214,12 +235,14 @@ class _Extractor(HTMLParser):
         self.buf_text = True
         if self.link_depth:
             self.link_chars += len("".join(data.split()))
+        else:
+            self.buf_outside.append(data)
 
 
-def link_list_roles(link_items: list[bool]) -> list[str]:
+def link_list_roles(link_items: list[bool], link_bars: list[bool]) -> list[str]:
     """Per block: navigation inside a run of at least `_MIN_LINK_ITEMS` consecutive list
-    items that are only links, else body."""
-    roles = [BODY] * len(link_items)
+    items that are only links, and for a bar of links (`link_bars`), else body."""
+    roles = [NAVIGATION if bar else BODY for bar in link_bars]
     i = 0
     while i < len(link_items):
         j = i
@@ -281,6 +304,6 @@ def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
               for (heading, text, first, last), pre
               in zip(parser.blocks, parser.preformatted, strict=True)]
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
-                                roles=link_list_roles(parser.link_items))
+                                roles=link_list_roles(parser.link_items, parser.link_bars))
     sample = " ".join(t for _, t, _, _ in blocks)
     return Parsed(title=parser.title, chunks=chunks, language_sample=sample)

@@ -1931,3 +1931,73 @@ def test_a_pronoun_standing_for_the_command_before_it_brings_that_command(tmp_pa
                       "writing into the renamed file. What has to go into the logrotate config "
                       "to fix that?")
     assert "apache2ctl graceful" in answer.answer, answer.answer
+
+
+def test_an_environment_variable_s_entry_is_quoted_with_its_name(tmp_path):
+    """"Our CI job runs lilypond as a locked-down user that can't write to /tmp … Is there a
+    way to tell it to use a different scratch directory?" (trial 18, LilyPond's usage
+    manual, kept in tests/fixtures/documented) quoted "This specifies the temporary
+    directory…" without the variable it describes: a definition list's term ("TMPDIR",
+    "resolution num", "-l loglevel") leads the description quoted."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "lilypond-command-line.html"
+            ).read_text(encoding="utf-8")
+    answer = ask_over(tmp_path, {"usage/command-line.html": page},
+                      "Our CI job runs lilypond as a locked-down user that can't write to /tmp, "
+                      "and the build dies while writing its intermediate PostScript. Is there a "
+                      "way to tell it to use a different scratch directory?")
+    assert answer.answer.startswith("`TMPDIR` —"), answer.answer
+    units = split_sentences(_hit(1, "usage/options.html", "Options",
+                                 "resolution num\nSet resolution for generating PNG pixmaps to "
+                                 "given value (in dpi). Default: 101.\n-l loglevel\nSet the "
+                                 "verbosity of the console output to loglevel."))
+    roles = {u.text: u.role for u in units}
+    assert roles["resolution num"] == roles["-l loglevel"] == "heading", roles
+
+
+def test_a_release_the_question_runs_on_is_read_in_the_document_s_title(tmp_path):
+    """"If I create a ThreadPoolExecutor on Python 3.11 and leave max_workers out, how many
+    threads can it end up using?" (trial 18) was refused: no passage of Python's reference
+    writes "Python 3.11"; its pages' titles do ("… — Python 3.11.2 documentation"), and
+    the answer is the latest of the entry's change notes, which a release asks about."""
+    page = ("<html><head><title>concurrent.futures — Launching parallel tasks — Python 3.11.2 "
+            "documentation</title></head><body><h1>concurrent.futures</h1>\n"
+            "<h2>ThreadPoolExecutor</h2>\n<p>ThreadPoolExecutor is an Executor subclass that "
+            "uses a pool of threads to execute calls asynchronously.</p>\n"
+            "<p>Changed in version 3.5: If max_workers is None or not given, it will default "
+            "to the number of processors on the machine, multiplied by 5.</p>\n"
+            "<p>New in version 3.6: The thread_name_prefix argument was added to allow users "
+            "to control the thread names.</p>\n"
+            "<p>Changed in version 3.8: Default value of max_workers is changed to "
+            "min(32, os.cpu_count() + 4). This default value preserves at least 5 workers "
+            "for I/O bound tasks.</p>\n</body></html>\n")
+    answer = ask_over(tmp_path, {"library/concurrent.futures.html": page},
+                      "If I create a ThreadPoolExecutor on Python 3.11 and leave max_workers "
+                      "out, how many threads can it end up using?")
+    assert "min(32, os.cpu_count() + 4)" in answer.answer, (answer.answer, answer.refusal)
+
+
+def test_a_passage_of_another_product_does_not_answer():
+    """"Je lis en Python des fichiers texte venant de Windows … Comment lire le fichier sans
+    que les fins de ligne soient converties ?" over Python's pages and LilyPond's French
+    manual (trial 18) was answered from convert-ly's page, in French, which shares the
+    question's words but names no Python: a passage that lacks a name of the question the
+    first-ranked passage holds does not answer it."""
+    question = ("Je lis en Python des fichiers texte venant de Windows et Python me rend "
+                "toujours des \\n. Comment lire le fichier sans que les fins de ligne soient "
+                "converties ?")
+    python = Hit(rank=1, score=1.0, chunk_id="io:1", doc_id="io", path="library/io.html",
+                 kind="html", title="io — Core tools for working with streams — Python 3.11.2 "
+                 "documentation", heading="Text I/O", page=None, page_label=None,
+                 start_line=1, end_line=2, symbol=None, symbol_kind=None, language="en",
+                 text="If newline is '', universal newlines mode is enabled, but line endings "
+                      "are returned to the caller untranslated.\nIf line_buffering is True, "
+                      "flush() is implied when a call to write contains a newline character.")
+    lilypond = Hit(rank=2, score=0.5, chunk_id="cl:1", doc_id="cl",
+                   path="lilypond-fr/convert-ly.fr.html", kind="html",
+                   title="Utilisation des programmes LilyPond : convert-ly",
+                   heading="Options en ligne de commande", page=None, page_label=None,
+                   start_line=1, end_line=1, symbol=None, symbol_kind=None, language="fr",
+                   text="Pour les utilisateurs de Windows, le fichier converti se lit sans "
+                        "que ses fins de ligne soient converties.")
+    quoted, chosen, _ = ExtractiveAnswerer(None).answer(question, [python, lilypond])
+    assert chosen and all(s.hit is python for s in chosen), quoted

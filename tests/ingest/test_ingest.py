@@ -296,6 +296,36 @@ def test_the_apache_manual_s_menus_and_language_list_are_furniture(fresh_index, 
     assert "The server keeps an error log" in text and "ErrorLog directive" in text, text
 
 
+def test_texinfo_navigation_bars_and_contents_are_furniture(fresh_index, tmp_path):
+    """Trial 18 (lilypond-doc-html, Texinfo through texi2html): each page's "[ << Running
+    lilypond ] [Top][Contents][Index]" bars and the whole manual's contents beside it were
+    passages, and a bar was quoted as the answer. makeinfo puts its "Previous: … Up: …"
+    bar in a <div class="header"> (libffi's manual); any bar of links with no word outside
+    them is navigation, never quoted."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    for name in ("lilypond-command-line.html", "libffi-complex-type.html"):
+        (folder / name).write_bytes((fixtures / name).read_bytes())
+    (folder / "bar.html").write_text(
+        "<html><body><div><p>[<a href=\"a.html\">&lt;&lt; Previous</a>] | "
+        "[<a href=\"index.html\">Top</a>][<a href=\"toc.html\">Contents</a>]</p>\n"
+        "<p>The scratch folder is set by the TMPDIR variable of the environment.</p>"
+        "</div></body></html>\n", encoding="utf-8")
+    report, db = ingest_folder(fresh_index, folder)
+    assert report.ok
+    body = {name: "\n".join(c["text"] for c in chunks_of(db, name) if c["role"] == "body")
+            for name in ("lilypond-command-line.html", "libffi-complex-type.html", "bar.html")}
+    lilypond = body["lilypond-command-line.html"]
+    for furniture in ("[Top][Contents][Index]", "Back to Documentation Index",
+                      "Other languages", "3.6.4 xelatex"):
+        assert furniture not in lilypond, furniture
+    assert "This specifies the temporary directory" in lilypond
+    assert "Previous: Complex Types" not in body["libffi-complex-type.html"]
+    assert "This example demonstrates how to use complex types" in body["libffi-complex-type.html"]
+    assert "Previous" not in body["bar.html"] and "TMPDIR variable" in body["bar.html"]
+
+
 def test_html_article_header_keeps_its_title(fresh_index, tmp_path):
     """Regression: an article's own <header> holds its <h1>; only site chrome is skipped."""
     folder = tmp_path / "site"

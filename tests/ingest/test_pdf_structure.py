@@ -359,8 +359,11 @@ def test_markdown_toc_spans_and_html_link_runs():
     assert navigation_spans(lines) == [(0, 4, "navigation"), (5, 6, "body")]
     assert navigation_spans(["- [A](https://x.org)", "- [B](https://y.org)"]) == [
         (0, 1, "body")]  # links to other sites: a reading list, not a table of contents
-    assert link_list_roles([False, True, True, True, False, True, True]) == [
+    assert link_list_roles([False, True, True, True, False, True, True], [False] * 7) == [
         "body", "navigation", "navigation", "navigation", "body", "body", "body"]
+    # a bar of links ("[Top][Contents][Index]") is navigation whatever its tags
+    assert link_list_roles([False, False, False], [True, False, False]) == [
+        "navigation", "body", "body"]
 
 
 def test_a_pdf_citation_shows_the_printed_page_where_it_differs(sqlite_index_path):

@@ -121,3 +121,9 @@ def test_code_abbreviations_give_the_short_forms_code_writes():
     assert set(code_abbreviations("Configuration directory").split()) == {
         "config", "cfg", "conf", "dir"}
     assert code_abbreviations("télétravail à l'étranger") == ""
+
+
+@pytest.mark.parametrize("plural, word", [("PDFs", "pdf"), ("URLs", "url"), ("IDs", "id")])
+def test_an_acronym_s_plural_is_one_word(plural, word):
+    """"PDFs" was cut as CamelCase into "pd" and "fs", terms no passage about PDF holds."""
+    assert tokens(plural, "en") == [word] and tokens(plural, "fr") == [word]
