@@ -93,6 +93,10 @@ _TRAILING_MARK = re.compile(r"(?<=[.!?…)»\"”])[ \t]*\[\d{1,3}\]|[ \t]+\[\d{
 _FENCE = re.compile(r"^\s*(?:```|~~~)")  # a fenced block starts here (`models.FENCED`)
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
+# A reference entry's default, on a line of its own: "**Default** - ``10``", "Default: #f",
+# "Valeur par défaut : 101"
+_DEFAULT_VALUE = re.compile(r"^[*_`\s]*(?:default(?: value)?|valeur par d[ée]faut|par d[ée]faut)"
+                            r"[*_`\s]*(?:[:=]|\s[-–—])\s*\S", re.I)
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
@@ -341,7 +345,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             role = QUESTION
         elif is_table_row(cleaned):
             role = STATEMENT  # a row of a table: its cells say what the row's line says
-        elif is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or (
+        elif is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or \
+                _DEFAULT_VALUE.match(cleaned) or (
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
@@ -883,6 +888,7 @@ class ExtractiveAnswerer:
         else:
             start = _lean_start(own, start, budget)
         chosen = window(own, start, budget)
+        chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
             chosen = [header] + chosen
@@ -992,6 +998,24 @@ def _latest_note(question: str, pick: Sentence, own: list[Sentence]) -> Sentence
              and _version(s.text) is not None
              and (release is None or _version(s.text) <= release)]
     return max(notes, key=lambda s: _version(s.text), default=pick)
+
+
+_ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
+
+
+def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]
+                  ) -> list[Sentence]:
+    """A question about a default, quoted from an entry that states its default on a line
+    of its own ("**Default** - ``10``") before the quote: that line leads it."""
+    if not chosen or not _ASKS_DEFAULT.search(question) or \
+            any(_DEFAULT_VALUE.match(s.text) for s in chosen):
+        return chosen
+    line = next((s for s in reversed(own[:chosen[0].index]) if s.block == chosen[0].block
+                 and s.role == STATEMENT and _DEFAULT_VALUE.match(s.text)), None)
+    if line is None:
+        return chosen
+    chosen[0].elided = any(s.role == STATEMENT for s in own[line.index + 1:chosen[0].index])
+    return [line] + chosen
 
 
 def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Sentence], bool]:

@@ -119,6 +119,75 @@ def chunks_from_lines(
     return out
 
 
+_FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first, last) indexes of the paragraphs of `lines`: runs of lines between blank
+    lines, a fenced code block one paragraph with its blank lines."""
+    out: list[tuple[int, int]] = []
+    start, fence = None, None
+    for i, line in enumerate(lines):
+        match = _FENCE_LINE.match(line)
+        if match:
+            fence = None if fence == match.group(1) else (fence or match.group(1))
+        if not line.strip() and fence is None:
+            if start is not None:
+                out.append((start, i - 1))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        out.append((start, len(lines) - 1))
+    return out
+
+
+def chunks_from_paragraphs(lines: Sequence[str], first_line: int, max_words: int,
+                           overlap_words: int, **fields) -> list[Chunk]:
+    """Chunks of whole paragraphs (`paragraphs`), `first_line` the 1-based number of
+    `lines[0]`: a chunk starts where a paragraph, a list or a code block does, never in the
+    middle of a sentence; a paragraph longer than `max_words` is cut by lines
+    (`chunks_from_lines`)."""
+    return _chunks_of_units(lines, paragraphs(lines), first_line, max_words, overlap_words,
+                            fields)
+
+
+def _chunks_of_units(lines, units, first_line, max_words, overlap_words, fields,
+                     items: bool = True) -> list[Chunk]:
+    sizes = [sum(word_count(line) for line in lines[a:b + 1]) for a, b in units]
+    out: list[Chunk] = []
+    for first, last in windows(sizes, max_words, overlap_words):
+        a, b = units[first][0], units[last][1]
+        if first == last and sizes[first] > max_words:
+            inner = list_items(lines, a, b) if items else []
+            if len(inner) > 1:  # a long list: cut between its items
+                out.extend(_chunks_of_units(lines, inner, first_line, max_words,
+                                            overlap_words, fields, items=False))
+            else:
+                out.extend(chunks_from_lines(lines[a:b + 1], first_line + a, max_words,
+                                             overlap_words, **fields))
+            continue
+        text = "\n".join(lines[a:b + 1])
+        if not says_nothing(text):  # a rule ("----") alone is no passage
+            out.append(Chunk(text=text, start_line=first_line + a, end_line=first_line + b,
+                             **fields))
+    return out
+
+
+_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def list_items(lines: Sequence[str], a: int, b: int) -> list[tuple[int, int]]:
+    """The items of the list in lines a..b (each with its continuation lines), or [] when
+    the lines are no list."""
+    starts = [i for i in range(a, b + 1) if _ITEM_START.match(lines[i])]
+    if not starts:
+        return []
+    starts = sorted({a} | set(starts))
+    return [(start, (starts[k + 1] - 1) if k + 1 < len(starts) else b)
+            for k, start in enumerate(starts)]
+
+
 def _unit_windows(units: Sequence[str], max_words: int, overlap_words: int) -> list[str]:
     pieces: list[str] = []
     for unit in units:

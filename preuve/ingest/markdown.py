@@ -1,5 +1,7 @@
-"""Markdown and plain text: sections by heading, each chunk with its heading path and
-exact source lines (front matter lines counted, fenced code never read as headings).
+"""Markdown and plain text: sections by heading (Markdown's "#" and underlined titles, plain
+text's and reStructuredText's underlined titles), each chunk whole paragraphs with its
+heading path and exact source lines (front matter lines counted, fenced code never read as
+headings).
 A table of contents (a list of only links to anchors) becomes chunks of role
 "navigation"."""
 
@@ -8,15 +10,16 @@ from __future__ import annotations
 import re
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_lines
+from preuve.ingest.chunking import chunks_from_paragraphs
 from preuve.ingest.metadata import split_front_matter
 from preuve.ingest.navigation import BODY, NAVIGATION
 
 # ATX heading; a closing run of # is only stripped when a space precedes it ("C#" stays)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
-# A list item that is only a link to an anchor: "- [Install](#install)", "1. [FAQ](faq.md#top)"
-_TOC_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]+\]\([^)\s]*#[^)\s]*\)\s*$")
+# A list item that is only a link to an anchor: "- [Install](#install)", "1. [FAQ](faq.md#top)",
+# "* **[Usage](#usage)**"
+_TOC_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]]+\]\([^)\s]*#[^)\s]*\)\1\s*$")
 _MIN_TOC_ITEMS = 2
 
 
@@ -49,47 +52,96 @@ def navigation_spans(lines: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
-def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
-    meta, body, offset = split_front_matter(decode_text(data))
-    lines = body.split("\n")
-    stack: list[tuple[int, str]] = []
-    sections: list[tuple[str, int, int]] = []  # heading path, first index, last index
-    start, path, fence, title = 0, "", None, ""
-    for i, line in enumerate(lines):
+# An underlined title (Markdown's setext "Title" over "=====", reStructuredText's and
+# plain text's "Title" over "-----", "~~~~", "^^^^"…; reStructuredText may put the same
+# line over it too): one character repeated, at least three times
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+_:.])\1{2,}\s*$")
+_MARKDOWN_UNDERLINES = "=-"
+_TITLE_CHARS = 80  # a longer line over a rule is a paragraph's, not a title
+
+
+def headings(lines: list[str], atx: bool, underlines: str) -> dict[int, tuple[int, str, int]]:
+    """The headings of `lines`, outside fenced code: {index of the first line: (level,
+    text, index of the last line)}. `atx`: "## Title" lines (Markdown); `underlines`: the
+    characters an underlined title may use ("=-" for Markdown's setext headings, every
+    one for reStructuredText and plain text), levels in the order their styles first
+    appear (Markdown: "=" 1, "-" 2)."""
+    out: dict[int, tuple[int, str, int]] = {}
+    styles: list[tuple[str, bool]] = [("=", False), ("-", False)] if underlines == \
+        _MARKDOWN_UNDERLINES else []
+    fence = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
         fence_match = _FENCE.match(line)
         if fence_match:
             marker = fence_match.group(1)
             fence = None if fence == marker else (fence or marker)
+            i += 1
             continue
-        match = None if fence else _HEADING.match(line)
-        if not match:
+        if fence:
+            i += 1
             continue
+        match = _HEADING.match(line) if atx else None
+        if match:
+            out[i] = (len(match.group(1)), match.group(2).strip(), i)
+            i += 1
+            continue
+        over = _UNDERLINE.match(line)
+        first, title_at = (i, i + 1) if over else (i, i)
+        title = lines[title_at].rstrip() if title_at < len(lines) else ""
+        under = _UNDERLINE.match(lines[title_at + 1]) if title_at + 1 < len(lines) else None
+        if under and title.strip() and not title[:1].isspace() and len(title) <= _TITLE_CHARS \
+                and under.group(1) in underlines and len(lines[title_at + 1].strip()) >= \
+                min(len(title.strip()), 3) and (first == 0 or not lines[first - 1].strip()) \
+                and (not over or over.group(1) == under.group(1)) and not _UNDERLINE.match(title):
+            style = (under.group(1), bool(over))
+            if style not in styles:
+                styles.append(style)
+            out[first] = (styles.index(style) + 1, title.strip(), title_at + 1)
+            i = title_at + 2
+            continue
+        i += 1
+    return out
+
+
+def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
+    return _parse_sections(data, settings, atx=True, underlines=_MARKDOWN_UNDERLINES)
+
+
+def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines: str) -> Parsed:
+    meta, body, offset = split_front_matter(decode_text(data))
+    lines = body.split("\n")
+    found = headings(lines, atx, underlines)
+    stack: list[tuple[int, str]] = []
+    sections: list[tuple[str, int, int]] = []  # heading path, first index, last index
+    start, path, title = 0, "", ""
+    title_lines: set[int] = set()
+    for i, (level, text, last) in found.items():
         sections.append((path, start, i - 1))
-        level, text = len(match.group(1)), match.group(2).strip()
+        title_lines.update(range(i, last + 1))
         title = title or (text if level == 1 else "")
         stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, text)]
         path, start = " > ".join(t for _, t in stack), i
     sections.append((path, start, len(lines) - 1))
     chunks = []
     for heading, a, b in sections:
-        body_lines = [ln for ln in lines[a:b + 1] if ln.strip() and not _HEADING.match(ln)]
+        body_lines = [ln for k, ln in enumerate(lines[a:b + 1], a)
+                      if ln.strip() and k not in title_lines]
         if not body_lines:
             continue
         for first, last, role in navigation_spans(lines[a:b + 1]):
             chunks.extend(
-                chunks_from_lines(lines[a + first:a + last + 1], offset + a + first + 1,
-                                  settings.max_words, settings.overlap_words,
-                                  heading=heading, role=role)
+                chunks_from_paragraphs(lines[a + first:a + last + 1], offset + a + first + 1,
+                                       settings.max_words, settings.overlap_words,
+                                       heading=heading, role=role)
             )
-    return Parsed(title=str(meta.get("title") or title), chunks=chunks, meta=meta,
-                  language_sample=body)
+    first_line = next((ln.strip() for ln in lines if ln.strip()), "")
+    return Parsed(title=str(meta.get("title") or title or (first_line[:120] if not atx else "")),
+                  chunks=chunks, meta=meta, language_sample=body)
 
 
 def parse_text(data: bytes, settings: ChunkSettings) -> Parsed:
-    """Plain text: paragraphs grouped by size; front matter honoured like Markdown."""
-    meta, body, offset = split_front_matter(decode_text(data))
-    lines = body.split("\n")
-    chunks = chunks_from_lines(lines, offset + 1, settings.max_words, settings.overlap_words)
-    first = next((ln.strip() for ln in lines if ln.strip()), "")
-    return Parsed(title=str(meta.get("title") or first[:120]), chunks=chunks, meta=meta,
-                  language_sample=body)
+    """Plain text and reStructuredText: sections by underlined title ("Usage" over
+    "-----"), paragraphs grouped by size; front matter honoured like Markdown."""
+    return _parse_sections(data, settings, atx=False, underlines="=-~^\"'`#*+_:.")

@@ -19,6 +19,8 @@ import pytest
 from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows, run_cli
 
 from preuve import Index
+from preuve.ingest.base import ChunkSettings
+from preuve.ingest.markdown import parse_markdown, parse_text
 
 
 def norm(text: str) -> str:
@@ -157,6 +159,35 @@ def test_markdown_heading_ending_with_hash(fresh_index, tmp_path):
                                     encoding="utf-8")
     _, db = ingest_folder(fresh_index, folder)
     assert [c["heading"] for c in chunks_of(db, "lang.md")] == ["Using C#", "Using C# > F#"]
+
+
+def test_markdown_and_text_chunks_are_whole_paragraphs():
+    """Node.js's API reference (Markdown) was cut in windows of lines: passages began in
+    the middle of a sentence ("stdout in excess of that limit without…") or of a code
+    block. A chunk now starts where a paragraph, a list item, a code block or a heading
+    does; a reStructuredText page's underlined titles are its sections (awscli's topic
+    guide: "max_bandwidth" over "-------------")."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    lines = (fixtures / "node-intl.md").read_text(encoding="utf-8").split("\n")
+    parsed = parse_markdown((fixtures / "node-intl.md").read_bytes(), ChunkSettings())
+    inside, fence = set(), False  # lines inside a fenced code block (one longer than a
+    for number, line in enumerate(lines, 1):  # chunk is cut by lines)
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif fence:
+            inside.add(number)
+    assert len(parsed.chunks) > 10
+    for chunk in parsed.chunks:
+        before = lines[chunk.start_line - 2] if chunk.start_line > 1 else ""
+        first = lines[chunk.start_line - 1]
+        assert chunk.start_line in inside or not before.strip() or re.match(
+            r"\s*(?:[-*+]|\d+[.)])\s|\|", first), (chunk.start_line, before, first)  # or a
+        # list's item, a table's row (a list or table longer than a chunk is cut between)
+    rst = parse_text((fixtures / "aws-s3-config.rst").read_bytes(), ChunkSettings())
+    sections = {c.heading for c in rst.chunks}
+    assert "Configuration Values > max_bandwidth" in sections, sections
+    bandwidth = [c for c in rst.chunks if c.heading.endswith("max_bandwidth")]
+    assert bandwidth[0].text.startswith("max_bandwidth\n-------------\n\n**Default** - None")
 
 
 def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
