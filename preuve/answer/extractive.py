@@ -299,6 +299,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     if skip and not by_lines:
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
     body = _TRAILING_MARK.sub("", body)
+    if hit.kind == "text" and by_lines:
+        body = rst_markup(body)
     if not by_lines:
         body = unwrap(body, headings)
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
@@ -380,6 +382,66 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             # config line or a table cell, are left out of the quote without ending it)
         start = match.end() if match else len(body)
     return out
+
+
+# reStructuredText's explicit markup: a directive (".. code-block:: python", ".. tabs::",
+# ".. currentmodule:: click"), a comment or a link target (".. _label:")
+_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
+# directives whose indented content is code, shown as a code block
+_CODE_DIRECTIVE = re.compile(r"code|example|run|doctest|literal|sourcecode|highlight", re.I)
+_INDENT = re.compile(r"^[ \t]*")
+
+
+def rst_markup(body: str) -> str:
+    """A reStructuredText passage as the answerer reads it, line for line (the citation's
+    lines do not move): its explicit markup lines blank, a paragraph's closing "::" a
+    colon, and the indented block it or a code directive introduces fenced as a code
+    block (the blank lines around it carry the fences)."""
+    lines = body.split("\n")
+    code_after: int | None = None  # the indentation of the line that introduced a block
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(_INDENT.match(line).group())
+        directive = _DIRECTIVE.match(line)
+        if directive:
+            lines[i] = ""
+            code_after = indent if directive.group(2) and _CODE_DIRECTIVE.search(
+                directive.group(2)) else None
+            i += 1
+            continue
+        if line.rstrip().endswith("::") and line.strip() != "::":
+            lines[i] = line.rstrip()[:-1]  # "…configuration::" reads "…configuration:"
+            code_after = indent
+            i += 1
+            continue
+        if code_after is not None and line.strip():
+            start = i
+            if indent > code_after and not line.strip().startswith(":") \
+                    and start > 0 and not lines[start - 1].strip():
+                end = start
+                while end + 1 < len(lines) and (not lines[end + 1].strip() or len(
+                        _INDENT.match(lines[end + 1]).group()) > code_after):
+                    end += 1
+                while end > start and not lines[end].strip():
+                    end -= 1
+                fence = " " * indent + "```"
+                lines[start - 1] = fence
+                if end + 1 < len(lines):
+                    if lines[end + 1].strip():
+                        code_after = None  # no blank line after it to carry the fence
+                        i += 1
+                        continue
+                    lines[end + 1] = fence
+                else:
+                    lines.append(fence)
+                i = end + 2
+                code_after = None
+                continue
+            if not line.strip().startswith(":"):  # (a directive's ":linenos:" options)
+                code_after = None
+        i += 1
+    return "\n".join(lines)
 
 
 _NOWHERE = re.compile("")  # a zero-width match: a unit's end where no pattern finds one
@@ -645,10 +707,19 @@ def _joined(texts: list[str]) -> str:
 _BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
 
 
+# A Markdown link in the quoted text: "[`resolve.conf`](https://…)", "[`process.exit()`][]",
+# "[Readable][]" (its label, then its target or reference)
+_MD_LINK = re.compile(r"\[((?:[^\[\]\n`]|`[^`\n]*`)+)\](?:\([^()\s]*\)|\[[^\[\]\n]*\])")
+
+
 def _guard(text: str) -> str:
-    """Quoted text whose square brackets could read as a citation ("a_tuple[0]",
-    "[6]") gets them inside code spans, where no citation is read; text already in
-    backticks is left as it is."""
+    """Quoted text as a reader sees it and never read as a citation: a Markdown link by
+    its label ("[`resolve.conf`](https://…)" is `resolve.conf`: its brackets read as a
+    citation of a file); square brackets that could read as one ("a_tuple[0]", "[6]")
+    inside code spans; text already in backticks and code blocks left as they are."""
+    if _FENCE.match(text):
+        return text
+    text = _MD_LINK.sub(lambda m: m.group(1), text)
     pieces = text.split("`")
     for i in range(0, len(pieces), 2):  # outside code spans
         pieces[i] = _BRACKETED.sub(lambda m: f"`{m.group(0)}`", pieces[i])

@@ -47,7 +47,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
                            r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
-                           r"\bque (dois-je|faut-il|doit-on) faire|"
+                           r"\bque (dois-je|faut-il|doit-on) (faire|mettre|ajouter|écrire|"
+                           r"taper|lancer|passer|modifier|changer|configurer)|"
+                           # "What do I put in ~/.zshrc…?": what to write or run
+                           r"\bwhat (do|should|must|can|would) (i|we|you|one) (put|add|write|"
+                           r"type|run|enter|pass|change|edit|set|configure)\b|"
                            r"\bwhat (am i supposed to|should i|must i|do i have to|do i need "
                            r"to) do\b|"
                            r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre|"

@@ -52,8 +52,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # protocol means (preuve/ingest/protocols.py); html 5: DocBook's "[D]" screenshot links and
 # the Apache manual's menus, breadcrumbs, contents and language lists are furniture; html 6:
 # Texinfo's navigation bars and contents, and any bar of links with no word outside them;
-# markdown and text 2: chunks of whole paragraphs, underlined titles as headings
-KIND_VERSIONS = {"code": "8", "html": "6", "markdown": "2", "text": "2"}
+# markdown and text 2: chunks of whole paragraphs, underlined titles as headings; 3:
+# Markdown's HTML comments blank, no passage of reStructuredText markup alone
+KIND_VERSIONS = {"code": "8", "html": "6", "markdown": "3", "text": "3"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

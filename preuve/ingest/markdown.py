@@ -105,6 +105,30 @@ def headings(lines: list[str], atx: bool, underlines: str) -> dict[int, tuple[in
     return out
 
 
+_COMMENT_OPEN = re.compile(r"^\s*<!--")
+# reStructuredText's explicit markup on a line of its own: a directive with nothing after
+# its "::" but an argument, a comment, a link target
+_EXPLICIT_MARKUP = re.compile(r"^\s*\.\.\s+(?:[\w:.-]+::[^\n]*|_[^:]*:\s*\S*|[^\n]*)$")
+
+
+def without_comments(lines: list[str]) -> list[str]:
+    """`lines` with the HTML comments that fill lines of their own blank (Node.js's
+    "<!-- YAML added: v0.1.90 … -->" change history: a reader of the page never sees
+    them), line for line."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        if _COMMENT_OPEN.match(out[i]):
+            end = i
+            while end < len(out) and "-->" not in out[end]:
+                end += 1
+            if end < len(out) and not out[end].split("-->", 1)[1].strip():
+                out[i:end + 1] = [""] * (end + 1 - i)
+                i = end
+        i += 1
+    return out
+
+
 def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
     return _parse_sections(data, settings, atx=True, underlines=_MARKDOWN_UNDERLINES)
 
@@ -112,6 +136,8 @@ def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
 def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines: str) -> Parsed:
     meta, body, offset = split_front_matter(decode_text(data))
     lines = body.split("\n")
+    if atx:
+        lines = without_comments(lines)
     found = headings(lines, atx, underlines)
     stack: list[tuple[int, str]] = []
     sections: list[tuple[str, int, int]] = []  # heading path, first index, last index
@@ -136,6 +162,9 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
                                        settings.max_words, settings.overlap_words,
                                        heading=heading, role=role)
             )
+    if not atx:  # a reStructuredText passage of markup alone (".. currentmodule:: click")
+        chunks = [c for c in chunks if not all(
+            _EXPLICIT_MARKUP.match(ln) for ln in c.text.split("\n") if ln.strip())]
     first_line = next((ln.strip() for ln in lines if ln.strip()), "")
     return Parsed(title=str(meta.get("title") or title or (first_line[:120] if not atx else "")),
                   chunks=chunks, meta=meta, language_sample=body)

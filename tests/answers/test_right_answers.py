@@ -2013,3 +2013,43 @@ def test_a_default_asked_is_quoted_from_the_entry_s_default_line(tmp_path):
                       "How many requests does aws s3 cp run at the same time by default?")
     assert "``10``" in answer.answer and "max_concurrent_requests" in answer.answer, (
         answer.answer, answer.reason)
+
+
+def test_a_restructuredtext_command_in_a_directive_is_quoted_as_code(tmp_path):
+    """"Our click-based tool is installed as the command acme-cli. What do I put in
+    ~/.zshrc so tab completion works in zsh?" (trial 19, Click's documentation in
+    reStructuredText, kept in tests/fixtures/documented) was read as asking what something
+    is, and the `eval "$(_FOO_BAR_COMPLETE=zsh_source foo-bar)"` line, indented under
+    ".. tabs::" / ".. code-block:: sh", was never a unit to quote: an indented block after
+    "::" or a code directive is a code block, the directive lines are markup."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "click-shell-completion.rst"
+            ).read_text(encoding="utf-8")
+    assert question_kind("Our tool is installed as acme-cli. What do I put in ~/.zshrc so "
+                         "tab completion works in zsh?") == PROCEDURE
+    answer = ask_over(tmp_path, {"docs/shell-completion.rst": page},
+                      "Our click-based tool is installed as the command acme-cli. What do I "
+                      "put in ~/.zshrc so tab completion works in zsh?")
+    assert 'eval "$(_FOO_BAR_COMPLETE=zsh_source foo-bar)"' in answer.answer, answer.answer
+    assert ".. code-block" not in answer.answer and ".. group-tab" not in answer.answer
+
+
+def test_markdown_links_and_comments_are_read_as_a_reader_sees_them(tmp_path):
+    """Node.js's API reference (Markdown, trial 19): a quoted link "[`resolve.conf`](https://
+    man7.org/…)" was read as a citation of a file named resolve.conf and the right answer
+    refused; "<!-- YAML added: v0.1.90 … -->" change histories, which the rendered page
+    hides, opened answers."""
+    page = ("# DNS\n\n## `dns.setServers(servers)`\n\n<!-- YAML\nadded: v0.11.3\nchanges:\n"
+            "  - version: v10.0.0\n    description: The `servers` parameter now accepts IPv6 "
+            "addresses.\n-->\n\n* `servers` {string\\[]} array of [RFC 5952][] formatted "
+            "addresses\n\nSets the IP address and port of servers to be used when performing "
+            "DNS resolution.\n\nThe `dns.setServers()` method affects only [`dns.resolve()`][], "
+            "`dns.resolve*()` and [`dns.reverse()`][] (and specifically _not_ "
+            "[`dns.lookup()`][]).\n\nThis method works much like [`resolve.conf`]"
+            "(https://man7.org/linux/man-pages/man5/resolv.conf.5.html).\n\n"
+            "[`dns.lookup()`]: #dnslookuphostname-options-callback\n")
+    answer = ask_over(tmp_path, {"api/dns.md": page},
+                      "If I call dns.setServers() with our internal resolvers, will "
+                      "dns.lookup() use them too?")
+    assert not answer.refused, answer.reason
+    assert "specifically _not_ `dns.lookup()`" in answer.answer, answer.answer
+    assert "YAML" not in answer.answer and "](https://" not in answer.answer, answer.answer

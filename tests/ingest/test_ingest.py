@@ -188,6 +188,9 @@ def test_markdown_and_text_chunks_are_whole_paragraphs():
     assert "Configuration Values > max_bandwidth" in sections, sections
     bandwidth = [c for c in rst.chunks if c.heading.endswith("max_bandwidth")]
     assert bandwidth[0].text.startswith("max_bandwidth\n-------------\n\n**Default** - None")
+    click = parse_text((fixtures / "click-shell-completion.rst").read_bytes(), ChunkSettings())
+    assert not any(c.text.strip().startswith(".. currentmodule::") for c in click.chunks)
+    assert click.chunks[0].heading == "Shell Completion", click.chunks[0]
 
 
 def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
