@@ -967,6 +967,9 @@ class ExtractiveAnswerer:
             _name_before(own, chosen) if kind == NAME else None)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
+        if own is not by_hit[pick.hit.chunk_id]:  # quoted from where the section opens:
+            # that passage's best sentence too
+            chosen, _ = _with_best(chosen, own)
         chosen, added = _with_best(chosen, by_hit[pick.hit.chunk_id])
         if added:
             why += "; the passage's best-scoring sentence lay outside that quote: quoted as well"

@@ -2053,3 +2053,36 @@ def test_markdown_links_and_comments_are_read_as_a_reader_sees_them(tmp_path):
     assert not answer.refused, answer.reason
     assert "specifically _not_ `dns.lookup()`" in answer.answer, answer.answer
     assert "YAML" not in answer.answer and "](https://" not in answer.answer, answer.answer
+
+
+def test_a_quote_moved_to_its_section_s_opening_keeps_that_passage_s_best_sentence():
+    """"Which createInterface option makes \\r followed by \\n always count as one line
+    break?" (trial 19, Node.js's readline reference): the quote went to where
+    `readline.createInterface(options)` opens, a passage of its option list, and stopped
+    before "It can be set to `Infinity`, in which case `\\r` followed by `\\n` will always
+    be considered a single newline", that passage's best-scoring sentence."""
+    def hit(rank: int, start: int, text: str) -> Hit:
+        return Hit(rank=rank, score=1.0 / rank, chunk_id=f"api/readline.md:{start}",
+                   doc_id="readline", path="api/readline.md", kind="markdown",
+                   title="Readline", heading="Readline > createInterface options", page=None,
+                   page_label=None, start_line=start, end_line=start + text.count("\n"),
+                   symbol=None, symbol_kind=None, text=text, language="en")
+
+    opening = hit(2, 10, "createInterface options\n"
+                  "The input option is the readable stream to listen to, usually the standard "
+                  "input of the process.\nThe output option is the writable stream to write "
+                  "readline data to, usually the standard output.\nThe completer option is an "
+                  "optional function used for tab autocompletion of the current line.\nThe "
+                  "terminal option should be true when the input and output streams are a "
+                  "terminal.\nThe history option is an initial list of history lines and the "
+                  "history size option sets how many are kept.\nThe crlfDelay option is "
+                  "coerced to a number no less than one hundred milliseconds.\nIt can be set "
+                  "to Infinity, in which case a carriage return followed by a line feed always "
+                  "counts as one line break.")
+    later = hit(1, 30, "Once the createInterface call returns, a line event is emitted for each "
+                "line break the input holds, and the option values given stay as they were.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "Which createInterface option makes a carriage return followed by a line feed count "
+        "as one line break?", [later, opening])
+    assert "where the section opens" in info["choice"]["why"], info
+    assert "It can be set to Infinity" in quoted, quoted
