@@ -193,6 +193,15 @@ def test_markdown_and_text_chunks_are_whole_paragraphs():
     assert click.chunks[0].heading == "Shell Completion", click.chunks[0]
 
 
+def test_a_code_block_s_fences_count_no_words():
+    """Chunk sizes count words, a fenced block's fence lines none: a second pattern of the
+    same name once replaced the one `word_count` reads, and every chunk of a page with a
+    code block moved."""
+    from preuve.ingest.chunking import word_count
+    assert word_count("Run:\n```\napt update\n```\nthen reboot.") == 5
+    assert word_count("~~~\nmake\n~~~") == 1
+
+
 def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
     lines = source_lines(corpus, "handbook/faq.txt")
     chunks = chunks_of(index_path, "handbook/faq.txt")
