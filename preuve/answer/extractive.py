@@ -734,7 +734,7 @@ PREFER_FIRST = 0.06
 SECOND_MARGIN = 0.03
 SECOND_WORDS = 30
 # ... and, in the question's language, more than this share of the question's terms
-SECOND_OVERLAP = 0.2
+SECOND_OVERLAP = 0.3
 # The first passage in the question's language answers when one is among the first
 # LANG_WINDOW passages (both editions of a manual indexed); further down, it is another
 # subject, and the first-ranked passage in another language answers

@@ -2086,3 +2086,26 @@ def test_a_quote_moved_to_its_section_s_opening_keeps_that_passage_s_best_senten
         "as one line break?", [later, opening])
     assert "where the section opens" in info["choice"]["why"], info
     assert "It can be set to Infinity" in quoted, quoted
+
+
+def test_a_second_quote_shares_more_than_a_few_of_the_question_s_words():
+    """The three blind trials of the fifteenth session read second quotes that said
+    nothing of the question ("See apt-patterns(7) and glob(7)…" after the answer, a
+    navigation bar, an SQL injection example after `sys.get_int_max_str_digits()`): a
+    statement of another section is quoted after the answer only when it holds more than
+    SECOND_OVERLAP (now 0.3) of the question's terms, not a quarter of them."""
+    def hit(rank: int, path: str, heading: str, text: str) -> Hit:
+        return Hit(rank=rank, score=1.0 / rank, chunk_id=f"{path}:1", doc_id=path, path=path,
+                   kind="html", title=heading, heading=heading, page=None, page_label=None,
+                   start_line=1, end_line=1, symbol=None, symbol_kind=None, text=text,
+                   language="en")
+
+    question = ("When my laptop wakes from suspend the wifi card stays down and only a reboot "
+                "brings the network back. What can I do?")
+    power = hit(1, "guide/power.html", "Power management",
+                "Reload the wifi card driver after suspend with modprobe.")
+    network = hit(2, "guide/network.html", "Network configuration",
+                  "A reboot resets the network interfaces of the laptop.")
+    assert term_overlap(question, network.text) == 0.25
+    quoted, chosen, _ = ExtractiveAnswerer(None).answer(question, [power, network])
+    assert [s.hit for s in chosen] == [power], quoted
