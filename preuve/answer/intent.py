@@ -89,7 +89,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     # nothing)
     # A figure stands alone: not a section's number ("Section 5.3.2"), nor part of a name
     # or a setting ("ext2", "sda1", "lowmem=1"); "780MB", "3.11", "2,5 %" are figures
-    NUMBER: re.compile(r"(?<![\w=/.:#-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )"
+    # (nor a manual page's section: "getaddrinfo(3)", "fork(2)")
+    NUMBER: re.compile(r"(?<![\w=/.:#-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
                        r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
                        r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"

@@ -2109,3 +2109,18 @@ def test_a_second_quote_shares_more_than_a_few_of_the_question_s_words():
     assert term_overlap(question, network.text) == 0.25
     quoted, chosen, _ = ExtractiveAnswerer(None).answer(question, [power, network])
     assert [s.hit for s in chosen] == [power], quoted
+
+
+def test_a_manual_page_s_section_is_no_figure():
+    """"How many threads are in libuv's threadpool by default?" (trial 19, out of scope over
+    Node.js's dns page) was answered with "…a synchronous call to getaddrinfo(3) that runs
+    on libuv's threadpool": the manual page's section "(3)" passed for the number asked."""
+    assert not carries(NUMBER, "It is implemented as a synchronous call to getaddrinfo(3).")
+    assert carries(NUMBER, "The pool holds 4 threads (step (2) of the setup).")
+    page = _hit(1, "api/dns.md", "dns.lookup()",
+                "Though the call to `dns.lookup()` will be asynchronous from JavaScript's "
+                "perspective, it is implemented as a synchronous call to getaddrinfo(3) that "
+                "runs on libuv's threadpool.")
+    quoted, _, info = ExtractiveAnswerer(None).answer(
+        "How many threads are in libuv's threadpool by default?", [page])
+    assert quoted == "" and "number" in info["refusal"], (quoted, info)
