@@ -109,8 +109,10 @@ def _parts(unit: str) -> tuple[list[str], list[str]]:
     pieces = [p for p in re.split(r"[-_.]+", unit) if p]
     words: list[str] = []
     for piece in pieces:
-        words.extend(w for w in _CAMEL.split(piece) if w) if not _PLURAL_ACRONYM.match(piece) \
-            else words.append(piece[:-1])  # "PDFs": PDF
+        if _PLURAL_ACRONYM.match(piece):
+            words.append(piece[:-1])  # "PDFs": PDF
+        else:
+            words.extend(w for w in _CAMEL.split(piece) if w)
     if not words:  # non-latin scripts: keep the piece itself
         words = pieces
     return wholes, [w.lower() for w in words]
