@@ -29,6 +29,7 @@ from preuve.answer.intent import (
     defined_term,
     question_kind,
 )
+from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.dense import query_vector
@@ -384,9 +385,6 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     return out
 
 
-# reStructuredText's explicit markup: a directive (".. code-block:: python", ".. tabs::",
-# ".. currentmodule:: click"), a comment or a link target (".. _label:")
-_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
 # directives whose indented content is code, shown as a code block
 _CODE_DIRECTIVE = re.compile(r"code|example|run|doctest|literal|sourcecode|highlight", re.I)
 _INDENT = re.compile(r"^[ \t]*")
@@ -403,7 +401,7 @@ def rst_markup(body: str) -> str:
     while i < len(lines):
         line = lines[i]
         indent = len(_INDENT.match(line).group())
-        directive = _DIRECTIVE.match(line)
+        directive = RST_MARKUP.match(line)
         if directive:
             lines[i] = ""
             code_after = indent if directive.group(2) and _CODE_DIRECTIVE.search(
@@ -894,7 +892,9 @@ class ExtractiveAnswerer:
 
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         names = question_names(question)
-        rival = max((u for u in units if _same_subject(names, first, u.hit)), key=compared,
+        # the passages that may answer beside the first (`_same_subject`), read once each
+        eligible = {h.chunk_id for h in hits if _same_subject(names, first, h)}
+        rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
                     default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
             f"the first passage in the question's language (ranked {first.rank}), the other "
@@ -913,7 +913,7 @@ class ExtractiveAnswerer:
                    f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
-                and _same_subject(names, first, titled.hit) \
+                and titled.hit.chunk_id in eligible \
                 and titled.parts["cosine"] >= SWITCH_COSINE and titled.hit.heading != first.heading:
             first_title = max((u.parts["cosine"] for u in units if u.hit is first
                                and u.role in (HEADING, QUESTION)), default=0.0)

@@ -119,7 +119,7 @@ def chunks_from_lines(
     return out
 
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(```|~~~)")  # a line that opens or closes a fence
+FENCE_OPEN = re.compile(r"^ {0,3}(```|~~~)")  # a line that opens or closes a fence
 
 
 def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
@@ -128,7 +128,7 @@ def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start, fence = None, None
     for i, line in enumerate(lines):
-        match = _FENCE_OPEN.match(line)
+        match = FENCE_OPEN.match(line)
         if match:
             fence = None if fence == match.group(1) else (fence or match.group(1))
         if not line.strip() and fence is None:

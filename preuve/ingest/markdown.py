@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_paragraphs
+from preuve.ingest.chunking import FENCE_OPEN, chunks_from_paragraphs
 from preuve.ingest.metadata import split_front_matter
 from preuve.ingest.navigation import BODY, NAVIGATION
 
 # ATX heading; a closing run of # is only stripped when a space precedes it ("C#" stays)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 # A list item that is only a link to an anchor: "- [Install](#install)", "1. [FAQ](faq.md#top)",
 # "* **[Usage](#usage)**"
 _TOC_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]]+\]\([^)\s]*#[^)\s]*\)\1\s*$")
@@ -73,7 +72,7 @@ def headings(lines: list[str], atx: bool, underlines: str) -> dict[int, tuple[in
     i = 0
     while i < len(lines):
         line = lines[i]
-        fence_match = _FENCE.match(line)
+        fence_match = FENCE_OPEN.match(line)
         if fence_match:
             marker = fence_match.group(1)
             fence = None if fence == marker else (fence or marker)
@@ -106,9 +105,10 @@ def headings(lines: list[str], atx: bool, underlines: str) -> dict[int, tuple[in
 
 
 _COMMENT_OPEN = re.compile(r"^\s*<!--")
-# reStructuredText's explicit markup on a line of its own: a directive with nothing after
-# its "::" but an argument, a comment, a link target
-_EXPLICIT_MARKUP = re.compile(r"^\s*\.\.\s+(?:[\w:.-]+::[^\n]*|_[^:]*:\s*\S*|[^\n]*)$")
+# reStructuredText's explicit markup: a directive (".. code-block:: python", ".. tabs::",
+# ".. currentmodule:: click": its indentation and name), a comment, a link target
+# (".. _label:"); the answerer reads it too (`extractive.rst_markup`)
+RST_MARKUP = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
 
 
 def without_comments(lines: list[str]) -> list[str]:
@@ -164,7 +164,7 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
             )
     if not atx:  # a reStructuredText passage of markup alone (".. currentmodule:: click")
         chunks = [c for c in chunks if not all(
-            _EXPLICIT_MARKUP.match(ln) for ln in c.text.split("\n") if ln.strip())]
+            RST_MARKUP.match(ln) for ln in c.text.split("\n") if ln.strip())]
     first_line = next((ln.strip() for ln in lines if ln.strip()), "")
     return Parsed(title=str(meta.get("title") or title or (first_line[:120] if not atx else "")),
                   chunks=chunks, meta=meta, language_sample=body)
