@@ -215,8 +215,10 @@ class Index:
         if changed is not None:  # "what changed in ...?": answered from the versions
             return changed
         started = time.perf_counter()
-        hits = self.search(retrieval_question or question, method=method, k=k, as_of=as_of,
-                           audience=audience, paths=paths)
+        # a passage whose text a better-ranked one already holds takes no place among the k
+        hits = retrieve.distinct(self.search(retrieval_question or question, method=method,
+                                             k=2 * k, as_of=as_of, audience=audience,
+                                             paths=paths), k)
         evidence = self.calibration.evidence(retrieval_question or question, hits,
                                              as_of=as_of, audience=audience, paths=paths)
         judgment = self._judgment(retrieval_question or question, hits, evidence,

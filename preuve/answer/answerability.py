@@ -103,7 +103,10 @@ rapide rapidement correctement entier entière entiers entières possible possib
 proprement bien
 aimerais aimerait aimerions aimeriez souhaite souhaites souhaitons souhaiterais
 souhaiterait voudrait voudrions veulent
-depuis vers via""".split())
+depuis vers via
+jamais toujours souvent parfois déjà encore always often sometimes usually
+soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
+aurait auraient avait avaient mis mise mises eux lui leur leurs""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

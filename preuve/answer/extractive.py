@@ -560,6 +560,16 @@ _POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said|this)\s+"
                           r"(?!as\b|who\b|which\b|that\b|whose\b)\w", re.I)
 
 
+# A sentence naming what was said just before it ("The preceding statement is not true on
+# Windows", "As noted above", "Comme indiqué ci-dessus"), even across a note's heading:
+# what it points to is quoted before it
+_POINTS_ABOVE = re.compile(r"\b(?:the|this|that|these|ce|cet|cette|ces|le|la|les|l['’])\s*"
+                           r"(?:preceding|previous|above|foregoing|aforementioned|précédente?s?)"
+                           r"\b|\b(?:as|comme)\s+(?:\w+\s+)?(?:above|earlier|ci-dessus|plus haut|"
+                           r"précédemment)\b|^(?:\W*\w+\W+){0,4}?(?:ci-dessus|susmentionnée?s?)\b",
+                           re.I)
+
+
 # A pronoun standing for what was shown before it ("…should include this (or the
 # equivalent…).", "…ajoutez cela."): after a code block, the command it stands for
 _BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\s*"
@@ -595,6 +605,29 @@ def _lean_start(own: list[Sentence], start: int, words: int) -> int:
         if any(s is sentence for s in window(own, begin, words)):
             return begin
     return start  # what it leans on does not fit with it
+
+
+def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
+                     ) -> list[Sentence]:
+    """`chosen` with what its first sentence points back to (`_POINTS_ABOVE`) before it:
+    the statements just before it, across a note's heading, up to half of `words`."""
+    if not chosen or not _POINTS_ABOVE.search(chosen[0].text):
+        return chosen
+    i = chosen[0].index - 1
+    while i >= 0 and own[i].role == HEADING:
+        i -= 1
+    if i < 0 or own[i].role not in QUOTABLE:
+        return chosen
+    before: list[Sentence] = []
+    used = 0
+    while i >= 0 and own[i].role in QUOTABLE and (not before or own[i].block == before[0].block):
+        n = len(own[i].text.split())
+        if before and used + n > words // 2:
+            break
+        before.insert(0, own[i])
+        used += n
+        i -= 1
+    return before + chosen
 
 
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
@@ -893,7 +926,8 @@ class ExtractiveAnswerer:
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         names = question_names(question)
         # the passages that may answer beside the first (`_same_subject`), read once each
-        eligible = {h.chunk_id for h in hits if _same_subject(names, first, h)}
+        eligible = {h.chunk_id for h in hits
+                    if _same_subject(names, first, h) or _continues(first, h)}
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
                     default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
@@ -958,7 +992,7 @@ class ExtractiveAnswerer:
             why += "; an API entry: quoted from its description"
         else:
             start = _lean_start(own, start, budget)
-        chosen = window(own, start, budget)
+        chosen = _with_antecedent(own, window(own, start, budget), budget)
         chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
@@ -975,7 +1009,10 @@ class ExtractiveAnswerer:
             why += "; the passage's best-scoring sentence lay outside that quote: quoted as well"
         second = [] if chosen and self._titled(question, chosen[0], units) else \
             self._second_quote(question, chosen, units, by_hit, compared)
-        if second:
+        if second and _continues(chosen[0].hit, second[0].hit):
+            why += (f"; passage ranked {second[0].hit.rank}, where the quote's section goes "
+                    f"on, scores better than the quote's best: quoted after it")
+        elif second:
             why += (f"; a statement of passage ranked {second[0].hit.rank} scores within "
                     f"{SECOND_MARGIN} of the quote's best: quoted after it")
         for unit in second:
@@ -999,10 +1036,23 @@ class ExtractiveAnswerer:
                   and (u.hit.path, u.hit.page) != (first.path, first.page)
                   and _same_subject(names, first, u.hit)]
         quoted = [compared(u) for u in chosen if u.role == STATEMENT]
-        if not others or not quoted:
+        if not quoted:
             return []
-        best = max(others, key=compared)
-        if compared(best) < max(quoted) - SECOND_MARGIN:
+        best = max(others, key=compared, default=None)
+        if best is not None and compared(best) < max(quoted) - SECOND_MARGIN:
+            best = None
+        # the part of the quote's section that the chunker cut off (the passage just
+        # before or after it), when it says more than the quote: "…KiCad thinks the net is
+        # undriven." then "There is a special PWR_FLAG symbol… Add this symbol…"
+        said = {" ".join(u.text.lower().split()) for u in chosen}
+        goes_on = max((u for u in units if u.role == STATEMENT and u.hit is not first
+                       and _continues(first, u.hit)
+                       and " ".join(u.text.lower().split()) not in said),
+                      key=compared, default=None)
+        if goes_on is not None and compared(goes_on) > max(quoted) and (
+                best is None or compared(goes_on) >= compared(best)):
+            best = goes_on
+        if best is None:
             return []
         asked = question_language(question)
         if _language(best.hit) != _language(first):
@@ -1010,9 +1060,8 @@ class ExtractiveAnswerer:
             # epigraph after `calendar.isleap`), or the other edition saying it again
             return []
         own = by_hit[best.hit.chunk_id]
-        start = best.index
-        start = _lean_start(own, start, SECOND_WORDS)
-        quote = window(own, start, SECOND_WORDS)
+        words = 2 * SECOND_WORDS if best is goes_on else SECOND_WORDS  # the section goes on
+        quote = window(own, _lean_start(own, best.index, words), words)
         if _language(best.hit) == asked and \
                 term_overlap(question, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
             # close in meaning by chance: one word of the question ("server" in an HTTP
@@ -1273,6 +1322,17 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
                and (hit.page is not None
                     or (h.end_line or 0) >= (hit.start_line or 0) - NEAR_LINES)]
     return min(earlier, key=_position, default=None)
+
+
+def _continues(a: Hit, b: Hit) -> bool:
+    """`a` and `b` are parts of one section: same document and heading, next to each other
+    (within NEAR_LINES, or on the same or the next page)."""
+    if a.path != b.path or a.heading != b.heading or not a.heading:
+        return False
+    if a.page is not None or b.page is not None:
+        return abs((a.page or 0) - (b.page or 0)) <= 1
+    first, second = sorted((a, b), key=_position)
+    return (second.start_line or 0) - (first.end_line or 0) <= NEAR_LINES
 
 
 # "fr", "en-US", "fr_FR" as a part of a path, with the separator before it: "devref-fr",

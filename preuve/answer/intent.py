@@ -66,7 +66,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                       r"headers?)\b|\bquel(le)?s? "
                       r"(\w+ )?(outils?|programmes?|utilitaires?|commandes?|paquets?|options?|"
                       r"paramètres?|réglages?|fonctions?|méthodes?|modules?|bibliothèques?|"
-                      r"classes?|format|variables?|champs?|clés?|clefs?|en-têtes?)\b", _I)),
+                      r"classes?|format|variables?|champs?|clés?|clefs?|en-têtes?)\b|"
+                      # "Il y a une commande pour ça ?", "is there an option for that?"
+                      r"\b(il y a|y a-t-il|existe-t-il|is there|are there) (une?|des|an?|any|"
+                      r"some) (\w+ )?(commandes?|options?|outils?|fonctions?|réglages?|"
+                      r"paramètres?|variables?|commands?|flags?|tools?|functions?|settings?)\b",
+                      _I)),
     (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),

@@ -146,6 +146,24 @@ def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,
     return methods.get(method).run(store, query, filters, k, options)
 
 
+def distinct(hits: list[Hit], k: int) -> list[Hit]:
+    """The first k of `hits` whose text no better-ranked hit already holds (a manual copied
+    under two folders, a page left untranslated in the other edition): each passage once,
+    ranks renumbered from 1."""
+    seen: set[str] = set()
+    out: list[Hit] = []
+    for hit in hits:
+        text = " ".join(hit.text.split())
+        if text in seen:
+            continue
+        seen.add(text)
+        hit.rank = len(out) + 1
+        out.append(hit)
+        if len(out) == k:
+            break
+    return out
+
+
 def _bm25(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
     return bm25(store, query, filters, k)
 
