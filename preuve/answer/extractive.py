@@ -55,12 +55,16 @@ _FOOTNOTE = re.compile(r"^(?:\[\d{1,3}\]\s|[\d⁰¹²³⁴⁵⁶⁷⁸⁹ ]*\d[A
 # A term a definition list describes, alone on its line: an option, a setting, a
 # command's name ("APT::Periodic::AutocleanInterval", "--force-help", "dpkg-reconfigure")
 # "-p <interpreter>", "-o FILE", "-l loglevel", "--format=format"
-_OPTION = r"--?[a-z][\w-]*(?:[= ]?<[\w-]+>|[= ][A-Z][A-Z_]*|[= ][a-z][\w-]*)?"
+# ("-E encoding", "-Z 0..9", "--help[=topic]", "-?"), and a psql meta-command with its
+# arguments ("\\timing [ on | off ]", "\\H or \\html")
+_OPTION = r"--?[A-Za-z0-9?][\w-]*(?:\[=?[\w-]+\]|[= ]?<[\w-]+>|[= ]\w[\w.-]*)?"
+_META_COMMAND = r"\\[A-Za-z!?;][\w+\[\]]*(?: or \\[\w+\[\]]+)?(?: (?:\[.*\]|[a-z_][\w-]*|\.\.\.))*"
 # a setting's name in lower case, with the kind of value it takes ("resolution num",
 # "compile-scheme-code bool", "setdir"), or an environment variable's ("TMPDIR")
 _SETTING = r"[a-z][\w-]*[a-z0-9](?: [a-z]\w{0,11})?|[A-Z][A-Z0-9_]{2,}"
 _FUNCTION_WORD = "|".join(sorted(tokens.STOPWORDS, key=len, reverse=True))  # "or", "the end"
-_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|(?!(?:{_FUNCTION_WORD})\b)(?:{_SETTING})|"
+_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|{_META_COMMAND}|"
+                   rf"(?!(?:{_FUNCTION_WORD})\b)(?:{_SETTING})|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
 # A term given by its label in a reference's entry ("Option: Aptitude::Get-Root-Command",
 # DocBook's segmented lists): the entry's heading, its name leads the description quoted
@@ -918,6 +922,9 @@ class ExtractiveAnswerer:
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
+        named = _named_entry(question, quotable, first)
+        if named is not None:
+            first = named
         mixed = len({_language(h) for h in hits} | {asked}) > 1
 
         def compared(s: Sentence) -> float:
@@ -931,6 +938,7 @@ class ExtractiveAnswerer:
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
                     default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
+            f"the entry the question names (ranked {first.rank})" if first is named else
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")
         pick = top_first
@@ -1189,7 +1197,7 @@ def _names_first(question: str, sentence: Sentence) -> bool:
 # textwrap.TextWrapper(**kwargs)", "re.findall(pattern, string, flags=0)"), not a title
 _SIGNATURE = re.compile(r"^(?:(?:class|exception|async|static|abstract|classmethod|"
                         r"staticmethod|property|function|method|attribute|data) )*"
-                        r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*(?:\(.*\))?$")
+                        r"@?[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*(?:\(.*\))?$")
 
 
 def _table_header(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
@@ -1214,6 +1222,29 @@ def _is_entry(hit: Hit) -> bool:
 def _is_signature(text: str) -> bool:
     """A dotted name or a name with its parameters, as an API entry's heading is."""
     return bool(_SIGNATURE.match(text)) and ("." in text.split("(")[0] or "(" in text)
+
+
+def _entry_names(hit: Hit) -> set[str]:
+    """The names an API entry's signature heading gives its object, lower case:
+    "@functools.lru_cache(maxsize=128)" -> {"functools.lru_cache", "lru_cache"}."""
+    signature = (hit.heading or "").split(" > ")[-1].split("(")[0].split()[-1:]
+    name = signature[0].lstrip("@").lower() if signature else ""
+    return {name, name.rsplit(".", 1)[-1]} - {""}
+
+
+def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
+    """The API entry among `hits` that the question names (`lru_cache`, `re.match`) when
+    the first-ranked passage is another entry, which only mentions it ("Returns the same
+    as lru_cache(maxsize=None)" in `functools.cache`'s): None otherwise."""
+    names = {n.lstrip("@").lower() for n in _IDENTIFIER.findall(question)}
+    if not names or not _is_entry(first) or names & _entry_names(first):
+        return None
+    # a member of what the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`)
+    containers = set(max(_entry_names(first), key=len).split(".")[:-1])
+    if any(n.rsplit(".", 1)[-1] in containers for n in names):
+        return None
+    return next((h for h in hits if h is not first and _is_entry(h)
+                 and names & _entry_names(h)), None)
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

@@ -47,8 +47,10 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
                            r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
-                           r"\bque (dois-je|faut-il|doit-on) (faire|mettre|ajouter|écrire|"
-                           r"taper|lancer|passer|modifier|changer|configurer)|"
+                           r"\b(que (dois-je|faut-il|doit-on)|qu['’]est-ce (que|qu['’]) ?(je dois|"
+                           r"il faut|on doit|je peux|on peut)) (faire|mettre|ajouter|écrire|"
+                           r"taper|lancer|passer|modifier|changer|configurer|installer|"
+                           r"utiliser)|"
                            # "What do I put in ~/.zshrc…?": what to write or run
                            r"\bwhat (do|should|must|can|would) (i|we|you|one) (put|add|write|"
                            r"type|run|enter|pass|change|edit|set|configure)\b|"
@@ -189,6 +191,10 @@ def sets_scene(question: str) -> bool:
     return asked_part(question) != " ".join(question.split()).rstrip(" ?!.…")
 
 
+_HOW_TO = re.compile(r"^\W*(how (do|can|should|could) (i|you|we|one)|comment (puis-je|peut-on|"
+                     r"faire pour|dois-je|je peux|on peut|faut-il))\b", _I)
+
+
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording: from the words that ask
     (`asked_part`), then from the whole question by the patterns that look anywhere in it
@@ -198,7 +204,9 @@ def question_kind(question: str) -> str:
     asked = asked_part(text)
     for kind, pattern in _ASKS:
         if pattern.search(asked):
-            return kind
+            # "How can I make psql display how long each statement takes?": a way to do
+            # it, not a figure
+            return PROCEDURE if kind == NUMBER and _HOW_TO.match(asked) else kind
     context = sets_scene(text)
     for kind, pattern in _ASKS:
         if (not context or not pattern.pattern.startswith("^")) and pattern.search(text):

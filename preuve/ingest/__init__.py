@@ -54,8 +54,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # Texinfo's navigation bars and contents, and any bar of links with no word outside them;
 # markdown and text 2: chunks of whole paragraphs, underlined titles as headings; 3:
 # Markdown's HTML comments blank, no passage of reStructuredText markup alone; html 7,
-# markdown and text 4: a code block's fences counted as no words again
-KIND_VERSIONS = {"code": "8", "html": "7", "markdown": "4", "text": "4"}
+# markdown and text 4: a code block's fences counted as no words again; html 8: a heading
+# inside a note, tip or warning box labels it and opens no section
+KIND_VERSIONS = {"code": "8", "html": "8", "markdown": "4", "text": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

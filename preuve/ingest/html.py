@@ -53,6 +53,10 @@ _ENTRY_CLASSES = {"function", "method", "class", "attribute", "property", "data"
                   "exception", "classmethod", "staticmethod", "decorator", "module", "type",
                   "member", "macro", "struct", "enum", "var", "option", "cmdoption", "envvar",
                   "describe", "object"}
+# A box beside the text (DocBook's `<div class="note"><h3 class="title">Note</h3>…`): its
+# heading labels the box, it opens no section (what follows the box is the section's again)
+_ASIDE_CLASSES = {"note", "tip", "warning", "caution", "important", "admonition", "hint",
+                  "attention", "danger", "sidebar"}
 # entry signatures are headings below any <h1>-<h6>: level 7 for the outer entry, 8 for a
 # method inside a class's entry, and so on
 _ENTRY_LEVEL = 7
@@ -66,7 +70,7 @@ class _Extractor(HTMLParser):
         self.main_only = main_only
         # open tags, each with whether it started skipping and whether it opened the main
         # content (an end tag closes what its own start opened, whatever the tag)
-        self.stack: list[tuple[str, bool, bool]] = []
+        self.stack: list[tuple[str, bool, bool, bool]] = []
         self.open = Counter()  # tags in `stack`: an end tag never searches the stack
         self.skip_depth = 0
         self.main_depth = 0
@@ -95,6 +99,7 @@ class _Extractor(HTMLParser):
         self.buf_end = 0
         self.entry_levels: list[int | None] = []  # per open <dl>: its entries' level, or None
         self.in_signature = False
+        self.asides = 0  # open admonition boxes (`_ASIDE_CLASSES`)
 
     def _capturing(self) -> bool:
         return self.skip_depth == 0 and (not self.main_only or self.main_depth > 0)
@@ -127,7 +132,9 @@ class _Extractor(HTMLParser):
                     or bool(self.texinfo and classes & _TEXINFO_CLASSES)
                     or attributes.get("id") in _SKIP_IDS)
             main = tag in ("main", "article") or attributes.get("role") == "main"
-            self.stack.append((tag, skip, main))
+            aside = tag in ("div", "aside") and bool(classes & _ASIDE_CLASSES)
+            self.stack.append((tag, skip, main, aside))
+            self.asides += aside
             self.open[tag] += 1
             self.skip_depth += skip
             self.main_depth += main
@@ -157,7 +164,8 @@ class _Extractor(HTMLParser):
         if tag in _VOID or not self.open[tag]:
             return
         while self.stack:
-            open_tag, skip, main = self.stack.pop()
+            open_tag, skip, main, aside = self.stack.pop()
+            self.asides -= aside
             self.open[open_tag] -= 1
             self._close(open_tag)
             self.skip_depth -= skip
@@ -182,7 +190,14 @@ class _Extractor(HTMLParser):
             level = self.heading_level
             self.heading_level = 0
             self._flush()
-            if text:
+            if text and self.asides and level <= 6:  # a box's label: a line of its section
+                self.blocks.append((" > ".join(t for _, t in self.path), text,
+                                    *(self.getpos()[0],) * 2))
+                self.link_items.append(False)
+                self.link_bars.append(False)
+                self.levels.append(0)
+                self.preformatted.append(None)
+            elif text:
                 self.path = [(lvl, t) for lvl, t in self.path if lvl < level] + [(level, text)]
                 self.title = self.title or (text if level == 1 else "")
                 # the heading itself is the first block of its section
@@ -228,7 +243,7 @@ class _Extractor(HTMLParser):
         if not self.buf_text:
             leading = data[: len(data) - len(data.lstrip())]
             self.buf_start = line + leading.count("\n")
-            self.buf_in_item = any(t in _ITEMS for t, _, _ in self.stack)
+            self.buf_in_item = any(t in _ITEMS for t, *_ in self.stack)
             self.buf_pre = self.open["pre"] > 0
         self.buf_end = line + data.rstrip().count("\n")
         self.buf.append(data)

@@ -2191,3 +2191,84 @@ def test_adverbs_and_forms_of_etre_are_not_evidence():
         "eux aussi ?") for stem in stems}
     assert not words & {"jamai", "jamais", "soient", "soi", "mis", "eux"}, words
     assert {"stash", "option"} <= words, words
+
+
+def test_a_psql_meta_command_and_a_capital_option_are_terms_their_entries_describe():
+    """psql's reference (trial 21) lists `\\timing [ on | off ]`, `-E encoding`: read as
+    prose, their lines were dropped, the quote had no name and ran on into the next
+    entry's description ("…intervals… Exit "restricted" mode…")."""
+    text = ("\\T table_options\nSpecifies attributes to be placed within the table tag in HTML "
+            "output format.\n\\timing [ on | off ]\nWith a parameter, turns displaying of how "
+            "long each SQL statement takes on or off. Without a parameter, toggles the display "
+            "between on and off.\n\\unrestrict restrict_key\nExit \"restricted\" mode, provided "
+            "the specified key matches.\n-E encoding\nCreate the dump in the specified "
+            "character set encoding.")
+    # "how can I make it display how long…" asks a way to do it, not a figure
+    assert question_kind("How can I make psql display how long each SQL statement takes?") \
+        == PROCEDURE
+    units = split_sentences(_hit(1, "postgres/app-psql.html", "Meta-Commands", text))
+    assert [u.text for u in units if u.role == "heading"] == [
+        "\\T table_options", "\\timing [ on | off ]", "\\unrestrict restrict_key",
+        "-E encoding"], [(u.role, u.text) for u in units]
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How can I make psql display how long each SQL statement takes?",
+        [_hit(1, "postgres/app-psql.html", "Meta-Commands", text)])
+    assert quoted.startswith("`\\timing [ on | off ]` —"), quoted
+    assert "restricted" not in quoted, quoted
+
+
+def test_a_note_box_s_title_opens_no_section():
+    """DocBook puts a note's title in a heading (`<div class="note"><h3
+    class="title">Note</h3>`): every passage after the first note of PostgreSQL's psql and
+    pg_dump pages was filed under "… > Note" (trial 21), and the note's heading stood for
+    the section of everything after it."""
+    from preuve.ingest.html import html_blocks
+
+    page = (DOCUMENTED / "postgres-pg-hba-conf.html").read_bytes()
+    blocks = html_blocks(page)
+    assert any(b.text == "Note" for b in blocks)  # the label stays, as a line of the text
+    assert not [b.heading for b in blocks if b.heading.split(" > ")[-1] in ("Note", "Tip")], \
+        sorted({b.heading for b in blocks})
+
+
+def test_the_api_entry_the_question_names_answers_not_its_sibling_that_mentions_it(tmp_path):
+    """"I slapped @lru_cache on an expensive function… How many results will it remember?"
+    (trial 22, python3-doc's functools page) was answered from `functools.cache`, ranked
+    first, which only mentions lru_cache ("Returns the same as lru_cache(maxsize=None)…
+    unbounded"): the opposite of the answer (128). A decorator's entry ("@functools.…") is an
+    entry too. A member of what the question names keeps its place ("…built on cmd.Cmd":
+    `Cmd.emptyline()` answers)."""
+    cache = _hit(1, "library/functools.html", "functools > @functools.cache(user_function)",
+                 "Simple lightweight unbounded function cache. Returns the same as "
+                 "lru_cache(maxsize=None), creating a thin wrapper around a dictionary lookup "
+                 "for the function arguments.")
+    lru = _hit(2, "library/functools.html",
+               "functools > @functools.lru_cache(maxsize=128, typed=False)",
+               "Decorator to wrap a function with a memoizing callable that saves up to the "
+               "maxsize most recent calls. If user_function is specified, it must be a "
+               "callable: the maxsize stays at its default value of 128.")
+    quoted, chosen, info = ExtractiveAnswerer(None).answer(
+        "I slapped @lru_cache on an expensive function without passing any arguments. How "
+        "many results will it remember before it starts evicting old ones?", [cache, lru])
+    assert chosen[0].hit is lru and "128" in quoted, (quoted, info["choice"])
+    assert "names" in info["choice"]["why"]
+    emptyline = _hit(1, "library/cmd.html", "cmd > Cmd.emptyline()",
+                     "Method called when an empty line is entered in response to the prompt. "
+                     "If this method is not overridden, it repeats the last nonempty command "
+                     "entered.")
+    cmd = _hit(2, "library/cmd.html", "cmd > class cmd.Cmd(completekey='tab')",
+               "A Cmd instance or subclass instance is a line-oriented interpreter framework.")
+    _, chosen, _ = ExtractiveAnswerer(None).answer(
+        "In the admin shell I built on cmd.Cmd, pressing Enter on an empty line runs the "
+        "previous command again. Why does it do that?", [emptyline, cmd])
+    assert chosen[0].hit is emptyline
+
+
+def test_what_must_i_add_asks_a_procedure_and_the_debugger_is_a_developer_s_word():
+    """"Je voudrais que mon script s'arrête dans le débogueur… Qu'est-ce que je dois ajouter
+    dans le code ?" (trial 22, French over pdb's page) was read as asking a definition
+    ("qu'est-ce que"), and "débogueur" was translated by nothing."""
+    assert question_kind("Je voudrais que mon script s'arrête dans le débogueur à une ligne "
+                         "précise. Qu'est-ce que je dois ajouter dans le code ?") == PROCEDURE
+    assert question_kind("Qu'est-ce que le fichier debian/control ?") != PROCEDURE
+    assert "debugger" in bilingual.code_translation("s'arrêter dans le débogueur", "fr").split()
