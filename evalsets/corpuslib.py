@@ -54,6 +54,21 @@ def expect(pairs: list[tuple[str, Path]], names: set[str]) -> list[tuple[str, Pa
     return pairs
 
 
+def folder_pages(folders: dict[str, tuple[str, str, list[str]]]
+                 ) -> tuple[list[tuple[str, Path]], set[str]]:
+    """(pairs, expected destinations) of HTML pages copied by folder: destination folder ->
+    (package, the folder of the package its pages are in, page names without `.html`)."""
+    out, expected = [], set()
+    for folder, (package, where, pages) in folders.items():
+        files = set(package_files(package))
+        for page in pages:
+            expected.add(f"{folder}/{page}.html")
+            path = Path(where) / f"{page}.html"
+            if path in files:
+                out.append((f"{folder}/{page}.html", path))
+    return out, expected
+
+
 def documents(paths: list[Path]) -> list[Path]:
     return [p for p in paths if not p.name.lower().endswith(SKIPPED)]
 

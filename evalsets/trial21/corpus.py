@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import expect, main, package_files  # noqa: E402
+from corpuslib import expect, folder_pages, main  # noqa: E402
 
 PACKAGES = ["kicad-doc-en", "kicad-doc-fr", "postgresql-doc-15", "git-doc"]
 ROOTS = ["kicad-en", "kicad-fr", "postgres", "git"]
@@ -42,15 +42,7 @@ FOLDERS = {
 
 
 def pairs() -> list[tuple[str, Path]]:
-    out, expected = [], set()
-    for folder, (package, where, pages) in FOLDERS.items():
-        files = set(package_files(package))
-        for page in pages:
-            expected.add(f"{folder}/{page}.html")
-            path = Path(where) / f"{page}.html"
-            if path in files:
-                out.append((f"{folder}/{page}.html", path))
-    return expect(out, expected)
+    return expect(*folder_pages(FOLDERS))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from corpuslib import expect, library_pages, main, package_files  # noqa: E402
+from corpuslib import expect, folder_pages, library_pages, main  # noqa: E402
 
 PACKAGES = ["apt-doc", "debian-kernel-handbook", "python3-doc"]
 ROOTS = ["apt-en", "apt-fr", "kernel", "python"]
@@ -39,16 +39,9 @@ FOLDERS = {
 
 
 def pairs() -> list[tuple[str, Path]]:
-    out = library_pages(LIBRARY, under="python")
-    expected = {f"python/{name}.html" for name in LIBRARY}
-    for folder, (package, where, pages) in FOLDERS.items():
-        files = set(package_files(package))
-        for page in pages:
-            expected.add(f"{folder}/{page}.html")
-            path = Path(where) / f"{page}.html"
-            if path in files:
-                out.append((f"{folder}/{page}.html", path))
-    return expect(out, expected)
+    out, expected = folder_pages(FOLDERS)
+    out += library_pages(LIBRARY, under="python")
+    return expect(out, expected | {f"python/{name}.html" for name in LIBRARY})
 
 
 if __name__ == "__main__":
