@@ -145,6 +145,14 @@ _ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|
                          r"|\bce qui suit)\s*[.:]$", re.I)
 
 
+# A sentence about the code shown just before it ("In the example above, the ".headers on"
+# line…", "La commande ci-dessus…"): that code block belongs to the quote
+_SHOWN_ABOVE = re.compile(r"\b(?:example|command|code|snippet|session|listing|exemple|commande|"
+                          r"extrait)s? (?:above|ci-dessus)\b|\b(?:above|preceding|previous) "
+                          r"(?:example|command|code|snippet|session|listing)s?\b|"
+                          r"\b(?:cet|l['’])\s*exemple\b", re.I)
+
+
 def _one_command(block: str) -> bool:
     """A code block of one or two short lines ("# dmesg -n3" after "…can be configured by
     setting its threshold level."): the example of the sentence before it, even without
@@ -319,15 +327,16 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         lead = len(raw) - len(raw.lstrip())
         code = _FENCE.match(raw)
         # the next unit is a code block: a sentence without its end goes on in it
-        into_code = match is not None and bool(_FENCE.match(
-            body[match.end():ends[n + 1].start() if ends[n + 1] else len(body)]))
+        following = body[match.end():ends[n + 1].start() if ends[n + 1] else len(body)] \
+            if match is not None else ""
+        into_code = bool(_FENCE.match(following))
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         role, runs_on = None, False
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
-                    or _one_command(raw)):
+                    or _one_command(raw) or _SHOWN_ABOVE.search(following[:200])):
                 role = ATTACHED
         elif out and out[-1].role == ATTACHED and _FENCE.match(out[-1].text) \
                 and cleaned[:1].islower():

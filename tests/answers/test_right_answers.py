@@ -2272,3 +2272,22 @@ def test_what_must_i_add_asks_a_procedure_and_the_debugger_is_a_developer_s_word
                          "précise. Qu'est-ce que je dois ajouter dans le code ?") == PROCEDURE
     assert question_kind("Qu'est-ce que le fichier debian/control ?") != PROCEDURE
     assert "debugger" in bilingual.code_translation("s'arrêter dans le débogueur", "fr").split()
+
+
+def test_a_code_block_the_next_sentence_calls_the_example_above_is_quoted():
+    """SQLite's CLI page (trial 23): "…then run a query to extract the desired rows of the
+    table." [the commands] "In the example above, the ".headers on" line causes column
+    labels to be printed…": the block was announced by no colon, so it was left out, and
+    the quote spoke of an example it did not show."""
+    text = ('8.6. Export to CSV\nTo export an SQLite table (or part of a table) as CSV, simply '
+            'set the "mode" to "csv" and then run a query to extract the desired rows of the '
+            'table. The output will formatted as CSV per RFC 4180.\n```\nsqlite> .headers on\n'
+            'sqlite> .mode csv\nsqlite> .once c:/work/dataout.csv\nsqlite> SELECT * FROM tab1;'
+            '\n```\nIn the example above, the ".headers on" line causes column labels to be '
+            'printed as the first row of output.')
+    hit = _hit(1, "sqlite/cli.html", "8. Special commands > 8.6. Export to CSV", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How do I export a query to a CSV file with the column names on the first line from "
+        "the sqlite3 shell?", [hit])
+    assert ".mode csv" in quoted and "In the example above" in quoted, quoted
+    assert quoted.index(".mode csv") < quoted.index("In the example above"), quoted
