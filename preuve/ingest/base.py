@@ -85,8 +85,13 @@ class Parsed:
     language_sample: str = ""  # text to guess the language from when none is declared
 
 
-def decode_text(data: bytes) -> str:
-    """UTF-8 text (BOM tolerated), NFC, with \\n line ends; a clear error otherwise."""
+# Latin-1 as a page declares it is read as browsers read it: windows-1252, a superset
+_AS_BROWSERS = {"iso8859-1": "cp1252", "ascii": "cp1252"}
+
+
+def decode_text(data: bytes, declared: str | None = None) -> str:
+    """UTF-8 text (BOM tolerated), NFC, with \\n line ends; else, when the file declares its
+    encoding (`declared`: an HTML page's charset), that encoding; a clear error otherwise."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -99,10 +104,26 @@ def decode_text(data: bytes) -> str:
     try:
         return _clean(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ParseError(
-            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "convert the file to UTF-8"
-        ) from None
+        if declared is None:
+            raise ParseError(
+                f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                "convert the file to UTF-8"
+            ) from None
+    try:
+        name = codecs.lookup(declared).name
+    except LookupError:
+        raise ParseError(f"not valid UTF-8, and the charset it declares ({declared!r}) is "
+                         "unknown; convert the file to UTF-8") from None
+    if name.startswith(("utf-16", "utf-32", "utf-8")):  # bytes read as 8-bit cannot be these
+        raise ParseError(f"not valid UTF-8 though it declares {declared!r}; convert the file "
+                         "to UTF-8")
+    for encoding in dict.fromkeys((_AS_BROWSERS.get(name, name), name)):
+        try:
+            return _clean(data.decode(encoding))
+        except UnicodeDecodeError as exc:
+            error = exc
+    raise ParseError(f"not valid {name} as it declares (byte 0x{data[error.start]:02x} at "
+                     f"offset {error.start}); convert the file to UTF-8") from None
 
 
 def _clean(text: str) -> str:

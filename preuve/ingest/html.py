@@ -269,8 +269,14 @@ def link_list_roles(link_items: list[bool], link_bars: list[bool]) -> list[str]:
     return roles
 
 
+# the charset a page declares in its first bytes: <meta charset="…">, or an http-equiv
+# Content-Type's "…; charset=iso-8859-1" (read where UTF-8 fails: GNU's, TeXworks's pages)
+_CHARSET = re.compile(rb"<meta\s[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
+
+
 def _extract(data: bytes) -> _Extractor:
-    text = decode_text(data)
+    declared = _CHARSET.search(data[:4096])
+    text = decode_text(data, declared.group(1).decode("ascii") if declared else None)
     main_only = re.search(r"<(main|article)[\s>]|role=[\"']main[\"']", text, re.I) is not None
     parser = _Extractor(main_only)
     parser.feed(text)

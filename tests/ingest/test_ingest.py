@@ -231,6 +231,27 @@ def test_line_endings_and_encodings(fresh_index, tmp_path):
     assert bom["access"] == "public"  # the front matter was seen despite the BOM
 
 
+def test_a_page_in_the_charset_it_declares_is_read(fresh_index, tmp_path):
+    """TeXworks' French manual (texworks-help-fr, kept in tests/fixtures/documented) is
+    ISO-8859-1 and says so in its <meta http-equiv="Content-Type">: 11 of its 14 pages
+    failed ingest as "not valid UTF-8" (trial 24). A page declaring nothing, or declaring a
+    charset its bytes are not, still fails with the file and the reason."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "texworks-introduction-fr.html"
+    (folder / "introduction.html").write_bytes(page.read_bytes())
+    (folder / "undeclared.html").write_bytes(b"<p>Un caf\xe9 sans d\xe9claration.</p>")
+    (folder / "mislabelled.html").write_bytes(
+        b'<meta charset="utf-8"><p>Un caf\xe9 mal \xe9tiquet\xe9.</p>')
+    report, db = ingest_folder(fresh_index, folder)
+    text = "\n".join(c["text"] for c in chunks_of(db, "introduction.html"))
+    assert "Donald E. Knuth a décidé de créer un nouveau système typographique" in text
+    failed = {p.path.rsplit("/", 1)[-1]: p.reason for p in report.failed}
+    assert set(failed) == {"undeclared.html", "mislabelled.html"}, report.failed
+    assert "not valid UTF-8" in failed["undeclared.html"]
+    assert "declares 'utf-8'" in failed["mislabelled.html"]
+
+
 # -------------------------------------------------------------------------------- HTML
 
 _CHROME = ["Who's who", "Staff handbook", "Search the intranet", "Home / IT support",
