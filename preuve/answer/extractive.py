@@ -1061,10 +1061,9 @@ class ExtractiveAnswerer:
         # the part of the quote's section that the chunker cut off (the passage just
         # before or after it), when it says more than the quote: "…KiCad thinks the net is
         # undriven." then "There is a special PWR_FLAG symbol… Add this symbol…"
-        said = {" ".join(u.text.lower().split()) for u in chosen}
+        said = {_said(u) for u in chosen}
         goes_on = max((u for u in units if u.role == STATEMENT and u.hit is not first
-                       and _continues(first, u.hit)
-                       and " ".join(u.text.lower().split()) not in said),
+                       and _continues(first, u.hit) and _said(u) not in said),
                       key=compared, default=None)
         if goes_on is not None and compared(goes_on) > max(quoted) and (
                 best is None or compared(goes_on) >= compared(best)):
@@ -1084,7 +1083,10 @@ class ExtractiveAnswerer:
             # close in meaning by chance: one word of the question ("server" in an HTTP
             # server's example for a question about a time server)
             return []
-        return quote
+        # what the answer already quotes (from a passage overlapping this one, or a copy of
+        # its page) is not quoted again
+        quote = [u for u in quote if _said(u) not in said]
+        return quote if any(u.role == STATEMENT for u in quote) else []
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
         """The passage's own heading names what is asked: by its words, or (across
@@ -1166,11 +1168,11 @@ def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Senten
     SECOND_WORDS words or fewer, else after an ellipsis (`Sentence.elided`, read by
     `cite`). Whether it was added."""
     best = max((s for s in own if s.role == STATEMENT), key=lambda s: s.score, default=None)
-    if best is None or not any(s.role == STATEMENT for s in chosen) or \
-            any(s is best for s in chosen):
+    said = {_said(c) for c in chosen}  # (an overlapping passage says some of it again)
+    if best is None or not any(s.role == STATEMENT for s in chosen) or _said(best) in said:
         return chosen, False
     more = [s for s in window(own, _lean_start(own, best.index, SECOND_WORDS), SECOND_WORDS)
-            if not any(s is c for c in chosen)]
+            if _said(s) not in said]
     chosen = chosen + more
     if all(s.hit is best.hit for s in chosen):
         chosen.sort(key=lambda s: s.index)
@@ -1448,11 +1450,16 @@ def _same_subject(names: list[str], first: Hit, other: Hit) -> bool:
     return all(_mentions(other, n) for n in names if _mentions(first, n))
 
 
+def _said(sentence: Sentence) -> str:
+    """What a unit says, as repeats are told apart (overlapping chunks, a page's copy)."""
+    return " ".join(sentence.text.lower().split())
+
+
 def _distinct(sentences: list[Sentence]) -> list[Sentence]:
     """Drop repeats (overlapping chunks share sentences)."""
     seen, out = set(), []
     for s in sentences:
-        key = " ".join(s.text.lower().split())
+        key = _said(s)
         if key not in seen:
             seen.add(key)
             out.append(s)

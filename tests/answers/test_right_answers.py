@@ -2291,3 +2291,28 @@ def test_a_code_block_the_next_sentence_calls_the_example_above_is_quoted():
         "the sqlite3 shell?", [hit])
     assert ".mode csv" in quoted and "In the example above" in quoted, quoted
     assert quoted.index(".mode csv") < quoted.index("In the example above"), quoted
+
+
+def test_no_sentence_is_quoted_twice_from_overlapping_passages():
+    """Two passages of one section overlap (the chunker's overlap, trial 24's nginx page):
+    the quote from where the section opens, then the best sentence of the passage that goes
+    on from it, repeated the lines both hold ("…[15-25] Reports are written nightly." again;
+    nginx's whole first block came back after the answer)."""
+    def hit(rank: int, start: int, end: int, text: str) -> Hit:
+        return Hit(rank=rank, score=1.0 / rank, chunk_id=f"guide:{start}", doc_id="guide",
+                   path="guide/disks.html", kind="html", title="Disks",
+                   heading="Disks > Quotas", page=None, page_label=None, start_line=start,
+                   end_line=end, symbol=None, symbol_kind=None, text=text, language="en")
+
+    words = ("quota limit volume partition mount filesystem inode block grace period soft "
+             "hard user group report").split()
+    first = ("The quota limit of a volume partition mount filesystem inode block is set per "
+             "user.")
+    shared = "Reports are written nightly."
+    then = ("It also applies the grace period soft hard limit to each group report and volume "
+            "partition mount filesystem.")
+    quoted, chosen, _ = ExtractiveAnswerer(None).answer(
+        "How do " + " ".join(words) + " work?",
+        [hit(1, 10, 20, f"{first} {shared}"), hit(2, 15, 25, f"{shared} {then}")])
+    assert quoted.count(shared) == 1 and first in quoted and then in quoted, quoted
+    assert len({" ".join(s.text.split()) for s in chosen}) == len(chosen)
