@@ -243,9 +243,12 @@ class Index:
         asked = question_language(question)
         translate = None
         if any(h.language and h.language != asked for h in hits[:PASSAGES]):
+            # a phrase of the developer vocabulary by its first word ("mot de passe")
+            phrases = bilingual.code_phrases(question) if asked == "fr" else {}
+
             def translate(word: str) -> str:
-                return bilingual.code_translation(word, asked, self.engine.settings.dict_dir,
-                                                  self.engine.settings.cache)
+                return phrases.get(word.lower()) or bilingual.code_translation(
+                    word, asked, self.engine.settings.dict_dir, self.engine.settings.cache)
         judgment = judge(question, hits, value if bundled and measure == "dense" else None,
                          lambda stems: len(self._store.search_bm25(sorted(stems), filters,
                                                                   DF_CAP)),

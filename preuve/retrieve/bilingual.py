@@ -425,6 +425,21 @@ def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
     return (1, found.split()) if found else None
 
 
+def code_phrases(question: str) -> dict[str, str]:
+    """The developer vocabulary's phrases of two or three words in a French question, by
+    their first word as written in lower case: {"mot": "password"} for "…mon mot de passe…"
+    (a judgment that translates word by word reads "mot" as "word")."""
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", question)]
+    table, out = _code_terms(), {}
+    for i in range(len(words)):
+        for size in (3, 2):
+            phrase = " ".join(text.stem(w, "fr") for w in words[i:i + size])
+            if len(words[i:i + size]) == size and phrase in table:
+                out.setdefault(words[i], table[phrase])
+                break
+    return out
+
+
 def code_terms(question: str, source: str) -> str:
     """The English code words of a French question's developer vocabulary
     (`CODE_TERMS_FR`: "requête" -> request query, "tiret bas" -> underscore), as one

@@ -2316,3 +2316,16 @@ def test_no_sentence_is_quoted_twice_from_overlapping_passages():
         [hit(1, 10, 20, f"{first} {shared}"), hit(2, 15, 25, f"{shared} {then}")])
     assert quoted.count(shared) == 1 and first in quoted and then in quoted, quoted
     assert len({" ".join(s.text.split()) for s in chosen}) == len(chosen)
+
+
+def test_a_phrase_of_the_developer_vocabulary_is_judged_whole(tmp_path):
+    """"…ma propre vue de changement de mot de passe…" over Django's English pages (trial
+    24): the judgment translated "mot" alone ("word") and counted it missing, while
+    retrieval read "mot de passe" as password."""
+    answer = ask_over(tmp_path, {"auth/passwords.md": (
+        "# Changing passwords\n\nWhen a user changes their password, the sessions are "
+        "invalidated unless the view calls update_session_auth_hash() with the new password "
+        "hash.\n")}, "Pourquoi ma vue de changement de mot de passe déconnecte l'utilisateur ?")
+    rows = {r["word"]: r["found"] for r in answer.explain["judgment"]["words"]}
+    mot = next(word for word in rows if word.startswith("mot"))
+    assert "password" in mot and rows[mot], rows
