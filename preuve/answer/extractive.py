@@ -43,7 +43,9 @@ _BOUNDARY = re.compile(
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
-_TOC_LINE = re.compile(r"(?:\.\s*){4,}|…{2,}|[^\d\s.!?:;]\s+(?:\d{1,4}|[ivx]{1,4})$", re.I)
+# (a menu item's "…" before a sentence's end is not a leader: "Édition→Préférences....")
+_TOC_LINE = re.compile(r"(?:\.\s*){5,}|(?<=\s)(?:\.\s*){4}|…{2,}|"
+                       r"[^\d\s.!?:;]\s+(?:\d{1,4}|[ivx]{1,4})$", re.I)
 _CONTENTS = re.compile(r"^\s*(?:table des mati[eè]res|sommaire|contents|table of contents|"
                        r"index|list of figures|liste des figures)\s*$", re.I)
 _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})?\s*$", re.I)

@@ -2329,3 +2329,21 @@ def test_a_phrase_of_the_developer_vocabulary_is_judged_whole(tmp_path):
     rows = {r["word"]: r["found"] for r in answer.explain["judgment"]["words"]}
     mot = next(word for word in rows if word.startswith("mot"))
     assert "password" in mot and rows[mot], rows
+
+
+def test_a_menu_item_s_dots_before_a_sentence_s_end_are_no_contents_leader():
+    """"…ouvrez la boîte de s préférences par Édition→Préférences...." (TeXworks' French
+    manual, trial 24): the menu item's "..." and the full stop made four dots, read as a
+    contents line's leader, and the one sentence saying what to open was dropped: the quote
+    restated the problem and stopped before the option."""
+    text = ("Comme exécuter des commandes arbitraires peut être dangereux, cette "
+            "fonctionnalité est désactivée par défaut. Pour permettre aux scripts d’exécuter "
+            "des commandes système, ouvrez la boîte de s préférences par "
+            "Édition→Préférences.... Là allez à l’onglet « Scripts » et cochez l’option "
+            "« Autoriser les scripts à exécuter des commandes Système ».")
+    units = split_sentences(_hit(1, "fr/scripts.html", "Scripts", text))
+    assert any(u.text.endswith("Édition→Préférences....") and u.role == "statement"
+               for u in units), [(u.role, u.text) for u in units]
+    contents = split_sentences(_hit(1, "guide.pdf", "Sommaire",
+                                    "Frais et indemnités .... 2\nIntroduction . . . . . . 5"))
+    assert not [u for u in contents if u.role == "statement"], contents
