@@ -1358,13 +1358,9 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
     """Of the passages found, the first one of `hit`'s section when `hit` goes on from it
     (same document and heading, before it, on the page before or within NEAR_LINES):
     where the section's body starts."""
-    earlier = [h for h in hits if h.path == hit.path and h.heading == hit.heading
-               and h.heading and _position(h) < _position(hit)
-               # close before it: a module page under one title ("http.server — HTTP
-               # servers") opens hundreds of lines before the passage that answers
-               and (hit.page or 0) - (h.page or 0) <= 1
-               and (hit.page is not None
-                    or (h.end_line or 0) >= (hit.start_line or 0) - NEAR_LINES)]
+    # close before it (`_continues`): a module page under one title ("http.server — HTTP
+    # servers") opens hundreds of lines before the passage that answers
+    earlier = [h for h in hits if _position(h) < _position(hit) and _continues(h, hit)]
     return min(earlier, key=_position, default=None)
 
 

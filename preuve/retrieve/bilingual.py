@@ -430,13 +430,11 @@ def code_phrases(question: str) -> dict[str, str]:
     their first word as written in lower case: {"mot": "password"} for "…mon mot de passe…"
     (a judgment that translates word by word reads "mot" as "word")."""
     words = [w.lower() for w in re.findall(r"[^\W\d_]+", question)]
-    table, out = _code_terms(), {}
-    for i in range(len(words)):
-        for size in (3, 2):
-            phrase = " ".join(text.stem(w, "fr") for w in words[i:i + size])
-            if len(words[i:i + size]) == size and phrase in table:
-                out.setdefault(words[i], table[phrase])
-                break
+    out: dict[str, str] = {}
+    for i, word in enumerate(words):
+        found = _code_lookup(words, i)
+        if found is not None and found[0] > 1:  # a phrase, not a word
+            out.setdefault(word, " ".join(found[1]))
     return out
 
 
