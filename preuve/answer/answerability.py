@@ -106,7 +106,9 @@ souhaiterait voudrait voudrions veulent
 depuis vers via
 jamais toujours souvent parfois déjà encore always often sometimes usually
 soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
-aurait auraient avait avaient mis mise mises eux lui leur leurs""".split())
+aurait auraient avait avaient mis mise mises eux lui leur leurs
+après avant pendant lorsque puis ensuite selon malgré plusieurs
+before after during while since instead again""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)
@@ -461,7 +463,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                    "on no passage")
     else:
         why_not = "is not enough on its own"
-    return Judgment(False, f"the passages hold {share:.0%} of the question's weighted words "
+    # a share just under the minimum is not printed as the minimum ("49.7%", not "50%")
+    held = f"{share:.0%}" if round(share * 100) < round(defaults.coverage_min * 100) \
+        else f"{share:.1%}"
+    return Judgment(False, f"the passages hold {held} of the question's weighted words "
                            f"(under {defaults.coverage_min:.0%}; missing: "
                            f"{', '.join(missing)}) and the dense evidence "
                            f"{'none' if dense is None else f'{dense:.3f}'} {why_not}", numbers)

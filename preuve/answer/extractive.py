@@ -68,6 +68,9 @@ _FUNCTION_WORD = "|".join(sorted(tokens.STOPWORDS, key=len, reverse=True))  # "o
 _TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|{_META_COMMAND}|"
                    rf"(?!(?:{_FUNCTION_WORD})\b)(?:{_SETTING})|"
                    r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
+# An option alone on its line, and how many of one option's spellings lead what follows
+_OPTION_LINE = re.compile(rf"^{_OPTION}(?:, {_OPTION})*$")
+OPTION_SPELLINGS = 4
 # A term given by its label in a reference's entry ("Option: Aptitude::Get-Root-Command",
 # DocBook's segmented lists): the entry's heading, its name leads the description quoted
 _LABELLED_TERM = re.compile(r"^(?:option|setting|variable|parameter|directive|key|"
@@ -211,6 +214,19 @@ _REFERENCE = re.compile(r"\b(?:(?:la|le|l['’]|les|the)\s*)?(?:sections?|chapte
                         r"[\s,.;:()]+", re.I)
 
 
+# A sentence that tells what a part of the document is about: "Le chapitre 3 explique
+# comment produire des formules…", "This chapter describes…", "Dans cette section, nous…"
+# (a preface's plan, a chapter's opening): it says where the answer is, not the answer
+_ROADMAP = re.compile(
+    r"^\W*(?:(?:dans|in)\s+(?:ce|cette|this)\s+(?:chapitre|chapter|section|partie|part|annexe|"
+    r"appendix|manuel|manual|guide|document|livre|book)\b|(?:(?:le|la|l['’]|ce|cette|the|this)"
+    r"\s*)?(?:chapitre|chapter|section|partie|part|annexe|appendix|manuel|manual|guide|"
+    r"document|livre|book)(?:\s+[\dA-Z][\w.]*)?\s+(?:explique|présente|presente|décrit|"
+    r"decrit|montre|traite|aborde|contient|couvre|donne|détaille|introduit|propose|"
+    r"explains|describes|shows|covers|presents|introduces|discusses|contains|gives|"
+    r"details|lists|deals)\b)", re.I)
+
+
 def only_refers(sentence: str) -> bool:
     """The sentence only points at another section ("See Section 5.3.2, « … »."): it says
     nothing of its own."""
@@ -226,7 +242,7 @@ def is_statement(sentence: str, list_item: bool = False) -> bool:
     words = sentence.split()
     if len(words) < (2 if sentence.endswith(":") else 4) or _CONTENTS.match(sentence) \
             or _PAGE_NUMBER.match(sentence) or _CODE_START.match(sentence) \
-            or only_refers(sentence):
+            or only_refers(sentence) or _ROADMAP.match(sentence):
         return False
     if _TOC_LINE.search(sentence):
         return False
@@ -1271,12 +1287,22 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     text = _labelled_term(heading.text.strip()) or heading.text.strip()
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)):
         return None
+    names = [text]
+    if _OPTION_LINE.match(text):
+        # one option's spellings, each on its line ("--dont-build=filename",
+        # "--do-build=filename"; "-c", "--root-dir"): all of them name what follows
+        while len(names) < OPTION_SPELLINGS and heading.index > 0 and \
+                own[heading.index - 1].role == HEADING and \
+                _OPTION_LINE.match(own[heading.index - 1].text.strip()):
+            heading = own[heading.index - 1]
+            names.insert(0, heading.text.strip())
     before = own[heading.index - 1] if heading.index > 0 else None
     if before is not None and before.role == HEADING and _TERM.match(before.text.strip()) \
             and _TERM.match(text):
         return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
         # the term the paragraph after it describes
-    return Sentence(f"`{text}` —", heading.hit, heading.start_line, heading.end_line,
+    return Sentence(", ".join(f"`{n}`" for n in names) + " —", heading.hit,
+                    heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
 
 

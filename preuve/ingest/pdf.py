@@ -79,7 +79,10 @@ def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],
     """The chunks of a document read as `Line`s per page: furniture out, hyphens mended,
     cut by section and page, sized by sentences."""
     keys = repeated_edge_keys(pages)
-    body = join_hyphenated([ln for page in pages for ln in page if not is_furniture(ln, keys)])
+    # the number printed on each page: its label, else its place (1, 2, …)
+    numbers = [label or str(index + 1) for index, label in enumerate(labels)]
+    body = join_hyphenated([ln for page in pages for ln in page
+                            if not is_furniture(ln, keys, numbers[ln.page])])
     headings = outline_headings(body, outline) if outline else {}
     if not headings:
         headings = font_headings(body)

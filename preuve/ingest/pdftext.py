@@ -29,6 +29,9 @@ _LINE_END_BREAK = re.compile(r"[^\W\d_][-\ufffe]$")
 # A running header or footer lives in the top or bottom EDGE of the page (share of height).
 EDGE = 0.15
 _DIGITS = re.compile(r"\d+")
+# a running header's words at most, and the end of a sentence (not a header)
+_HEADER_WORDS = 12
+_SENTENCE_END = re.compile(r"[.!?:;,]$")
 _ROMAN = re.compile(r"(?<!\w)[ivxlcdm]{1,7}(?!\w)", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(
     r"^[\W_]*((page|p\.)\s*)?(\d{1,4}|[ivxlcdm]{1,7})(\s*(/|of|sur|de|on)\s*\d{1,4})?[\W_]*$",
@@ -99,10 +102,24 @@ def repeated_edge_keys(pages: list[list[Line]]) -> set[str]:
     return {key for key, n in counts.items() if n >= least and key.strip("# ")}
 
 
-def is_furniture(line: Line, keys: set[str]) -> bool:
-    """A running header or footer (its key repeats across pages) or a bare page number,
-    in the page's edge."""
-    return in_edge(line) and (is_page_number(line.text) or furniture_key(line.text) in keys)
+def is_furniture(line: Line, keys: set[str], number: str | None = None) -> bool:
+    """A running header or footer (its key repeats across pages, or it carries the page's
+    printed `number`) or a bare page number, in the page's edge."""
+    return in_edge(line) and (is_page_number(line.text) or furniture_key(line.text) in keys
+                              or carries_page_number(line.text, number))
+
+
+def carries_page_number(text: str, number: str | None) -> bool:
+    """A short title line ending with the page's printed number ("4.9 Créer des
+    présentations 109"), or opening with it from page 10 on ("108 Chapitre 4.
+    Compléments"): a running header that names its section, found on too few pages for
+    its key to repeat. A line that ends as a sentence does is text."""
+    words = text.split()
+    if not number or len(words) < 2 or len(words) > _HEADER_WORDS:
+        return False
+    if words[-1] == number:
+        return not _SENTENCE_END.search(" ".join(words[:-1]))
+    return len(number) > 1 and words[0] == number and not _SENTENCE_END.search(text)
 
 
 # -- words hyphenated at line ends -------------------------------------------------------

@@ -2347,3 +2347,67 @@ def test_a_menu_item_s_dots_before_a_sentence_s_end_are_no_contents_leader():
     contents = split_sentences(_hit(1, "guide.pdf", "Sommaire",
                                     "Frais et indemnités .... 2\nIntroduction . . . . . . 5"))
     assert not [u for u in contents if u.role == "statement"], contents
+
+
+def test_each_spelling_of_an_option_leads_its_description():
+    """makepp's command page (trial 25) gives an option's spellings one per line before
+    its description ("--dont-build=filename", "--do-build=filename", then "Do not build
+    the specified file…"): two terms in a row were read as the end of a list of names,
+    and the description was quoted without the option a user has to type."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("--dry-run\nPrint what would be built and stop.\n"
+            "--keep-going\n-k\nBuild as many targets as possible after one of them failed, "
+            "instead of stopping at the first error. The exit status still reports the "
+            "failure.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How do I make the build carry on with the other targets when one of them failed?",
+        [_hit(1, "tool_command.html", "Options", text)])
+    assert quoted.startswith("`--keep-going`, `-k` — Build as many targets as possible"), \
+        quoted
+
+
+def test_a_sentence_saying_what_a_chapter_explains_is_not_the_answer():
+    """"…pendant que je rédige le chapitre 3, comment faire pour que LaTeX ne compile que
+    ce chapitre-là ?" (trial 25, lshort-fr.pdf) quoted the preface's plan, "Le chapitre 3
+    explique comment produire des formules…", over the section on large documents ranked
+    first: a sentence telling what a part of the document covers says where an answer
+    is, never the answer."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    plan = ("Le chapitre 3 explique comment découper un rapport en plusieurs fichiers. "
+            "Le chapitre 4 présente les tableaux.")
+    body = ("Pour un long rapport, gardez un fichier par partie et insérez chacune avec "
+            "\\include{partie}. Pendant la rédaction, \\includeonly{partie3} dans le "
+            "préambule limite la compilation aux parties nommées.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Mon rapport a un fichier par chapitre ; comment ne compiler que le chapitre 3 "
+        "pendant que je l'écris ?",
+        [_hit(1, "guide.pdf", "Gros documents", body), _hit(2, "guide.pdf", "Préface", plan)])
+    assert "includeonly" in quoted and "Le chapitre 3 explique" not in quoted, quoted
+
+
+def test_a_share_just_under_the_minimum_is_not_printed_as_the_minimum():
+    """Trial 25's f1 was refused with the message "the passages hold 50% of the question's
+    weighted words (under 50%…)": 0.497 rounded to the minimum it missed. The share is
+    printed with a decimal when it rounds to the minimum; "après" (a preposition, counted
+    as a content word there) is not what a question is about."""
+    from preuve.answer.answerability import KEYWORD_DEFAULTS, content_words, judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="net.md",
+                  kind="markdown", title="Réseau", heading="Proxy", page=None,
+                  page_label=None, start_line=1, end_line=1, symbol=None, symbol_kind=None,
+                  text="Le proxy se règle dans le fichier réseau.", language="fr")
+
+    def frequency(stems: frozenset[str]) -> int:
+        return 101 if any(s.startswith("prox") for s in stems) else 100
+
+    judgment = judge("Comment configurer le proxy ?", [passage], None, frequency, 10_000,
+                     KEYWORD_DEFAULTS)
+    assert not judgment.answerable
+    assert 0.49 < judgment.numbers["coverage"] < 0.5, judgment.numbers
+    assert "hold 49.9% of the question's weighted words (under 50%" in judgment.reason, \
+        judgment.reason
+    words = [w.lower() for w, _ in content_words("Après avoir compilé mon rapport, les "
+                                                 "renvois affichent des points d'interrogation.")]
+    assert "après" not in words and "compilé" in words, words

@@ -391,3 +391,57 @@ def test_a_pdf_citation_shows_the_printed_page_where_it_differs(sqlite_index_pat
     assert shown.returncode == 0, shown.stderr
     text = shown.stdout.split("Sources:")[0]
     assert "[handbook/teletravail.pdf p. 2 (printed 1)](" in text, shown.stdout
+
+
+def test_a_header_naming_its_section_and_page_number_is_furniture(tmp_path):
+    """LaTeX books (lshort-fr.pdf, trial 25) print the current section and the page number
+    in the header of odd pages ("4.9 Créer des présentations 109"): a section two pages
+    long shows its header once or twice, too few for a repeated key, and the header became
+    a passage of its own that search ranked among the first. A short line at the page's
+    edge that ends with the page's printed number (or opens with it, from page 10) is
+    furniture; a sentence ending with a number is not."""
+    from fpdf import FPDF
+
+    sections = [("1.1", "Unpacking"), ("1.2", "Mounting"), ("2.1", "Cooling"),
+                ("2.2", "Shutdown"), ("3.1", "Cleaning"), ("3.2", "Storage")]
+
+    class Book(FPDF):
+        current = ""
+
+        def header(self):
+            self.set_font("Helvetica", "", 9)
+            number = self.page_no() + 8  # printed numbers start at 9 (front matter)
+            line = f"{number} {HEADER}" if number % 2 == 0 else f"{self.current} {number}"
+            self.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+            self.ln(6)
+
+    pdf = Book(format="A4")
+    for number, title in sections:
+        pdf.current = f"{number} {title}"
+        for part in range(2):  # each section over two pages
+            pdf.add_page()
+            if pdf.page_no() == 1:
+                pdf.set_page_label("D", label_start=9)
+            pdf.set_font("Helvetica", "", 11)
+            for n in range(6):
+                pdf.multi_cell(0, 6, f"{title} step {part * 6 + n + 1}: the operator checks "
+                                     f"the housing and writes the result down.",
+                               new_x="LMARGIN", new_y="NEXT")
+                if n == 4:  # mid-page, its own key on every page: text
+                    pdf.multi_cell(0, 6, "The whole procedure is described on page 12.",
+                                   new_x="LMARGIN", new_y="NEXT")
+    (tmp_path / "book.pdf").write_bytes(bytes(pdf.output()))
+    index_path = tmp_path / "index.sqlite"
+    with open_index(index_path) as index:
+        report = index.ingest([tmp_path / "book.pdf"])
+    assert report.ok, report.failed
+    chunks = chunks_of(index_path, "book.pdf")
+    assert {c["page_label"] for c in chunks} >= {"9", "20"}, chunks
+    text = "\n".join(c["text"] for c in chunks)
+    headers = re.findall(rf"\d\.\d [A-Z]\w+ \d+\b|\b\d+ {HEADER}", text)
+    assert not headers, headers
+    # the text stays (chunks overlap: a sentence may be in two)
+    for _, title in sections:
+        for step in range(1, 13):
+            assert f"{title} step {step}: the operator" in text, (title, step)
+    assert "The whole procedure is described on page 12." in text
