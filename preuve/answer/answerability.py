@@ -108,7 +108,8 @@ jamais toujours souvent parfois déjà encore always often sometimes usually
 soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
 aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
-before after during while since instead again""".split())
+before after during while since instead again
+entre uniquement seulement très trop between within only very too""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

@@ -37,7 +37,10 @@ from preuve.text import question_language
 
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bex\.)"
-    r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.)
+    r"(?!(?<=\bp\.)\s+\d)(?!(?<=\bpp\.)\s+\d)(?!(?<=\b[Nn]o\.)\s+\d)"
+    r"(?!(?<=\b[Ff]ig\.)\s+\d)(?!(?<=\b[Vv]ol\.)\s+\d)(?!(?<=\bch\.)\s+\d)"
+    r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.,
+    # nor "p. 109", "fig. 3"; "No. The file…" ends one)
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
@@ -1265,12 +1268,15 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     """The API entry among `hits` that the question names (`lru_cache`, `re.match`) when
     the first-ranked passage is another entry, which only mentions it ("Returns the same
     as lru_cache(maxsize=None)" in `functools.cache`'s): None otherwise."""
-    names = {n.lstrip("@").lower() for n in _IDENTIFIER.findall(question)}
+    written = [n.lstrip("@") for n in _IDENTIFIER.findall(question)]
+    names = {n.lower() for n in written}
     if not names or not _is_entry(first) or names & _entry_names(first):
         return None
-    # a member of what the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`)
+    # a member of the class the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`;
+    # not `select.PIPE_BUF` for "select.select()", another member of its module)
     containers = set(max(_entry_names(first), key=len).split(".")[:-1])
-    if any(n.rsplit(".", 1)[-1] in containers for n in names):
+    if any(n.rsplit(".", 1)[-1].lower() in containers and n.rsplit(".", 1)[-1][:1].isupper()
+           for n in written):
         return None
     return next((h for h in hits if h is not first and _is_entry(h)
                  and names & _entry_names(h)), None)

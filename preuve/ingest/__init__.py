@@ -56,8 +56,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # Markdown's HTML comments blank, no passage of reStructuredText markup alone; html 7,
 # markdown and text 4: a code block's fences counted as no words again; html 8: a heading
 # inside a note, tip or warning box labels it and opens no section; pdf 1: a running header
-# carrying its page's printed number is furniture
-KIND_VERSIONS = {"code": "8", "html": "8", "markdown": "4", "pdf": "1", "text": "4"}
+# carrying its page's printed number is furniture; html 9: a menu's labels and current page
+# (short items, no links) are navigation with the links around them
+KIND_VERSIONS = {"code": "8", "html": "9", "markdown": "4", "pdf": "1", "text": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -45,6 +45,7 @@ _TEXINFO = re.compile(r"makeinfo|texi2any|texi2html", re.I)
 _TEXINFO_CLASSES = {"header"}
 _ITEMS = {"li", "dt", "dd"}  # entries of a list; all links in a run of them: contents
 _MIN_LINK_ITEMS = 3  # consecutive list items that are only links: a table of contents
+_LABEL_WORDS = 3  # a menu's label item (no link) at most
 _ROW_WORDS = 60  # a table row longer than this is a layout, not a line of data
 # A reference entry: a <dt> with an id opening a <dl> of one of these classes (Sphinx's
 # object types, in any domain: "py method", "c function", "std option", "describe"), or
@@ -81,6 +82,9 @@ class _Extractor(HTMLParser):
         self.path: list[tuple[int, str]] = []
         self.blocks: list[tuple[str, str, int, int]] = []  # heading path, text, first, last
         self.link_items: list[bool] = []  # per block: a list item whose text is all links
+        # per block: a list item of one to three words, not a sentence (a menu's group
+        # label "Q&A", its current page "Variables", not a link)
+        self.label_items: list[bool] = []
         # per block: two links or more and, outside them, no word ("[ << Usage ] | [Top]
         # [Contents][Index]"): a navigation bar, whatever its tags
         self.link_bars: list[bool] = []
@@ -111,6 +115,8 @@ class _Extractor(HTMLParser):
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
             links_only = self.link_chars >= len(text.replace(" ", ""))
             self.link_items.append(self.buf_in_item and links_only)
+            self.label_items.append(self.buf_in_item and len(text.split()) <= _LABEL_WORDS
+                                    and not re.search(r"[.!?:;,]$", text))
             outside = "".join(self.buf_outside)
             self.link_bars.append(self.links >= 2 and not self.buf_pre
                                   and not re.search(r"\w", outside))
@@ -194,6 +200,7 @@ class _Extractor(HTMLParser):
                 self.blocks.append((" > ".join(t for _, t in self.path), text,
                                     *(self.getpos()[0],) * 2))
                 self.link_items.append(False)
+                self.label_items.append(False)
                 self.link_bars.append(False)
                 self.levels.append(0)
                 self.preformatted.append(None)
@@ -204,6 +211,7 @@ class _Extractor(HTMLParser):
                 line = self.getpos()[0]
                 self.blocks.append((" > ".join(t for _, t in self.path), text, line, line))
                 self.link_items.append(False)
+                self.label_items.append(False)
                 self.link_bars.append(False)
                 self.levels.append(level)
                 self.preformatted.append(None)
@@ -254,16 +262,21 @@ class _Extractor(HTMLParser):
             self.buf_outside.append(data)
 
 
-def link_list_roles(link_items: list[bool], link_bars: list[bool]) -> list[str]:
-    """Per block: navigation inside a run of at least `_MIN_LINK_ITEMS` consecutive list
-    items that are only links, and for a bar of links (`link_bars`), else body."""
+def link_list_roles(link_items: list[bool], link_bars: list[bool],
+                    label_items: list[bool] | None = None) -> list[str]:
+    """Per block: navigation inside a run of consecutive list items holding at least
+    `_MIN_LINK_ITEMS` items that are only links, and for a bar of links (`link_bars`),
+    else body. A short item that is no link (`label_items`: a nested menu's group label,
+    the current page's entry in bold) stays in the run around it."""
+    labels = label_items or [False] * len(link_items)
     roles = [NAVIGATION if bar else BODY for bar in link_bars]
     i = 0
     while i < len(link_items):
-        j = i
-        while j < len(link_items) and link_items[j]:
+        j, links = i, 0
+        while j < len(link_items) and (link_items[j] or labels[j]):
+            links += link_items[j]
             j += 1
-        if j - i >= _MIN_LINK_ITEMS:
+        if links >= _MIN_LINK_ITEMS:
             roles[i:j] = [NAVIGATION] * (j - i)
         i = max(j, i + 1)
     return roles
@@ -325,6 +338,7 @@ def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
               for (heading, text, first, last), pre
               in zip(parser.blocks, parser.preformatted, strict=True)]
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,
-                                roles=link_list_roles(parser.link_items, parser.link_bars))
+                                roles=link_list_roles(parser.link_items, parser.link_bars,
+                                                      parser.label_items))
     sample = " ".join(t for _, t, _, _ in blocks)
     return Parsed(title=parser.title, chunks=chunks, language_sample=sample)

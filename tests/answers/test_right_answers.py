@@ -2411,3 +2411,73 @@ def test_a_share_just_under_the_minimum_is_not_printed_as_the_minimum():
     words = [w.lower() for w, _ in content_words("Après avoir compilé mon rapport, les "
                                                  "renvois affichent des points d'interrogation.")]
     assert "après" not in words and "compilé" in words, words
+
+
+def test_a_menu_s_labels_and_current_page_are_navigation_with_its_links():
+    """makepp's manual (trial 25) opens each page with a nested menu: group labels ("Q&A",
+    "Features", "Commands") and the current page's entry in bold are no links, so the
+    runs of links were cut around them and "Q&A Cookbook FAQ Features", "Variables
+    Commands" became passages of their own, listed third and fourth among the sources of
+    a question on variables. On the real page: the whole menu is navigation, and the
+    option the question needs leads its description."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    parsed = parse_html((DOCUMENTED / "makepp-command.html").read_bytes(), ChunkSettings())
+    menu = ("Overview", "Q&A", "Cookbook", "Features", "Commands", "makeppclean, mppc")
+    body = [c for c in parsed.chunks if c.role != "navigation"]
+    assert not [c.text for c in body if set(c.text.split("\n")) & set(menu)], \
+        [c.text[:80] for c in body[:4]]
+    entry = next(c for c in body if "Do not build the specified file" in c.text)
+    hit = _hit(1, "makepp_command.html", entry.heading or "makepp", entry.text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "I compiled one object file by hand with special flags; how do I stop makepp from "
+        "building it again?", [hit])
+    assert quoted.startswith("`--dont-build=filename`, `--do-build=filename` — Do not build"), \
+        quoted
+
+
+def test_a_function_named_like_its_module_is_the_entry_the_question_names():
+    """"On Windows, can I use select.select() to wait until the stdout pipe of a subprocess
+    has data?" (trial 26) was answered from `select.PIPE_BUF`, ranked first: the question
+    names `select.select`, whose last part is the module's name, and that was read as the
+    question naming the container `select.PIPE_BUF` belongs to. Only a class the question
+    names (`cmd.Cmd`) keeps its member in first place."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    pipe_buf = _hit(1, "library/select.html", "select > select.PIPE_BUF",
+                    "The minimum number of bytes which can be written without blocking to a "
+                    "pipe when the pipe has been reported as ready for writing by select().")
+    select = _hit(2, "library/select.html", "select > select.select(rlist, wlist, xlist)",
+                  "This is a straightforward interface to the Unix select() system call. "
+                  "File objects on Windows are not acceptable, but sockets are.")
+    quoted, chosen, _ = ExtractiveAnswerer(None).answer(
+        "On Windows, can I use select.select() to wait on the stdout pipe of a subprocess?",
+        [pipe_buf, select])
+    assert chosen[0].hit is select, quoted
+
+
+def test_a_page_reference_does_not_end_a_sentence():
+    """gnuplot's manual (trial 26) ends an entry with "See set datafile separator (p.
+    109)."; the sentence was cut after "(p." and the answer ended on it."""
+    text = ("To read a file using semicolons as separators, set datafile separator \";\". "
+            "See set datafile separator (p. 109). The term csv is loosely applied. "
+            "Can it read tabs? No. The default separator is whitespace.")
+    units = [u.text for u in split_sentences(_hit(1, "gnuplot.pdf", "csv", text, "pdf"))]
+    assert "See set datafile separator (p. 109)." in units, units
+    assert "No." in units and "The default separator is whitespace." in units, units
+
+
+def test_french_little_words_of_degree_and_place_are_not_evidence():
+    """"J'ai un import circulaire entre deux modules uniquement à cause des annotations…
+    Comment importer un module seulement pour le vérificateur de types… ?" (trial 26) was
+    refused at 49.9 % with `typing.TYPE_CHECKING` ranked first: "entre" (found through its
+    translation as "entry"), "uniquement", "seulement" counted as what it asks about."""
+    from preuve.answer.answerability import content_words
+
+    words = [w.lower() for w, _ in content_words(
+        "Un import circulaire entre deux modules uniquement à cause des annotations : "
+        "comment importer seulement pour le vérificateur, très simplement ?")]
+    assert not {"entre", "uniquement", "seulement", "très"} & set(words), words
+    assert {"circulaire", "annotations", "vérificateur"} <= set(words), words
