@@ -227,7 +227,13 @@ _ROADMAP = re.compile(
     r"document|livre|book)(?:\s+[\dA-Z][\w.]*)?\s+(?:explique|présente|presente|décrit|"
     r"decrit|montre|traite|aborde|contient|couvre|donne|détaille|introduit|propose|"
     r"explains|describes|shows|covers|presents|introduces|discusses|contains|gives|"
-    r"details|lists|deals)\b)", re.I)
+    r"details|lists|deals|tells)\b)", re.I)
+
+
+# A section of exercises, by its title: "3.6 Exercices", "Exercises", "Problems"
+_EXERCISES = re.compile(r"^\s*(?:[\dA-Z]+(?:\.\d+)*\.?\s+)?(?:exercices?|exercises?|problems|"
+                        r"travaux pratiques|questions de révision|review questions|quiz)"
+                        r"\s*$", re.I)
 
 
 def only_refers(sentence: str) -> bool:
@@ -855,6 +861,9 @@ class ExtractiveAnswerer:
         about as close in meaning is read first (`_subject_first`)."""
         started = time.perf_counter()
         hits = [h for h in hits if getattr(h, "role", "body") != NAVIGATION][: self.passages]
+        # a textbook's exercises ask the reader to practise: read after the passages
+        # that say how (stable: each group keeps its order)
+        hits.sort(key=lambda h: bool(_EXERCISES.match((h.heading or "").split(" > ")[-1])))
         skip = furniture(hits)
         by_hit = {h.chunk_id: split_sentences(h, skip) for h in hits}
         units = [s for h in hits for s in by_hit[h.chunk_id]

@@ -122,7 +122,17 @@ def translated(store: Store, query: str, filters: Filters, k: int,
     words = bilingual.code_translation(query, language, options.dict_dir, options.cache)
     if not words:
         return []
-    return [h for h in bm25(store, words, filters, k) if h.language and h.language != language]
+    hits = [h for h in bm25(store, words, filters, k) if h.language and h.language != language]
+    if not hits:
+        return hits
+    # a passage meeting one translated word of a longer question is chance (a sense of one
+    # word), not the question in the other language
+    if len(set(text.tokens(query, language))) <= SHORT_QUESTION:
+        return hits
+    asked = {lang: set(text.tokens(words, lang)) for lang in {h.language for h in hits}}
+    return [h for h in hits
+            if len(asked[h.language] & set(text.tokens(f"{h.heading or ''} {h.text}",
+                                                        h.language))) >= TRANSLATED_WORDS]
 
 
 def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -> list[Hit]:
@@ -263,6 +273,10 @@ def one_per_definition(hits: list[Hit]) -> list[Hit]:
 
 _TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?|bench(?:es|mark)?s?"
                     r"|examples?|exemples?|démos?|demos?)\b", re.I)
+# the translated question's words a passage holds at least to stay in its list, when the
+# question has more words than a short one's
+TRANSLATED_WORDS = 2
+SHORT_QUESTION = 5
 # candidates `where` ranks (test files moved down among them)
 WHERE_POOL = 50
 

@@ -288,8 +288,11 @@ def test_a_note_mark_after_a_sentence_does_not_hide_the_next_sentence():
 
 def test_a_date_question_is_refused_when_the_quote_holds_no_date(manuals):
     """"When…" asks for a date: a quote that names the releases but no date answers
-    something else (the manuals named Debian 13 'trixie' in a list of code names)."""
-    answer = manuals.ask("When was the sandbox module first released?", audience="public")
+    something else (the manuals named Debian 13 'trixie' in a list of code names). (Asked
+    "…first released?", the question is refused before: "first" and "released" are in no
+    passage, once a French passage meeting one translated word no longer counts.)"""
+    assert manuals.ask("When was the sandbox module first released?", audience="public").refused
+    answer = manuals.ask("When was the sandbox module added to the tools?", audience="public")
     assert answer.refused, answer.answer
     assert "date" in answer.reason
     assert answer.explain.get("kind") == "time"
@@ -2385,6 +2388,12 @@ def test_a_sentence_saying_what_a_chapter_explains_is_not_the_answer():
         "pendant que je l'écris ?",
         [_hit(1, "guide.pdf", "Gros documents", body), _hit(2, "guide.pdf", "Préface", plan)])
     assert "includeonly" in quoted and "Le chapitre 3 explique" not in quoted, quoted
+    from preuve.answer.extractive import is_statement
+
+    assert not is_statement("This guide tells new employees what happens before their "
+                            "first day.")
+    assert not is_statement("In this chapter, we describe how the installer works.")
+    assert is_statement("The chapter numbers restart at one in each part.")
 
 
 def test_a_share_just_under_the_minimum_is_not_printed_as_the_minimum():
@@ -2481,3 +2490,23 @@ def test_french_little_words_of_degree_and_place_are_not_evidence():
         "comment importer seulement pour le vérificateur, très simplement ?")]
     assert not {"entre", "uniquement", "seulement", "très"} & set(words), words
     assert {"circulaire", "annotations", "vérificateur"} <= set(words), words
+
+
+def test_a_textbook_s_exercises_are_read_after_the_passages_that_explain():
+    """"…ne compiler que le chapitre sur lequel je travaille sans perdre la numérotation ?"
+    (trial 26, formation-latex-ul.pdf) was answered with the exercise list of section 3.6,
+    ranked first ("b) Ajouter un titre… c) Créer la table des matières… en le compilant"):
+    exercises ask the reader to practise, the passage on \\includeonly ranked second says
+    how."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    exercises = _hit(1, "formation.pdf", "3 Organisation > 3.6 Exercices",
+                     "b) Ajouter un titre au document. c) Compiler le document deux fois pour "
+                     "créer la table des matières de chaque chapitre.")
+    how = _hit(2, "formation.pdf", "3 Organisation > 3.5.3 Compilation partielle",
+               "La commande \\includeonly{chapitre2} dans le préambule limite la compilation "
+               "aux chapitres nommés tout en conservant la numérotation.")
+    quoted, chosen, _ = ExtractiveAnswerer(None).answer(
+        "Comment compiler un seul chapitre de mon document sans perdre la numérotation ?",
+        [exercises, how])
+    assert chosen[0].hit is how, quoted

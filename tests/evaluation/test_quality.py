@@ -256,6 +256,36 @@ def test_the_translated_list_reaches_passages_in_the_other_language_only(tmp_pat
     assert [h.path for h in hits] == ["security.md"]  # English only, staff never
 
 
+def test_a_passage_meeting_one_translated_word_is_no_translation_hit(tmp_path):
+    """Trials 25 and 26: a passage of the other language meeting one sense of one
+    translated word ("entrée" for "input", a LaTeX page for "select") took a place among
+    the sources of every question at 0.500 (the translated list's first hit, scaled to
+    1), and once the answer (a French LaTeX question answered from the English makepp
+    tutorial). A translated hit must hold two of the translated question's words."""
+    _dictionaries()
+    from preuve.retrieve import translated
+    from preuve.retrieve.filters import make_filters
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "security.md").write_text(
+        "---\nlanguage: en\naccess: public\n---\n# Devices\n\nA computer stolen in a train or "
+        "at home is wiped remotely by the support team.\n", encoding="utf-8")
+    (folder / "printing.md").write_text(
+        "---\nlanguage: en\naccess: public\n---\n# Printing\n\nThe printer on the second "
+        "floor takes badges; its computer restarts every day.\n", encoding="utf-8")
+    with Index(tmp_path / "i.sqlite", embedder="none") as index:
+        index.ingest([str(folder)])
+        asked = "Mon ordinateur portable a été volé dans le train hier soir, que faire ?"
+        hits = translated(index.engine.store, asked, make_filters("none", "public"), 10)
+        short = translated(index.engine.store, "Ordinateur volé ?",
+                           make_filters("none", "public"), 10)
+    # "computer" alone does not make the printer page about this question
+    assert [h.path for h in hits] == ["security.md"], [h.path for h in hits]
+    # a question of two words: one of them is a match
+    assert {h.path for h in short} == {"security.md", "printing.md"}
+
+
 def test_the_plan_weighs_bm25_by_what_the_question_and_lists_show():
     from preuve.retrieve.adaptive import COMPANION, TRANSLATED, Fusion, plan
 
