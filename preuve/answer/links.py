@@ -31,7 +31,7 @@ from preuve.answer.citations import Citation, Verification, VerifiedCitation, ve
 from preuve.forges import line_anchor
 from preuve.models import Hit
 
-__all__ = ["link_for", "linkify", "relative_link"]
+__all__ = ["link_for", "linkify", "quoted_before", "relative_link", "with_quote"]
 
 _URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]+:")
 
@@ -152,6 +152,45 @@ def linkify(
         else:
             url = link_for(vc, base, root if root is not None else
                            (passage.root if passage else ""))
+        url = with_quote(url, passage, quoted_before(answer, vc, verification))
         out = out[:s] + f"[{vc.shown_label}]({url})" + out[e:]
         done.append((s, e))
     return out
+
+
+# a word a text fragment can carry as written (no Markdown, no code marks)
+_PLAIN_WORD = re.compile(r"^[^\W\d_][\w'’-]*[,;:.]?$|^\d[\w.,]*$")
+FRAGMENT_WORDS = 5
+
+
+def quoted_before(answer: str, cited: VerifiedCitation, verification: Verification) -> str:
+    """The text of `answer` between the citation before `cited` (or the start) and it."""
+    start = cited.citation.span[0]
+    prior = max((e for _, e in (vc.citation.span for vc in verification.citations)
+                 if e <= start), default=0)
+    return answer[prior:start]
+
+
+def with_quote(url: str, passage: Hit | None, quoted: str) -> str:
+    """`url` with a text fragment of `quoted` when it opens a local HTML page: a browser
+    shows the page rendered, where a line anchor finds nothing; the quote's first words
+    take the reader to it, highlighted."""
+    if passage is None or passage.kind != "html" or not url.startswith("file:"):
+        return url
+    return url + text_fragment(quoted)
+
+
+def text_fragment(quoted: str) -> str:
+    """The text fragment (``:~:text=…``) that makes a browser scroll to and highlight the
+    first words of `quoted`, the sentence a citation follows ('' when they are not plain
+    words a page shows as written: code, a term in backticks, Markdown)."""
+    text = re.sub(r"^\s*(?:`[^`]*`(?:,\s*`[^`]*`)*\s*—\s*)", "", quoted).strip()
+    words: list[str] = []
+    for word in text.split()[:FRAGMENT_WORDS]:  # up to the first that is not plain
+        if not _PLAIN_WORD.match(word):
+            break
+        words.append(word)
+    if len(words) < 2:
+        return ""
+    start = " ".join(words).rstrip(",;:.")
+    return ":~:text=" + quote(start, safe="").replace("-", "%2D")

@@ -15,7 +15,7 @@ from preuve.answer.attribution import attribute, unfinished
 from preuve.answer.citations import verify
 from preuve.answer.context import build_context, fallback_count
 from preuve.answer.extractive import ExtractiveAnswerer
-from preuve.answer.links import link_for, linkify
+from preuve.answer.links import link_for, linkify, quoted_before, with_quote
 from preuve.answer.prompt import build_messages
 from preuve.answer.refusals import is_refusal, refusal
 from preuve.answer.support import degenerate
@@ -187,7 +187,8 @@ def cite(text: str, verification, passages: list[Hit], link) -> tuple[str, list[
     citations = []
     for cited in verification.citations:
         entry = cited.to_dict()
-        entry["link"] = link(cited)
+        entry["link"] = with_quote(link(cited), cited.passage,
+                                   quoted_before(text, cited, verification))
         if cited.passage is not None:
             entry["doc_id"] = cited.passage.doc_id
             if cited.printed_page is not None:  # the page's printed label, where it differs

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from preuve.answer import link_for, linkify, parse_citations, verify
+from preuve.answer.links import text_fragment
 from preuve.models import Hit
 
 GH = "https://github.com/org/repo/blob/0123abc"
@@ -190,3 +191,29 @@ def test_linkify_only_touches_valid_spans(answer, base):
     again = verify(linkify(answer, v, base, PASSAGES), PASSAGES)
     assert again.ok == v.ok
     assert [c.valid for c in again.citations] == [c.valid for c in v.citations]
+
+
+def test_a_local_html_page_is_linked_to_the_quote_s_first_words():
+    """A browser opens a local HTML page rendered, where `#L18` finds nothing; and pages
+    like makepp's (trial 25) hold a whole manual section on one source line, so the line
+    alone tells the reader little. The link carries a text fragment of the quote's first
+    words: the browser scrolls to them and highlights them. Not for a forge's URL (its line
+    anchors work), code, PDF pages or a quote that opens with code."""
+    page = Hit(rank=1, score=1.0, chunk_id="m:1", doc_id="m", path="make/makepp_command.html",
+               kind="html", title="", heading="", page=None, page_label=None, start_line=1,
+               end_line=1, symbol=None, symbol_kind=None, text="…", root="/srv/docs")
+    answer = ("`--dont-build=filename` — Do not build the specified file, even so. "
+              "[make/makepp_command.html:1] Le taux [facturo/tva.py:14-16].")
+    v = verify(answer, [page, TVA])
+    assert v.ok, v.reasons
+    out = linkify(answer, v, None, [page, TVA])
+    assert ("(file:///srv/docs/make/makepp_command.html#L1:~:text=Do%20not%20build%20the"
+            "%20specified)") in out, out
+    assert "(file:///srv/corpus/facturo/tva.py#L14-L16)" in out, out  # code: lines
+    assert linkify(out, verify(out, [page, TVA]), None, [page, TVA]) == out
+    assert ":~:text=" not in linkify(answer, v, GH, [page, TVA])  # a forge's page: lines
+    code_first = "`make -k` builds on. [make/makepp_command.html:1]"
+    linked = linkify(code_first, verify(code_first, [page]), None, [page])
+    assert ":~:text=" not in linked, linked
+    assert text_fragment("Le dépôt, co-maintenu — voir") == \
+        ":~:text=Le%20d%C3%A9p%C3%B4t%2C%20co%2Dmaintenu"
