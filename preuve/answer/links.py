@@ -159,8 +159,10 @@ def linkify(
 
 
 # a word a text fragment can carry as written (no Markdown, no code marks)
-_PLAIN_WORD = re.compile(r"^[^\W\d_][\w'’-]*[,;:.]?$|^\d[\w.,]*$")
-FRAGMENT_WORDS = 5
+_PLAIN_WORD = re.compile(r"^[^\W\d_][\w'’-]*[,;:.]?$|^\d[\w.,]*[,;:.]?$")
+# the quote's first words a fragment carries: enough to tell "This method is called to
+# process a named character reference" from the page's five other "This method is called to"
+FRAGMENT_WORDS = 10
 
 
 def quoted_before(answer: str, cited: VerifiedCitation, verification: Verification) -> str:

@@ -208,7 +208,7 @@ def test_a_local_html_page_is_linked_to_the_quote_s_first_words():
     assert v.ok, v.reasons
     out = linkify(answer, v, None, [page, TVA])
     assert ("(file:///srv/docs/make/makepp_command.html#L1:~:text=Do%20not%20build%20the"
-            "%20specified)") in out, out
+            "%20specified%20file%2C%20even%20so)") in out, out
     assert "(file:///srv/corpus/facturo/tva.py#L14-L16)" in out, out  # code: lines
     assert linkify(out, verify(out, [page, TVA]), None, [page, TVA]) == out
     assert ":~:text=" not in linkify(answer, v, GH, [page, TVA])  # a forge's page: lines
@@ -217,3 +217,10 @@ def test_a_local_html_page_is_linked_to_the_quote_s_first_words():
     assert ":~:text=" not in linked, linked
     assert text_fragment("Le dépôt, co-maintenu — voir") == \
         ":~:text=Le%20d%C3%A9p%C3%B4t%2C%20co%2Dmaintenu"
+    # Postfix's null-client notes (trial 27): "Line 3:" opens the quote
+    assert text_fragment("Line 3: Send mail as \"user@example.com\"") == \
+        ":~:text=Line%203%3A%20Send%20mail%20as"
+    # ten words: "This method is called to" is on the page six times (trial 27)
+    assert text_fragment("This method is called to process a named character reference of "
+                         "the form") == (":~:text=This%20method%20is%20called%20to%20process"
+                                         "%20a%20named%20character%20reference")
