@@ -6,8 +6,8 @@ together and per question language (the README's "all answer sets" row).
     .venv/bin/python bench/answer_sets.py [--work DIR] [--only manuals,trial13] [--keep]
 
 The corpora and indexes go under DIR (default: a temporary folder, removed at the end
-unless --keep; an index already there is brought up to date, not rebuilt). About nine
-minutes for the fifteen sets on two cores.
+unless --keep; an index already there is brought up to date, not rebuilt). About twenty
+minutes for the twenty-three sets on two cores, their corpora built.
 Outcomes are graded by facts (the strings a right answer must hold); docs/answers.md
 holds the stricter hand verdicts."""
 
