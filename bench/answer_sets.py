@@ -28,7 +28,7 @@ SETS = {name: (ROOT / "evalsets" / name / "questions.yaml", ROOT / "evalsets" / 
         for name in ("manuals", "handbook", "blind", "trial6", "trial8", "trial9", "trial10",
                      "trial11", "trial12", "trial13", "trial14", "trial15", "trial16", "trial17",
                      "trial18", "trial19", "trial21", "trial22", "trial23", "trial25",
-                     "trial26")}
+                     "trial26", "trial27")}
 SETS["sample"] = (ROOT / "examples" / "questions.yaml", None)
 ANSWERABLE = ("right", "partial", "wrong", "false_refusal", "unjudged")
 TO_REFUSE = ("correct_refusal", "answered_unanswerable")

@@ -321,10 +321,18 @@ def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]
     def in_code(pos: int) -> bool:
         return any(s <= pos < e for s, e in code)
 
+    def quoted_code(start: int, end: int) -> bool:
+        """Inside a code block, or inside inline code with more than itself: code quoted
+        from a passage (`relayhost = [mail.isp.tld]`), not a citation."""
+        if any(s <= start < e for s, e in fenced):
+            return True
+        return any(s <= start < e and answer[s:e].strip("`").strip() != answer[start:end]
+                   for s, e in inline)
+
     # 2. Square brackets: `[path:18-25]`, `[file.pdf p. 2]`, `[path]`, `[3]`, `[1, 3]`.
     for m in _BRACKET_RE.finditer(masked()):
         content = m.group("content")
-        if _MASK in content:
+        if _MASK in content or quoted_code(m.start(), m.end()):
             continue
         span = (m.start(), m.end())
         c = (_known_citation(content, m.start("content"), span, m.group(), known)
@@ -361,7 +369,7 @@ def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]
             found.append(c)
             mask(start, end)
 
-    # 4. Bare citations anywhere else.
+    # 4. Bare citations anywhere else (a code comment's too: `# facturo/tva.py:15`).
     rest, pos = masked(), 0
     while (m := _BARE_RE.search(rest, pos)) is not None:
         span = (m.start("path"), _loc_end(m))

@@ -647,6 +647,39 @@ def _lean_start(own: list[Sentence], start: int, words: int) -> int:
     return start  # what it leans on does not fit with it
 
 
+def _code_before(question: str, own: list[Sentence], start: int, words: int) -> int:
+    """For a question asking how or which: when a code block a statement announces comes
+    just before the quote (one or two statements before it, same section) and holds the
+    question's own terms (`relayhost = [mail.isp.tld]` for "…hand everything to their
+    server mail.isp.tld"), the quote starts at that statement, the code with it, if all
+    fits in `words`; else `start`."""
+    sentence, i, between = own[start], start - 1, 0
+    while i > 0 and own[i].block == sentence.block and own[i].role == STATEMENT:
+        if between == CODE_BEFORE_STATEMENTS:
+            return start
+        between, i = between + 1, i - 1
+    if i <= 0 or own[i].role != ATTACHED or own[i].block != sentence.block:
+        return start
+    last = i
+    while i > 0 and own[i].role == ATTACHED:
+        i -= 1
+    if own[i].role != STATEMENT or own[i].block != sentence.block:
+        return start
+    code = " ".join(u.text for u in own[i + 1:last + 1])
+    asked = {t for lang in tokens.LANGUAGES for t in tokens.tokens(question, lang)}
+    shown = {t for lang in tokens.LANGUAGES for t in tokens.tokens(code, lang)}
+    if len(asked & shown) < CODE_BEFORE_TERMS or \
+            not any(s is sentence for s in window(own, i, words)):
+        return start
+    return i
+
+
+# `_code_before`: the statements between the code and the quote at most, and the question's
+# terms the code must hold
+CODE_BEFORE_STATEMENTS = 2
+CODE_BEFORE_TERMS = 2
+
+
 def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
                      ) -> list[Sentence]:
     """`chosen` with what its first sentence points back to (`_POINTS_ABOVE`) before it:
@@ -1039,6 +1072,8 @@ class ExtractiveAnswerer:
             why += "; an API entry: quoted from its description"
         else:
             start = _lean_start(own, start, budget)
+            if kind in (PROCEDURE, NAME):
+                start = _code_before(question, own, start, budget)
         chosen = _with_antecedent(own, window(own, start, budget), budget)
         chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)

@@ -567,3 +567,15 @@ def test_a_file_named_like_a_reason_still_resolves():
     v = verify("Selon 0 several.a:1-1, oui.", [h, hit("other/file.md", 1, 2)])
     assert v.ok, v.reasons
     assert v.citations[0].passage is h
+
+
+def test_a_bracket_inside_quoted_code_is_code_not_a_citation():
+    """Postfix's `relayhost = [mail.isp.tld]`, quoted in a code block or inline code
+    (trial 27), was read as a citation of a file "mail.isp.tld" that no passage holds: the
+    answer was refused by its own citation check. A citation alone in backticks still
+    counts, and so does one in a code comment."""
+    block = ("Examples:\n```\n/etc/postfix/main.cf:\n    relayhost = [mail.isp.tld]\n```\n"
+             "Keep the brackets. [postfix/basic.html:344-372]")
+    assert [c.raw for c in parse_citations(block)] == ["[postfix/basic.html:344-372]"]
+    inline = "Set `relayhost = [mail.isp.tld]`, see `[facturo/tva.py:14-16]`."
+    assert [c.path for c in parse_citations(inline)] == ["facturo/tva.py"]

@@ -2510,3 +2510,24 @@ def test_a_textbook_s_exercises_are_read_after_the_passages_that_explain():
         "Comment compiler un seul chapitre de mon document sans perdre la numérotation ?",
         [exercises, how])
     assert chosen[0].hit is how, quoted
+
+
+def test_the_code_a_quote_follows_comes_with_it_when_it_holds_the_question_s_terms():
+    """"…the ISP told us to hand everything to their server mail.isp.tld. How do I tell
+    Postfix to do that…?" (trial 27) quoted "Just be sure to specify the [] around the
+    mailhub hostname…", two sentences after the configuration it speaks of: the
+    `relayhost = [mail.isp.tld]` line, the answer, was left out."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("What delivery method: direct or indirect\n"
+            "By default, the server delivers mail directly to the Internet.\n"
+            "Examples (specify only one of the following):\n"
+            "```\n/etc/mail/main.cf:\n    relayhost = [mail.isp.tld]    (via provider)\n```\n"
+            "The form enclosed with [] skips DNS lookups. Just be sure to specify the [] "
+            "around the hostname your provider gave you, otherwise mail may go astray.")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Our provider told us to hand all outgoing mail to their server mail.isp.tld. How "
+        "do I make the server do that, and does the way I write the hostname matter?",
+        [_hit(1, "basic.html", "What delivery method: direct or indirect", text,
+              kind="markdown")])
+    assert "relayhost = [mail.isp.tld]" in quoted and "Just be sure" in quoted, quoted
