@@ -1089,8 +1089,11 @@ class ExtractiveAnswerer:
         chosen, added = _with_best(chosen, by_hit[pick.hit.chunk_id])
         if added:
             why += "; the passage's best-scoring sentence lay outside that quote: quoted as well"
-        second = [] if chosen and self._titled(question, chosen[0], units) else \
-            self._second_quote(question, chosen, units, by_hit, compared)
+        # a section whose heading names what is asked is quoted from its start: no other
+        # section after it, only its own lines the chunker put in the next passage
+        second = self._second_quote(question, chosen, units, by_hit, compared,
+                                    own_section_only=bool(chosen) and self._titled(
+                                        question, chosen[0], units))
         if second and _continues(chosen[0].hit, second[0].hit):
             why += (f"; passage ranked {second[0].hit.rank}, where the quote's section goes "
                     f"on, scores better than the quote's best: quoted after it")
@@ -1105,18 +1108,21 @@ class ExtractiveAnswerer:
 
 
     def _second_quote(self, question: str, chosen: list[Sentence], units: list[Sentence],
-                      by_hit: dict[str, list[Sentence]], compared) -> list[Sentence]:
+                      by_hit: dict[str, list[Sentence]], compared,
+                      own_section_only: bool = False) -> list[Sentence]:
         """A second, short quote from another section when its best statement scores
         about as well as the first quote's (within SECOND_MARGIN, or better but held back
         by the first-ranked passage's preference): when the two disagree, the reader
-        gets both, the first-ranked first, each cited."""
+        gets both, the first-ranked first, each cited. `own_section_only`: only the
+        quote's own section where the chunker cut it (the passage just before or after)."""
         if not chosen:
             return []
         first = chosen[0].hit
         names = question_names(question)
-        others = [u for u in units if u.role == STATEMENT and u.hit.heading != first.heading
-                  and (u.hit.path, u.hit.page) != (first.path, first.page)
-                  and _same_subject(names, first, u.hit)]
+        others = [] if own_section_only else [
+            u for u in units if u.role == STATEMENT and u.hit.heading != first.heading
+            and (u.hit.path, u.hit.page) != (first.path, first.page)
+            and _same_subject(names, first, u.hit)]
         quoted = [compared(u) for u in chosen if u.role == STATEMENT]
         if not quoted:
             return []
@@ -1143,10 +1149,11 @@ class ExtractiveAnswerer:
         own = by_hit[best.hit.chunk_id]
         words = 2 * SECOND_WORDS if best is goes_on else SECOND_WORDS  # the section goes on
         quote = window(own, _lean_start(own, best.index, words), words)
-        if _language(best.hit) == asked and \
+        if best is not goes_on and _language(best.hit) == asked and \
                 term_overlap(question, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
-            # close in meaning by chance: one word of the question ("server" in an HTTP
-            # server's example for a question about a time server)
+            # another section close in meaning by chance: one word of the question
+            # ("server" in an HTTP server's example for a question about a time server);
+            # the quote's own section going on is not chance
             return []
         # what the answer already quotes (from a passage overlapping this one, or a copy of
         # its page) is not quoted again

@@ -2531,3 +2531,37 @@ def test_the_code_a_quote_follows_comes_with_it_when_it_holds_the_question_s_ter
         [_hit(1, "basic.html", "What delivery method: direct or indirect", text,
               kind="markdown")])
     assert "relayhost = [mail.isp.tld]" in quoted and "Just be sure" in quoted, quoted
+
+
+def test_a_section_s_next_passage_goes_on_even_under_a_heading_that_names_the_subject():
+    """"…lancer pdflatex, bibtex, makeindex puis encore pdflatex… Existe-t-il un outil qui
+    fait tout l'enchaînement automatiquement ?" (trial 27, Apprends_LaTeX.pdf) quoted the
+    section "7.3 La commande latexmk" up to the page's end; its next page, ranked 2, says
+    what the tool does ("…latexmk permet d'automatiser l'enchaînement…") and was left out:
+    under a heading naming the subject no second quote was looked for, and the section's
+    own continuation was held to the test of a stranger section (few of the question's
+    words)."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    def page(rank: int, number: int, text: str) -> Hit:
+        return Hit(rank=rank, score=1.0 / rank, chunk_id=f"guide.pdf:{number}",
+                   doc_id="guide.pdf", path="guide.pdf", kind="pdf", title="Guide",
+                   heading="7 Bibliographie > 7.3 La commande latexmk", page=number,
+                   page_label=None, start_line=None, end_line=None, symbol=None,
+                   symbol_kind=None, text=text, language="fr")
+
+    from preuve.embed import get_embedder
+
+    first = page(1, 91, "7.3 La commande latexmk\nLa réalisation d'un document complexe, "
+                        "avec une bibliographie et un index, nécessite donc les commandes "
+                        "pdflatex, bibtex, makeindex et une nouvelle fois pdflatex.")
+    goes_on = page(2, 92, "Non seulement, ceci est fastidieux mais il ne faudrait regénérer "
+                          "la bibliographie que lorsqu'elle a changé. Heureusement, la "
+                          "commande latexmk permet d'automatiser l'enchaînement de ces "
+                          "commandes dans l'ordre adéquat.")
+    quoted, _, info = ExtractiveAnswerer(get_embedder("e5")).answer(
+        "Pour ma thèse je dois lancer pdflatex, bibtex, makeindex puis encore pdflatex à "
+        "chaque fois, c'est pénible. Existe-t-il un outil qui fait tout l'enchaînement "
+        "automatiquement ?", [first, goes_on])
+    assert quoted.index("nécessite donc") < quoted.index("latexmk permet d'automatiser"), \
+        (quoted, info)
