@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PREUVE = [sys.executable, "-m", "preuve"]
+# -P: the installed preuve (or PYTHONPATH's), not the folder the eval runs in
+PREUVE = [sys.executable, "-P", "-m", "preuve"]
 # name: (its questions, its corpus script; None: the bundled sample, `examples/`)
 SETS = {name: (ROOT / "evalsets" / name / "questions.yaml", ROOT / "evalsets" / name / "corpus.py")
         for name in ("manuals", "handbook", "blind", "trial6", "trial8", "trial9", "trial10",
