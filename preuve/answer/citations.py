@@ -322,12 +322,10 @@ def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]
         return any(s <= pos < e for s, e in code)
 
     def quoted_code(start: int, end: int) -> bool:
-        """Inside a code block, or inside inline code with more than itself: code quoted
-        from a passage (`relayhost = [mail.isp.tld]`), not a citation."""
-        if any(s <= start < e for s, e in fenced):
-            return True
-        return any(s <= start < e and answer[s:e].strip("`").strip() != answer[start:end]
-                   for s, e in inline)
+        """Inside code, and not alone in its backticks: code quoted from a passage
+        (`relayhost = [mail.isp.tld]`), not a citation."""
+        return in_code(start) and not any(
+            answer[s:e].strip("`").strip() == answer[start:end] for s, e in inline)
 
     # 2. Square brackets: `[path:18-25]`, `[file.pdf p. 2]`, `[path]`, `[3]`, `[1, 3]`.
     for m in _BRACKET_RE.finditer(masked()):

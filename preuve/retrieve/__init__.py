@@ -113,6 +113,12 @@ def companion(store: Store, query: str, filters: Filters, k: int, options: Optio
     return dense(store, query, filters, k, embedder=options.companion, label=COMPANION)
 
 
+# `translated`: the translated question's words a passage holds at least to stay in its
+# list, when the question has more words than a short one's
+TRANSLATED_WORDS = 2
+SHORT_QUESTION = 5
+
+
 def translated(store: Store, query: str, filters: Filters, k: int,
                options: Options | None = None) -> list[Hit]:
     """bm25 over the question translated word by word (`bilingual.py`), keeping only hits
@@ -273,10 +279,6 @@ def one_per_definition(hits: list[Hit]) -> list[Hit]:
 
 _TESTS = re.compile(r"\b(?:tests?|testing|spec|specs|unit ?tests?|fixtures?|bench(?:es|mark)?s?"
                     r"|examples?|exemples?|démos?|demos?)\b", re.I)
-# the translated question's words a passage holds at least to stay in its list, when the
-# question has more words than a short one's
-TRANSLATED_WORDS = 2
-SHORT_QUESTION = 5
 # candidates `where` ranks (test files moved down among them)
 WHERE_POOL = 50
 
