@@ -401,6 +401,69 @@ CODE_TERMS_FR = {
 }
 
 
+# The words of a help desk's documents (customer service, billing, staff policies, IT
+# support) that FreeDict lacks or gives other senses of ("remboursement": repay; "frais":
+# fresh, strawberry; "colis": luggage; "refund", "penalty", "laptop", "télétravail":
+# nothing), by English phrases. Both ways: a French question's words to English (beside
+# `CODE_TERMS_FR`, whose developer senses win: "commande" stays command), and an English
+# question's words to French by this table turned around (`_english_lookup`: "refund" ->
+# remboursement rembourser).
+EVERYDAY_TERMS_FR = {
+    "remboursement": "refund, reimbursement, repayment",
+    "rembourser": "refund, reimburse, repay", "relance": "reminder, follow-up",
+    "pénalité": "penalty, fine", "retard": "delay, late, lateness",
+    "échéance": "due date, deadline, expiry", "date limite": "deadline",
+    "facture": "invoice, bill", "facturation": "billing, invoicing",
+    "acompte": "deposit, down payment", "devis": "quote, estimate",
+    "bon de commande": "purchase order", "bon d achat": "voucher, gift card",
+    "frais": "fees, costs, expenses, charges", "frais de port": "shipping costs, postage",
+    "frais de livraison": "delivery costs, shipping costs",
+    "note de frais": "expense report, expense claim", "dépense": "expense, spending",
+    "tva": "vat", "hors taxes": "excluding tax, before tax",
+    "toutes taxes comprises": "including tax", "montant": "amount, sum",
+    "tarif": "price, rate, fee", "plafond": "limit, cap, ceiling",
+    "justificatif": "receipt, proof, supporting document", "reçu": "receipt",
+    "livraison": "delivery, shipping", "expédition": "shipping, dispatch",
+    "expédier": "ship, dispatch", "colis": "parcel, package",
+    "transporteur": "carrier, courier", "garantie": "warranty, guarantee",
+    "défectueux": "defective, faulty", "en panne": "broken, out of order",
+    "cassé": "broken", "réclamation": "complaint, claim",
+    "fournisseur": "supplier, vendor, provider", "abonnement": "subscription",
+    "résiliation": "cancellation, termination", "résilier": "cancel, terminate",
+    "réservation": "booking, reservation", "rendez vous": "appointment",
+    "délai de rétractation": "withdrawal period, cooling-off period",
+    "service client": "customer service, customer support", "client": "customer, client",
+    "salarié": "employee", "employé": "employee, staff",
+    "collaborateur": "employee, colleague, staff", "personnel": "staff, personnel",
+    "télétravail": "remote work, telework, work from home, working from home",
+    "télétravailler": "work remotely, work from home",
+    "congé": "leave, holiday, time off, vacation", "congés payés": "paid leave",
+    "congé maladie": "sick leave", "arrêt maladie": "sick leave",
+    "congé maternité": "maternity leave", "congé paternité": "paternity leave",
+    "jour férié": "public holiday, bank holiday", "heures supplémentaires": "overtime",
+    "astreinte": "on-call", "horaires": "hours, working hours, schedule",
+    "indemnité": "allowance, compensation", "prime": "bonus", "paie": "pay, payroll",
+    "salaire": "salary, pay, wages", "fiche de paie": "payslip, pay slip",
+    "bulletin de salaire": "payslip, pay slip", "préavis": "notice, notice period",
+    "démission": "resignation", "démissionner": "resign, quit",
+    "licenciement": "dismissal, layoff", "période d essai": "probation, trial period",
+    "entretien annuel": "annual review, appraisal", "formation": "training, course",
+    "recrutement": "recruitment, hiring", "embauche": "hiring", "retraite": "retirement",
+    "ancienneté": "seniority", "mutuelle": "health insurance",
+    "ordinateur portable": "laptop", "téléphone portable": "mobile phone, cell phone",
+    "imprimante": "printer", "messagerie": "email, messaging, mailbox, voicemail",
+    "visioconférence": "video call, videoconference",
+    "assistance": "support, help desk", "réunion": "meeting",
+    "stationnement": "parking", "mot de passe": "password", "identifiant": "login, username",
+    "connexion": "login, sign in", "mise à jour": "update", "sauvegarde": "backup",
+    "pièce jointe": "attachment", "courriel": "email",
+}
+
+
+def _phrases(english: str) -> list[str]:
+    return [p.strip() for p in english.split(",") if p.strip()]
+
+
 def _stems(phrase: str) -> str:
     """A French word or phrase as the stems of its words ("tirets bas" -> "tiret bas")."""
     return " ".join(text.stem(w, "fr") for w in re.findall(r"[^\W\d_]+", phrase.lower()))
@@ -408,7 +471,37 @@ def _stems(phrase: str) -> str:
 
 @lru_cache(maxsize=1)
 def _code_terms() -> dict[str, str]:
-    return {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+    everyday = {_stems(head): " ".join(_phrases(words))
+                for head, words in EVERYDAY_TERMS_FR.items()}
+    return everyday | {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+
+
+@lru_cache(maxsize=1)
+def _english_terms() -> dict[str, list[str]]:
+    """`EVERYDAY_TERMS_FR` turned around: an English phrase's or word's folded words ->
+    the French words. Words as written, not stems: "training" and "train" share one."""
+    table: dict[str, list[str]] = {}
+    for head, english in EVERYDAY_TERMS_FR.items():
+        for phrase in _phrases(english):
+            known = table.setdefault(text.fold(phrase.replace("-", " ")), [])
+            known.extend(w for w in head.split() if w not in known)
+    return table
+
+
+def _english_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
+    """`_english_terms`: phrases of three or two words, then a word (or its singular)."""
+    table = _english_terms()
+    for size in (3, 2):
+        phrase = " ".join(text.fold(w) for w in words[i:i + size])
+        if len(words[i:i + size]) == size and phrase in table:
+            return size, table[phrase]
+    word = words[i]
+    if text.fold(word) in text.STOPWORDS or len(word) < 3:
+        return None
+    folded = text.fold(word)
+    singular = folded[:-3] + "y" if folded.endswith("ies") else folded.removesuffix("s")
+    found = table.get(folded) or table.get(singular)
+    return (1, found) if found else None
 
 
 def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
@@ -454,10 +547,10 @@ def code_translation(question: str, source: str, folder: str | None = None,
     dictionary (`translate`). The dictionary's general senses of a developer's word are
     noise in code ("requête": attempt, effort; "entrée": among, admission; "journal":
     gazette, newspaper), so they are not added beside its code words. An English
-    question is translated by the dictionary alone (`translate`); the vocabulary works
-    without the dictionaries."""
-    if source != "fr":
-        return translate(question, source, folder, cache)
-    table = dictionary(folder, cache).get(("fr", "en")) or {}
-    lookups = [_code_lookup] + ([_dictionary_lookup(table, source)] if table else [])
+    question likewise: the help desk's words by `EVERYDAY_TERMS_FR` turned around
+    ("refund" -> remboursement rembourser), the others by the dictionary. The
+    vocabularies work without the dictionaries."""
+    table = dictionary(folder, cache).get((source, "en" if source == "fr" else "fr")) or {}
+    lookups = [_code_lookup if source == "fr" else _english_lookup]
+    lookups += [_dictionary_lookup(table, source)] if table else []
     return " ".join(dict.fromkeys(_walk(question, source, lookups)))

@@ -2565,3 +2565,51 @@ def test_a_section_s_next_passage_goes_on_even_under_a_heading_that_names_the_su
         "automatiquement ?", [first, goes_on])
     assert quoted.index("nécessite donc") < quoted.index("latexmk permet d'automatiser"), \
         (quoted, info)
+
+
+RETOURS = """# Politique de retours
+
+## Délai de retour
+
+Les retours sont acceptés dans un délai de 45 jours à compter de la date de livraison.
+Passé ce délai, le service client propose une réparation sous garantie.
+
+## Remboursement
+
+Le remboursement est effectué dans les 10 jours suivant la réception du produit, sur le
+moyen de paiement utilisé lors de la commande.
+
+## Échanges
+
+L'échange contre un autre modèle est possible tant que le produit est complet.
+"""
+
+
+def test_the_help_desk_words_freedict_lacks_are_translated_both_ways():
+    """FreeDict knows no "refund", "penalty" or "laptop" and gives "remboursement" as
+    repay, "colis" as luggage: an English question over a French handbook missed its
+    subject. The everyday vocabulary turns around for English questions; an English word
+    is looked up as written ("training" is formation, "train" is not)."""
+    assert {"remboursement", "rembourser"} <= set(
+        bilingual.code_translation("How long does a refund take?", "en").split())
+    assert "pénalité" in bilingual.code_translation("late payment penalties", "en").split()
+    assert "télétravail" in bilingual.code_translation("Can I work from home?", "en").split()
+    assert "formation" in bilingual.code_translation("a training day", "en").split()
+    assert "formation" not in bilingual.code_translation("on the train", "en").split()
+    french = bilingual.code_translation("Les frais de renvoi d'un colis", "fr").split()
+    assert {"fees", "parcel"} <= set(french) and "strawberry" not in french
+    # the developer's sense of a word both lists hold wins in French: "commande" is a command
+    assert "command" in bilingual.code_translation("la commande", "fr").split()
+
+
+@needs_dictionaries
+def test_an_english_question_over_a_french_handbook_finds_its_subject_word(tmp_path):
+    """"How many days does a refund take after a return?" over French pages: without
+    "refund" translated, only "return" (retour) met the pages and the return window
+    (45 jours) answered, not the refund's delay."""
+    write(tmp_path / "docs", {"aide/retours.md": RETOURS})
+    with Index(tmp_path / "index.sqlite") as index:
+        assert index.ingest([tmp_path / "docs"]).ok
+        answer = index.ask("How many days does a refund take after a return?")
+    assert not answer.refused, answer.reason
+    assert "10 jours" in answer.answer, answer.answer
