@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -232,10 +233,9 @@ def _dictionary_lookup(table: dict[str, list[str]], source: str):
     """FreeDict's entries: phrases of three or two folded words, then a content word by
     its stem (or its infinitive's)."""
     def lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
-        for size in (3, 2):
-            phrase = " ".join(text.fold(w) for w in words[i:i + size])
-            if len(words[i:i + size]) == size and phrase in table:
-                return size, table[phrase]
+        phrase = _phrase_at(words, i, table, text.fold)
+        if phrase is not None:
+            return phrase
         word = words[i]
         if text.fold(word) in text.STOPWORDS or len(word) < 3:
             return None
@@ -488,17 +488,25 @@ def _english_terms() -> dict[str, list[str]]:
     return table
 
 
+def _phrase_at(words: list[str], i: int, table: dict, key: Callable[[str], str]):
+    """(size, entry) of the phrase of three or two words starting at `i` that `table`
+    knows, each word read by `key` (its stem, its folded form); None when neither is."""
+    for size in (3, 2):
+        phrase = " ".join(key(w) for w in words[i:i + size])
+        if len(words[i:i + size]) == size and phrase in table:
+            return size, table[phrase]
+    return None
+
+
 def _english_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
     """`_english_terms`: phrases of three or two words, then a word (or its singular)."""
     table = _english_terms()
-    for size in (3, 2):
-        phrase = " ".join(text.fold(w) for w in words[i:i + size])
-        if len(words[i:i + size]) == size and phrase in table:
-            return size, table[phrase]
-    word = words[i]
-    if text.fold(word) in text.STOPWORDS or len(word) < 3:
+    phrase = _phrase_at(words, i, table, text.fold)
+    if phrase is not None:
+        return phrase
+    folded = text.fold(words[i])
+    if folded in text.STOPWORDS or len(folded) < 3:
         return None
-    folded = text.fold(word)
     singular = folded[:-3] + "y" if folded.endswith("ies") else folded.removesuffix("s")
     found = table.get(folded) or table.get(singular)
     return (1, found) if found else None
@@ -508,10 +516,9 @@ def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
     """`CODE_TERMS_FR`: phrases of three or two words by their stems, then a word by its
     stem or its infinitive's."""
     table = _code_terms()
-    for size in (3, 2):
-        phrase = " ".join(text.stem(w, "fr") for w in words[i:i + size])
-        if len(words[i:i + size]) == size and phrase in table:
-            return size, table[phrase].split()
+    phrase = _phrase_at(words, i, table, lambda w: text.stem(w, "fr"))
+    if phrase is not None:
+        return phrase[0], phrase[1].split()
     word = words[i]
     found = table.get(text.stem(word, "fr")) or table.get(
         text.stem(_infinitive(word, "fr"), "fr"))
