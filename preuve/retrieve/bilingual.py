@@ -450,13 +450,18 @@ EVERYDAY_TERMS_FR = {
     "entretien annuel": "annual review, appraisal", "formation": "training, course",
     "recrutement": "recruitment, hiring", "embauche": "hiring", "retraite": "retirement",
     "ancienneté": "seniority", "mutuelle": "health insurance",
-    "ordinateur portable": "laptop", "téléphone portable": "mobile phone, cell phone",
+    "ordinateur portable": "laptop, notebook, portable computer",
+    "téléphone portable": "mobile phone, cell phone",
     "imprimante": "printer", "messagerie": "email, messaging, mailbox, voicemail",
     "visioconférence": "video call, videoconference",
     "assistance": "support, help desk", "réunion": "meeting",
     "stationnement": "parking", "mot de passe": "password", "identifiant": "login, username",
     "connexion": "login, sign in", "mise à jour": "update", "sauvegarde": "backup",
-    "pièce jointe": "attachment", "courriel": "email",
+    "pièce jointe": "attachment", "courriel": "email", "paiement": "payment",
+    "payer": "pay", "payé": "paid", "calculer": "compute, calculate",
+    "annuler": "cancel", "annulation": "cancellation", "demande": "request",
+    "valider": "approve, validate", "validation": "approval", "envoyer": "send",
+    "envoyé": "sent",
 }
 
 
@@ -499,7 +504,8 @@ def _phrase_at(words: list[str], i: int, table: dict, key: Callable[[str], str])
 
 
 def _english_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
-    """`_english_terms`: phrases of three or two words, then a word (or its singular)."""
+    """`_english_terms`: phrases of three or two words, then a word by its forms
+    (`_english_forms`: "computed" is compute, "penalties" penalty)."""
     table = _english_terms()
     phrase = _phrase_at(words, i, table, text.fold)
     if phrase is not None:
@@ -507,9 +513,36 @@ def _english_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
     folded = text.fold(words[i])
     if folded in text.STOPWORDS or len(folded) < 3:
         return None
-    singular = folded[:-3] + "y" if folded.endswith("ies") else folded.removesuffix("s")
-    found = table.get(folded) or table.get(singular)
+    found = next((table[form] for form in _english_forms(folded) if form in table), None)
     return (1, found) if found else None
+
+
+def _english_forms(word: str) -> list[str]:
+    """A folded English word and the forms its ending may come from: plurals (-s, -es,
+    -ies), past forms (-ed, -d), -ing. Not stems: "training" is not "train"."""
+    forms = [word]
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    for ending in ("es", "s", "ed", "d", "ing"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            forms.append(word[:-len(ending)])
+    if word.endswith("ing"):
+        forms.append(word[:-3] + "e")
+    return forms
+
+
+def _either(first, second):
+    """A lookup giving both lookups' words where they read the same number of words at
+    `i` (`first`'s before), else the one that reads more: the everyday vocabulary adds
+    what the dictionary lacks ("payment" is also paiement) without dropping its senses."""
+    def lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
+        a, b = first(words, i), second(words, i)
+        if a is None or b is None:
+            return a or b
+        if a[0] != b[0]:
+            return a if a[0] > b[0] else b
+        return a[0], list(dict.fromkeys(a[1] + b[1]))
+    return lookup
 
 
 def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
@@ -555,9 +588,12 @@ def code_translation(question: str, source: str, folder: str | None = None,
     noise in code ("requête": attempt, effort; "entrée": among, admission; "journal":
     gazette, newspaper), so they are not added beside its code words. An English
     question likewise: the help desk's words by `EVERYDAY_TERMS_FR` turned around
-    ("refund" -> remboursement rembourser), the others by the dictionary. The
-    vocabularies work without the dictionaries."""
+    ("refund" -> remboursement rembourser) before the dictionary's senses, which stay
+    (`_either`). The vocabularies work without the dictionaries."""
     table = dictionary(folder, cache).get((source, "en" if source == "fr" else "fr")) or {}
-    lookups = [_code_lookup if source == "fr" else _english_lookup]
-    lookups += [_dictionary_lookup(table, source)] if table else []
+    if source == "fr":  # the developer's senses alone
+        lookups = [_code_lookup] + ([_dictionary_lookup(table, source)] if table else [])
+    else:  # the everyday vocabulary's senses, then the dictionary's
+        lookups = [_either(_english_lookup, _dictionary_lookup(table, source))
+                   if table else _english_lookup]
     return " ".join(dict.fromkeys(_walk(question, source, lookups)))
