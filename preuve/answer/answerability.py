@@ -196,6 +196,9 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
 # keyword analyzer splits it into its parts ("2", "to", "3"), which any passage holds, so
 # it is looked for whole. Not: measures and ordinals ("10GB", "5min", "1st", "3e").
 _MIXED = re.compile(r"(?<![\w.-])(?=[\w.-]*\d)(?=[\w.-]*[^\W\d_])\w[\w.-]*\w(?![\w-])")
+# a name and its version after a slash: "HTTP/2", "HTTP/1.1" (the analyzer keeps "http"
+# and "2", which any web server's manual holds)
+_SLASHED = re.compile(r"(?<![\w/.-])[^\W\d_]{2,}/\d+(?:\.\d+)*(?![\w/])")
 # a figure and its unit: "10GB", "3.5mm", "32-bit", "8-core" (not a name like "utf-8")
 _MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:[^\W\d_]{1,3}|-[a-z]{2,})$")
 
@@ -204,11 +207,11 @@ def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:
     """The names of `question` made of letters and figures mixed that none of `hits` holds,
     its parts joined or set apart in any way ("python3" is found in "Python 3")."""
     out = []
-    for code in dict.fromkeys(_MIXED.findall(question)):
+    for code in dict.fromkeys(_MIXED.findall(question) + _SLASHED.findall(question)):
         if _MEASURE.match(code) or _NUMBER.match(code):
             continue
         parts = re.findall(r"\d+|[^\W\d_]+", code)
-        pattern = re.compile(r"(?<![^\W_])" + r"[\s._-]?".join(map(re.escape, parts))
+        pattern = re.compile(r"(?<![^\W_])" + r"[\s._/-]?".join(map(re.escape, parts))
                              + r"(?![^\W_])", re.I)
         if not any(pattern.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits):
             out.append(code)

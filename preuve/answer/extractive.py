@@ -29,6 +29,7 @@ from preuve.answer.intent import (
     defined_term,
     question_kind,
 )
+from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
@@ -539,16 +540,32 @@ def _line_of(line_starts: list[int], offset: int) -> int:
     return lo
 
 
-def _code_sentence(hit: Hit) -> Sentence:
-    """A definition is quoted by its signature and the first sentence of its docstring."""
-    lines = [ln.strip() for ln in hit.text.split("\n") if ln.strip()]
-    signature = next((ln for ln in lines if not ln.startswith("@")), lines[0] if lines else "")
-    doc = re.search(r'"""(.*?)(?:\.\s|"""|$)', hit.text, re.S)
-    summary = " ".join(doc.group(1).split()) if doc else ""
+def _code_sentence(hit: Hit, words: int = 0) -> Sentence:
+    """A definition is quoted by its signature and the first sentence of its doc comment
+    or docstring (`comments.definition_parts`); with `words`, by as many of its doc's
+    whole sentences as fit in that many words (how it computes, what it returns), its
+    parameter and example sections left out."""
+    doc, signature = definition_parts(hit.text)
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", _DOC_SECTIONS.split(doc, 1)[0])
+                 if s.strip()]
+    summary = " ".join(sentences[:1])
+    for more in sentences[1:]:
+        if len(f"{summary} {more}".split()) > words:
+            break
+        summary = f"{summary} {more}"
     what = f"{hit.symbol_kind} {hit.symbol}" if hit.symbol else "code"
-    quoted = f"`{signature.rstrip(':')}`"
-    parts = [f"{what}: {quoted}"] + ([summary.rstrip(".") + "."] if summary else [])
+    signature = signature.rstrip(":{ ")
+    parts = [f"{what}: `{signature}`" if signature else what] + (
+        [summary.rstrip(".") + "."] if summary else [])
     return Sentence(" — ".join(parts), hit, hit.start_line, hit.end_line)
+
+
+# where a docstring's prose ends: its sections of parameters, returns and examples
+_DOC_SECTIONS = re.compile(r"\s(?:Args|Arguments|Parameters|Params|Returns?|Raises|Yields|"
+                           r"Examples?|Exemples?|Usage|Note|See also):?\s|\s:(?:param|"
+                           r"returns?|raises|type|rtype)\b|\s>>>\s|\s-{3,}\s")
+# the words of doc the answering definition is quoted with
+CODE_DOC_WORDS = 60
 
 
 def term_overlap(question: str, sentence: str) -> float:
@@ -982,6 +999,8 @@ class ExtractiveAnswerer:
             chosen = _distinct([best] + [s for s in sorted(units, key=lambda s: -s.score)
                                          if s is not best and s.hit.kind == "code"
                                          and s.score >= self.keep_ratio * best.score])
+            # the answering definition with what its doc says beyond its first sentence
+            chosen[0] = _code_sentence(best.hit, CODE_DOC_WORDS)
             return chosen[: self.max_definitions], {"passage": best.label,
                                                      "rank": best.hit.rank,
                                                      "why": "best-scoring definitions"}

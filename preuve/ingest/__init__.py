@@ -57,8 +57,10 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # markdown and text 4: a code block's fences counted as no words again; html 8: a heading
 # inside a note, tip or warning box labels it and opens no section; pdf 1: a running header
 # carrying its page's printed number is furniture; html 9: a menu's labels and current page
-# (short items, no links) are navigation with the links around them
-KIND_VERSIONS = {"code": "8", "html": "9", "markdown": "4", "pdf": "1", "text": "4"}
+# (short items, no links) are navigation with the links around them; code 9: a signature
+# written over several lines is whole in a definition's summary, its docstring after it;
+# html 10: docutils' footnotes (`<aside class="footnote">`) are the page's text
+KIND_VERSIONS = {"code": "9", "html": "10", "markdown": "4", "pdf": "1", "text": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -79,10 +79,18 @@ def name_words(symbol: str) -> str:
 
 def definition_summary(symbol: str, text: str) -> str:
     """What a definition is, in words an embedding model reads: its name as words, its
-    doc comment (the comment lines before it; for Python the docstring after its first
-    line, or a module's opening docstring) and its first line of code (attributes and
-    decorators left out). Its body is left out: a model of prose places a question near a
-    definition's words, rarely near its statements (docs/measurements/code.md)."""
+    doc (`definition_parts`, at most DOC_WORDS words) and its first line of code. Its
+    body is left out: a model of prose places a question near a definition's words,
+    rarely near its statements (docs/measurements/code.md)."""
+    doc, signature = definition_parts(text)
+    doc = " ".join(doc.split()[:DOC_WORDS])
+    return "\n".join(filter(None, [name_words(symbol), doc, signature]))
+
+
+def definition_parts(text: str) -> tuple[str, str]:
+    """(doc, signature) of a definition's text: its doc comment's words (the comment
+    lines before it; for Python the docstring after its first line, or a module's
+    opening docstring) and its first line of code (attributes and decorators left out)."""
     lines = text.split("\n")
     comment: list[str] = []
     for line in lines:
@@ -96,11 +104,28 @@ def definition_summary(symbol: str, text: str) -> str:
         doc, span = _docstring(code)
         if doc:  # a module's docstring: its first code line is the one after
             code = code[span:]
-        else:  # `def f():` or `class C:`, then its docstring
-            doc, _ = _docstring(code[1:])
-    signature = " ".join(code[0].split())[:200] if code else ""
-    doc = " ".join(doc.split()[:DOC_WORDS])
-    return "\n".join(filter(None, [name_words(symbol), doc, signature]))
+    heading = _first_statement(code)
+    if not doc and code:  # `def f(...):` or `class C:`, then its docstring
+        doc, _ = _docstring(code[heading:])
+    signature = " ".join(" ".join(code[:heading]).split())
+    return doc, _TIGHT.sub("", signature)[:200]
+
+
+# the spaces a signature written over several lines leaves inside its brackets
+_TIGHT = re.compile(r"(?<=[(\[])\s+|,?\s+(?=[)\]])")
+# a signature longer than this many lines is read as its first line
+SIGNATURE_LINES = 12
+
+
+def _first_statement(code: list[str]) -> int:
+    """How many of `code`'s lines its first statement spans (a signature written over
+    several lines: to where its parentheses and brackets close)."""
+    depth = 0
+    for n, line in enumerate(code[:SIGNATURE_LINES]):
+        depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+        if depth <= 0:
+            return n + 1
+    return min(1, len(code))
 
 
 def _code_lines(lines: list[str]) -> list[str]:

@@ -56,6 +56,9 @@ _ENTRY_CLASSES = {"function", "method", "class", "attribute", "property", "data"
                   "describe", "object"}
 # A box beside the text (DocBook's `<div class="note"><h3 class="title">Note</h3>…`): its
 # heading labels the box, it opens no section (what follows the box is the section's again)
+# an <aside> is a sidebar, skipped, except docutils' footnotes (Sphinx 5+: `<aside
+# class="footnote brackets">` in `<aside class="footnote-list">`): the page's own notes
+_FOOTNOTE_CLASSES = {"footnote", "footnote-list"}
 _ASIDE_CLASSES = {"note", "tip", "warning", "caution", "important", "admonition", "hint",
                   "attention", "danger", "sidebar"}
 # entry signatures are headings below any <h1>-<h6>: level 7 for the outer entry, 8 for a
@@ -133,7 +136,8 @@ class _Extractor(HTMLParser):
             self.texinfo = self.texinfo or bool(_TEXINFO.search(attributes.get("content") or ""))
         if tag not in _VOID:
             # an article's own <header>/<footer> is content (its title lives there)
-            skip = ((tag in _SKIP and not (tag in ("header", "footer") and self.main_depth))
+            skip = ((tag in _SKIP and not (tag in ("header", "footer") and self.main_depth)
+                     and not (tag == "aside" and classes & _FOOTNOTE_CLASSES))
                     or attributes.get("role") in _SKIP_ROLES or bool(classes & _SKIP_CLASSES)
                     or bool(self.texinfo and classes & _TEXINFO_CLASSES)
                     or attributes.get("id") in _SKIP_IDS)

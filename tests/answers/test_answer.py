@@ -403,3 +403,15 @@ def test_eval_answers_on_the_reference_file(index_path, tmp_path):
         else:
             assert row["refused"] or row["valid"] is True, row["id"]
     assert {r["id"] for r in report["per_question"] if r["refuse"]} == set(REFUSALS)
+
+
+def test_a_code_answer_quotes_what_the_docstring_says_beyond_its_first_line(e5_index):
+    """"How are late payment penalties computed?": the definition answers with its
+    signature and its docstring's whole prose (the rate, the base, the 40 € fixed fee), not
+    only its first sentence ("Pénalités dues sur une facture…"), which says what it is,
+    not how it is computed."""
+    answer = e5_index.ask("How are late payment penalties computed?")
+    assert not answer.refused, answer.reason
+    assert "penalites_de_retard" in answer.answer
+    assert "40 €" in answer.answer and "au prorata des jours de retard" in answer.answer
+    assert answer.citations[0]["path"] == "facturo/relances.py"

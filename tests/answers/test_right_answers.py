@@ -2613,3 +2613,39 @@ def test_an_english_question_over_a_french_handbook_finds_its_subject_word(tmp_p
         answer = index.ask("How many days does a refund take after a return?")
     assert not answer.refused, answer.reason
     assert "10 jours" in answer.answer, answer.answer
+
+
+def test_a_sphinx_footnote_is_part_of_the_page(tmp_path):
+    """Sphinx 5+ writes footnotes as `<aside class="footnote brackets">`; every <aside> was
+    skipped as a sidebar, so a footnote was never indexed (trial 29: csv's note on why a
+    file must be opened with newline='' was nowhere). The real marshal page of python3-doc:
+    its footnote is what says where the module's name comes from."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = (DOCUMENTED / "python-marshal.html").read_bytes()
+    text = " ".join(" ".join(c.text.split()) for c in parse_html(page, ChunkSettings()).chunks)
+    assert "the term “marshalling” for shipping of data" in text
+    assert "Navigation" not in text  # the sidebars and menus stay out
+    answer = ask_over(tmp_path, {"library/marshal.html": page.decode("utf-8")},
+                      "Where does the name of the marshal module come from?")
+    assert "Modula-3" in answer.answer, answer.answer
+
+
+def test_a_protocol_version_after_a_slash_is_looked_for_whole(tmp_path):
+    """"HTTP/2" was read as "http" and "2", which any web server's manual holds: trial 29's
+    question on enabling HTTP/2 over Apache pages that never name it was answered with a
+    virtual host's setup. Looked for whole (HTTP/2, HTTP2, mod_http2), like "python3"."""
+    from preuve.answer.answerability import absent_codes
+
+    def hit(text):
+        return _hit(1, "p.html", "", text)
+
+    assert absent_codes("How do I enable HTTP/2?", [hit("Requests use HTTP/1.1.")]) == \
+        ["HTTP/2"]
+    assert absent_codes("How do I enable HTTP/2?", [hit("Load mod_http2 first.")]) == []
+    assert absent_codes("Is TCP/IP or 3/4 of it here?", [hit("nothing")]) == []
+    page = (DOCUMENTED / "apache-logs.html").read_text(encoding="utf-8")
+    answer = ask_over(tmp_path, {"apache/logs.html": page},
+                      "How do I log whether each request came in over HTTP/2?")
+    assert answer.refused and "HTTP/2" in answer.reason, answer.answer

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import open_index, run_cli
+from conftest import FACTURO, open_index, run_cli
 
 from preuve.errors import InvalidInput
 from preuve.ingest import code, comments, syntax
@@ -945,3 +945,22 @@ def test_the_first_line_of_a_block_walked_through_stays_searchable():
     assert 1 in kept_lines(chunks)
     assert [(c.symbol, c.start_line, c.end_line) for c in chunks if c.symbol] == [
         ("ProcessEnv", 3, 6)]
+
+
+def test_a_signature_over_several_lines_keeps_its_docstring():
+    """`def planifier_relances(` on one line, its parameters on the next ones, then the
+    docstring: the docstring was looked for on the second line of the signature and
+    missed (the definition was embedded and quoted without it)."""
+    from preuve.ingest.comments import definition_parts, definition_summary
+
+    source = (FACTURO / "relances.py").read_text("utf-8")
+    text = source[source.index("def planifier_relances"):]
+    doc, signature = definition_parts(text)
+    assert doc.startswith("Calendrier complet des relances d'une facture")
+    assert signature == ("def planifier_relances(facture: Facture, paliers: tuple[int, ...] "
+                         "= PALIERS_RELANCE) -> list[Relance]:")
+    assert "Calendrier complet" in definition_summary("planifier_relances", text)
+    # a Go method over several lines, its comment before it
+    go = "// Execute runs the command.\nfunc (c *Command) Execute(\n\tctx int,\n) error {\n}"
+    assert definition_parts(go) == ("Execute runs the command.",
+                                    "func (c *Command) Execute(ctx int) error {")
