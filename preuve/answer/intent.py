@@ -45,12 +45,18 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"directory|folder)|dans quel(le)?s? (fichier|répertoire|dossier|"
                        r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
-                           r"\bhow to\b|\b(what|which)( is the)? command|\bquelle commande|"
+                           r"\bhow to\b|\b(what|which)( is the)?( \w+)? command (should|do|must|"
+                           r"can|to)\b|\b(what|which)( is the)? command|\bquelle commande|"
                            r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
                            r"\b(que (dois-je|faut-il|doit-on)|qu['’]est-ce (que|qu['’]) ?(je dois|"
                            r"il faut|on doit|je peux|on peut)) (faire|mettre|ajouter|écrire|"
                            r"taper|lancer|passer|modifier|changer|configurer|installer|"
                            r"utiliser)|"
+                           # "Qu'est-ce que je mets dans la config ?", "qu'est-ce que
+                           # j'ajoute…": what to write or run, asked in the first person
+                           r"\bqu['’]est-ce (que|qu['’]) ?(je |j['’]|on )(mets|fais|tape|"
+                           r"écris|ajoute|lance|change|modifie|configure|règle|installe|"
+                           r"utilise|active|passe)\b|"
                            # "What do I put in ~/.zshrc…?": what to write or run
                            r"\bwhat (do|should|must|can|would) (i|we|you|one) (put|add|write|"
                            r"type|run|enter|pass|change|edit|set|configure)\b|"
@@ -74,7 +80,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                       r"some) (\w+ )?(commandes?|options?|outils?|fonctions?|réglages?|"
                       r"paramètres?|variables?|commands?|flags?|tools?|functions?|settings?)\b",
                       _I)),
-    (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])|"
+    # ("qu'est-ce qu'il manque", "qu'est-ce que je vois": a person acts, nothing is defined)
+    (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])"
+                            r"(?! ?(je|j['’]|tu|il|elle|on|nous|vous|ils|elles)\b)|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),
     (YESNO, re.compile(r"^\W*(is|are|can|could|do|does|did|should|will|would|may|must|has|have|"

@@ -2649,3 +2649,16 @@ def test_a_protocol_version_after_a_slash_is_looked_for_whole(tmp_path):
     answer = ask_over(tmp_path, {"apache/logs.html": page},
                       "How do I log whether each request came in over HTTP/2?")
     assert answer.refused and "HTTP/2" in answer.reason, answer.answer
+
+
+def test_what_a_user_puts_or_runs_is_a_procedure_not_a_definition():
+    """Trial 29: "Qu'est-ce que je mets dans la config Apache ?" and "What diff command
+    should I run?" were read as a definition and a name; "Qu'est-ce qu'il manque…" as a
+    definition. A person acting is no term to define."""
+    assert question_kind("Qu'est-ce que je mets dans la config Apache ?") == PROCEDURE
+    assert question_kind("Qu'est-ce que j'ajoute dans sources.list ?") == PROCEDURE
+    assert question_kind("What diff command should I run?") == PROCEDURE
+    assert question_kind("Qu'est-ce qu'il manque dans ma configuration ?") != "definition"
+    assert question_kind("Qu'est-ce qu'un paquet source ?") == "definition"
+    assert question_kind("Qu'est-ce que la coriandre ?") == "definition"
+    assert question_kind("Which git command shows the log?") == NAME
