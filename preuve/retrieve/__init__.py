@@ -15,6 +15,7 @@ Every method receives the same `Filters` and applies them before its top k.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import re
 from collections.abc import Collection
@@ -117,6 +118,8 @@ def companion(store: Store, query: str, filters: Filters, k: int, options: Optio
 # list, when the question has more words than a short one's
 TRANSLATED_WORDS = 2
 SHORT_QUESTION = 5
+# how deep the translated words are searched before the other language's hits are kept
+TRANSLATED_POOL = 100
 
 
 def translated(store: Store, query: str, filters: Filters, k: int,
@@ -128,28 +131,35 @@ def translated(store: Store, query: str, filters: Filters, k: int,
     words = bilingual.code_translation(query, language, options.dict_dir, options.cache)
     if not words:
         return []
-    hits = [h for h in bm25(store, words, filters, k) if h.language and h.language != language]
-    if not hits:
-        return hits
+    # read TRANSLATED_POOL deep whatever k, then filtered: the list's first hits are the
+    # same for any k (a hit of the other language may be the 30th of the words' list)
+    hits = [h for h in bm25(store, words, filters, max(k, TRANSLATED_POOL))
+            if h.language and h.language != language]
     # a passage meeting one translated word of a longer question is chance (a sense of one
     # word), not the question in the other language
-    if len(set(text.tokens(query, language))) <= SHORT_QUESTION:
-        return hits
-    asked = {lang: set(text.tokens(words, lang)) for lang in {h.language for h in hits}}
-    return [h for h in hits
-            if len(asked[h.language] & set(text.tokens(f"{h.heading or ''} {h.text}",
-                                                        h.language))) >= TRANSLATED_WORDS]
+    if len(set(text.tokens(query, language))) > SHORT_QUESTION:
+        asked = {lang: set(text.tokens(words, lang)) for lang in {h.language for h in hits}}
+        meeting = (h for h in hits
+                   if len(asked[h.language] & set(text.tokens(f"{h.heading or ''} {h.text}",
+                                                               h.language))) >= TRANSLATED_WORDS)
+        hits = list(itertools.islice(meeting, k))  # read until k are kept
+    for rank, hit in enumerate(hits[:k], 1):
+        hit.rank = rank
+    return hits[:k]
 
 
 def fuse(query: str, rankings: dict[str, list[Hit]], k: int, options: Options) -> list[Hit]:
     """The two lists of one question fused as its plan says (pure: bench/fusion.py replays
     it over cached lists)."""
     params: Hybrid = options.params_of("hybrid")
-    chosen = plan(query, rankings["bm25"], rankings["dense"], params.fusion,
-                  params.weights, rankings.get(COMPANION, ()))
+    # the plan and the scaling read the lists' first `candidates` hits, however deep they
+    # were read for k: the first hits' order does not depend on k
+    window = params.candidates
+    chosen = plan(query, rankings["bm25"][:window], rankings["dense"][:window], params.fusion,
+                  params.weights, rankings.get(COMPANION, ())[:window])
     if chosen.kind == "rrf":
         return rrf(rankings, k, params.rrf_constant, chosen.weights, chosen.hit_weight)
-    return combine(rankings, k, chosen.weights, chosen.hit_weight)
+    return combine(rankings, k, chosen.weights, chosen.hit_weight, window)
 
 
 def search(store: Store, query: str, *, method: str = "bm25", k: int = 10,

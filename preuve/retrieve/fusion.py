@@ -41,19 +41,21 @@ def rrf(rankings: Mapping[str, Sequence[Hit]], k: int, constant: int = RRF_CONST
 
 def combine(rankings: Mapping[str, Sequence[Hit]], k: int,
             weights: Mapping[str, float] | None = None,
-            hit_weight: HitWeight | None = None) -> list[Hit]:
+            hit_weight: HitWeight | None = None, window: int | None = None) -> list[Hit]:
     """Weighted sum of each list's min-max scaled scores (a hit missing from a list
     gets 0 from it); ties broken by chunk id. A list whose scores are all equal gives
-    each of its hits 1."""
+    each of its hits 1. With `window`, each list is scaled over its first `window` hits
+    and a hit further down gets 0 from it: the first hits' order is the same however
+    deep the lists were read (`search -k 10` and `-k 60` agree on their first ten)."""
     def contribution(method: str, position: int, hit: Hit, scores) -> float:
         low, high = scores[method]
-        return (hit.score - low) / (high - low) if high > low else 1.0
+        return max(0.0, (hit.score - low) / (high - low)) if high > low else 1.0
 
-    return _fuse(rankings, k, weights, hit_weight, contribution)
+    return _fuse(rankings, k, weights, hit_weight, contribution, window)
 
 
-def _fuse(rankings, k, weights, hit_weight, contribution) -> list[Hit]:
-    bounds = {m: (min(h.score for h in hits), max(h.score for h in hits))
+def _fuse(rankings, k, weights, hit_weight, contribution, window=None) -> list[Hit]:
+    bounds = {m: (min(h.score for h in hits[:window]), max(h.score for h in hits[:window]))
               for m, hits in rankings.items() if hits}
     fused: dict[str, float] = {}
     first_seen: dict[str, Hit] = {}
