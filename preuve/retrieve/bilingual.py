@@ -398,6 +398,15 @@ CODE_TERMS_FR = {
     "clic droit": "right click", "cliquer": "click", "sélectionner": "select",
     "pièce jointe": "attachment", "courriel": "email mail", "mise en page": "layout",
     "aperçu": "preview", "nouveau": "new", "nouvel": "new", "nouvelle": "new news",
+    # phrases FreeDict reads word by word ("fin de ligne": end, lively, witty; "bande
+    # passante": bevy, passer by; trial 29's line endings question)
+    "fin de ligne": "line ending end of line newline eol", "retour chariot": "carriage return cr",
+    "retour à la ligne": "line break newline wrap", "fin de fichier": "end of file eof",
+    "sous répertoire": "subdirectory", "sous dossier": "subdirectory subfolder",
+    "tabulation": "tab", "espace insécable": "non-breaking space nbsp",
+    "bande passante": "bandwidth", "pare feu": "firewall", "mot clé": "keyword",
+    "nom d hôte": "hostname host name", "lien symbolique": "symlink symbolic link",
+    "variable d environnement": "environment variable env", "droits d accès": "permissions access",
 }
 
 

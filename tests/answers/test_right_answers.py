@@ -2662,3 +2662,18 @@ def test_what_a_user_puts_or_runs_is_a_procedure_not_a_definition():
     assert question_kind("Qu'est-ce qu'un paquet source ?") == "definition"
     assert question_kind("Qu'est-ce que la coriandre ?") == "definition"
     assert question_kind("Which git command shows the log?") == NAME
+
+
+def test_developer_phrases_freedict_reads_word_by_word_are_translated_whole():
+    """"fins de ligne" was end, lively, witty and line; "bande passante" bevy and passer
+    by; "pare-feu" by means of and fire: a French question about line endings, bandwidth or
+    a firewall met English pages by chance words only (trial 29)."""
+    def words(phrase):
+        return bilingual.code_translation(phrase, "fr").split()
+
+    assert "newline" in words("les fins de ligne Windows") and "witty" not in words(
+        "les fins de ligne Windows")
+    assert words("la bande passante") == ["bandwidth"]
+    assert "firewall" in words("le pare-feu") and "fire" not in words("le pare-feu")
+    assert "hostname" in words("le nom d'hôte du serveur")
+    assert "symlink" in words("un lien symbolique")
