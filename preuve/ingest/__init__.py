@@ -60,7 +60,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # (short items, no links) are navigation with the links around them; code 9: a signature
 # written over several lines is whole in a definition's summary, its docstring after it;
 # html 10: docutils' footnotes (`<aside class="footnote">`) are the page's text
-KIND_VERSIONS = {"code": "9", "html": "10", "markdown": "4", "pdf": "1", "text": "4"}
+# pdf 2: lines the type makes headings with nothing under them are read with what
+# follows them on their page (or, at its end, with what precedes them): never dropped
+KIND_VERSIONS = {"code": "9", "html": "10", "markdown": "4", "pdf": "2", "text": "4"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -87,9 +87,21 @@ def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],
     if not headings:
         headings = font_headings(body)
     chunks: list[Chunk] = []
-    for piece in pieces(body, headings):
+    held = None  # heading lines with nothing under them yet: read with what follows
+    for piece in [*pieces(body, headings), None]:
+        if held is not None and piece is not None and held.page == piece.page:
+            piece.lines[:0] = held.lines  # a chapter's title above its first section's, or
+            piece.heading_lines += held.heading_lines  # a line the type made a heading
+        elif held is not None and chunks and chunks[-1].page == held.page + 1:
+            # at the page's end: with what comes before it on the page (a line the type
+            # made a heading, `\usepackage[rivers]{…}` in a package's manual, is text)
+            chunks[-1].text += "\n" + "\n".join(held.lines)
+        held = None
+        if piece is None:
+            break
         if piece.heading_lines == len(piece.lines):
-            continue  # a heading and nothing under it on this page: nothing to cite
+            held = piece
+            continue
         chunks.extend(piece_chunks(piece, labels[piece.page], settings))
     return chunks
 

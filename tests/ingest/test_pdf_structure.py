@@ -445,3 +445,20 @@ def test_a_header_naming_its_section_and_page_number_is_furniture(tmp_path):
         for step in range(1, 13):
             assert f"{title} step {step}: the operator" in text, (title, step)
     assert "The whole procedure is described on page 12." in text
+
+
+def test_no_line_is_lost_when_the_type_makes_it_a_heading():
+    """impnattypo's French manual (texlive-lang-french) sets its prose larger than the
+    package's listing, which has most of the characters: prose lines and the example
+    lines (`\\usepackage[rivers]{impnattypo}`) read as headings, and a heading with
+    nothing under it on its page was dropped: four of the ten example lines were in no
+    chunk (trial 30). Every example line of the PDF's text is now in a chunk."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.pdf import parse_pdf
+
+    data = (Path(__file__).parents[1] / "fixtures" / "documented"
+            / "impnattypo-fr.pdf").read_bytes()
+    text = "\n".join(c.text for c in parse_pdf(data, ChunkSettings()).chunks)
+    for option in ("hyphenation", "parindent", "lastparline", "nosingleletter",
+                   "homeoarchy", "rivers", "frenchchapters"):
+        assert f"\\usepackage[{option}]{{impnattypo}}" in text, option
