@@ -407,6 +407,8 @@ CODE_TERMS_FR = {
     "bande passante": "bandwidth", "pare feu": "firewall", "mot clé": "keyword",
     "nom d hôte": "hostname host name", "lien symbolique": "symlink symbolic link",
     "variable d environnement": "environment variable env", "droits d accès": "permissions access",
+    "cœur": "core cores", "coeur": "core cores", "bac à sable": "sandbox",
+    "processeur": "processor cpu",
 }
 
 

@@ -2677,3 +2677,6 @@ def test_developer_phrases_freedict_reads_word_by_word_are_translated_whole():
     assert "firewall" in words("le pare-feu") and "fire" not in words("le pare-feu")
     assert "hostname" in words("le nom d'hôte du serveur")
     assert "symlink" in words("un lien symbolique")
+    # trial 30: "cœurs" was heart, "bac à sable" a ferry, a chest and sand
+    assert "cores" in words("sur tous les cœurs") and "heart" not in words("les cœurs")
+    assert words("un bac à sable") == ["sandbox"]
