@@ -116,13 +116,15 @@ class _Extractor(HTMLParser):
         if text:
             heading = " > ".join(t for _, t in self.path)
             self.blocks.append((heading, text, self.buf_start, self.buf_end))
-            links_only = self.link_chars >= len(text.replace(" ", ""))
+            # no letter outside the links: an entry's number ("4.1. <a>…</a>") is no
+            # word (DocBook's lists of a FAQ's questions)
+            outside = "".join(self.buf_outside)
+            wordless = not re.search(r"[^\W\d_]", outside)
+            links_only = self.link_chars > 0 and wordless
             self.link_items.append(self.buf_in_item and links_only)
             self.label_items.append(self.buf_in_item and len(text.split()) <= _LABEL_WORDS
                                     and not re.search(r"[.!?:;,]$", text))
-            outside = "".join(self.buf_outside)
-            self.link_bars.append(self.links >= 2 and not self.buf_pre
-                                  and not re.search(r"\w", outside))
+            self.link_bars.append(self.links >= 2 and not self.buf_pre and wordless)
             self.levels.append(0)
             self.preformatted.append(textwrap.dedent("".join(self.buf)).strip("\r\n")
                                      if self.buf_pre else None)

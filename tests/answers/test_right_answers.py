@@ -2680,3 +2680,26 @@ def test_developer_phrases_freedict_reads_word_by_word_are_translated_whole():
     # trial 30: "cœurs" was heart, "bac à sable" a ferry, a chest and sand
     assert "cores" in words("sur tous les cœurs") and "heart" not in words("les cœurs")
     assert words("un bac à sable") == ["sandbox"]
+
+
+def test_a_faqs_list_of_numbered_questions_is_navigation(tmp_path):
+    """Valgrind's FAQ (DocBook) lists each section's questions as "4.1. <a>…</a>": the
+    numbers outside the links made the lists body text, and trial 30's question on array
+    overruns was answered with two questions of that list. The lists are navigation; the
+    questions and their answers stay body."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.html import parse_html
+
+    page = (DOCUMENTED / "valgrind-faq.html").read_bytes()
+    chunks = parse_html(page, ChunkSettings()).chunks
+    listed = [c for c in chunks if c.text.startswith("4.1. My program uses the C++ STL")
+              or "4.2. The stack traces given by Memcheck" in c.text[:200]]
+    assert listed and all(c.role == "navigation" for c in listed), \
+        [(c.role, c.text[:60]) for c in listed]
+    answer = [c for c in chunks if "Why doesn't Memcheck find the array overruns" in c.text
+              and "Unfortunately, Memcheck doesn't do bounds checking" in c.text]
+    assert answer and all(c.role == "body" for c in answer)
+    reply = ask_over(tmp_path, {"valgrind/faq.html": page.decode("utf-8")},
+                     "Memcheck says nothing when my program writes past the end of a local "
+                     "array. Why?")
+    assert "bounds checking" in reply.answer, reply.answer
