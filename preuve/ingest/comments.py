@@ -2,7 +2,8 @@
 comment (`doc_summary`, searched with the definition, and a file's opening comment as its
 title) and the container of a qualified name (`container_of`), used by `syntax.py`; and
 what a definition is in a few lines, the text embedded for it (`definition_summary`, used
-by `vectors.passage_text`)."""
+by `vectors.passage_text`), from its doc and signature (`definition_parts`, also what
+`ask` quotes a definition by)."""
 
 from __future__ import annotations
 
@@ -79,9 +80,9 @@ def name_words(symbol: str) -> str:
 
 def definition_summary(symbol: str, text: str) -> str:
     """What a definition is, in words an embedding model reads: its name as words, its
-    doc (`definition_parts`, at most DOC_WORDS words) and its first line of code. Its
-    body is left out: a model of prose places a question near a definition's words,
-    rarely near its statements (docs/measurements/code.md)."""
+    doc (`definition_parts`, at most DOC_WORDS words) and its signature. Its body is left
+    out: a model of prose places a question near a definition's words, rarely near its
+    statements (docs/measurements/code.md)."""
     doc, signature = definition_parts(text)
     doc = " ".join(doc.split()[:DOC_WORDS])
     return "\n".join(filter(None, [name_words(symbol), doc, signature]))
@@ -89,8 +90,10 @@ def definition_summary(symbol: str, text: str) -> str:
 
 def definition_parts(text: str) -> tuple[str, str]:
     """(doc, signature) of a definition's text: its doc comment's words (the comment
-    lines before it; for Python the docstring after its first line, or a module's
-    opening docstring) and its first line of code (attributes and decorators left out)."""
+    lines before it; for Python the docstring after its signature, or a module's opening
+    docstring) and its signature: its first line of code, or its lines to where its
+    brackets close when it is written over several (attributes and decorators left out;
+    at most 200 characters)."""
     lines = text.split("\n")
     comment: list[str] = []
     for line in lines:

@@ -55,8 +55,8 @@ def combine(rankings: Mapping[str, Sequence[Hit]], k: int,
 
 
 def _fuse(rankings, k, weights, hit_weight, contribution, window=None) -> list[Hit]:
-    bounds = {m: (min(h.score for h in hits[:window]), max(h.score for h in hits[:window]))
-              for m, hits in rankings.items() if hits}
+    scores = {m: [h.score for h in hits[:window]] for m, hits in rankings.items() if hits}
+    bounds = {m: (min(values), max(values)) for m, values in scores.items()}
     fused: dict[str, float] = {}
     first_seen: dict[str, Hit] = {}
     # (method, rank, score) of every list a hit is in; made into `hit.scores` for the k
