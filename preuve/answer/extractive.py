@@ -555,8 +555,10 @@ def _code_sentence(hit: Hit, words: int = 0) -> Sentence:
         summary = f"{summary} {more}"
     what = f"{hit.symbol_kind} {hit.symbol}" if hit.symbol else "code"
     signature = signature.rstrip(":{ ")
+    # a sentence that announced an example left out ("…the two middle values:") ends
+    # the quote as a sentence
     parts = [f"{what}: `{signature}`" if signature else what] + (
-        [summary.rstrip(".") + "."] if summary else [])
+        [summary.rstrip(" .:") + "."] if summary else [])
     return Sentence(" — ".join(parts), hit, hit.start_line, hit.end_line)
 
 

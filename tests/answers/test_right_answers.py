@@ -2703,3 +2703,22 @@ def test_a_faqs_list_of_numbered_questions_is_navigation(tmp_path):
                      "Memcheck says nothing when my program writes past the end of a local "
                      "array. Why?")
     assert "bounds checking" in reply.answer, reply.answer
+
+
+def test_a_code_quote_whose_doc_stops_before_its_example_ends_as_a_sentence():
+    """`statistics.median` (Python's own source, as the index stores a definition): its
+    docstring's prose ends "…the average of the two middle values:" before its `>>>`
+    examples, which the quote leaves out; the quote ended on ":." ."""
+    import inspect
+    import statistics
+
+    from preuve.answer.extractive import CODE_DOC_WORDS, _code_sentence
+
+    source = inspect.getsource(statistics.median)
+    hit = Hit(rank=1, score=1.0, chunk_id="statistics.py:1", doc_id="statistics.py",
+              path="statistics.py", kind="code", title="statistics.py", heading="",
+              page=None, page_label=None, start_line=1, end_line=source.count("\n") + 1,
+              symbol="median", symbol_kind="function", text=source, language="en")
+    quoted = _code_sentence(hit, CODE_DOC_WORDS).text
+    assert "the average of the two middle values." in quoted
+    assert ":." not in quoted and ">>>" not in quoted
