@@ -67,12 +67,45 @@ class Line:
 
 
 def clean(text: str) -> str:
-    """NFC text with ligatures spelt out and soft hyphens removed (pdfium's break-hyphen
-    marker is kept as BREAK_HYPHEN: `join_hyphenated` reads it)."""
+    """NFC text with ligatures spelt out, soft hyphens removed and accents set apart put
+    back on their letters (`compose_accents`); pdfium's break-hyphen marker is kept as
+    BREAK_HYPHEN: `join_hyphenated` reads it."""
     if text.isascii():
-        return text.replace("\x02", BREAK_HYPHEN) if "\x02" in text else text
-    text = text.translate(_LIGATURES)
+        text = text.replace("\x02", BREAK_HYPHEN) if "\x02" in text else text
+        return compose_accents(text) if "`" in text else text
+    text = compose_accents(text.translate(_LIGATURES))
     return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+# TeX's old font encoding (OT1) draws an accent as a glyph of its own before its letter,
+# and pdfium reads "temp´erature", "`a", "ˆetre", "fran¸cais", "na¨ıf": each spacing
+# accent -> the combining one it stands for
+_SPACING_ACCENTS = {"\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u00a8": "\u0308",
+                    "\u02dc": "\u0303", "\u02c7": "\u030c", "\u02da": "\u030a",
+                    "\u00b8": "\u0327", "\u02d8": "\u0306", "\u02d9": "\u0307",
+                    "\u02dd": "\u030b"}
+_ACCENT_THEN_LETTER = re.compile("([" + "".join(_SPACING_ACCENTS) + r"])([^\W\d_]|ı)")
+
+
+def compose_accents(text: str) -> str:
+    """Each spacing accent directly before a letter put back on it ("temp´erature" ->
+    "température", "`a" -> "à", "na¨ıf" -> "naïf"), when the two make one letter. A
+    backtick is a grave accent only before a, e or u, on a line where every backtick is
+    (`ls`, `echo hello` are code: a backtick closes them)."""
+    graves = "`" in text and all(_GRAVE.match(text, i + 1)
+                                 for i, c in enumerate(text) if c == "`")
+
+    def composed(match: re.Match[str]) -> str:
+        accent, letter = match.groups()
+        if accent == "`" and not graves:
+            return match.group()
+        one = unicodedata.normalize("NFC", ("i" if letter == "ı" else letter)
+                                    + _SPACING_ACCENTS[accent])
+        return one if len(one) == 1 else match.group()
+    return _ACCENT_THEN_LETTER.sub(composed, text)
+
+
+_GRAVE = re.compile(r"[aeuAEU]")
 
 
 # -- running headers, footers and page numbers -------------------------------------------

@@ -462,3 +462,23 @@ def test_no_line_is_lost_when_the_type_makes_it_a_heading():
     for option in ("hyphenation", "parindent", "lastparline", "nosingleletter",
                    "homeoarchy", "rivers", "frenchchapters"):
         assert f"\\usepackage[{option}]{{impnattypo}}" in text, option
+
+
+def test_accents_drawn_apart_from_their_letters_are_put_back():
+    """expEYES' French programmer's manual (pdfTeX, the old OT1 encoding) draws each accent
+    as a glyph of its own before its letter: pdfium read "Entr´ees", "`a", "ˆetre", and no
+    accented word of a question met the page (trial 31; the quotes showed the broken
+    words). The page (p. 9, kept whole from the package's PDF) is indexed as it reads."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.pdf import parse_pdf
+
+    data = (Path(__file__).parents[1] / "fixtures" / "documented"
+            / "expeyes-progman-p9-fr.pdf").read_bytes()
+    text = " ".join(" ".join(c.text for c in parse_pdf(data, ChunkSettings()).chunks).split())
+    assert "Entrées analogiques" in text
+    assert "la borne pin est réglée à 0 ou 1" in text
+    assert "dans l’intervalle 0 à 5 V" in text
+    assert not re.search(r"[´ˆ¨¸]|`[aeu]", text), re.findall(r".{10}[´ˆ¨¸`].{10}", text)
+    # a backtick that code closes is no accent
+    assert clean("run `ls -a` or `echo` first") == "run `ls -a` or `echo` first"
+    assert clean("na¨ıf, fran¸cais, d´ej`a") == "naïf, français, déjà"
