@@ -28,7 +28,7 @@ from preuve import paths, text
 DICT_DIR = "/usr/share/dictd"
 FILES = {("fr", "en"): "freedict-fra-eng", ("en", "fr"): "freedict-eng-fra"}
 MAX_TRANSLATIONS = 4  # per word: the first senses, the most common ones
-CACHE_VERSION = "1"  # bump when the table's making changes
+CACHE_VERSION = "2"  # bump when the table's making changes
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -90,13 +90,55 @@ def dictionary(folder: str | None = None, cache: str | None = None
 
 
 def _add(into: dict[str, list[str]], language: str, head: str, words: list[str]) -> None:
+    """`head`'s translations under its key (`_key`) and, for a single word, also under
+    its own form (`_form_key`): words that share a stem share the first key ("petit"
+    and "pet", "chiffre" and "chiffrer"), not the second."""
     key = _key(head, language)
     if not key:
         return
-    known = into.setdefault(key, [])
-    for word in words:
-        if word not in known and len(known) < MAX_TRANSLATIONS:
-            known.append(word)
+    keys = [key] + ([_form_key(head)] if " " not in key and _form_key(head) else [])
+    for key in keys:
+        known = into.setdefault(key, [])
+        for word in words:
+            if word not in known and len(known) < MAX_TRANSLATIONS:
+                known.append(word)
+
+
+def _form_key(word: str) -> str:
+    """A single word's key by its form, folded ("=petit"), apart from the stems' keys."""
+    words = re.findall(r"[^\W\d_]+", word.lower())
+    return f"={text.fold(words[0])}" if len(words) == 1 else ""
+
+
+def _own_entries(table: dict[str, list[str]], word: str, language: str) -> list[str]:
+    """The translations of `word`'s own form (or its singular's) and, when it may be a
+    French verb's form, of its infinitive: [] when the dictionary has neither."""
+    folded = text.fold(word)
+    own = [f for f in _forms(word, language)[:3] if f"={f}" in table]
+    found = list(table[f"={own[0]}"]) if own else []
+    infinitive = text.fold(_infinitive(word, language))
+    if language == "fr" and infinitive != folded and f"={infinitive}" in table:
+        found += [w for w in table[f"={infinitive}"] if w not in found]
+    return found
+
+
+def _forms(word: str, language: str) -> list[str]:
+    """The forms a word of a question may be looked up by before its stem: itself, its
+    singular ("chiffres", "petits"), a French verb form's infinitive ("gardés"), an
+    English word's forms (`_english_forms`), each folded."""
+    folded = text.fold(word)
+    if language == "en":
+        return _english_forms(folded)
+    forms = [folded]
+    if folded.endswith(("s", "x")) and len(folded) > 3:
+        forms.append(folded[:-1])
+    infinitive = text.fold(_infinitive(word, language))
+    # a participle ("gardés") is its verb's before it is a noun ("garde")
+    forms.insert(0 if _PARTICIPLE.search(word.lower()) else len(forms), infinitive)
+    return list(dict.fromkeys(forms))
+
+
+_PARTICIPLE = re.compile(r"(?:é|ée|és|ées)$")
 
 
 def _key(phrase: str, language: str) -> str:
@@ -239,8 +281,10 @@ def _dictionary_lookup(table: dict[str, list[str]], source: str):
         word = words[i]
         if text.fold(word) in text.STOPWORDS or len(word) < 3:
             return None
-        found = table.get(text.stem(word, source)) or table.get(
-            text.stem(_infinitive(word, source), source))
+        # the word's own entry ("petit": little, small) with its verb's ("ferme": firm
+        # and, from "fermer", close), else its stem's, which other words share ("pet")
+        found = _own_entries(table, word, source) or table.get(
+            text.stem(word, source)) or table.get(text.stem(_infinitive(word, source), source))
         return (1, found) if found else None
     return lookup
 
@@ -469,7 +513,8 @@ EVERYDAY_TERMS_FR = {
     "stationnement": "parking", "mot de passe": "password", "identifiant": "login, username",
     "connexion": "login, sign in", "mise à jour": "update", "sauvegarde": "backup",
     "pièce jointe": "attachment", "courriel": "email", "paiement": "payment",
-    "payer": "pay", "payé": "paid", "calculer": "compute, calculate",
+    "payer": "pay", "payé": "paid", "chiffre": "digit, figure, number",
+    "calculer": "compute, calculate",
     "annuler": "cancel", "annulation": "cancellation", "demande": "request",
     "valider": "approve, validate", "validation": "approval", "envoyer": "send",
     "envoyé": "sent",
@@ -487,9 +532,16 @@ def _stems(phrase: str) -> str:
 
 @lru_cache(maxsize=1)
 def _code_terms() -> dict[str, str]:
+    """The French vocabularies by their heads' stems and, for single words, also by
+    their forms (`_form_key`: "chiffre" is a digit, "chiffrer" to encrypt)."""
     everyday = {_stems(head): " ".join(_phrases(words))
                 for head, words in EVERYDAY_TERMS_FR.items()}
-    return everyday | {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+    code = {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+    forms = {_form_key(head): " ".join(_phrases(words))
+             for head, words in EVERYDAY_TERMS_FR.items() if _form_key(head)}
+    forms |= {_form_key(head): words for head, words in CODE_TERMS_FR.items()
+              if _form_key(head)}
+    return everyday | code | forms
 
 
 @lru_cache(maxsize=1)
@@ -564,7 +616,8 @@ def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
     if phrase is not None:
         return phrase[0], phrase[1].split()
     word = words[i]
-    found = table.get(text.stem(word, "fr")) or table.get(
+    found = next((table[f"={form}"] for form in _forms(word, "fr") if f"={form}" in table),
+                 None) or table.get(text.stem(word, "fr")) or table.get(
         text.stem(_infinitive(word, "fr"), "fr"))
     return (1, found.split()) if found else None
 

@@ -2603,6 +2603,22 @@ def test_the_help_desk_words_freedict_lacks_are_translated_both_ways():
 
 
 @needs_dictionaries
+def test_a_word_is_translated_by_its_own_entry_before_its_stem():
+    """FreeDict's entries were keyed by stem alone, so words sharing one shared their
+    senses: "petit" (stem "pet") was translated "fart", "chiffres" (stem "chiffr", as
+    "chiffrer") "encrypt" in code words, and four senses of "garde" crowded out "keep"
+    for "garder". A word's own entry comes first, with its verb's when it may be one
+    ("ferme": firm, and close from "fermer")."""
+    small = bilingual.translate("un petit serveur", "fr").split()
+    assert {"little", "small"} <= set(small) and "fart" not in small
+    assert "keep" in bilingual.translate("les valeurs sont gardées", "fr").split()
+    assert "close" in bilingual.translate("quand on le ferme", "fr").split()
+    digits = bilingual.code_translation("combien de chiffres significatifs", "fr").split()
+    assert "digit" in digits and "encrypt" not in digits
+    assert "encrypt" in bilingual.code_translation("les fichiers chiffrés", "fr").split()
+
+
+@needs_dictionaries
 def test_an_english_question_over_a_french_handbook_finds_its_subject_word(tmp_path):
     """"How many days does a refund take after a return?" over French pages: without
     "refund" translated, only "return" (retour) met the pages and the return window
