@@ -38,7 +38,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
                         r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix|numéro))\b", _I)),
-    (TIME, re.compile(r"^\W*(when|quand|since when|depuis quand|((in|on|at|en|à|a|au|depuis|"
+    # "when do I have to…", "when should I…", "quand faut-il…" ask in which case, not a date
+    (TIME, re.compile(r"^\W*((when(?! (do|does|should|must|can|could|would|shall|need)\b)|quand"
+                      r"(?! (dois|doit|doivent|faut|peut|peux|devrais|devrait|faudrait)\b|"
+                      r" est-ce (que|qu['’]) ?(je|j['’]|il faut|on|tu)\b))|since when|"
+                      r"depuis quand|((in|on|at|en|à|a|au|depuis|"
                       r"since|from|until|jusqu['’]à) )?(what|which|quel(le)?) (year|date|day|"
                       r"time|année|jour|heure)|à quelle (date|heure))\b", _I)),
     (PLACE, re.compile(r"^\W*(where|où|in which (file|directory|folder|section)|which (file|"

@@ -2738,3 +2738,17 @@ def test_a_code_quote_whose_doc_stops_before_its_example_ends_as_a_sentence():
     quoted = _code_sentence(hit, CODE_DOC_WORDS).text
     assert "the average of the two middle values." in quoted
     assert ":." not in quoted and ">>>" not in quoted
+
+
+def test_when_do_i_have_to_asks_in_which_case_not_for_a_date():
+    """"When do I have to reinstall a project installed with pip install -e?" was read as
+    asking for a date, and refused because the passage that answers it ("you only need
+    to re-install if you change the project metadata") holds none (trial 31). "When do
+    I…", "when should…", "quand faut-il…" ask in which case; "when was…" a date."""
+    for question in ("When do I have to reinstall a project installed with pip install -e?",
+                     "When should I call flush() myself?",
+                     "Quand faut-il relancer le service ?",
+                     "Quand est-ce que je dois régénérer l'initramfs ?"):
+        assert question_kind(question) != TIME, question
+    for question in ("When was Debian 1.1 released?", "Quand est sortie la version 3 ?"):
+        assert question_kind(question) == TIME, question
