@@ -105,6 +105,7 @@ def headings(lines: list[str], atx: bool, underlines: str) -> dict[int, tuple[in
 
 
 _COMMENT_OPEN = re.compile(r"^\s*<!--")
+_MYST_TARGET = re.compile(r"^\s*\([\w.:-]+\)=\s*$")
 # reStructuredText's explicit markup: a directive (".. code-block:: python", ".. tabs::",
 # ".. currentmodule:: click": its indentation and name), a comment, a link target
 # (".. _label:"); the answerer reads it too (`extractive.rst_markup`)
@@ -114,8 +115,9 @@ RST_MARKUP = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
 def without_comments(lines: list[str]) -> list[str]:
     """`lines` with the HTML comments that fill lines of their own blank (Node.js's
     "<!-- YAML added: v0.1.90 … -->" change history: a reader of the page never sees
-    them), line for line."""
-    out = list(lines)
+    them), and MyST's link targets ("(compatibility-requirements)=" above a heading, in
+    pip's and other Sphinx projects' Markdown), line for line."""
+    out = ["" if _MYST_TARGET.match(line) else line for line in lines]
     i = 0
     while i < len(out):
         if _COMMENT_OPEN.match(out[i]):

@@ -919,3 +919,21 @@ def test_files_without_text_are_skipped_with_a_note_not_failed(tmp_path):
     result = run_cli("ingest", str(docs), "--index", str(tmp_path / "cli.sqlite"))
     assert result.returncode == 0 and "error:" not in result.stderr
     assert "skipped: only-heading.md: no text to index" in result.stderr
+
+
+def test_myst_link_targets_are_not_text():
+    """pip's Markdown (MyST, for Sphinx) puts "(compatibility-requirements)=" above a
+    heading as a link target: it was indexed as the end of the section before and quoted
+    as code in an answer about upgrading pip (trial 31). The page reads without it, and its
+    lines keep their numbers."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    data = (fixtures / "pip-installation.md").read_bytes()
+    parsed = parse_markdown(data, ChunkSettings())
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert "(compatibility-requirements)=" in data.decode()
+    assert ")=" not in text
+    upgrade = next(c for c in parsed.chunks if c.heading.endswith("Upgrading `pip`"))
+    assert upgrade.text.rstrip().endswith("```")
+    lines = data.decode().split("\n")
+    compatibility = next(c for c in parsed.chunks if c.heading.endswith("Compatibility"))
+    assert lines[compatibility.start_line - 1].strip() == "## Compatibility"
