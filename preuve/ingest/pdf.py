@@ -24,6 +24,7 @@ from preuve.ingest.pdftext import (
     clean,
     font_headings,
     is_furniture,
+    is_title_page,
     join_hyphenated,
     outline_headings,
     pieces,
@@ -102,12 +103,14 @@ def structured_chunks(pages: list[list[Line]], outline: list[Bookmark],
         if piece.heading_lines == len(piece.lines):
             held = piece
             continue
-        chunks.extend(piece_chunks(piece, labels[piece.page], settings))
+        chunks.extend(piece_chunks(piece, labels[piece.page], settings, len(pages)))
     return chunks
 
 
-def piece_chunks(piece: Piece, label: str | None, settings: ChunkSettings) -> list[Chunk]:
-    role = NAVIGATION if is_navigation(piece.lines) else BODY
+def piece_chunks(piece: Piece, label: str | None, settings: ChunkSettings,
+                 pages: int = 1) -> list[Chunk]:
+    role = NAVIGATION if is_navigation(piece.lines) or (
+        pages > 1 and is_title_page(piece.lines, piece.page)) else BODY
     return chunks_from_text("\n".join(piece.lines), settings, page=piece.page + 1,
                             page_label=label, heading=piece.heading, role=role)
 

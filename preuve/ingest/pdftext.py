@@ -362,3 +362,21 @@ def pieces(lines: list[Line], headings: dict[int, tuple[int, str]]) -> list[Piec
             piece.heading_lines += 1  # the heading line itself, or its continuation
         piece.lines.append(line.text)
     return out
+
+
+# a title page: at most this many words, no line of TITLE_LINE_WORDS words or more
+TITLE_PAGE_WORDS = 60
+TITLE_LINE_WORDS = 10
+_SENTENCE_STOP = re.compile(r"[^\W\d_]{2,}[.!?]$")
+
+
+def is_title_page(lines: list[str], page: int) -> bool:
+    """Whether the lines of a document's first page are its title page (a title, its
+    authors, an institution, a version and a date: no sentence), which answers no question
+    and, being short, lies near every question in meaning (trial 31: a manual's cover
+    ranked first for questions about the device it documents)."""
+    kept = [line.strip() for line in lines if line.strip()]
+    words = sum(len(line.split()) for line in kept)
+    return (page == 0 and 0 < words <= TITLE_PAGE_WORDS
+            and all(len(line.split()) < TITLE_LINE_WORDS and not _SENTENCE_STOP.search(line)
+                    for line in kept))
