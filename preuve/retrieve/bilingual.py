@@ -465,7 +465,7 @@ CODE_TERMS_FR = {
 # remboursement rembourser).
 EVERYDAY_TERMS_FR = {
     "remboursement": "refund, reimbursement, repayment",
-    "rembourser": "refund, reimburse, repay", "relance": "reminder, follow-up",
+    "rembourser": "refund, reimburse, repay", "relance": "reminder, dunning",
     "pénalité": "penalty, fine", "retard": "delay, late, lateness",
     "échéance": "due date, deadline, expiry", "date limite": "deadline",
     "facture": "invoice, bill", "facturation": "billing, invoicing",
