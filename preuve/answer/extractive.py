@@ -156,6 +156,9 @@ _ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|
 
 # A sentence about the code shown just before it ("In the example above, the ".headers on"
 # line…", "La commande ci-dessus…"): that code block belongs to the quote
+# a statement that gives an example: the code block after it is the example ("One example
+# of where this might be useful is…", "For instance, …", "Par exemple, …")
+_EXAMPLE_AHEAD = re.compile(r"\b(?:examples?|for instance|e\.g\.|par exemple|exemples?)\b", re.I)
 _SHOWN_ABOVE = re.compile(r"\b(?:example|command|code|snippet|session|listing|exemple|commande|"
                           r"extrait)s? (?:above|ci-dessus)\b|\b(?:above|preceding|previous) "
                           r"(?:example|command|code|snippet|session|listing)s?\b|"
@@ -364,7 +367,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
-                    or _one_command(raw) or _SHOWN_ABOVE.search(following[:200])):
+                    or _one_command(raw) or _SHOWN_ABOVE.search(following[:200])
+                    or _EXAMPLE_AHEAD.search(out[-1].text)):
                 role = ATTACHED
         elif out and out[-1].role == ATTACHED and _FENCE.match(out[-1].text) \
                 and cleaned[:1].islower():
@@ -635,13 +639,19 @@ _BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\
                            r"(?=[.,;:!?()]|$)", re.I)
 
 
-def _lean_start(own: list[Sentence], start: int, words: int) -> int:
+def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True) -> int:
     """Where a quote that should show `own[start]` starts: there, unless that sentence
     leans on what comes before it. One that opens on "It", "However", "D'autres…" goes on
     from the sentence before; one that names something said earlier ("…en dehors de ces
     horaires", "These files…") starts at its section's first sentence when the section up
     to it fits in `words`, else at the sentence before it."""
     sentence = own[start]
+    announced = _list_start(own, start) if lists else None
+    if announced is not None and any(s is sentence for s in window(own, announced, words)):
+        # "…one of two values:" 1. … 2. …: the list with what announces it, and what that
+        # leans on ("This option…")
+        begin = _lean_start(own, announced, words, lists=False)
+        return begin if any(s is sentence for s in window(own, begin, words)) else announced
     if _BARE_POINTER.search(sentence.text) and start > 1 and own[start - 1].role == ATTACHED:
         shown = start - 1  # the statement whose code block the pronoun stands for
         while shown > 0 and own[shown].role == ATTACHED:
@@ -664,6 +674,32 @@ def _lean_start(own: list[Sentence], start: int, words: int) -> int:
         if any(s is sentence for s in window(own, begin, words)):
             return begin
     return start  # what it leans on does not fit with it
+
+
+def _list_start(own: list[Sentence], start: int) -> int | None:
+    """The statement whose colon announces the list `own[start]` is an item of (a list
+    marker, "1.", attached to it, and only the list's items lie between them, LIST_BACK
+    units at most), or None. After a code block the announcing statement is another
+    item's ("To install foo, run:" and its command, then "To list…, run:"); a statement
+    that follows it says what the code shows, and is read with the code and its
+    announcing statement ("…ajouter les lignes suivantes :" ```…``` "Pour de plus…")."""
+    block, marker = own[start].block, False
+    if start >= 2 and own[start - 1].role == ATTACHED and _FENCE.match(own[start - 1].text) \
+            and own[start - 2].role == STATEMENT and own[start - 2].block == block \
+            and announces(own[start - 2].text) and not announces(own[start].text):
+        return start - 2
+    for i in range(start - 1, max(start - 1 - LIST_BACK, -1), -1):
+        if own[i].block != block or own[i].role not in (STATEMENT, ATTACHED) \
+                or _FENCE.match(own[i].text):
+            return None
+        if own[i].role == STATEMENT and announces(own[i].text):
+            return i if marker else None
+        marker = marker or own[i].role == ATTACHED
+    return None
+
+
+# `_list_start`: how many units back the statement announcing a list is looked for
+LIST_BACK = 6
 
 
 def _code_before(question: str, own: list[Sentence], start: int, words: int) -> int:

@@ -2752,3 +2752,45 @@ def test_when_do_i_have_to_asks_in_which_case_not_for_a_date():
         assert question_kind(question) != TIME, question
     for question in ("When was Debian 1.1 released?", "Quand est sortie la version 3 ?"):
         assert question_kind(question) == TIME, question
+
+
+def test_a_list_is_quoted_with_what_announces_it_and_an_example_with_its_code(tmp_path):
+    """pip's page on `--python` (python3-pip's Markdown): the quote started at the list's
+    first item ("The path to a Python executable.") without the sentence that says what
+    the list is ("…you can use the `--python` option… one of two values:"), and left out
+    the example session (`pip --python .venv install SomePackage`) inside the lines it
+    cited, since no colon announced it: "One example of where this might be useful is…"
+    gives an example (trial 31)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "pip-python-option.md"
+    (docs / "python-option.md").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        assert index.ingest([docs]).ok
+        answer = index.ask("I made a virtualenv with --without-pip. Can I use the pip I "
+                           "already have outside it to install packages into that venv?")
+    assert not answer.refused, answer.reason
+    assert "you can use the `--python` option" in answer.answer
+    assert "pip --python .venv install SomePackage" in answer.answer
+
+
+def test_a_quote_starts_at_its_own_item_not_at_the_item_before(tmp_path):
+    """"To install foo, run:" and its command, then "To list the upgradable packages, run:":
+    the second is an item of its own, never read from the first's announcement; a
+    statement after a code block is read with the code and what announced it."""
+    from preuve.answer.extractive import _lean_start
+
+    text = ("Here are the commands you will use most.\n\n"
+            "To install the foo package and all its dependencies, run:\n\n"
+            "```\napt install foo\n```\n\n"
+            "To list all packages for which newer versions are available, run:\n\n"
+            "```\napt list --upgradable\n```\n\n"
+            "Edit the file to disable the keys, adding these lines:\n\n"
+            "```\nkernel.sysrq = 0\n```\n\n"
+            "The change takes effect at the next boot.\n")
+    hit = _hit(1, "apt.md", "APT", text, kind="markdown")
+    own = split_sentences(hit)
+    listing = next(s.index for s in own if s.text.startswith("To list all packages"))
+    assert _lean_start(own, listing, 80) == listing
+    after = next(s.index for s in own if s.text.startswith("The change takes effect"))
+    assert own[_lean_start(own, after, 80)].text.startswith("Edit the file")
