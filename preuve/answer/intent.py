@@ -35,9 +35,13 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\w*|pai\w*|touche\w*|gagne\w*|rembours\w*)\b|\bcombien d['’](argent|"
                         r"euros?)\b|\bquel(le)?s? (est|sont) (le |la |les )?(montant|prix|"
                         r"co[uû]t|tarif|salaire)s?\b", _I)),
-    (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old)|combien|what (percentage|size|"
-                        r"number|version)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
-                        r"montant|taille|durée|délai|pourcentage|version|prix|numéro))\b", _I)),
+    (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old|fast|large|high|hot)|combien|"
+                        r"(what|which) (percentage|size|number|version|voltage|frequency|"
+                        r"temperature|speed|resolution|bandwidth|length|width|height|weight|"
+                        r"amperage)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"
+                        r"montant|taille|durée|délai|pourcentage|version|prix|numéro|tension|"
+                        r"fréquence|température|vitesse|résolution|puissance|intensité|débit|"
+                        r"longueur|largeur|hauteur|poids|profondeur))\b", _I)),
     # "when do I have to…", "when should I…", "quand faut-il…" ask in which case, not a date
     (TIME, re.compile(r"^\W*((when(?! (do|does|should|must|can|could|would|shall|need)\b)|quand"
                       r"(?! (dois|doit|doivent|faut|peut|peux|devrais|devrait|faudrait)\b|"

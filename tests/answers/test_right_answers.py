@@ -2794,3 +2794,13 @@ def test_a_quote_starts_at_its_own_item_not_at_the_item_before(tmp_path):
     assert _lean_start(own, listing, 80) == listing
     after = next(s.index for s in own if s.text.startswith("The change takes effect"))
     assert own[_lean_start(own, after, 80)].text.startswith("Edit the file")
+
+
+def test_a_question_asking_a_physical_quantity_asks_for_a_figure():
+    """"…quelle tension obtient-on ?" asks for a figure (trial 31: the experiment's goal,
+    which repeats the question's words and gives none, was quoted), as "what voltage",
+    "quelle fréquence", "how fast" do; "which current branch" does not."""
+    for question in ("Avec un citron, quelle tension obtient-on ?", "What voltage can A1 take?",
+                     "Quelle fréquence a le signal par défaut ?", "How fast does it spin?"):
+        assert question_kind(question) == NUMBER, question
+    assert question_kind("Which current branch should I use?") != NUMBER
