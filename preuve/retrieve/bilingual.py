@@ -452,7 +452,9 @@ CODE_TERMS_FR = {
     "nom d hôte": "hostname host name", "lien symbolique": "symlink symbolic link",
     "variable d environnement": "environment variable env", "droits d accès": "permissions access",
     "cœur": "core cores", "coeur": "core cores", "bac à sable": "sandbox",
-    "processeur": "processor cpu",
+    "processeur": "processor cpu", "ramasse miettes": "garbage collector collection gc",
+    "à l avance": "in advance beforehand ahead", "hors ligne": "offline",
+    "en ligne": "online", "sans fil": "wireless",
 }
 
 

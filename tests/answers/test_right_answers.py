@@ -2804,3 +2804,13 @@ def test_a_question_asking_a_physical_quantity_asks_for_a_figure():
                      "Quelle fréquence a le signal par défaut ?", "How fast does it spin?"):
         assert question_kind(question) == NUMBER, question
     assert question_kind("Which current branch should I use?") != NUMBER
+
+
+def test_developer_phrases_are_translated_whole():
+    """"ramasse-miettes" was read word by word (accumulate, amass, crumb): `gc.disable()`
+    ("Disable automatic garbage collection") ranked 7th for "Comment désactiver le
+    ramasse-miettes automatique ?" (trial 31); "à l'avance" gave "promote"."""
+    words = bilingual.code_translation("Comment désactiver le ramasse-miettes ?", "fr").split()
+    assert {"disable", "garbage", "collector"} <= set(words) and "crumb" not in words
+    assert "beforehand" in bilingual.code_translation("préparer un lot à l'avance", "fr")
+    assert "driver" in bilingual.code_translation("le pilote wifi", "fr").split()
