@@ -33,6 +33,7 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
+from preuve.retrieve.bilingual import code_translation
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
@@ -154,11 +155,11 @@ _ANNOUNCING = re.compile(r"(?:\bthe following|\bas follows|\bbelow|\bci-dessous|
                          r"|\bce qui suit)\s*[.:]$", re.I)
 
 
-# A sentence about the code shown just before it ("In the example above, the ".headers on"
-# line…", "La commande ci-dessus…"): that code block belongs to the quote
-# a statement that gives an example: the code block after it is the example ("One example
+# A statement that gives an example: the code block after it is the example ("One example
 # of where this might be useful is…", "For instance, …", "Par exemple, …")
 _EXAMPLE_AHEAD = re.compile(r"\b(?:examples?|for instance|e\.g\.|par exemple|exemples?)\b", re.I)
+# A sentence about the code shown just before it ("In the example above, the ".headers on"
+# line…", "La commande ci-dessus…"): that code block belongs to the quote
 _SHOWN_ABOVE = re.compile(r"\b(?:example|command|code|snippet|session|listing|exemple|commande|"
                           r"extrait)s? (?:above|ci-dessus)\b|\b(?:above|preceding|previous) "
                           r"(?:example|command|code|snippet|session|listing)s?\b|"
@@ -1206,8 +1207,11 @@ class ExtractiveAnswerer:
         own = by_hit[best.hit.chunk_id]
         words = 2 * SECOND_WORDS if best is goes_on else SECOND_WORDS  # the section goes on
         quote = window(own, _lean_start(own, best.index, words), words)
-        if best is not goes_on and _language(best.hit) == asked and \
-                term_overlap(question, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
+        # across languages, the question's words as translated (their senses)
+        words = question if _language(best.hit) == asked else code_translation(
+            question, asked)
+        if best is not goes_on and words and \
+                term_overlap(words, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
             # another section close in meaning by chance: one word of the question
             # ("server" in an HTTP server's example for a question about a time server);
             # the quote's own section going on is not chance

@@ -21,6 +21,7 @@ from preuve import Index
 from preuve.answer.extractive import (
     ATTACHED,
     ExtractiveAnswerer,
+    Sentence,
     split_sentences,
     term_overlap,
     window,
@@ -2814,3 +2815,29 @@ def test_developer_phrases_are_translated_whole():
     assert {"disable", "garbage", "collector"} <= set(words) and "crumb" not in words
     assert "beforehand" in bilingual.code_translation("préparer un lot à l'avance", "fr")
     assert "driver" in bilingual.code_translation("le pilote wifi", "fr").split()
+
+
+def test_a_second_quote_in_another_language_shares_the_question_s_words_too():
+    """A French question over English pages got, after its answer, "By default GnuCash will
+    automatically delete any .log and backup files older than 30 days" from another
+    section (trial 32, twice): the second quote's share of the question's words was only
+    checked in the question's own language. Across languages the question's words are
+    read as translated."""
+    answerer = ExtractiveAnswerer()
+    question = "GnuCash peut-il remplir mon budget à partir de mes dépenses passées ?"
+    budget = _hit(1, "budget.html", "Budgets > Estimate", "x")
+    backups = _hit(2, "files.html", "Files > Backups", "x")
+    budget.language = backups.language = "en"
+    answer = Sentence("If you have past transactions recorded in GnuCash, the second way "
+                      "is to let GnuCash estimate the budget values from your expenses.",
+                      budget, score=0.70)
+    aside = Sentence("By default GnuCash will automatically delete any .log and backup "
+                     "files older than 30 days.", backups, score=0.72)
+    by_hit = {budget.chunk_id: [answer], backups.chunk_id: [aside]}
+    second = answerer._second_quote(question, [answer], [answer, aside], by_hit,
+                                    lambda s: s.score)
+    assert second == []
+    # one that says what is asked, in other words, still comes
+    aside.text = "GnuCash can estimate a budget from past expenses and spending."
+    assert answerer._second_quote(question, [answer], [answer, aside], by_hit,
+                                  lambda s: s.score) == [aside]
