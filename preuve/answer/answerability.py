@@ -109,7 +109,8 @@ soit soient sois soyez soyons sera seront serait seraient était étaient étais
 aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
 before after during while since instead again
-entre uniquement seulement très trop between within only very too""".split())
+entre uniquement seulement très trop between within only very too
+rien non aucune nothing none nobody""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

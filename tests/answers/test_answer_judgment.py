@@ -270,3 +270,16 @@ def test_a_refusal_says_which_condition_the_dense_evidence_missed():
     assert judgment.numbers["coverage"] < E5_DEFAULTS.coverage_floor, judgment.numbers
     assert f"reaches {E5_DEFAULTS.dense_sure:.2f} but counts only with" in judgment.reason
     assert "not enough on its own" not in judgment.reason
+
+
+def test_negations_are_not_what_a_question_is_about():
+    """"…si je n'ai rien changé aux réglages… opérations non archivées": "rien" and "non"
+    counted as words the passages had to hold (trial 32's fr01 was refused at 27 %);
+    like "no" and "not", they say nothing of the subject."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words(
+        "Si je n'ai rien changé aux réglages, au bout de combien d'opérations non "
+        "archivées Grisbi prévient-il ? Nothing else, none of them.")]
+    assert not {"rien", "non", "Nothing", "none"} & set(words), words
+    assert {"réglages", "archivées", "Grisbi"} <= set(words)
