@@ -40,11 +40,14 @@ __all__ = ["cli"]
               type=click.Path(exists=True, dir_okay=False),
               help="YAML file of settings (the keys of preuve.settings.Settings: index, "
                    "embedder, llm_base_url, ...), over the PREUVE_* variables.")
+@click.option("--index", "index_path", default=None, metavar="PATH",
+              help="The index every verb uses, as each verb's own --index (which wins): "
+                   "`preuve --index X.sqlite ask …` as `preuve ask … --index X.sqlite`.")
 @click.pass_context
-def cli(ctx, settings_file):
+def cli(ctx, settings_file, index_path):
     """preuve: answers over your own documents and code, with verified citations."""
     try:
-        ctx.obj = Settings.load(config=settings_file)
+        ctx.obj = Settings.load(config=settings_file).with_(index=index_path)
     except PreuveError as exc:  # a bad setting is invalid input, exit 2
         raise Failed(exc) from None
     except ValueError as exc:

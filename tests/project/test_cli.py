@@ -453,3 +453,22 @@ def test_a_refusal_for_an_audience_that_reads_nothing_is_in_the_operators_log_on
     logged = [line for line in lines[started:] if "reads no document" in line]
     assert len(logged) == 1  # once per audience, not once per question
     assert "'public'" in logged[0] and "preuve ingest PATH --access public" in logged[0]
+
+
+def test_the_index_may_be_named_before_the_verb(tmp_path):
+    """`preuve --index X ingest DOCS` failed with "No such option '--index'" (trial 31's
+    new user wrote it so): the group takes it for every verb; a verb's own --index wins."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "note.md").write_text("# Backups\n\nThe backup runs every night at two.\n")
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    made = run_cli("--index", str(first), "ingest", str(docs))
+    assert made.returncode == 0, made.stderr
+    assert first.exists()
+    found = run_cli("--index", str(first), "search", "backup night", "--json")
+    assert found.returncode == 0, found.stderr
+    assert "note.md" in found.stdout
+    # the verb's own option wins over the group's
+    assert run_cli("--index", str(first), "ingest", str(docs), "--index",
+                   str(second)).returncode == 0
+    assert second.exists()
