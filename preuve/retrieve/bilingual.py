@@ -63,8 +63,9 @@ def _entries(name: str, folder: Path) -> list[tuple[str, list[str]]]:
 @lru_cache(maxsize=4)
 def dictionary(folder: str | None = None, cache: str | None = None
                ) -> dict[tuple[str, str], dict[str, list[str]]]:
-    """(from, to) -> {folded phrase or stem of the source word: target words}; empty when
-    the dictionaries are not in `folder` (default /usr/share/dictd). Built once (a few
+    """(from, to) -> {folded phrase, stem of a source word, or "=" and the word's own
+    folded form (`_form_key`): target words}; empty when the dictionaries are not in
+    `folder` (default /usr/share/dictd). Built once (a few
     seconds: every headword is stemmed) and cached as JSON in the `cache` folder (that of
     the e5 graph), keyed by the files' sizes and times."""
     folder = Path(folder or DICT_DIR)
@@ -97,8 +98,8 @@ def _add(into: dict[str, list[str]], language: str, head: str, words: list[str])
     if not key:
         return
     keys = [key] + ([_form_key(head)] if " " not in key and _form_key(head) else [])
-    for key in keys:
-        known = into.setdefault(key, [])
+    for each in keys:
+        known = into.setdefault(each, [])
         for word in words:
             if word not in known and len(known) < MAX_TRANSLATIONS:
                 known.append(word)
