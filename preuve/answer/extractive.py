@@ -641,8 +641,9 @@ _BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\
 
 
 def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True) -> int:
-    """Where a quote that should show `own[start]` starts: there, unless that sentence
-    leans on what comes before it. One that opens on "It", "However", "D'autres…" goes on
+    """Where a quote that should show `own[start]` starts: there, unless it is inside a
+    list or after a code block that a statement announces (`_list_start`), or leans on
+    what comes before it. One that opens on "It", "However", "D'autres…" goes on
     from the sentence before; one that names something said earlier ("…en dehors de ces
     horaires", "These files…") starts at its section's first sentence when the section up
     to it fits in `words`, else at the sentence before it."""
@@ -678,12 +679,15 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
 
 
 def _list_start(own: list[Sentence], start: int) -> int | None:
-    """The statement whose colon announces the list `own[start]` is an item of (a list
-    marker, "1.", attached to it, and only the list's items lie between them, LIST_BACK
-    units at most), or None. After a code block the announcing statement is another
-    item's ("To install foo, run:" and its command, then "To list…, run:"); a statement
-    that follows it says what the code shows, and is read with the code and its
-    announcing statement ("…ajouter les lignes suivantes :" ```…``` "Pour de plus…")."""
+    """Where a quote that would start at `own[start]` starts instead, or None:
+
+    - right after a code block a statement announced ("…ajouter les lignes suivantes :"
+      ```…``` "Pour de plus…"): at that statement, the code with it; not when `own[start]`
+      announces code of its own (a sibling item: "To install foo, run:" and its command,
+      then "To list…, run:");
+    - inside a list (a marker such as "1." attached before it, only the list's items in
+      between, LIST_BACK units at most): at the statement whose colon announces the
+      list."""
     block, marker = own[start].block, False
     if start >= 2 and own[start - 1].role == ATTACHED and _FENCE.match(own[start - 1].text) \
             and own[start - 2].role == STATEMENT and own[start - 2].block == block \
