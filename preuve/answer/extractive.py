@@ -978,10 +978,14 @@ class ExtractiveAnswerer:
                             "kind": kind, "choice": choice,
                             "refusal": f"the question asks for a {_ASKED[kind]} and the "
                                        f"passages quoted give none"}
+        # the best-scoring units, and the quoted ones wherever they rank: the passage
+        # ranked first may be kept over better-scoring sentences, and --explain shows why
+        ranked = sorted(units, key=lambda s: -s.score)
+        shown = ranked[:8] + [s for s in ranked[8:] if any(s is c for c in chosen)]
         scores = [{"text": s.text[:120], "label": s.label, "role": s.role,
                    "score": round(s.score, 3), **s.parts,
                    "quoted": any(s is c for c in chosen)}
-                  for s in sorted(units, key=lambda s: -s.score)[:8]]
+                  for s in shown]
         return cite(chosen), chosen, {"latency_s": time.perf_counter() - started,
                                       "sentences_scored": len(units), "kind": kind,
                                       "choice": choice, "sentences": scores}

@@ -2841,3 +2841,21 @@ def test_a_second_quote_in_another_language_shares_the_question_s_words_too():
     aside.text = "GnuCash can estimate a budget from past expenses and spending."
     assert answerer._second_quote(question, [answer], [answer, aside], by_hit,
                                   lambda s: s.score) == [aside]
+
+
+def test_explain_shows_the_quoted_sentences_wherever_they_rank():
+    """The first-ranked passage is kept unless another clearly answers better, so its
+    quoted sentence may score under eight others; `--explain` listed only the eight best
+    and none of the quote (trial 32: "it does not explain the choice")."""
+    terms = ("refund card order parcel courier invoice receipt warranty voucher basket "
+             "checkout delivery customer supplier payment deposit subscription booking "
+             "carrier shipping").split()
+    first = _hit(1, "refunds.md", "Refunds", " ".join(terms[:-1]) + " are kept.")
+    other = _hit(2, "orders.md", "Orders", " ".join(
+        f"Entry {n}: {' '.join(terms)} are kept." for n in range(10)))
+    _, chosen, why = ExtractiveAnswerer().answer(" ".join(terms) + "?", [first, other])
+    quoted = [s for s in why["sentences"] if s["quoted"]]
+    assert chosen and chosen[0].hit is first, why.get("choice")
+    assert any(s["label"].startswith("refunds.md") for s in quoted), why["sentences"]
+    better = [s for s in why["sentences"] if s["score"] > quoted[0]["score"]]
+    assert len(better) >= 8  # it ranks below the eight best, and is shown all the same
