@@ -302,12 +302,15 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
                       options=options)
     if not subject.strip():
         raise InvalidInput("empty query")
-    # the subject's embedding is made beside the keyword lists (a second core)
-    vector = embed_beside(options.embedder, subject) if method == "hybrid" else None
     language = text.question_language(subject)
     # the question's words as code names them: a French developer's words by the
     # vocabulary ("requête" -> request), the others by the dictionary
     words = bilingual.code_translation(subject, language, options.dict_dir, options.cache)
+    # the subject's embedding is made beside the keyword lists (a second core); a French
+    # subject with its English code words: the definitions' summaries are English code,
+    # and the French words alone land far from them (measured: docs/measurements/code.md)
+    embedded = f"{subject} {words}" if words and language == "fr" else subject
+    vector = embed_beside(options.embedder, embedded) if method == "hybrid" else None
     # and the short forms code writes for them: "arguments" -> args
     asked = f"{subject} {text.code_abbreviations(subject)}"
     if words and language == "fr":
@@ -326,7 +329,7 @@ def _code_ranking(store: Store, subject: str, method: str, filters: Filters, dep
         # the definitions nearest to the subject by what they are (their summaries'
         # vectors): a list weighing less than the keyword lists, fused with a constant
         # that keeps the first ranks apart (measured: docs/measurements/code.md)
-        rankings["dense"] = dense(store, subject, filters, depth, embedder=options.embedder,
+        rankings["dense"] = dense(store, embedded, filters, depth, embedder=options.embedder,
                                   vector=vector)
         constant, weights = WHERE_RRF_CONSTANT, {"dense": WHERE_DENSE_WEIGHT}
     # by ranks, whatever the lists (one or several): `by_name` weighs positions, not
@@ -401,7 +404,7 @@ WHERE_DEPTH = 6400
 # `where` with vectors: the reciprocal rank fusion's constant and the dense list's weight
 # (the keyword lists weigh 1)
 WHERE_RRF_CONSTANT = 10
-WHERE_DENSE_WEIGHT = 0.3
+WHERE_DENSE_WEIGHT = 0.5
 
 
 __all__ = ["METHODS", "Fusion", "Hybrid", "Options", "hybrid", "identifier_query", "search",

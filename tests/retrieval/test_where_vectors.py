@@ -136,3 +136,13 @@ def test_an_index_of_body_vectors_gets_summary_vectors_on_its_next_ingest(
 def _chunks(index):
     return [(doc, chunk) for batch in index._store.export_documents()
             for doc, chunks in batch for chunk in chunks]
+
+
+def test_a_french_subject_is_embedded_with_its_english_code_words(code_vectors):
+    """A French subject alone lands far from English code's summaries (`sched.py`'s
+    `scheduler.cancel`: "Remove an event from the queue"); with its words as code names
+    them (annulée -> cancel, tâche -> task) the dense list finds the definition first."""
+    with Index(code_vectors, embedder=E5) as index:
+        hits = index.where("Où une tâche planifiée est-elle annulée ?", k=3)
+    assert hits[0].symbol == "scheduler.cancel" and hits[0].path == "sched.py"
+    assert hits[0].scores["dense"]["rank"] == 1
