@@ -1260,6 +1260,10 @@ _NOTE_VERSION = re.compile(r"\bversion (\d+(?:\.\d+)*)", re.I)
 _RELEASE = re.compile(r"\b[A-Z][a-z]+ (\d+(?:\.\d+)*)")
 # change notes scoring this close to the best one say what changed since, on the same point
 NOTE_MARGIN = 0.1
+# the words of a name in snake or camel case: open_new_tab, getElementById
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# `_worded_entry`: how many of the first passages are read for a sibling entry
+WORDED_DEPTH = 6
 _IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 
 
@@ -1387,11 +1391,15 @@ def _entry_names(hit: Hit) -> set[str]:
 def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     """The API entry among `hits` that the question names (`lru_cache`, `re.match`) when
     the first-ranked passage is another entry, which only mentions it ("Returns the same
-    as lru_cache(maxsize=None)" in `functools.cache`'s): None otherwise."""
+    as lru_cache(maxsize=None)" in `functools.cache`'s), or, when it names none, the entry
+    of the first one's page whose name the question says in words (`_worded_entry`):
+    None otherwise."""
     written = [n.lstrip("@") for n in _IDENTIFIER.findall(question)]
     names = {n.lower() for n in written}
-    if not names or not _is_entry(first) or names & _entry_names(first):
+    if not _is_entry(first) or names & _entry_names(first):
         return None
+    if not names:
+        return _worded_entry(question, hits, first)
     # a member of the class the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`;
     # not `select.PIPE_BUF` for "select.select()", another member of its module)
     containers = set(max(_entry_names(first), key=len).split(".")[:-1])
@@ -1400,6 +1408,38 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
         return None
     return next((h for h in hits if h is not first and _is_entry(h)
                  and names & _entry_names(h)), None)
+
+
+def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
+    """The entry among the first WORDED_DEPTH passages, on the first-ranked entry's page,
+    whose own name is all words of the question (or of its translation), at least two,
+    and more of them than the first entry's name holds (the most of them, then a member
+    of the first entry's module or class, then the first ranked): `webbrowser.open_new_tab` for
+    "open a page in a new tab" (or "dans un nouvel onglet") over `webbrowser.open`, whose
+    description mentions tabs too. A sibling entry is named by what it does."""
+    asked = question_language(question)
+    said = question if asked == "en" else f"{question} {code_translation(question, asked)}"
+    words = set(tokens.tokens(said, "en"))
+
+    def named(hit: Hit) -> tuple[str, str]:  # (its container, its own name)
+        signature = (hit.heading or "").split(" > ")[-1].split("(")[0].split()
+        container, _, name = (signature[-1] if signature else "").rpartition(".")
+        return container, name
+
+    def found(hit: Hit) -> tuple[int, int]:
+        own = set(tokens.tokens(" ".join(_NAME_WORD.findall(named(hit)[1])), "en"))
+        return len(own & words), len(own)
+
+    best, most = None, (found(first)[0], True)
+    for hit in hits[:WORDED_DEPTH]:
+        if hit is first or hit.path != first.path or not _is_entry(hit):
+            continue
+        shared, size = found(hit)
+        # the most words, then a member of the first entry's container, then the rank
+        mine = (shared, named(hit)[0] == named(first)[0])
+        if shared == size >= 2 and mine > most:
+            best, most = hit, mine
+    return best
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

@@ -2859,3 +2859,32 @@ def test_explain_shows_the_quoted_sentences_wherever_they_rank():
     assert any(s["label"].startswith("refunds.md") for s in quoted), why["sentences"]
     better = [s for s in why["sentences"] if s["score"] > quoted[0]["score"]]
     assert len(better) >= 8  # it ranks below the eight best, and is shown all the same
+
+
+@pytest.mark.parametrize("question", [
+    "How do I open a web address in a new tab of the browser from a script?",
+    "Comment ouvrir une adresse dans un nouvel onglet du navigateur depuis un script ?"])
+def test_a_sibling_entry_named_by_the_question_s_words_answers(tmp_path, question):
+    """Ranked first, `webbrowser.open` mentions tabs too ("If new is 2, a new browser page
+    (“tab”) is opened"); the entry of its page whose own name is the question's words,
+    `open_new_tab`, answers (as trial 13's collection ranked them: `open` first,
+    `open_new_tab` fifth; Debian python3-doc's webbrowser.html)."""
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "webbrowser.html"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "webbrowser.html").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        hits = index.search(question, k=8)
+        embedder = index.engine.embedder()
+    opened = next(h for h in hits if (h.heading or "").endswith("webbrowser.open(url, new=0, "
+                                                                "autoraise=True)"))
+    hits = [opened] + [h for h in hits if h is not opened]
+    assert any("open_new_tab" in (h.heading or "") for h in hits[1:6])
+    quoted, _, info = ExtractiveAnswerer(embedder).answer(question, hits)
+    assert quoted.startswith("`webbrowser.open_new_tab(url)` — Open url in a new page"), (
+        quoted, info["choice"])
+    # a question that does not say "tab" is not sent to the tab's entry
+    plain = "How do I open a web address in the browser from a script?"
+    quoted, _, info = ExtractiveAnswerer(embedder).answer(plain, hits)
+    assert "open_new_tab" not in quoted.split(" — ")[0], quoted
+    assert "the entry the question names" not in info["choice"]["why"], info["choice"]
