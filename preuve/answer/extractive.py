@@ -1071,8 +1071,15 @@ class ExtractiveAnswerer:
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         names = question_names(question)
         # the passages that may answer beside the first (`_same_subject`), read once each
+        # (when the first passage is in another language than the question, a passage in
+        # the question's language only from the same manual: a cosine within the
+        # question's language runs higher than one across, and another manual's page is
+        # not the answer for that: a Debian Reference tip about `gdb` traces for a French
+        # question on Python's `trace` module)
         eligible = {h.chunk_id for h in hits
-                    if _same_subject(names, first, h) or _continues(first, h)}
+                    if (_same_subject(names, first, h) or _continues(first, h))
+                    and not (_language(h) == asked != _language(first)
+                             and not _same_manual(first, h))}
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
                     default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
@@ -1604,6 +1611,13 @@ def _anchors(text: str) -> set[str]:
 
 def _without_language(path: str) -> str:
     return re.sub(r"/{2,}", "/", _LANGUAGE_PART.sub("", path))
+
+
+def _same_manual(a: Hit, b: Hit) -> bool:
+    """`a` and `b` are in one top folder once the language parts are taken out of their
+    paths ("debian-faq/en/…" and "debian-faq/fr/…", "gimp-en/…" and "gimp-fr/…")."""
+    return "/" in a.path and \
+        _without_language(a.path).split("/")[0] == _without_language(b.path).split("/")[0]
 
 
 def _body_start(own: list[Sentence]) -> int:

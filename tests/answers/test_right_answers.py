@@ -2888,3 +2888,40 @@ def test_a_sibling_entry_named_by_the_question_s_words_answers(tmp_path, questio
     quoted, _, info = ExtractiveAnswerer(embedder).answer(plain, hits)
     assert "open_new_tab" not in quoted.split(" — ")[0], quoted
     assert "the entry the question names" not in info["choice"]["why"], info["choice"]
+
+
+def test_another_manual_s_page_in_the_question_s_language_does_not_outbid_the_first(manuals):
+    """A French question about Python's `trace` over English library pages and the French
+    Debian Reference (trial 16): the `--missing` entry ranked first; a French tip about
+    `gdb` traces, fourth, met the question's words ("trace", "lignes") and, in the
+    question's language, a higher cosine (0.88 against 0.85 for any English sentence), and
+    was quoted. A passage in the question's language outbids a first passage in another
+    one only from the same manual."""
+    heading = "trace — Trace or track Python statement execution > Command-Line Usage > "
+    hits = [
+        _hit(1, "python-library/trace.html", heading + "Modifiers > -m, --missing",
+             "-m, --missing\nWhen generating annotated listings, mark lines which were not "
+             "executed with >>>>>>."),
+        _hit(2, "python-library/trace.html", heading + "Main options > -r, --report",
+             "-r, --report\nProduce an annotated list from an earlier program run that used "
+             "the --count and --file option. This does not execute any code."),
+        _hit(3, "dr-fr/ch12.fr.html", "Chapitre 12. Programmation > 12.5. Déboguer > 12.5.3. "
+             "Obtenir une trace",
+             "Astuce\nSouvent, vous voyez une trace où une ou plusieurs des lignes de départ "
+             "se trouvent dans « malloc() » ou « g_malloc() ». Lorsque cela arrive, il y a des "
+             "chances pour que votre trace ne soit pas très utile. La meilleure façon de "
+             "trouver des informations utiles est de définir la variable d’environnement "
+             "« $MALLOC_CHECK_ » à la valeur 2 (malloc(3)). Vous pouvez le faire en lançant gdb "
+             "de la manière suivante :\n```\n$ MALLOC_CHECK_=2 gdb hello\n```"),
+        _hit(4, "python-library/trace.html", heading + "Main options > -c, --count",
+             "-c, --count\nProduce a set of annotated listing files upon program completion "
+             "that shows how many times each statement was executed. See also --coverdir, "
+             "--file and --no-report below.")]
+    for hit in hits:
+        hit.language = "fr" if hit.path.startswith("dr-fr") else "en"
+    question = ("J'utilise python -m trace --count pour voir la couverture de mon script. "
+                "Quelle option ajoute une marque sur les lignes qui n'ont jamais été "
+                "exécutées ?")
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(question, hits)
+    assert "MALLOC" not in quoted and "malloc" not in quoted, (quoted, info["choice"])
+    assert "--missing" in quoted, (quoted, info["choice"])
