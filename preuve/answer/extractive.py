@@ -1148,6 +1148,7 @@ class ExtractiveAnswerer:
             if kind in (PROCEDURE, NAME):
                 start = _code_before(question, own, start, budget)
         chosen = _with_antecedent(own, window(own, start, budget), budget)
+        chosen = _with_tail(own, chosen)
         chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
@@ -1267,6 +1268,9 @@ _NOTE_VERSION = re.compile(r"\bversion (\d+(?:\.\d+)*)", re.I)
 _RELEASE = re.compile(r"\b[A-Z][a-z]+ (\d+(?:\.\d+)*)")
 # change notes scoring this close to the best one say what changed since, on the same point
 NOTE_MARGIN = 0.1
+# `_with_tail`: what is left of a section after the quote, quoted too when this short
+TAIL_SENTENCES = 1
+TAIL_WORDS = 30
 # the words of a name in snake or camel case: open_new_tab, getElementById
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # `_worded_entry`: how many of the first passages are read for a sibling entry
@@ -1310,6 +1314,27 @@ def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]
         return chosen
     chosen[0].elided = any(s.role == STATEMENT for s in own[line.index + 1:chosen[0].index])
     return [line] + chosen
+
+
+def _with_tail(own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:
+    """`chosen` with the rest of its section when that is one sentence (TAIL_SENTENCES) of
+    at most TAIL_WORDS words: a quote that stops one sentence before its section ends
+    leaves out what an API entry or a short section often ends on ("Raises a ValueError if
+    called more times than there were items placed in the queue.")."""
+    if not chosen or chosen[-1].hit is not own[0].hit or own[chosen[-1].index] is not \
+            chosen[-1]:
+        return chosen
+    rest: list[Sentence] = []
+    for sentence in own[chosen[-1].index + 1:]:
+        if sentence.role not in QUOTABLE or sentence.block != chosen[-1].block:
+            break
+        if _VERSION_NOTE.match(sentence.text):
+            break
+        rest.append(sentence)
+    if not rest or len(rest) > TAIL_SENTENCES or _goes_on(rest[-1]) or \
+            sum(len(s.text.split()) for s in rest) > TAIL_WORDS:
+        return chosen
+    return chosen + rest
 
 
 def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Sentence], bool]:

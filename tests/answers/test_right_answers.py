@@ -2925,3 +2925,26 @@ def test_another_manual_s_page_in_the_question_s_language_does_not_outbid_the_fi
     quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(question, hits)
     assert "MALLOC" not in quoted and "malloc" not in quoted, (quoted, info["choice"])
     assert "--missing" in quoted, (quoted, info["choice"])
+
+
+@pytest.mark.parametrize("question", [
+    "What happens if my worker threads call task_done() on a queue.Queue more times than "
+    "items were put?",
+    "Que se passe-t-il si j'appelle task_done() plus de fois qu'il n'y a eu d'éléments mis "
+    "dans la queue ?"])
+def test_a_quote_one_sentence_short_of_its_section_s_end_goes_to_the_end(tmp_path,
+                                                                      question):
+    """`Queue.task_done()`'s entry is quoted from its description for 80 words, which
+    stopped right before its last sentence, the one that answers ("Raises a ValueError if
+    called more times than there were items placed in the queue."; trial 33, Debian
+    python3-doc's queue.html): a section's one last short sentence is quoted too."""
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "queue.html"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "queue.html").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask(question)
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("`Queue.task_done()` — Indicate that"), answer.answer
+    assert "Raises a ValueError if called more times than there were items placed in the " \
+           "queue." in answer.answer, answer.answer
