@@ -1076,10 +1076,12 @@ class ExtractiveAnswerer:
         # question's language runs higher than one across, and another manual's page is
         # not the answer for that: a Debian Reference tip about `gdb` traces for a French
         # question on Python's `trace` module)
+        # (the entry the question names answers: only its own section besides it)
         eligible = {h.chunk_id for h in hits
                     if (_same_subject(names, first, h) or _continues(first, h))
                     and not (_language(h) == asked != _language(first)
-                             and not _same_manual(first, h))}
+                             and not _same_manual(first, h))
+                    and (named is None or h is first or _continues(first, h))}
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
                     default=None) or max(units, key=compared)
         why = "the first-ranked passage" if first is top else (
@@ -1273,6 +1275,8 @@ TAIL_SENTENCES = 1
 TAIL_WORDS = 30
 # the words of a name in snake or camel case: open_new_tab, getElementById
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# a name the question calls: "get()", "task_done()"
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 # `_worded_entry`: how many of the first passages are read for a sibling entry
 WORDED_DEPTH = 6
 _IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
@@ -1428,8 +1432,11 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     None otherwise."""
     written = [n.lstrip("@") for n in _IDENTIFIER.findall(question)]
     names = {n.lower() for n in written}
-    if not _is_entry(first) or names & _entry_names(first):
+    if not _is_entry(first):
         return None
+    member = _member_entry(question, names, hits, first)
+    if member is not None or names & _entry_names(first):
+        return member
     if not names:
         return _worded_entry(question, hits, first)
     # a member of the class the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`;
@@ -1440,6 +1447,38 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
         return None
     return next((h for h in hits if h is not first and _is_entry(h)
                  and names & _entry_names(h)), None)
+
+
+def _member_entry(question: str, names: set[str], hits: Sequence[Hit],
+                  first: Hit) -> Hit | None:
+    """When the question names a class and calls a method ("get() sur une ContextVar"),
+    the entry among the first WORDED_DEPTH that is that method of that class
+    (`ContextVar` > `get([default])`), over another class's `get` ranked first or the
+    class's own entry: the entry whose name and class hold more of the question's names
+    than the first's, at least two."""
+    called = {c.lower() for c in _CALLED.findall(question)}
+    if not called:
+        return None
+    wanted = {n.rsplit(".", 1)[-1] for n in names} | called
+
+    def held(hit: Hit) -> int:
+        return len(wanted & _entry_parts(hit))
+
+    best = max((h for h in hits[:WORDED_DEPTH] if _is_entry(h)), key=held, default=first)
+    return best if best is not first and held(best) >= 2 and held(best) > held(first) \
+        else None
+
+
+def _entry_parts(hit: Hit) -> set[str]:
+    """An API entry's own name and its class's, lower case, from its heading path:
+    "… > class contextvars.ContextVar(name) > get([default])" -> {"get", "contextvar"}."""
+    parts = (hit.heading or "").split(" > ")
+    out = set()
+    for part in parts[-2:]:
+        signature = part.strip().split("(")[0].split()
+        if signature and _is_signature(part.strip()):
+            out.add(signature[-1].lstrip("@").rsplit(".", 1)[-1].lower())
+    return out
 
 
 def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:

@@ -2948,3 +2948,25 @@ def test_a_quote_one_sentence_short_of_its_section_s_end_goes_to_the_end(tmp_pat
     assert answer.answer.startswith("`Queue.task_done()` — Indicate that"), answer.answer
     assert "Raises a ValueError if called more times than there were items placed in the " \
            "queue." in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "En Python, si j'appelle get() sur une ContextVar qui n'a jamais reçu de valeur et qui "
+    "n'a pas de défaut, qu'est-ce qui se passe ?",
+    "What does get() on a ContextVar that was never set and has no default do?"])
+def test_a_method_called_on_a_named_class_is_that_class_s_entry(tmp_path, question):
+    """"get() sur une ContextVar" (trial 33): `Context.get(var[, default])` ranked first,
+    `ContextVar.get([default])` second, and the question's one identifier, `ContextVar`,
+    sent the answer to the class's own entry, fourth; the method the question calls, of
+    the class it names, answers ("…or raise a LookupError"; Debian python3-doc's
+    contextvars.html)."""
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "contextvars.html"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "contextvars.html").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask(question)
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("`get([default])` — Return a value for the context "
+                                    "variable"), answer.answer
+    assert "raise a LookupError" in answer.answer, answer.answer
