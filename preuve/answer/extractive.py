@@ -1629,11 +1629,13 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
 
 def _continues(a: Hit, b: Hit) -> bool:
     """`a` and `b` are parts of one section: same document and heading, next to each other
-    (within NEAR_LINES, or on the same or the next page)."""
-    if a.path != b.path or a.heading != b.heading or not a.heading:
+    (within NEAR_LINES, or on the same or the next page of a section with a heading). A
+    text without headings (a plain-text file, a manual page) is one section: its passages
+    next to each other by their lines go on from one another."""
+    if a.path != b.path or a.heading != b.heading:
         return False
     if a.page is not None or b.page is not None:
-        return abs((a.page or 0) - (b.page or 0)) <= 1
+        return bool(a.heading) and abs((a.page or 0) - (b.page or 0)) <= 1
     first, second = sorted((a, b), key=_position)
     return (second.start_line or 0) - (first.end_line or 0) <= NEAR_LINES
 

@@ -2970,3 +2970,19 @@ def test_a_method_called_on_a_named_class_is_that_class_s_entry(tmp_path, questi
     assert answer.answer.startswith("`get([default])` — Return a value for the context "
                                     "variable"), answer.answer
     assert "raise a LookupError" in answer.answer, answer.answer
+
+
+def test_a_text_without_headings_goes_on_in_its_next_passage(tmp_path):
+    """A manual page as plain text has no headings: its passages next to each other are
+    one section, so the passage after the quote's, where the page goes on with the
+    example that answers ("…on peut indiquer at 4pm + 3 days", the best sentence of all),
+    is quoted after it (trial 34; Debian manpages-fr's at(1), rendered by `man`)."""
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "at.1.fr.txt"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "at.1.txt").write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask("Je voudrais qu'un script se lance dans trois jours à 16 heures "
+                           "avec at. Qu'est-ce que je tape comme spécification d'heure ?")
+    assert not answer.refused, answer.reason
+    assert "at 4pm + 3 days" in answer.answer, answer.answer
