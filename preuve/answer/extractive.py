@@ -195,7 +195,8 @@ def is_navigation(line: str) -> bool:
                 or _PAGE_NUMBER.match(line) or _TOC_LINE.search(line.strip()))
 
 
-_SHELL_LIKE = re.compile(r"[$=<>/\\`]|(?:^|\s)--?\w")  # "ls -l | grep x" is a pipe
+# "ls -l | grep x", "cat /etc/hosts | sort" are pipes; "downloaded/seeding files" is prose
+_SHELL_LIKE = re.compile(r"[$=<>\\`]|(?:^|\s)[~.]?/|(?:^|\s)--?\w")
 
 
 def is_table_row(line: str) -> bool:

@@ -22,6 +22,7 @@ from preuve.answer.extractive import (
     ATTACHED,
     ExtractiveAnswerer,
     Sentence,
+    is_table_row,
     split_sentences,
     term_overlap,
     window,
@@ -472,8 +473,6 @@ def test_a_table_row_is_quoted_with_the_table_s_column_names(manuals):
     and never quoted: the question of how much memory a desktop install needs was answered
     from the note under the table ("… avec 350 Mo"). A row is quotable, with its table's
     first row (what each cell is), the rows kept apart."""
-    from preuve.answer.extractive import ExtractiveAnswerer, is_table_row
-
     text = ("3.4. Matériel minimum\n"
             "Vérifiez que votre machine convient au type d'installation souhaité.\n"
             "Type d'installation | RAM (minimum) | RAM (recommandée) | Disque dur\n"
@@ -2986,3 +2985,22 @@ def test_a_text_without_headings_goes_on_in_its_next_passage(tmp_path):
                            "avec at. Qu'est-ce que je tape comme spécification d'heure ?")
     assert not answer.refused, answer.reason
     assert "at 4pm + 3 days" in answer.answer, answer.answer
+
+
+def test_a_table_row_with_a_slash_in_a_word_is_a_row_not_a_pipe():
+    """FreedomBox's backup notes (freedombox-doc-en 23.6.2, Backups.part.html, trial 34):
+    "Deluge | Does not include downloaded/seeding files" was taken for a shell pipe for
+    its "/" and dropped, with the Transmission row; a path or an option after a space
+    still makes a pipe ("cat /etc/hosts | sort")."""
+    rows = ["Deluge | Does not include downloaded/seeding files",
+            "MiniDLNA | Does not include the data in the shared folders",
+            "Syncthing | Does not include data in the shared folders",
+            "Transmission | Does not include downloaded/seeding files"]
+    text = ("Notes for Specific App Backups\nUnless otherwise noted here, backup of an app's "
+            "data will include its configuration, secrets and other data.\n"
+            "App/Feature | Notes\n" + "\n".join(rows))
+    units = split_sentences(_hit(1, "freedombox-en/Backups.part.html",
+                                 "Backups > Notes for Specific App Backups", text))
+    assert [u.text for u in units if u.text in rows] == rows, units
+    assert is_table_row(rows[0]) and not is_table_row("cat /etc/hosts | sort")
+    assert not is_table_row("ls -l | grep x")
