@@ -88,10 +88,19 @@ def stem(word: str, language: str) -> str:
 def loosely(words: Iterable[Iterable[str]], found: set[str]) -> set[str]:
     """`found` with each stem of `words` that a found stem of five letters or more starts
     with, or that starts with one: stemmers cut a word's forms apart ("retours" -> retour,
-    "retourner" -> retourn; "répond" -> repond, "répondra" -> repondr)."""
+    "retourner" -> retourn; "répond" -> repond, "répondra" -> repondr). Two stems of
+    letters only are at most LOOSE_LETTERS apart: a longer one is another word
+    ("directrice" -> directric is not "direction" -> direct); a form with figures or a
+    hyphen may run on ("64-bit" in "64-bitness")."""
     long = [f for f in found if len(f) >= 5]
     return found | {stem for group in words for stem in group if len(stem) >= 5
-                    and any(f.startswith(stem) or stem.startswith(f) for f in long)}
+                    and any((f.startswith(stem) or stem.startswith(f))
+                            and (abs(len(f) - len(stem)) <= LOOSE_LETTERS
+                                 or not stem.isalpha()) for f in long)}
+
+
+# `loosely`: how many letters two stems of one word's forms may differ by
+LOOSE_LETTERS = 2
 
 
 def _parts(unit: str) -> tuple[list[str], list[str]]:

@@ -1463,6 +1463,31 @@ def test_the_judgment_counts_a_word_found_in_another_form():
     assert any(found[word] for word in found if "retourn" in word), found
 
 
+def test_a_longer_stem_starting_with_a_found_one_is_another_word():
+    """"Quel est le salaire de la directrice ?" over the sample handbook: no page says
+    "directrice", one says "direction des opérations"; "directrice" stems to "directric",
+    which starts with "direct", and was counted found when that page came third, as the
+    perturbed vectors of another machine put it: the question was answered. A word's forms
+    differ by a letter or two (retour / retourn), not by three (direct / directric)."""
+    from preuve import text
+    from preuve.answer.answerability import KEYWORD_DEFAULTS, judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="escalade.md",
+                  kind="markdown", title="Escalade", heading="Niveau 3", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  text="Les demandes de remboursement supérieur à 1 500 € remontent à la "
+                       "direction des opérations, avec le salaire du mois.", language="fr")
+    # (the rare word weighs more: one passage in a hundred against ten)
+    judgment = judge("Quel est le salaire de la directrice ?", [passage], None,
+                     lambda stems: 1 if "directric" in stems else 10, 100, KEYWORD_DEFAULTS)
+    found = {row["word"]: row["found"] for row in judgment.numbers["words"]}
+    assert not any(found[word] for word in found if "directric" in word), found
+    assert any(found[word] for word in found if "salair" in word), found
+    assert not judgment.answerable
+    # the forms of one word still meet
+    assert text.loosely([{"retourn"}], {"retour"}) == {"retour", "retourn"}
+
+
 def test_a_question_that_sets_the_scene_is_judged_on_a_lower_share_of_its_words():
     """Trials 11 and 12: "I'm going away for three weeks next month. What am I supposed
     to do…?", "I'm retouching an old portrait of my grandmother… How do I tell it which
