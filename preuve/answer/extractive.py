@@ -1071,13 +1071,12 @@ class ExtractiveAnswerer:
 
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         names = question_names(question)
-        # the passages that may answer beside the first (`_same_subject`), read once each
-        # (when the first passage is in another language than the question, a passage in
-        # the question's language only from the same manual: a cosine within the
-        # question's language runs higher than one across, and another manual's page is
-        # not the answer for that: a Debian Reference tip about `gdb` traces for a French
-        # question on Python's `trace` module)
-        # (the entry the question names answers: only its own section besides it)
+        # the passages that may answer beside the first (`_same_subject`), read once each;
+        # when the first passage is in another language than the question, a passage in
+        # the question's language only from the same manual (a cosine within the
+        # question's language runs higher than one across: a Debian Reference tip about
+        # `gdb` traces for a French question on Python's `trace` module); beside the entry
+        # the question names, only its own section
         eligible = {h.chunk_id for h in hits
                     if (_same_subject(names, first, h) or _continues(first, h))
                     and not (_language(h) == asked != _language(first)
@@ -1417,11 +1416,18 @@ def _is_signature(text: str) -> bool:
     return bool(_SIGNATURE.match(text)) and ("." in text.split("(")[0] or "(" in text)
 
 
+def _signature_name(part: str) -> str:
+    """The dotted name a signature (a heading part) gives its object, as written:
+    "class contextvars.ContextVar(name)" -> "contextvars.ContextVar",
+    "@functools.lru_cache(maxsize=128)" -> "functools.lru_cache"."""
+    signature = part.split("(")[0].split()
+    return signature[-1].lstrip("@") if signature else ""
+
+
 def _entry_names(hit: Hit) -> set[str]:
     """The names an API entry's signature heading gives its object, lower case:
     "@functools.lru_cache(maxsize=128)" -> {"functools.lru_cache", "lru_cache"}."""
-    signature = (hit.heading or "").split(" > ")[-1].split("(")[0].split()[-1:]
-    name = signature[0].lstrip("@").lower() if signature else ""
+    name = _signature_name((hit.heading or "").split(" > ")[-1]).lower()
     return {name, name.rsplit(".", 1)[-1]} - {""}
 
 
@@ -1473,13 +1479,9 @@ def _member_entry(question: str, names: set[str], hits: Sequence[Hit],
 def _entry_parts(hit: Hit) -> set[str]:
     """An API entry's own name and its class's, lower case, from its heading path:
     "… > class contextvars.ContextVar(name) > get([default])" -> {"get", "contextvar"}."""
-    parts = (hit.heading or "").split(" > ")
-    out = set()
-    for part in parts[-2:]:
-        signature = part.strip().split("(")[0].split()
-        if signature and _is_signature(part.strip()):
-            out.add(signature[-1].lstrip("@").rsplit(".", 1)[-1].lower())
-    return out
+    parts = [part.strip() for part in (hit.heading or "").split(" > ")[-2:]]
+    return {_signature_name(part).rsplit(".", 1)[-1].lower() for part in parts
+            if _is_signature(part) and _signature_name(part)}
 
 
 def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
@@ -1494,8 +1496,8 @@ def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     words = set(tokens.tokens(said, "en"))
 
     def named(hit: Hit) -> tuple[str, str]:  # (its container, its own name)
-        signature = (hit.heading or "").split(" > ")[-1].split("(")[0].split()
-        container, _, name = (signature[-1] if signature else "").rpartition(".")
+        container, _, name = _signature_name((hit.heading or "").split(" > ")[-1]) \
+            .rpartition(".")
         return container, name
 
     def found(hit: Hit) -> tuple[int, int]:
