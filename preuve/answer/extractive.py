@@ -139,6 +139,7 @@ class Sentence:
     runs_on: bool = False  # the sentence goes on in the code block after it ("…using")
     aside: bool = False  # the second quote, from another section: beside the answer
     elided: bool = False  # statements of its passage skipped before it in the quote ("…")
+    term: bool = False  # a term alone on its line that the lines under it describe
 
     @property
     def label(self) -> str:
@@ -354,6 +355,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     start, block = 0, 0
     notes = False  # past a PDF page's first footnote: the rest of the page is its notes
     ends = [*_boundaries(body), None]
+    terms = {m.start() for m in _described_terms(body)}
     for n, match in enumerate(ends):
         end = match.start() if match else len(body)
         raw = body[start:end]
@@ -366,6 +368,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         role, runs_on = None, False
+        # what a term alone on the line before is (`_described_terms`): a description,
+        # which ends without a full stop in manual pages ("use PREFIX instead of 'xx'")
+        described = bool(out) and out[-1].term
+        term = match is not None and match.start() in terms and not code
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
@@ -379,6 +385,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
                 and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
             role, runs_on = STATEMENT, True
+        elif term:
+            role = HEADING  # what the indented lines under it describe
         elif _FOOTNOTE.match(cleaned) or notes:
             # "[7] Use the … address": a note of another place, not this answer; on a
             # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If
@@ -395,7 +403,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             role = QUESTION
         elif is_table_row(cleaned):
             role = STATEMENT  # a row of a table: its cells say what the row's line says
-        elif is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or \
+        elif (described and len(cleaned.split()) >= DESCRIPTION_WORDS) or \
+                is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or \
                 _DEFAULT_VALUE.match(cleaned) or (
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
@@ -416,7 +425,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             else:
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
-                                runs_on=runs_on)
+                                runs_on=runs_on, term=term)
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -511,12 +520,52 @@ def _listed_names(body: str) -> list[re.Match[str]]:
     return out
 
 
+def _described_terms(body: str) -> list[re.Match[str]]:
+    """The line break after a term alone on its line when the lines under it, indented
+    further, describe it: a manual page as `man` renders it ("-f, --prefix=PRÉFIXE" then
+    "utiliser le PRÉFIXE au lieu de « xx »"; "comm -12 fichier1 fichier2" then
+    "n'afficher que les lignes présentes à la fois…"). The term is a few words without a
+    sentence's end, not a list item; its description is indented TERM_INDENT more. A
+    section's title in capitals at the margin ("DESCRIPTION") stays with its first line,
+    unless that line is a term ("EXEMPLES" over "comm -12 fichier1 fichier2")."""
+    lines = list(_LINE.finditer(body))
+
+    def described(i: int) -> bool:
+        if i + 1 >= len(lines):
+            return False
+        line, below = lines[i], lines[i + 1]
+        text = line.group().strip()
+        return body[line.end():below.start()] == "\n" and bool(below.group().strip()) and \
+            _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
+            len(text.split()) <= TERM_WORDS and not _END.search(text) and \
+            not _LIST_ITEM.match(text) and not _FENCE.match(text)
+
+    out = []
+    for i, line in enumerate(lines):
+        title = line.group().isupper() and not _indent(line.group())
+        if described(i) and (not title or described(i + 1)):
+            out.append(_NOWHERE.match(body, line.end()))
+    return out
+
+
+# `_described_terms`: a term's words at most, and how much further its description is indented
+TERM_WORDS = 6
+TERM_INDENT = 4
+# ... and the words its description has at least ("afficher un résumé")
+DESCRIPTION_WORDS = 2
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def _boundaries(body: str) -> list[re.Match[str]]:
-    """Where the passage's units end: `_BOUNDARY` and around a listed name
-    (`_listed_names`), never inside a fenced code block, and at both ends of one."""
+    """Where the passage's units end: `_BOUNDARY`, around a listed name (`_listed_names`)
+    and after a described term (`_described_terms`), never inside a fenced code
+    block, and at both ends of one."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
     found = list(_BOUNDARY.finditer(body))
-    listed = [m for m in _listed_names(body)
+    listed = [m for m in _listed_names(body) + _described_terms(body)
               if not any(b.start() <= m.start() <= b.end() for b in found)]
     found = sorted(found + listed, key=lambda m: m.start())
     if not fences:
@@ -767,7 +816,11 @@ def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
     """What a unit says, as scored: its text, and for a sentence that goes on in a code
     block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
-    `apt-mark unhold foo`) the code and words that complete it."""
+    `apt-mark unhold foo`) the code and words that complete it; for what an option alone on
+    its line does ("utiliser le PRÉFIXE au lieu de « xx »"), that term with it."""
+    before = own[sentence.index - 1] if sentence.index > 0 else None
+    if before is not None and before.term and sentence.role == STATEMENT:
+        return f"{before.text} {sentence.text}"
     if not sentence.runs_on:
         return sentence.text
     parts = [sentence.text]
@@ -854,7 +907,8 @@ def cite(chosen: list[Sentence]) -> str:
 
 def _joined(texts: list[str]) -> str:
     """Quoted units one after the other; a table's rows kept apart (" ; "), so that one
-    row's last cell does not read as the next row's first."""
+    row's last cell does not read as the next row's first, and so is a unit that ends
+    without a full stop from the next option's ("…pas le changement de ligne ; --help…")."""
     out = ""
     for i, piece in enumerate(texts):
         if _FENCE.match(piece):  # a code block: on lines of its own
@@ -864,7 +918,9 @@ def _joined(texts: list[str]) -> str:
                 out = out.rstrip() + ("\n" if out else "") + piece + "\n"
             continue
         if i and not out.endswith("\n"):
-            out += " ; " if is_table_row(texts[i - 1]) else " "
+            apart = is_table_row(texts[i - 1]) or (
+                not _END.search(texts[i - 1]) and _OPTION_LINE.match(piece.split(" ", 1)[0]))
+            out += " ; " if apart else " "
         out += piece
     return out
 
@@ -1018,6 +1074,8 @@ class ExtractiveAnswerer:
             # "…looks like this:" with what it shows in the next passage: its colon
             # carries nothing here
             said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
+            if sentence.index and by_hit[sentence.hit.chunk_id][sentence.index - 1].term:
+                said = text  # with the option or command it describes
             # a definition of another term ("Le système des quotas permet…" for "c'est quoi
             # une limite soft") is no definition of the one asked about, when another
             # sentence opens on that one ("Une limite soft peut être franchie…")
@@ -1525,7 +1583,8 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None
     heading = own[chosen[0].index - 1]
     text = _labelled_term(heading.text.strip()) or heading.text.strip()
-    if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)):
+    if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)
+                                       or heading.term):
         return None
     names = [text]
     if _OPTION_LINE.match(text):

@@ -22,6 +22,7 @@ from preuve.answer.extractive import (
     ATTACHED,
     ExtractiveAnswerer,
     Sentence,
+    cite,
     is_table_row,
     split_sentences,
     term_overlap,
@@ -258,6 +259,17 @@ def _hit(rank: int, path: str, heading: str, text: str, kind: str = "html") -> H
                text=text, language="")
 
 
+def _ask_documented(tmp_path: Path, fixture: str, question: str, as_name: str | None = None):
+    """`question` asked with the defaults over one file of tests/fixtures/documented (a real
+    page from a package), indexed alone under `as_name` (its own name by default)."""
+    (tmp_path / "docs").mkdir()
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / fixture
+    (tmp_path / "docs" / (as_name or fixture)).write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        return index.ask(question)
+
+
 def test_a_doctest_prompt_is_code_not_a_quote_mark():
     """`>>>` opened a Python session in the Sorting HOWTO (python3-doc, as the index stores
     a <pre> block: one line): its first `>` was taken for a quote mark, and the session
@@ -417,13 +429,8 @@ def test_an_api_entry_is_quoted_with_its_signature(tmp_path):
     """A reference entry's description ("Remove any common leading whitespace from every
     line in text.") does not say what to call: the answer leads with the entry's signature,
     as code, cited with it (the Python docs' textwrap.html, Debian's python3-doc)."""
-    page = Path(__file__).parents[1] / "fixtures" / "documented" / "textwrap.html"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "textwrap.html").write_bytes(page.read_bytes())
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([tmp_path / "docs"])
-        answer = index.ask("How do I strip the leading whitespace that every line of a "
-                           "string has in common?")
+    answer = _ask_documented(tmp_path, "textwrap.html", "How do I strip the leading "
+                             "whitespace that every line of a string has in common?")
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("`textwrap.dedent(text)` — Remove any common leading "
                                     "whitespace"), answer.answer
@@ -2962,12 +2969,7 @@ def test_a_quote_one_sentence_short_of_its_section_s_end_goes_to_the_end(tmp_pat
     stopped right before its last sentence, the one that answers ("Raises a ValueError if
     called more times than there were items placed in the queue."; trial 33, Debian
     python3-doc's queue.html): a section's one last short sentence is quoted too."""
-    page = Path(__file__).parents[1] / "fixtures" / "documented" / "queue.html"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "queue.html").write_bytes(page.read_bytes())
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([tmp_path / "docs"])
-        answer = index.ask(question)
+    answer = _ask_documented(tmp_path, "queue.html", question)
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("`Queue.task_done()` — Indicate that"), answer.answer
     assert "Raises a ValueError if called more times than there were items placed in the " \
@@ -2984,12 +2986,7 @@ def test_a_method_called_on_a_named_class_is_that_class_s_entry(tmp_path, questi
     sent the answer to the class's own entry, fourth; the method the question calls, of
     the class it names, answers ("…or raise a LookupError"; Debian python3-doc's
     contextvars.html)."""
-    page = Path(__file__).parents[1] / "fixtures" / "documented" / "contextvars.html"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "contextvars.html").write_bytes(page.read_bytes())
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([tmp_path / "docs"])
-        answer = index.ask(question)
+    answer = _ask_documented(tmp_path, "contextvars.html", question)
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("`get([default])` — Return a value for the context "
                                     "variable"), answer.answer
@@ -3001,13 +2998,9 @@ def test_a_text_without_headings_goes_on_in_its_next_passage(tmp_path):
     one section, so the passage after the quote's, where the page goes on with the
     example that answers ("…on peut indiquer at 4pm + 3 days", the best sentence of all),
     is quoted after it (trial 34; Debian manpages-fr's at(1), rendered by `man`)."""
-    page = Path(__file__).parents[1] / "fixtures" / "documented" / "at.1.fr.txt"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "at.1.txt").write_bytes(page.read_bytes())
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([tmp_path / "docs"])
-        answer = index.ask("Je voudrais qu'un script se lance dans trois jours à 16 heures "
-                           "avec at. Qu'est-ce que je tape comme spécification d'heure ?")
+    answer = _ask_documented(tmp_path, "at.1.fr.txt", "Je voudrais qu'un script se lance "
+                             "dans trois jours à 16 heures avec at. Qu'est-ce que je tape "
+                             "comme spécification d'heure ?", as_name="at.1.txt")
     assert not answer.refused, answer.reason
     assert "at 4pm + 3 days" in answer.answer, answer.answer
 
@@ -3029,3 +3022,40 @@ def test_a_table_row_with_a_slash_in_a_word_is_a_row_not_a_pipe():
     assert [u.text for u in units if u.text in rows] == rows, units
     assert is_table_row(rows[0]) and not is_table_row("cat /etc/hosts | sort")
     assert not is_table_row("ls -l | grep x")
+
+
+def test_a_manual_page_option_is_the_term_its_indented_lines_describe(tmp_path):
+    """A manual page as `man` renders it puts an option alone on its line and what it
+    does under it, indented, without a full stop ("-f, --prefix=PRÉFIXE" /
+    "utiliser le PRÉFIXE au lieu de « xx »"): the description was no statement and could
+    not be quoted, and a sentence of another page was (trial 35; Debian manpages-fr's
+    csplit(1)). It is quoted now, after the option it describes."""
+    answer = _ask_documented(tmp_path, "csplit.1.fr.txt", "csplit me crée des fichiers "
+                             "xx00, xx01… Comment leur donner un autre nom de départ ?",
+                             as_name="csplit.txt")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("`-f, --prefix=PRÉFIXE` — utiliser le PRÉFIXE au lieu "
+                                    "de « xx »"), answer.answer
+
+
+def test_a_manual_page_s_terms_and_their_descriptions_are_units():
+    """comm(1) in French (manpages-fr 4.18.1): an example command alone on its line is the
+    term its indented description explains, a description of three words is a statement,
+    a section's title in capitals at the margin stays with its first line
+    ("DESCRIPTION Comparer…") unless that line is a term ("EXEMPLES" over "comm -12…"),
+    and a description without its full stop is kept apart from the next option's."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "comm.1.fr.txt"
+            ).read_text("utf-8")
+    units = split_sentences(_hit(1, "manfr/comm.txt", "", text, kind="text"))
+    by_text = {u.text: u for u in units}
+    term = by_text["comm -12 fichier1 fichier2"]
+    assert term.role == "heading" and term.term, term
+    described = units[term.index + 1]
+    assert described.role == "statement" and described.text.startswith(
+        "n'afficher que les lignes présentes à la fois"), described
+    assert by_text["afficher un résumé"].role == "statement"
+    assert by_text["--total"].term and by_text["EXEMPLES"].role == "heading"
+    assert any(u.text.startswith("DESCRIPTION Comparer les fichiers triés") for u in units)
+    zero = by_text["-z, --zero-terminated"]
+    quote = cite(units[zero.index + 1:zero.index + 3])
+    assert "changement de ligne ; --help afficher" in quote, quote
