@@ -1120,6 +1120,7 @@ class ExtractiveAnswerer:
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
         named = _named_entry(question, quotable, first)
+        named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
             first = named
         mixed = len({_language(h) for h in hits} | {asked}) > 1
@@ -1572,6 +1573,42 @@ def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
         if shared == size >= 2 and mine > most:
             best, most = hit, mine
     return best
+
+
+# An accessor's name: "get_int_max_str_digits", "setMaxListeners", "getdefaulttimeout"
+_ACCESSOR = re.compile(r"^(get|set)(_?)(\w+)$", re.I)
+# A question that asks to change a value, or only to read it (English, French)
+_CHANGES = re.compile(r"\b(set|change|raise|increase|lower|decrease|modify|configure|adjust|"
+                      r"override|lift|enable|disable|turn (on|off)|changer|modifier|relever|"
+                      r"augmenter|baisser|diminuer|définir|régler|fixer|configurer|activer|"
+                      r"désactiver|lever|repousser)\b", re.I)
+_READS = re.compile(r"\b(get|find out|know|check|see|read|look up|what is the current|savoir|"
+                    r"connaître|connaitre|voir|lire|obtenir|récupérer|vérifier|consulter|"
+                    r"quelle est la valeur)\b", re.I)
+
+
+def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
+    """When the entry that would answer is one of an accessor pair (`get_X` / `set_X`)
+    and the question asks for the other use (to change the value: "relever cette limite",
+    for `sys.get_int_max_str_digits`; or only to read it), the other entry of the pair,
+    when one of the first WORDED_DEPTH passages is it; None otherwise."""
+    if not _is_entry(entry):
+        return None
+    container, _, name = _signature_name((entry.heading or "").split(" > ")[-1]).rpartition(".")
+    accessor = _ACCESSOR.match(name)
+    if accessor is None:
+        return None
+    changes, reads = bool(_CHANGES.search(question)), bool(_READS.search(question))
+    verb = accessor.group(1).lower()
+    if verb == "get" and changes and not reads:
+        wanted = "set"
+    elif verb == "set" and reads and not changes:
+        wanted = "get"
+    else:
+        return None
+    other = f"{container}.{wanted}{accessor.group(2)}{accessor.group(3)}".lstrip(".").lower()
+    return next((h for h in hits[:WORDED_DEPTH] if h is not entry and _is_entry(h)
+                 and other in _entry_names(h)), None)
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

@@ -13,6 +13,8 @@ no `calibrate`:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -259,14 +261,21 @@ def _hit(rank: int, path: str, heading: str, text: str, kind: str = "html") -> H
                text=text, language="")
 
 
-def _ask_documented(tmp_path: Path, fixture: str, question: str, as_name: str | None = None):
-    """`question` asked with the defaults over one file of tests/fixtures/documented (a real
-    page from a package), indexed alone under `as_name` (its own name by default)."""
+@contextmanager
+def _documented(tmp_path: Path, fixture: str, as_name: str | None = None) -> Iterator[Index]:
+    """An index, with the defaults, of one file of tests/fixtures/documented (a real page
+    from a package) alone, under `as_name` (its own name by default)."""
     (tmp_path / "docs").mkdir()
     page = Path(__file__).parents[1] / "fixtures" / "documented" / fixture
     (tmp_path / "docs" / (as_name or fixture)).write_bytes(page.read_bytes())
     with Index(tmp_path / "index.sqlite") as index:
         index.ingest([tmp_path / "docs"])
+        yield index
+
+
+def _ask_documented(tmp_path: Path, fixture: str, question: str, as_name: str | None = None):
+    """`question` asked over `_documented(tmp_path, fixture, as_name)`."""
+    with _documented(tmp_path, fixture, as_name) as index:
         return index.ask(question)
 
 
@@ -3059,3 +3068,24 @@ def test_a_manual_page_s_terms_and_their_descriptions_are_units():
     zero = by_text["-z, --zero-terminated"]
     quote = cite(units[zero.index + 1:zero.index + 3])
     assert "changement de ligne ; --help afficher" in quote, quote
+
+
+def test_a_question_that_changes_a_value_is_answered_by_its_setter(tmp_path):
+    """The entry ranked first was `sys.get_int_max_str_digits()` ("Returns the current
+    value…") for a question asking how to raise that limit (trial 18); in English, an
+    unrelated setter (`sys.setrecursionlimit`) was quoted. The other entry of an accessor
+    pair answers when the question asks for the other use (python3-doc's sys.html)."""
+    questions = ["Depuis Python 3.11, convertir un entier énorme en chaîne avec str() lève "
+                 "une ValueError sur le nombre de chiffres. Comment relever cette limite "
+                 "depuis le code pour mon script de calcul ?",
+                 "str() of a huge int fails with a ValueError about the digit limit. How do "
+                 "I raise that limit from my code?"]
+    with _documented(tmp_path, "sys.html") as index:
+        answers = [index.ask(q) for q in questions]
+        reading = index.ask("How do I find out the current recursion limit?")
+    for answer in answers:
+        assert answer.answer.startswith("`sys.set_int_max_str_digits(maxdigits)` — Set the "
+                                        "integer string conversion length limitation"), \
+            answer.answer
+    assert reading.answer.startswith("`sys.getrecursionlimit()` — Return the current value"), \
+        reading.answer
