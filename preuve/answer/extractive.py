@@ -963,6 +963,9 @@ LANG_WINDOW = 3
 # Sentences carrying what the question's kind asks for (a command, a "because", a figure,
 # a path) score this much more; a definition's first statement of its section too.
 KIND_BONUS = 0.06
+# ... and those giving the figure, sum or date that a question of a kind that must carry one
+# asks for ("how many…", "combien…"), this much more: a sentence without it cannot answer
+FIGURE_BONUS = 0.2
 # A sentence defines the term a definition question asks about when one of its first this
 # many words is a word of that term (`_opens_on`; `_names_first` reads three)
 OPENING_WORDS = 6
@@ -1081,7 +1084,7 @@ class ExtractiveAnswerer:
             # sentence opens on that one ("Une limite soft peut être franchie…")
             defines = not term or _opens_on(term, sentence.text)
             if sentence.role == STATEMENT and carries(kind, said) and defines:
-                bonus += KIND_BONUS
+                bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED \
                     and (announces(sentence.text) or sentence.runs_on) \
                     and not _LONE_NAME.match(following.text.strip("`")):
@@ -1128,6 +1131,13 @@ class ExtractiveAnswerer:
         def compared(s: Sentence) -> float:
             return s.score - (0.4 * s.parts["lexical"] if mixed and self.embedder else 0.0)
 
+        def across(s: Sentence) -> float:
+            """As passages are compared: a figure's bonus (FIGURE_BONUS) above KIND_BONUS
+            orders a passage's own sentences, it does not make another passage answer (a
+            date about something else)."""
+            figure = kind in MUST_CARRY and s.parts["kind"] > 0
+            return compared(s) - (FIGURE_BONUS - KIND_BONUS if figure else 0.0)
+
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
         names = question_names(question)
         # the passages that may answer beside the first (`_same_subject`), read once each;
@@ -1141,8 +1151,8 @@ class ExtractiveAnswerer:
                     and not (_language(h) == asked != _language(first)
                              and not _same_manual(first, h))
                     and (named is None or h is first or _continues(first, h))}
-        rival = max((u for u in units if u.hit.chunk_id in eligible), key=compared,
-                    default=None) or max(units, key=compared)
+        rival = max((u for u in units if u.hit.chunk_id in eligible), key=across,
+                    default=None) or max(units, key=across)
         why = "the first-ranked passage" if first is top else (
             f"the entry the question names (ranked {first.rank})" if first is named else
             f"the first passage in the question's language (ranked {first.rank}), the other "
@@ -1151,14 +1161,14 @@ class ExtractiveAnswerer:
         # another passage wins by PREFER_FIRST, and without its kind bonus it is at least as
         # close as the first passage's best: a "…is:" before code, in a passage further
         # down, never wins on its bonus alone
+        held = max((across(s) for s in units if s.hit is first), default=0.0)
         if top_first is None or (rival.hit is not first
-                                 and compared(rival) > compared(top_first) + PREFER_FIRST
+                                 and across(rival) > held + PREFER_FIRST
                                  and compared(rival) - rival.parts["kind"]
                                  >= compared(top_first) - top_first.parts["kind"]):
             pick = rival
-            why = (f"passage ranked {rival.hit.rank} scores {compared(rival):.3f}, more than "
-                   f"the first-ranked passage's best "
-                   f"{compared(top_first) if top_first else 0:.3f} + {PREFER_FIRST}")
+            why = (f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
+                   f"the first-ranked passage's best {held:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \

@@ -3089,3 +3089,17 @@ def test_a_question_that_changes_a_value_is_answered_by_its_setter(tmp_path):
             answer.answer
     assert reading.answer.startswith("`sys.getrecursionlimit()` — Return the current value"), \
         reading.answer
+
+
+def test_a_number_question_is_answered_by_the_sentence_that_gives_the_figure(tmp_path):
+    """"Sur quelle durée est-elle calculée ?" over the French APT guide (apt-doc 2.6.2,
+    guide.fr.html/ch4.html; trial 22): sentences sharing more words but no figure
+    outscored "Elle est mise à jour toutes les 5 secondes…", and the quote, without a
+    figure, was refused. A sentence that gives the figure a number question asks for now
+    scores FIGURE_BONUS more."""
+    answer = _ask_documented(tmp_path, "apt-guide-fr-ch4.html", "Pendant un apt-get update, "
+                             "la vitesse affichée en fin de ligne bouge par à-coups. Sur "
+                             "quelle durée est-elle calculée, à quelle fréquence est-elle "
+                             "rafraîchie ?")
+    assert not answer.refused, answer.reason
+    assert "mise à jour toutes les 5 secondes" in answer.answer, answer.answer
