@@ -354,6 +354,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     out: list[Sentence] = []
     start, block = 0, 0
     notes = False  # past a PDF page's first footnote: the rest of the page is its notes
+    usage = False  # in a manual page's SYNOPSIS: usage lines, no statement
     ends = [*_boundaries(body), None]
     terms = {m.start() for m in _described_terms(body)}
     for n, match in enumerate(ends):
@@ -372,6 +373,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         # which ends without a full stop in manual pages ("use PREFIX instead of 'xx'")
         described = bool(out) and out[-1].term
         term = match is not None and match.start() in terms and not code
+        title = term and _section_title(raw.strip("\n"))
+        term = term and not title
+        usage = title and raw.strip() == "SYNOPSIS" or (usage and not title)
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
@@ -385,8 +389,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
                 and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
             role, runs_on = STATEMENT, True
-        elif term:
-            role = HEADING  # what the indented lines under it describe
+        elif term or title:
+            role = HEADING  # what the indented lines under it describe, or a section's title
         elif _FOOTNOTE.match(cleaned) or notes:
             # "[7] Use the … address": a note of another place, not this answer; on a
             # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If
@@ -412,6 +416,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 and (out[-1].role == ATTACHED or announces(out[-1].text)) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
             role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
+        if usage and not title:
+            role = None  # "shuf [OPTION]... [FICHIER]": how to call it, said again below
         if role in (HEADING, QUESTION) and out:
             block += 1  # a new entry starts: what follows belongs to it
         if role is not None:
@@ -525,9 +531,9 @@ def _described_terms(body: str) -> list[re.Match[str]]:
     further, describe it: a manual page as `man` renders it ("-f, --prefix=PRÉFIXE" then
     "utiliser le PRÉFIXE au lieu de « xx »"; "comm -12 fichier1 fichier2" then
     "n'afficher que les lignes présentes à la fois…"). The term is a few words without a
-    sentence's end, not a list item; its description is indented TERM_INDENT more. A
-    section's title in capitals at the margin ("DESCRIPTION") stays with its first line,
-    unless that line is a term ("EXEMPLES" over "comm -12 fichier1 fichier2")."""
+    sentence's end, not a list item; its description is indented TERM_INDENT more. (A
+    section's title, "DESCRIPTION" over its indented text, is found so too: no term, a
+    heading, `_section_title`.)"""
     lines = list(_LINE.finditer(body))
 
     def described(i: int) -> bool:
@@ -540,12 +546,16 @@ def _described_terms(body: str) -> list[re.Match[str]]:
             len(text.split()) <= TERM_WORDS and not _END.search(text) and \
             not _LIST_ITEM.match(text) and not _FENCE.match(text)
 
-    out = []
-    for i, line in enumerate(lines):
-        title = line.group().isupper() and not _indent(line.group())
-        if described(i) and (not title or described(i + 1)):
-            out.append(_NOWHERE.match(body, line.end()))
-    return out
+    return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
+
+
+def _section_title(line: str) -> bool:
+    """A manual page's section title, as `man` renders it: capitals at the margin, alone
+    on its line ("DESCRIPTION", "VOIR AUSSI")."""
+    return not _indent(line) and bool(_SECTION_TITLE.match(line.rstrip()))
+
+
+_SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
 
 
 # `_described_terms`: a term's words at most, and how much further its description is indented
@@ -553,6 +563,23 @@ TERM_WORDS = 6
 TERM_INDENT = 4
 # ... and the words its description has at least ("afficher un résumé")
 DESCRIPTION_WORDS = 2
+
+
+def _wrapped_option(body: str, boundary: re.Match[str]) -> bool:
+    """The line break before a line starting with an option ("--tmpdir est implicitement
+    fourni.") goes on with the sentence of prose before it, when that line ends no sentence
+    (a manual page wraps its paragraphs anywhere); a list's item starts with "- ", and a
+    list of options has an option at the start of the line before too."""
+    if not body.startswith("\n", boundary.start()) or \
+            not _LINE_OPTION.match(body, boundary.start()):
+        return False
+    previous = body[body.rfind("\n", 0, boundary.start()) + 1:boundary.start()].strip()
+    return len(previous.split()) >= 4 and not _END.search(previous) and \
+        not previous.startswith(("-", "*", "+", "#", ">", "|"))
+
+
+# a line that starts with an option ("--tmpdir est…", "-p RÉP"), not a list's "- item"
+_LINE_OPTION = re.compile(r"\n[ \t]*--?\w")
 
 
 def _indent(line: str) -> int:
@@ -564,7 +591,7 @@ def _boundaries(body: str) -> list[re.Match[str]]:
     and after a described term (`_described_terms`), never inside a fenced code
     block, and at both ends of one."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
-    found = list(_BOUNDARY.finditer(body))
+    found = [m for m in _BOUNDARY.finditer(body) if not _wrapped_option(body, m)]
     listed = [m for m in _listed_names(body) + _described_terms(body)
               if not any(b.start() <= m.start() <= b.end() for b in found)]
     found = sorted(found + listed, key=lambda m: m.start())
@@ -1631,7 +1658,9 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     heading = own[chosen[0].index - 1]
     text = _labelled_term(heading.text.strip()) or heading.text.strip()
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)
-                                       or heading.term):
+                                       or heading.term) or (
+                heading.hit.kind == "text" and not heading.term and _SECTION_TITLE.match(text)):
+        # (a manual page's section title, "DESCRIPTION", names no object)
         return None
     names = [text]
     if _OPTION_LINE.match(text):

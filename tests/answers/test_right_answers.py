@@ -3050,9 +3050,9 @@ def test_a_manual_page_option_is_the_term_its_indented_lines_describe(tmp_path):
 def test_a_manual_page_s_terms_and_their_descriptions_are_units():
     """comm(1) in French (manpages-fr 4.18.1): an example command alone on its line is the
     term its indented description explains, a description of three words is a statement,
-    a section's title in capitals at the margin stays with its first line
-    ("DESCRIPTION Comparer…") unless that line is a term ("EXEMPLES" over "comm -12…"),
-    and a description without its full stop is kept apart from the next option's."""
+    a section's title in capitals at the margin ("DESCRIPTION") is a heading, no part of
+    the first sentence under it, the SYNOPSIS's usage lines are no statements, and a
+    description without its full stop is kept apart from the next option's."""
     text = (Path(__file__).parents[1] / "fixtures" / "documented" / "comm.1.fr.txt"
             ).read_text("utf-8")
     units = split_sentences(_hit(1, "manfr/comm.txt", "", text, kind="text"))
@@ -3064,7 +3064,10 @@ def test_a_manual_page_s_terms_and_their_descriptions_are_units():
         "n'afficher que les lignes présentes à la fois"), described
     assert by_text["afficher un résumé"].role == "statement"
     assert by_text["--total"].term and by_text["EXEMPLES"].role == "heading"
-    assert any(u.text.startswith("DESCRIPTION Comparer les fichiers triés") for u in units)
+    description = by_text["DESCRIPTION"]  # a section's title: a heading, no term
+    assert description.role == "heading" and not description.term
+    assert units[description.index + 1].text.startswith("Comparer les fichiers triés")
+    assert not any("FICHIER1 FICHIER2" in u.text for u in units)  # the SYNOPSIS: no quote
     zero = by_text["-z, --zero-terminated"]
     quote = cite(units[zero.index + 1:zero.index + 3])
     assert "changement de ligne ; --help afficher" in quote, quote
@@ -3103,3 +3106,17 @@ def test_a_number_question_is_answered_by_the_sentence_that_gives_the_figure(tmp
                              "rafraîchie ?")
     assert not answer.refused, answer.reason
     assert "mise à jour toutes les 5 secondes" in answer.answer, answer.answer
+
+
+def test_a_manual_page_s_sentence_wrapped_before_an_option_is_one_sentence():
+    """mktemp(1) in French (manpages-fr 4.18.1, trial 36) wraps "…tmp.XXXXXXXXXX sera
+    utilisé et" / "--tmpdir est implicitement fourni.": the line starting with an option
+    was read as a list's item, and the file name was lost from the quote. A line break
+    inside prose that ends no sentence goes on; an option list still splits."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "mktemp.1.fr.txt"
+            ).read_text("utf-8")
+    units = [u.text for u in split_sentences(_hit(1, "manfr/mktemp.txt", "", text,
+                                                  kind="text"))]
+    assert "Si MODÈLE n'est pas indiqué, tmp.XXXXXXXXXX sera utilisé et --tmpdir est " \
+           "implicitement fourni." in units, units
+    assert "-d, --directory" in units and "créer un répertoire au lieu d'un fichier" in units
