@@ -369,9 +369,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         role, runs_on = None, False
-        # what a term alone on the line before is (`_described_terms`): a description,
-        # which ends without a full stop in manual pages ("use PREFIX instead of 'xx'")
-        described = bool(out) and out[-1].term
+        # what a term alone on the line before is (`_described_terms`), or an option on
+        # its own line is (`_INLINE_OPTION`): a description, which ends without a full
+        # stop in manual pages ("use PREFIX instead of 'xx'")
+        described = (bool(out) and out[-1].term) or bool(_INLINE_OPTION.match(raw.lstrip("\n")))
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
@@ -558,6 +559,9 @@ def _section_title(line: str) -> bool:
 _SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
 
 
+# An option and what it does on one line, as `man` renders a short one ("-t     sort by
+# time, newest first; see --time"): a description, without its full stop
+_INLINE_OPTION = re.compile(r"^[ \t]*--?\w\S*(?:, --?\S+)*[ \t]{2,}\S")
 # `_described_terms`: a term's words at most, and how much further its description is indented
 TERM_WORDS = 6
 TERM_INDENT = 4

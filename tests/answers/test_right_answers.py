@@ -3120,3 +3120,15 @@ def test_a_manual_page_s_sentence_wrapped_before_an_option_is_one_sentence():
     assert "Si MODÈLE n'est pas indiqué, tmp.XXXXXXXXXX sera utilisé et --tmpdir est " \
            "implicitement fourni." in units, units
     assert "-d, --directory" in units and "créer un répertoire au lieu d'un fichier" in units
+
+
+def test_a_manual_page_s_short_option_and_its_description_on_one_line_are_a_statement(
+        tmp_path):
+    """`man` puts a short option and what it does on one line ("-p     same as
+    --preserve=mode,ownership,timestamps", coreutils' cp(1) in English): without a full
+    stop it was no sentence, and the answer quoted another option; it is one now."""
+    answer = _ask_documented(tmp_path, "cp.1.txt", "When I copy with cp, how do I keep the "
+                             "original timestamps and permissions?")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("-p same as --preserve=mode,ownership,timestamps"), \
+        answer.answer
