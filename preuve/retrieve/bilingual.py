@@ -193,6 +193,10 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     word = word.lower()
     if any(text.stem(word, lang) in stems for lang, stems in lists.items()):
         return True  # (the dictionaries, slower to load, only for what the lists lack)
+    prefix = _PREFIX.match(word)
+    if prefix and any(text.stem(word[prefix.end():], lang) in stems
+                      for lang, stems in lists.items()):
+        return True  # "subfolder", "sous-répertoire" written as one: a prefix and a word
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
@@ -200,6 +204,12 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
            for language, other in (("fr", "en"), ("en", "fr"))):
         return True
     return _clipped(word, _sorted_stems(cache))
+
+
+# A prefix that makes a word of a word ("subfolder", "multithread", "autosave"), before at
+# least four letters
+_PREFIX = re.compile(r"^(?:sub|sous|super|multi|under|over|non|self|semi|anti|inter|micro|"
+                     r"mini|auto|pre|post)(?=[a-zà-ÿ]{4,}$)")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:

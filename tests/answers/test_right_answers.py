@@ -234,6 +234,19 @@ def test_a_question_naming_what_no_passage_holds_is_refused(manuals):
     assert not manuals.ask("What does bugreport do?", audience="public").refused
 
 
+@needs_dictionaries
+def test_a_prefix_and_a_word_written_as_one_are_a_word_not_a_name():
+    """"…print only the total for a directory instead of every subfolder?" was refused:
+    "subfolder", in no word list, was taken for a product's name that no passage holds
+    (du(1), coreutils). A known prefix before a word of the lists is a word; names stay
+    names, even when they start like one ("supertux", "needrestart", "reprepro")."""
+    from preuve.retrieve import bilingual
+
+    assert bilingual.is_word("subfolder") and bilingual.is_word("multithreaded")
+    for name in ("supertux", "needrestart", "reprepro", "flatpakker", "minidlna"):
+        assert bilingual.is_word(name) is False, name
+
+
 def test_the_judgment_counts_only_what_the_caller_may_read(tmp_path):
     """Adding staff passages changes nothing a public caller's judgment reads (before, N
     counted every chunk: the coverage moved with text the caller cannot see)."""
