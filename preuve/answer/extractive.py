@@ -376,7 +376,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
-        usage = title and raw.strip() == "SYNOPSIS" or (usage and not title)
+        usage = (title and raw.strip() == "SYNOPSIS") or (usage and not title)
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)

@@ -196,7 +196,7 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     prefix = _PREFIX.match(word)
     if prefix and any(text.stem(word[prefix.end():], lang) in stems
                       for lang, stems in lists.items()):
-        return True  # "subfolder", "sous-répertoire" written as one: a prefix and a word
+        return True  # "subfolder", "multithreaded", "autosave": a prefix and a word
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
