@@ -3140,8 +3140,12 @@ def test_a_manual_page_s_short_option_and_its_description_on_one_line_are_a_stat
     """`man` puts a short option and what it does on one line ("-p     same as
     --preserve=mode,ownership,timestamps", coreutils' cp(1) in English): without a full
     stop it was no sentence, and the answer quoted another option; it is one now."""
-    answer = _ask_documented(tmp_path, "cp.1.txt", "When I copy with cp, how do I keep the "
-                             "original timestamps and permissions?")
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "cp.1.txt"
+    units = split_sentences(_hit(1, "cp.1.txt", "", page.read_text("utf-8"), kind="text"))
+    assert any(u.role == "statement" and u.text == "-p same as --preserve=mode,ownership,"
+               "timestamps" for u in units), units
+    answer = _ask_documented(tmp_path, "cp.1.txt", "When I copy files with cp, how do I "
+                             "preserve their timestamps and permissions?")
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("-p same as --preserve=mode,ownership,timestamps"), \
         answer.answer
