@@ -355,8 +355,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     start, block = 0, 0
     notes = False  # past a PDF page's first footnote: the rest of the page is its notes
     usage = False  # in a manual page's SYNOPSIS: usage lines, no statement
-    ends = [*_boundaries(body), None]
-    terms = {m.start() for m in _described_terms(body)}
+    described_terms = _described_terms(body)
+    ends = [*_boundaries(body, described_terms), None]
+    terms = {m.start() for m in described_terms}
     for n, match in enumerate(ends):
         end = match.start() if match else len(body)
         raw = body[start:end]
@@ -590,13 +591,13 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _boundaries(body: str) -> list[re.Match[str]]:
+def _boundaries(body: str, terms: list[re.Match[str]]) -> list[re.Match[str]]:
     """Where the passage's units end: `_BOUNDARY`, around a listed name (`_listed_names`)
-    and after a described term (`_described_terms`), never inside a fenced code
+    and after a described term (`terms`, `_described_terms`'s), never inside a fenced code
     block, and at both ends of one."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
     found = [m for m in _BOUNDARY.finditer(body) if not _wrapped_option(body, m)]
-    listed = [m for m in _listed_names(body) + _described_terms(body)
+    listed = [m for m in _listed_names(body) + terms
               if not any(b.start() <= m.start() <= b.end() for b in found)]
     found = sorted(found + listed, key=lambda m: m.start())
     if not fences:
@@ -844,14 +845,21 @@ def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
     return before + chosen
 
 
+def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
+    """The term alone on its line (`Sentence.term`) that this statement describes, if any."""
+    before = own[sentence.index - 1] if sentence.index > 0 else None
+    return before if before is not None and before.term and sentence.role == STATEMENT \
+        else None
+
+
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
     """What a unit says, as scored: its text, and for a sentence that goes on in a code
     block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
     `apt-mark unhold foo`) the code and words that complete it; for what an option alone on
     its line does ("utiliser le PRÉFIXE au lieu de « xx »"), that term with it."""
-    before = own[sentence.index - 1] if sentence.index > 0 else None
-    if before is not None and before.term and sentence.role == STATEMENT:
-        return f"{before.text} {sentence.text}"
+    term = _described_by(sentence, own)
+    if term is not None:
+        return f"{term.text} {sentence.text}"
     if not sentence.runs_on:
         return sentence.text
     parts = [sentence.text]
@@ -1108,7 +1116,7 @@ class ExtractiveAnswerer:
             # "…looks like this:" with what it shows in the next passage: its colon
             # carries nothing here
             said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
-            if sentence.index and by_hit[sentence.hit.chunk_id][sentence.index - 1].term:
+            if _described_by(sentence, by_hit[sentence.hit.chunk_id]) is not None:
                 said = text  # with the option or command it describes
             # a definition of another term ("Le système des quotas permet…" for "c'est quoi
             # une limite soft") is no definition of the one asked about, when another
