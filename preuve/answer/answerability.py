@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from preuve import text as tokens
@@ -51,17 +51,30 @@ class Defaults:
     whose weighted words are mostly absent is about something else, however close its
     meaning), `context_floor` for a question that sets the scene before asking ("I'm
     retouching an old portrait of my grandmother… How do I…?": the user's situation is in
-    words no manual holds); else refuse."""
+    words no manual holds); else refuse. A question whose first passage is in another
+    language is judged on dense thresholds lowered by `across_languages` (`asked_across`):
+    e5 places a question nearer a passage in its own language, so the same meaning reads
+    lower across languages (docs/answers.md, "Twenty-second session")."""
 
     dense_floor: float
     dense_sure: float
     coverage_min: float
     coverage_floor: float = 0.33
     context_floor: float = 0.2
+    # how much lower the dense evidence reads when the question and its first passage are
+    # in different languages (the same meaning, measured across them)
+    across_languages: float = 0.0
+
+    def asked_across(self) -> Defaults:
+        """These thresholds for a question asked across languages: the dense ones lowered
+        by `across_languages`."""
+        return replace(self, dense_floor=self.dense_floor - self.across_languages,
+                       dense_sure=self.dense_sure - self.across_languages)
 
 
 # multilingual-e5-small (int8, bundled). See docs/answers.md for how they were set.
-E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.5)
+E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.5,
+                       across_languages=0.02)
 # keyword-only indexes have no dense evidence: coverage alone decides
 KEYWORD_DEFAULTS = Defaults(dense_floor=-1.0, dense_sure=2.0, coverage_min=0.5)
 
@@ -377,6 +390,11 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     lets a word be found through its translation; `is_name(word)` tells a name from a word
     (None: no such check), so that a question naming what no readable passage holds is
     refused."""
+    asked_language = tokens.question_language(question)
+    # the first passage in another language: the dense evidence is measured across them
+    across = bool(hits and hits[0].language and hits[0].language != asked_language)
+    if across:
+        defaults = defaults.asked_across()
     translated = content_words(question, translate)
     plain = content_words(question) if translate is not None else translated
     kept: dict[frozenset[str], tuple[str, frozenset[str]]] = {}
@@ -404,12 +422,14 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                "agreement": agree, "words": rows,
                "passage_coverage": [round(share, 3) for share, _ in each],
                "read_first": read_first(each, weights, hits[:ASK_K],
-                                     tokens.question_language(question)),
+                                     asked_language),
                "defaults": {"dense_floor": defaults.dense_floor,
                             "dense_sure": defaults.dense_sure,
                             "coverage_min": defaults.coverage_min,
                             "coverage_floor": defaults.coverage_floor,
                             "context_floor": defaults.context_floor}}
+    if across:
+        numbers["defaults"]["across_languages"] = defaults.across_languages
     if not hits:
         return Judgment(False, "no passage retrieved", numbers)
     if not words:

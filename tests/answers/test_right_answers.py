@@ -1546,6 +1546,39 @@ def test_a_question_that_sets_the_scene_is_judged_on_a_lower_share_of_its_words(
     assert not plain.answerable and "33%" in plain.reason, plain.reason
 
 
+def test_the_dense_evidence_of_a_question_asked_across_languages_is_read_lower():
+    """French questions over English pages were refused four times as often as questions
+    asked in their pages' language (22 of 107, trial sets): multilingual-e5 puts a
+    question nearer a passage in its own language, so the same evidence reads lower across
+    them (median best cosine of answerable questions 0.864 across, 0.887 within). Trial
+    17's "…surveiller plusieurs sockets…" was refused at 0.859 with the `DefaultSelector`
+    entry first. Across languages the dense thresholds are lowered by that gap; within
+    one language they are not."""
+    from preuve.answer.answerability import E5_DEFAULTS, judge
+
+    def passage(language: str) -> Hit:
+        return Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="selectors.html",
+                   kind="html", title="selectors", heading="High-level I/O multiplexing", page=None,
+                   page_label=None, start_line=1, end_line=2, symbol=None,
+                   symbol_kind=None, language=language,
+                   text="DefaultSelector is an alias to the most efficient implementation "
+                        "available on the current platform: epoll, kqueue or select.")
+
+    question = "Sur mon serveur, quelle classe choisit seule entre epoll, kqueue et select ?"
+    between = E5_DEFAULTS.dense_sure - E5_DEFAULTS.across_languages / 2
+    across = judge(question, [passage("en")], between, lambda stems: 1, 100, E5_DEFAULTS)
+    assert E5_DEFAULTS.coverage_floor <= across.numbers["coverage"] < E5_DEFAULTS.coverage_min
+    assert across.answerable, across.reason
+    assert across.numbers["defaults"]["across_languages"] == E5_DEFAULTS.across_languages
+    within = judge(question, [passage("fr")], between, lambda stems: 1, 100, E5_DEFAULTS)
+    assert not within.answerable and "not enough on its own" in within.reason
+    assert "across_languages" not in within.numbers["defaults"]
+    # lower, not gone: under the lowered threshold a question across languages is refused
+    under = E5_DEFAULTS.dense_sure - 2 * E5_DEFAULTS.across_languages
+    assert not judge(question, [passage("en")], under, lambda stems: 1, 100,
+                     E5_DEFAULTS).answerable
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
