@@ -707,12 +707,17 @@ _POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said|this)\s+"
 
 
 # A sentence naming what was said just before it ("The preceding statement is not true on
-# Windows", "As noted above", "Comme indiqué ci-dessus"), even across a note's heading:
-# what it points to is quoted before it
+# Windows", "As noted above", "Comme indiqué ci-dessus", "…in all of the formats above"),
+# even across a note's heading: what it points to is quoted before it. ("above" after a
+# noun points back unless a figure or a noun follows it: "the value above 30", "the limit
+# above which…")
 _POINTS_ABOVE = re.compile(r"\b(?:the|this|that|these|ce|cet|cette|ces|le|la|les|l['’])\s*"
                            r"(?:preceding|previous|above|foregoing|aforementioned|précédente?s?)"
                            r"\b|\b(?:as|comme)\s+(?:\w+\s+)?(?:above|earlier|ci-dessus|plus haut|"
-                           r"précédemment)\b|^(?:\W*\w+\W+){0,4}?(?:ci-dessus|susmentionnée?s?)\b",
+                           r"précédemment)\b|^(?:\W*\w+\W+){0,4}?(?:ci-dessus|susmentionnée?s?)\b|"
+                           r"\b(?:the|these|those|all|each|any|either|les|ces|des|aux|chacune?)\s+"
+                           r"(?:[^\W\d_]+\s+){1,2}(?:above|ci-dessus)\b(?![ \t]+(?:\d|(?:the|a|an|"
+                           r"all|zero|it|that|this|which|what|where|whom|its|their)\b))",
                            re.I)
 
 

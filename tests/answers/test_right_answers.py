@@ -1579,6 +1579,26 @@ def test_the_dense_evidence_of_a_question_asked_across_languages_is_read_lower()
                      E5_DEFAULTS).answerable
 
 
+def test_a_sentence_naming_the_list_above_it_is_quoted_with_that_list(tmp_path):
+    """"…sous quelle forme est-ce que je peux les enregistrer ?" over SQLite's quirks page
+    (trial 23) quoted "…understand date/times in all of the formats above, and can freely
+    change between them." without the formats: "the formats above" (a noun between the
+    article and "above") did not read as pointing back, only "the above", "as shown
+    above" did. The three formats above it are quoted before it."""
+    answer = _ask_documented(tmp_path, "sqlite-quirks.html",
+                             "There is no DATE column type in SQLite. How am I supposed "
+                             "to store dates then?")
+    assert not answer.refused, answer.reason
+    for fact in ("ISO-8601", "unix time", "Julian day"):
+        assert fact in answer.answer, answer.answer
+    assert answer.answer.index("Julian day") < answer.answer.index("formats above")
+    # "above" before a figure or a noun points nowhere
+    from preuve.answer.extractive import _POINTS_ABOVE
+
+    assert not _POINTS_ABOVE.search("Keep the value above 30 degrees.")
+    assert not _POINTS_ABOVE.search("the limit above which a warning is printed")
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
