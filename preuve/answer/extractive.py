@@ -140,6 +140,7 @@ class Sentence:
     aside: bool = False  # the second quote, from another section: beside the answer
     elided: bool = False  # statements of its passage skipped before it in the quote ("…")
     term: bool = False  # a term alone on its line that the lines under it describe
+    tagged: bool = False  # a tag and its description on one line ("124    si la…")
 
     @property
     def label(self) -> str:
@@ -371,9 +372,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         role, runs_on = None, False
         # what a term alone on the line before is (`_described_terms`), or an option on
-        # its own line is (`_INLINE_OPTION`): a description, which ends without a full
+        # its own line is (`_INLINE_TAG`): a description, which ends without a full
         # stop in manual pages ("use PREFIX instead of 'xx'")
-        described = (bool(out) and out[-1].term) or bool(_INLINE_OPTION.match(raw.lstrip("\n")))
+        described = (bool(out) and out[-1].term) or bool(_INLINE_TAG.match(raw.lstrip("\n")))
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
@@ -433,7 +434,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             else:
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
-                                runs_on=runs_on, term=term)
+                                runs_on=runs_on, term=term,
+                                tagged=bool(_INLINE_TAG.match(raw.lstrip("\n"))))
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -560,9 +562,13 @@ def _section_title(line: str) -> bool:
 _SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
 
 
-# An option and what it does on one line, as `man` renders a short one ("-t     sort by
-# time, newest first; see --time"): a description, without its full stop
-_INLINE_OPTION = re.compile(r"^[ \t]*--?\w\S*(?:, --?\S+)*[ \t]{2,}\S")
+# An option and what it does on one line, as `man` renders a short tag ("-t     sort by
+# time, newest first; see --time"), and so a value or a name in capitals ("124    si la
+# commande dépasse le temps imparti…", an exit status; "TMPDIR   the folder…"): a
+# description, without its full stop
+_TAG = re.compile(r"^(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})$")
+_INLINE_TAG = re.compile(r"^[ \t]*(?:--?\w\S*(?:, --?\S+)*[ \t]{2,}\S|"
+                            r"(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})[ \t]{2,}[^\W\d_])")
 # `_described_terms`: a term's words at most, and how much further its description is indented
 TERM_WORDS = 6
 TERM_INDENT = 4
@@ -585,6 +591,8 @@ def _wrapped_option(body: str, boundary: re.Match[str]) -> bool:
 
 # a line that starts with an option ("--tmpdir est…", "-p RÉP"), not a list's "- item"
 _LINE_OPTION = re.compile(r"\n[ \t]*--?\w")
+# the line break before a line that `_INLINE_TAG` reads as a tag and its description
+_TAGGED_LINE = re.compile(r"\n(?=" + _INLINE_TAG.pattern.removeprefix("^") + ")")
 
 
 def _indent(line: str) -> int:
@@ -597,7 +605,11 @@ def _boundaries(body: str, terms: list[re.Match[str]]) -> list[re.Match[str]]:
     block, and at both ends of one."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
     found = [m for m in _BOUNDARY.finditer(body) if not _wrapped_option(body, m)]
-    listed = [m for m in _listed_names(body) + terms
+    # a tagged line ("124    si la commande…") starts its own unit, even right under
+    # the line that announces the list ("État de fin d'exécution :")
+    tagged = [_NOWHERE.match(body, m.start()) for m in _TAGGED_LINE.finditer(body)
+              if not _wrapped_option(body, m)]
+    listed = [m for m in _listed_names(body) + terms + tagged
               if not any(b.start() <= m.start() <= b.end() for b in found)]
     found = sorted(found + listed, key=lambda m: m.start())
     if not fences:
@@ -772,9 +784,9 @@ def _list_start(own: list[Sentence], start: int) -> int | None:
       ```…``` "Pour de plus…"): at that statement, the code with it; not when `own[start]`
       announces code of its own (a sibling item: "To install foo, run:" and its command,
       then "To list…, run:");
-    - inside a list (a marker such as "1." attached before it, only the list's items in
-      between, LIST_BACK units at most): at the statement whose colon announces the
-      list."""
+    - inside a list (a marker such as "1." attached before it, or a manual page's tagged
+      lines, "124    si la commande…": only the list's items in between, LIST_BACK units
+      at most): at the statement whose colon announces the list."""
     block, marker = own[start].block, False
     if start >= 2 and own[start - 1].role == ATTACHED and _FENCE.match(own[start - 1].text) \
             and own[start - 2].role == STATEMENT and own[start - 2].block == block \
@@ -786,7 +798,7 @@ def _list_start(own: list[Sentence], start: int) -> int | None:
             return None
         if own[i].role == STATEMENT and announces(own[i].text):
             return i if marker else None
-        marker = marker or own[i].role == ATTACHED
+        marker = marker or own[i].role == ATTACHED or own[i].tagged
     return None
 
 
@@ -952,7 +964,8 @@ def cite(chosen: list[Sentence]) -> str:
 def _joined(texts: list[str]) -> str:
     """Quoted units one after the other; a table's rows kept apart (" ; "), so that one
     row's last cell does not read as the next row's first, and so is a unit that ends
-    without a full stop from the next option's ("…pas le changement de ligne ; --help…")."""
+    without a full stop from the next option's or tag's ("…pas le changement de ligne ;
+    --help…", "…n'est pas spécifiée ; 125 si…")."""
     out = ""
     for i, piece in enumerate(texts):
         if _FENCE.match(piece):  # a code block: on lines of its own
@@ -963,7 +976,8 @@ def _joined(texts: list[str]) -> str:
             continue
         if i and not out.endswith("\n"):
             apart = is_table_row(texts[i - 1]) or (
-                not _END.search(texts[i - 1]) and _OPTION_LINE.match(piece.split(" ", 1)[0]))
+                not _END.search(texts[i - 1]) and (_OPTION_LINE.match(piece.split(" ", 1)[0])
+                                                   or _TAG.match(piece.split(" ", 1)[0])))
             out += " ; " if apart else " "
         out += piece
     return out

@@ -22,6 +22,7 @@ import pytest
 from preuve import Index
 from preuve.answer.extractive import (
     ATTACHED,
+    STATEMENT,
     ExtractiveAnswerer,
     Sentence,
     cite,
@@ -1219,7 +1220,7 @@ def test_within_one_language_the_first_passage_is_read_first():
     two right answers on the manuals). And a candidate is read first only when about as
     close in meaning as the first passage."""
     from preuve.answer.answerability import read_first
-    from preuve.answer.extractive import STATEMENT, Sentence, _subject_first
+    from preuve.answer.extractive import Sentence, _subject_first
 
     def hit(language: str, name: str) -> Hit:
         return Hit(rank=1, score=1.0, chunk_id=name, doc_id="d", path="p", kind="html",
@@ -1597,6 +1598,29 @@ def test_a_sentence_naming_the_list_above_it_is_quoted_with_that_list(tmp_path):
 
     assert not _POINTS_ABOVE.search("Keep the value above 30 degrees.")
     assert not _POINTS_ABOVE.search("the limit above which a warning is printed")
+
+
+def test_a_manual_page_s_tagged_values_are_read_and_quoted_as_a_list(tmp_path):
+    """Trial 37's timeout(1) in French: its exit statuses are tagged lines, a value and
+    what it means on one line ("124    si la commande dépasse le temps imparti…"), under
+    "État de fin d'exécution :". No full stop ends them and the first sat right under the
+    lead-in: none was read, and the answer came from the options. Each is now a statement
+    read with its value, and the list is quoted from the line that announces it, its rows
+    kept apart."""
+    answer = _ask_documented(tmp_path, "timeout.1.fr.txt",
+                             "Avec timeout, quel code de sortie indique que la commande a "
+                             "dépassé le délai ?")
+    assert not answer.refused, answer.reason
+    assert "124 si la commande dépasse le temps imparti" in answer.answer, answer.answer
+    assert "spécifiée ; 125 si" in answer.answer, answer.answer
+    hit = _hit(1, "timeout.txt", "timeout", "   État de fin d'exécution :\n"
+               "       124    si la commande dépasse le temps imparti et que l'option\n"
+               "              --preserve-status n'est pas spécifiée\n\n"
+               "       125    si la commande timeout elle-même échoue\n", "text")
+    units = [(u.role, u.text) for u in split_sentences(hit)]
+    assert (STATEMENT, "124 si la commande dépasse le temps imparti et que l'option "
+                       "--preserve-status n'est pas spécifiée") in units, units
+    assert (STATEMENT, "125 si la commande timeout elle-même échoue") in units, units
 
 
 def test_wishing_is_not_what_a_question_is_about():
