@@ -1650,33 +1650,55 @@ _CHANGES = re.compile(r"\b(set|change|raise|increase|lower|decrease|modify|confi
                       r"override|lift|enable|disable|turn (on|off)|changer|modifier|relever|"
                       r"augmenter|baisser|diminuer|définir|régler|fixer|configurer|activer|"
                       r"désactiver|lever|repousser)\b", re.I)
+# A reader's or a writer's object: "AU_read", "Wave_write", "csv.DictWriter", "StreamReader"
+_SIDE = re.compile(r"((?<![A-Za-z0-9])(?i:read(?:er)?|writer?)|(?<=[a-z])(?:Read(?:er)?|Writer?))"
+                   r"(?![a-z0-9])")
+# A question that asks to write (a file, an output), or to read one
+_WRITES = re.compile(r"\b(write|writes|writing|written|output|save|saving|écrire|écrit|"
+                     r"écrite|écrits|écriture|enregistrer|sauvegarder|en sortie)\b", re.I)
+_READING = re.compile(r"\b(read|reads|reading|input|load|loading|lire|lu|lue|lecture|"
+                      r"charger|en entrée)\b", re.I)
 _READS = re.compile(r"\b(get|find out|know|check|see|read|look up|what is the current|savoir|"
                     r"connaître|connaitre|voir|lire|obtenir|récupérer|vérifier|consulter|"
                     r"quelle est la valeur)\b", re.I)
 
 
 def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
-    """When the entry that would answer is one of an accessor pair (`get_X` / `set_X`)
-    and the question asks for the other use (to change the value: "relever cette limite",
-    for `sys.get_int_max_str_digits`; or only to read it), the other entry of the pair,
-    when one of the first WORDED_DEPTH passages is it; None otherwise."""
+    """When the entry that would answer is one of a pair and the question asks for the
+    other use, the other entry of the pair, when one of the first WORDED_DEPTH passages
+    is it; None otherwise. The pairs: an accessor's (`get_X` / `set_X`: to change the value,
+    "relever cette limite", for `sys.get_int_max_str_digits`; or only to read it), and a
+    reader's and a writer's (`AU_read.getcomptype` / `AU_write.setcomptype`: "…accepte-t-il
+    à l'écriture ?"; `Wave_write.setnchannels` for "how many channels can I read?")."""
     if not _is_entry(entry):
         return None
     container, _, name = _signature_name((entry.heading or "").split(" > ")[-1]).rpartition(".")
     accessor = _ACCESSOR.match(name)
-    if accessor is None:
-        return None
     changes, reads = bool(_CHANGES.search(question)), bool(_READS.search(question))
-    verb = accessor.group(1).lower()
-    if verb == "get" and changes and not reads:
-        wanted = "set"
-    elif verb == "set" and reads and not changes:
-        wanted = "get"
-    else:
-        return None
-    other = f"{container}.{wanted}{accessor.group(2)}{accessor.group(3)}".lstrip(".").lower()
-    return next((h for h in hits[:WORDED_DEPTH] if h is not entry and _is_entry(h)
-                 and other in _entry_names(h)), None)
+    writes, reading = bool(_WRITES.search(question)), bool(_READING.search(question))
+    side = _SIDE.search(container)
+    others = []
+    if side is not None and writes != reading and side.group(1).lower().startswith(
+            "read" if writes else "write"):  # the other side's object, its other verb
+        flipped = {"read": "write", "write": "read", "reader": "writer", "writer": "reader"}
+        word = side.group(1)
+        wanted = flipped[word.lower()]
+        wanted = wanted.capitalize() if word[:1].isupper() else wanted
+        verb = ("set" if writes else "get") if accessor else ""
+        rest = f"{verb}{accessor.group(2)}{accessor.group(3)}" if accessor else name
+        others.append(f"{container[:side.start(1)]}{wanted}{container[side.end(1):]}.{rest}")
+    if accessor is not None:
+        verb = accessor.group(1).lower()
+        if verb == "get" and changes and not reads:
+            others.append(f"{container}.set{accessor.group(2)}{accessor.group(3)}")
+        elif verb == "set" and reads and not changes:
+            others.append(f"{container}.get{accessor.group(2)}{accessor.group(3)}")
+    for other in (o.lstrip(".").lower() for o in others):
+        found = next((h for h in hits[:WORDED_DEPTH] if h is not entry and _is_entry(h)
+                      and other in _entry_names(h)), None)
+        if found is not None:
+            return found
+    return None
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

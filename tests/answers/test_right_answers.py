@@ -1623,6 +1623,24 @@ def test_a_manual_page_s_tagged_values_are_read_and_quoted_as_a_list(tmp_path):
     assert (STATEMENT, "125 si la commande timeout elle-même échoue") in units, units
 
 
+def test_a_question_about_writing_is_answered_by_the_writer_s_entry(tmp_path):
+    """Trial 37: "…sunau peut écrire un fichier AU compressé en A-law ? Quels types de
+    compression accepte-t-il à l'écriture ?" quoted `AU_read.getcomptype()` ("Supported
+    compression types are 'ULAW', 'ALAW' and 'NONE'"), the reader's, which tells a user
+    that A-law can be written; `AU_write.setcomptype`, second, says "Only 'NONE' and
+    'ULAW' are supported on output". A reader's entry and a question that writes: the
+    writer's entry of the same name answers; asked about reading, the reader's still does
+    (from the first-ranked passage, as before)."""
+    with _documented(tmp_path, "sunau.html") as index:
+        written = index.ask("Est-ce que le module sunau peut écrire un fichier AU compressé "
+                            "en A-law ? Quels types de compression accepte-t-il à "
+                            "l'écriture ?")
+        assert "supported on output" in written.answer, written.answer
+        assert "'ALAW'" not in written.answer, written.answer
+        read = index.ask("Which compression types can sunau read?")
+        assert "AU_read.getcomptype" in read.answer and "'ALAW'" in read.answer, read.answer
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
