@@ -1559,9 +1559,10 @@ def _entry_names(hit: Hit) -> set[str]:
 
 
 def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
-    """The API entry among `hits` that the question names (`lru_cache`, `re.match`) when
-    the first-ranked passage is another entry, which only mentions it ("Returns the same
-    as lru_cache(maxsize=None)" in `functools.cache`'s), or, when it names none, the entry
+    """The API entry among `hits` that the question names (`lru_cache`, `re.match`, or a
+    method it calls, `open()`) when the first-ranked passage is another entry, which only
+    mentions it ("Returns the same as lru_cache(maxsize=None)" in `functools.cache`'s; the
+    class whose `open()` connects), or, when it names none, the entry
     of the first one's page whose name the question says in words (`_worded_entry`):
     None otherwise."""
     written = [n.lstrip("@") for n in _IDENTIFIER.findall(question)]
@@ -1572,7 +1573,13 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     if member is not None or names & _entry_names(first):
         return member
     if not names:
-        return _worded_entry(question, hits, first)
+        # a method the question calls by its name alone ("si j'appelle open()…"), its
+        # entry among the first passages when the first is another ("class Telnet")
+        called = {c.lower() for c in _CALLED.findall(question)}
+        if called & _entry_names(first):
+            return None
+        return next((h for h in hits[:WORDED_DEPTH] if h is not first and _is_entry(h)
+                     and called & _entry_names(h)), None) or _worded_entry(question, hits, first)
     # a member of the class the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`;
     # not `select.PIPE_BUF` for "select.select()", another member of its module)
     containers = set(max(_entry_names(first), key=len).split(".")[:-1])

@@ -1641,6 +1641,31 @@ def test_a_question_about_writing_is_answered_by_the_writer_s_entry(tmp_path):
         assert "AU_read.getcomptype" in read.answer and "'ALAW'" in read.answer, read.answer
 
 
+def test_a_method_the_question_calls_by_its_name_alone_is_the_entry_that_answers():
+    """Trial 37: "Avec telnetlib, si j'appelle open() en ne donnant que le nom d'hôte, sur
+    quel port la connexion se fait-elle ?" quoted the `telnetlib.Telnet` class, ranked
+    first, whose description only says that open() connects; `Telnet.open`, second, says
+    the port "defaults to the standard Telnet port (23)". A dotted name or a CamelCase one
+    was read as naming an entry, a plain `open()` was not."""
+    from preuve.answer.extractive import _named_entry
+
+    page = "telnetlib — Telnet client"
+    cls = _hit(1, "telnetlib.html", f"{page} > class telnetlib.Telnet(host=None, port=0"
+               "[, timeout])", "Telnet represents a connection to a Telnet server. The "
+               "instance is initially not connected by default; the open() method must be "
+               "used to establish a connection.")
+    method = _hit(2, "telnetlib.html", f"{page} > Telnet Objects > Telnet.open(host, port=0"
+                  "[, timeout])", "Connect to a host. The optional second argument is the "
+                  "port number, which defaults to the standard Telnet port (23).")
+    question = ("Avec telnetlib, si j'appelle open() en ne donnant que le nom d'hôte, sur "
+                "quel port la connexion se fait-elle ?")
+    assert _named_entry(question, [cls, method], cls) is method
+    # the entry ranked first is the one called: kept
+    assert _named_entry(question, [method, cls], method) is None
+    # a call no entry is: nothing moves
+    assert _named_entry("Que fait close() ?", [cls, method], cls) is None
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
