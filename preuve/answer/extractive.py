@@ -140,7 +140,7 @@ class Sentence:
     aside: bool = False  # the second quote, from another section: beside the answer
     elided: bool = False  # statements of its passage skipped before it in the quote ("…")
     term: bool = False  # a term alone on its line that the lines under it describe
-    tagged: bool = False  # a tag and its description on one line ("124    si la…")
+    tagged: bool = False  # a value or a name and its description on one line ("124    si…")
 
     @property
     def label(self) -> str:
@@ -435,7 +435,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on, term=term,
-                                tagged=bool(_INLINE_TAG.match(raw.lstrip("\n"))))
+                                tagged=bool(_INLINE_TAG.match(raw.lstrip("\n")))
+                                and not raw.lstrip().startswith("-"))
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -784,9 +785,10 @@ def _list_start(own: list[Sentence], start: int) -> int | None:
       ```…``` "Pour de plus…"): at that statement, the code with it; not when `own[start]`
       announces code of its own (a sibling item: "To install foo, run:" and its command,
       then "To list…, run:");
-    - inside a list (a marker such as "1." attached before it, or a manual page's tagged
-      lines, "124    si la commande…": only the list's items in between, LIST_BACK units
-      at most): at the statement whose colon announces the list."""
+    - inside a list (a marker such as "1." attached before it, or a manual page's values
+      tagged on their lines, "124    si la commande…", not its options: only the list's
+      items in between, LIST_BACK units at most): at the statement whose colon announces
+      the list."""
     block, marker = own[start].block, False
     if start >= 2 and own[start - 1].role == ATTACHED and _FENCE.match(own[start - 1].text) \
             and own[start - 2].role == STATEMENT and own[start - 2].block == block \
