@@ -442,6 +442,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     candidates, counts = [], []
     for (stems, word), df in zip(written, frequencies, strict=True):
         split = sum(1 for _, other in written if other == word) > 1
+        if split and is_name is not None and not is_name(word.lower()):
+            continue  # a word of the language written in parts: "aujourd'hui"
         term = max(stems, key=len) if split else word
         if not split or len(term) >= 4:
             candidates.append((term, stems))

@@ -1666,6 +1666,33 @@ def test_a_method_the_question_calls_by_its_name_alone_is_the_entry_that_answers
     assert _named_entry("Que fait close() ?", [cls, method], cls) is None
 
 
+@needs_dictionaries
+def test_a_word_written_with_an_apostrophe_inside_is_no_absent_name():
+    """Trial 38: "…le troisième paramètre constructor_ob a-t-il encore un effet
+    aujourd'hui ?" was refused, "the question names aujourd": the keyword analyzer cuts
+    "aujourd'hui" into "aujourd" and "hui", and the longer part, in no word list, was
+    taken for a product's name no passage holds. A word the lists hold whole is a word;
+    a name written in parts still names something ("apt-listchanges")."""
+    from preuve.answer.answerability import E5_DEFAULTS, judge
+
+    passage = _hit(1, "copyreg.html", "copyreg.pickle(type, function, constructor_ob=None)",
+                   "Declares that function should be used as a reduction function for objects "
+                   "of type type. The optional constructor parameter, if provided, is a "
+                   "callable object; it is ignored in Python 3.")
+
+    def is_name(word: str) -> bool:
+        return bilingual.is_word(word) is False
+
+    asked = judge("Le paramètre constructor_ob de copyreg.pickle a-t-il encore un effet "
+                  "aujourd'hui ?", [passage], 0.9, lambda stems: 0 if "aujourd" in stems
+                  or "hui" in stems else 1, 100, E5_DEFAULTS, None, is_name)
+    assert "absent_names" not in asked.numbers, asked.reason
+    named = judge("Que fait apt-listchanges avec copyreg.pickle ?", [passage], 0.9,
+                  lambda stems: 0 if stems & {"listchang", "listchanges", "apt"} else 1, 100,
+                  E5_DEFAULTS, None, is_name)
+    assert named.numbers.get("absent_names"), named.numbers
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
