@@ -864,6 +864,23 @@ def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
     return before + chosen
 
 
+def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
+    """Where the description `sentence` belongs to starts, when it describes a term alone
+    on its line (`Sentence.term`: a manual page's option), else None."""
+    i = sentence.index
+    while i > 0 and own[i - 1].role == STATEMENT and own[i - 1].block == sentence.block:
+        i -= 1
+    if any(_opens_on_tag(u.text) for u in own[i:sentence.index + 1]):
+        return None  # an option described on its own line ("-p     same as…") is another's
+    return i if i > 0 and own[i - 1].term and sentence.role == STATEMENT else None
+
+
+def _opens_on_tag(text: str) -> bool:
+    """The unit opens on an option or a tag its line describes ("-p same as…", "124 si…")."""
+    first = text.split(" ", 1)[0]
+    return bool(_OPTION_LINE.match(first) or _TAG.match(first))
+
+
 def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
     """The term alone on its line (`Sentence.term`) that this statement describes, if any."""
     before = own[sentence.index - 1] if sentence.index > 0 else None
@@ -978,8 +995,7 @@ def _joined(texts: list[str]) -> str:
             continue
         if i and not out.endswith("\n"):
             apart = is_table_row(texts[i - 1]) or (
-                not _END.search(texts[i - 1]) and (_OPTION_LINE.match(piece.split(" ", 1)[0])
-                                                   or _TAG.match(piece.split(" ", 1)[0])))
+                not _END.search(texts[i - 1]) and _opens_on_tag(piece))
             out += " ; " if apart else " "
         out += piece
     return out
@@ -1274,6 +1290,10 @@ class ExtractiveAnswerer:
                 or any(s is pick for s in window(own, _body_start(own), budget))):
             start = _body_start(own)
             why += "; an API entry: quoted from its description"
+        elif kind != YESNO and (described := _description_start(own, pick)) is not None \
+                and described < start and any(s is pick for s in window(own, described, budget)):
+            start = described  # "-P max-procs" / "Run up to…; the default is 1." / "If…"
+            why += "; a term's description: quoted from its start"
         else:
             start = _lean_start(own, start, budget)
             if kind in (PROCEDURE, NAME):

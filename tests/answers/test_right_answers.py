@@ -1693,6 +1693,22 @@ def test_a_word_written_with_an_apostrophe_inside_is_no_absent_name():
     assert named.numbers.get("absent_names"), named.numbers
 
 
+def test_an_option_s_description_is_quoted_from_its_start(tmp_path):
+    """Trial 38: "How many processes does xargs run at the same time by default…?" quoted
+    from "If max-procs is 0, …", the second sentence under `-P max-procs`: the first,
+    "Run up to max-procs processes at a time; the default is 1.", was left out. A
+    sentence of a term's description is quoted from the description's start when it fits,
+    as an API entry's is; an option described on its own line is not another's."""
+    answer = _ask_documented(tmp_path, "xargs.1.txt",
+                             "I'm using xargs to run a command over many files. How many "
+                             "processes does it run at the same time by default, and how can "
+                             "I make it run as many as it can in parallel?")
+    assert not answer.refused, answer.reason
+    assert "the default is 1" in answer.answer, answer.answer
+    assert answer.answer.startswith("`-P max-procs, --max-procs=max-procs` — Run up to"), \
+        answer.answer
+
+
 def test_wishing_is_not_what_a_question_is_about():
     """"Pour déboguer, j'aimerais afficher la pile d'appels…" (trial 12): "aimerais" was a
     content word of the judgment, found through its translation as "love, magnet" in no
