@@ -374,7 +374,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         # what a term alone on the line before is (`_described_terms`), or an option on
         # its own line is (`_INLINE_TAG`): a description, which ends without a full
         # stop in manual pages ("use PREFIX instead of 'xx'")
-        described = (bool(out) and out[-1].term) or bool(_INLINE_TAG.match(raw.lstrip("\n")))
+        inline = bool(_INLINE_TAG.match(raw.lstrip("\n")))
+        described = (bool(out) and out[-1].term) or inline
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
@@ -435,8 +436,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on, term=term,
-                                tagged=bool(_INLINE_TAG.match(raw.lstrip("\n")))
-                                and not raw.lstrip().startswith("-"))
+                                tagged=inline and not raw.lstrip().startswith("-"))
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -567,9 +567,10 @@ _SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
 # time, newest first; see --time"), and so a value or a name in capitals ("124    si la
 # commande dépasse le temps imparti…", an exit status; "TMPDIR   the folder…"): a
 # description, without its full stop
-_TAG = re.compile(r"^(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})$")
+_TAG_WORD = r"(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})"  # a value or a name in capitals
+_TAG = re.compile(rf"^{_TAG_WORD}$")
 _INLINE_TAG = re.compile(r"^[ \t]*(?:--?\w\S*(?:, --?\S+)*[ \t]{2,}\S|"
-                            r"(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})[ \t]{2,}[^\W\d_])")
+                         rf"{_TAG_WORD}[ \t]{{2,}}[^\W\d_])")
 # `_described_terms`: a term's words at most, and how much further its description is indented
 TERM_WORDS = 6
 TERM_INDENT = 4
@@ -1682,7 +1683,9 @@ _CHANGES = re.compile(r"\b(set|change|raise|increase|lower|decrease|modify|confi
 # A reader's or a writer's object: "AU_read", "Wave_write", "csv.DictWriter", "StreamReader"
 _SIDE = re.compile(r"((?<![A-Za-z0-9])(?i:read(?:er)?|writer?)|(?<=[a-z])(?:Read(?:er)?|Writer?))"
                    r"(?![a-z0-9])")
-# A question that asks to write (a file, an output), or to read one
+_OTHER_SIDE = {"read": "write", "write": "read", "reader": "writer", "writer": "reader"}
+# A question that asks to write (a file, an output), or to read one (`_READS`: to read a
+# value rather than change it)
 _WRITES = re.compile(r"\b(write|writes|writing|written|output|save|saving|écrire|écrit|"
                      r"écrite|écrits|écriture|enregistrer|sauvegarder|en sortie)\b", re.I)
 _READING = re.compile(r"\b(read|reads|reading|input|load|loading|lire|lu|lue|lecture|"
@@ -1709,9 +1712,8 @@ def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
     others = []
     if side is not None and writes != reading and side.group(1).lower().startswith(
             "read" if writes else "write"):  # the other side's object, its other verb
-        flipped = {"read": "write", "write": "read", "reader": "writer", "writer": "reader"}
         word = side.group(1)
-        wanted = flipped[word.lower()]
+        wanted = _OTHER_SIDE[word.lower()]
         wanted = wanted.capitalize() if word[:1].isupper() else wanted
         verb = ("set" if writes else "get") if accessor else ""
         rest = f"{verb}{accessor.group(2)}{accessor.group(3)}" if accessor else name
