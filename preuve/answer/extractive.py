@@ -700,6 +700,22 @@ _VERSION_NOTE = re.compile(r"^(changed|new|deprecated|added|removed) (in|since) 
 # may be where its default is given)
 _ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b|"
                            r"\b[A-Z][a-z]+ \d+\.\d+", re.I)
+# ...and a deprecation note ("Deprecated since version 3.11: Calls to this function can be
+# replaced by: …") is the answer a question about a deprecated call asks for
+_DEPRECATED = re.compile(r"^(?:deprecated|obsol[eè]te|d[ée]pr[ée]ci[ée])", re.I)
+_ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci[ée]\w*", re.I)
+# A question about a default, by name or by what it leaves out ("kill with only a PID,
+# without any other option", "si je ne précise pas de largeur"): a statement of the
+# default carries what it asks
+_ASKS_DEFAULT = re.compile(
+    r"\bdefaults?\b|\bd[ée]faut\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
+    r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
+    r"\bif (?:i|you|we) (?:don['’]t|do not) (?:specify|give|pass|set)\b|\bsans (?:(?:autre|"
+    r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)+(?:\w+\s+)?"
+    r"(?:options?|arguments?|paramètres?|valeur|largeur|taille)\b|\bsi (?:je|on|tu) ne "
+    r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
+    r"mettez)\b", re.I)
+_STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -1145,6 +1161,7 @@ class ExtractiveAnswerer:
         asked = asked_after_scene(question)
         if asked and not content_words(asked):
             asked = ""
+        defaults = bool(_ASKS_DEFAULT.search(question))
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:
@@ -1167,11 +1184,16 @@ class ExtractiveAnswerer:
                     and not _LONE_NAME.match(following.text.strip("`")):
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
+            if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):
+                bonus += KIND_BONUS  # "Le signal par défaut de kill est TERM."
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
-            if _VERSION_NOTE.match(sentence.text) and not _ASKS_VERSION.search(question):
-                bonus = -1.0  # a reference's change note answers "since when", nothing else
+            if _VERSION_NOTE.match(sentence.text):
+                if _DEPRECATED.match(sentence.text) and _ASKS_DEPRECATED.search(question):
+                    bonus += KIND_BONUS  # what replaces the deprecated call
+                elif not _ASKS_VERSION.search(question):
+                    bonus = -1.0  # a change note answers "since when", nothing else
             sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
                               "kind": round(bonus, 3)}
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None
@@ -1452,7 +1474,6 @@ def _latest_note(question: str, pick: Sentence, own: list[Sentence]) -> Sentence
     return max(notes, key=lambda s: _version(s.text), default=pick)
 
 
-_ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 
 
 def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]

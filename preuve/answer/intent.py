@@ -178,13 +178,27 @@ _SCENE_CLAUSE = re.compile(r"^\W*(when|whenever|if|once|after|before|while|since
                            r"pendant)\b[^,?]*,\s*(?=\S)", _I)
 
 
+# "Je copie une image disque avec dd et ça prend une éternité : comment voir où en est la
+# copie ?": a scene of a few words, then a colon and what is asked ("Docker: how do I…?"
+# names its subject, not a scene)
+_SCENE_COLON = re.compile(r"\s*[:;]\s+(?=(?:how|what|which|where|why|when|is there|can i|"
+                          r"comment|que|quel(?:le)?s?|où|pourquoi|quand|est-ce|y a-t-il|"
+                          r"peut-on|puis-je|dois-je|faut-il)\b)", _I)
+SCENE_WORDS = 5
+
+
 def asking_sentence(question: str) -> str:
     """The last sentence that asks (ends with "?"; else the last sentence), whole: its
-    "if my program ends with os._exit()…," is part of what it asks."""
+    "if my program ends with os._exit()…," is part of what it asks; after a scene of
+    SCENE_WORDS words or more and a colon, what follows the colon."""
     text = " ".join(question.split())
     sentences = _SENTENCE_END.split(text)
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences
-    return asking[-1].rstrip(" ?!.…") or text
+    last = asking[-1]
+    parts = _SCENE_COLON.split(last, maxsplit=1)
+    if len(parts) == 2 and len(parts[0].split()) >= SCENE_WORDS:
+        last = parts[1]
+    return last.rstrip(" ?!.…") or text
 
 
 def asked_after_scene(question: str) -> str:
@@ -211,6 +225,17 @@ _HOW_TO = re.compile(r"^\W*(how (do|can|should|could) (i|you|we|one)|comment (pu
                      r"faire pour|dois-je|je peux|on peut|faut-il))\b", _I)
 
 
+# "Quelle colonne dois-je regarder pour savoir combien de mémoire…", "which option shows
+# how many…": the question asks for the thing named first, the number is what it shows
+_THING_FIRST = re.compile(r"\b(?:quel(?:le)?s?|which|what)\s+(?!(?:is|are|was|were|est|sont|"
+                          r"do|does|did|can|should)\b)\w+", _I)
+
+
+def _number_behind_a_thing(text: str, pattern: re.Pattern[str]) -> bool:
+    match = pattern.search(text)
+    return bool(match and _THING_FIRST.search(text[:match.start()]))
+
+
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording: from the words that ask
     (`asked_part`), then from the whole question by the patterns that look anywhere in it
@@ -220,12 +245,15 @@ def question_kind(question: str) -> str:
     asked = asked_part(text)
     for kind, pattern in _ASKS:
         if pattern.search(asked):
+            if kind == NUMBER and _number_behind_a_thing(asked, pattern):
+                continue
             # "How can I make psql display how long each statement takes?": a way to do
             # it, not a figure
             return PROCEDURE if kind == NUMBER and _HOW_TO.match(asked) else kind
     context = sets_scene(text)
     for kind, pattern in _ASKS:
-        if (not context or not pattern.pattern.startswith("^")) and pattern.search(text):
+        if (not context or not pattern.pattern.startswith("^")) and pattern.search(text) \
+                and not (kind == NUMBER and _number_behind_a_thing(text, pattern)):
             return kind
     return OTHER
 

@@ -22,7 +22,7 @@ from preuve.ingest.chunking import chunks_from_text
 from preuve.ingest.code import module_name
 from preuve.ingest.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, Limits, check, read_regular
 from preuve.ingest.metadata import KNOWN_KEYS, normalise, read_sidecar
-from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only
+from preuve.ingest.navigation import BODY, NAVIGATION, is_title_only, only_refers
 from preuve.ingest.protocols import role_words
 from preuve.ingest.repo import record as record_repos
 from preuve.ingest.walk import GENERATED, MINIFIED, UNSUPPORTED, Candidate, Walk, generated
@@ -386,10 +386,12 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
 
 
 def _title_pages_as_navigation(chunks: list[Chunk], title: str) -> None:
-    """Passages that only repeat their titles take the role "navigation" (retrieval leaves
-    them out), unless nothing else in the document would be left."""
-    marked = [c for c in chunks
-              if c.role == BODY and is_title_only(c.text, [title, c.heading or ""])]
+    """Passages that only repeat their titles, or only name other manual pages ("SEE ALSO
+    gitignore(5)"), take the role "navigation" (retrieval leaves them out), unless nothing
+    else in the document would be left."""
+    marked = [c for c in chunks if c.role == BODY and (
+        is_title_only(c.text, [title, c.heading or ""])
+        or only_refers(c.text, [title, c.heading or ""]))]
     if len(marked) < sum(c.role == BODY for c in chunks):
         for chunk in marked:
             chunk.role = NAVIGATION

@@ -13,7 +13,7 @@ import re
 from preuve.models import BODY, NAVIGATION
 
 __all__ = ["BODY", "NAVIGATION", "is_navigation", "is_navigation_title",
-           "is_strong_reference", "is_title_only", "trailing_page"]
+           "is_strong_reference", "is_title_only", "only_refers", "trailing_page"]
 
 # Titles of navigation pages (English, French), the whole line, any case.
 _TITLES = re.compile(
@@ -100,3 +100,21 @@ def is_title_only(text: str, context: list[str]) -> bool:
     known = {w for part in context for w in _WORD.findall((part or "").casefold())}
     return all(w in known or w in _TITLE_PAGE_WORDS or len(w) == 1
                or w.isdigit() or _PAGE.fullmatch(w) is not None for w in words)
+
+
+# "SEE ALSO / gitignore(5)": a manual page's references to other pages, "ls(1), stat(1)"
+_PAGE_REFERENCE = re.compile(r"^[\w.+:@-]+\(\d\w{0,3}\)[,.;]?$")
+_JOINING = frozenset({"and", "or", "et", "ou", ",", "see", "voir", "also", "aussi"})
+
+
+def only_refers(text: str, context: list[str]) -> bool:
+    """Whether a passage, besides its titles, only names other manual pages ("SEE ALSO
+    gitignore(5)"): like a title page, it answers nothing and sits close to every question
+    about its page."""
+    known = {line.strip().casefold() for part in context for line in (part or "").split(" > ")}
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and line.strip().casefold() not in known]
+    words = [w for line in lines for w in line.split()]
+    references = [w for w in words if _PAGE_REFERENCE.match(w)]
+    return bool(references) and len(words) <= _TITLE_ONLY_WORDS and all(
+        _PAGE_REFERENCE.match(w) or w.casefold() in _JOINING for w in words)

@@ -31,7 +31,17 @@ from preuve.answer.extractive import (
     term_overlap,
     window,
 )
-from preuve.answer.intent import NAME, NUMBER, PROCEDURE, REASON, TIME, carries, question_kind
+from preuve.answer.intent import (
+    NAME,
+    NUMBER,
+    PROCEDURE,
+    REASON,
+    TIME,
+    asked_part,
+    carries,
+    question_kind,
+    sets_scene,
+)
 from preuve.models import Hit
 from preuve.retrieve import bilingual
 
@@ -3312,3 +3322,60 @@ def test_a_manual_page_s_short_option_and_its_description_on_one_line_are_a_stat
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("-p same as --preserve=mode,ownership,timestamps"), \
         answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "read_text de importlib.resources est signalé comme obsolète. Par quoi je le remplace "
+    "pour lire un fichier de données livré dans mon paquet ?",
+    "importlib.resources.read_text is deprecated: what should I call instead?"])
+def test_a_question_about_a_deprecated_call_is_answered_by_its_deprecation_note(
+        tmp_path, question):
+    """A reference's change notes are never the answer unless a version is asked, so
+    "Deprecated since version 3.11: Calls to this function can be replaced by: …" was
+    scored out and the entry's description quoted without its replacement (python3-doc's
+    importlib.resources, trial 39). A question that names the deprecation is answered by
+    the deprecation note, with the code it announces."""
+    answer = _ask_documented(tmp_path, "importlib.resources.html", question)
+    assert not answer.refused, answer.reason
+    assert "files(package).joinpath(resource).read_text(encoding=encoding)" in \
+        answer.answer, answer.answer
+
+
+def test_a_question_that_leaves_the_option_out_asks_for_the_default(tmp_path):
+    """"kill suivi seulement du numéro d'un processus, sans autre option" asks what kill
+    does by default: "Le signal par défaut de kill est TERM." shared two words with it and
+    was left out of the quote, which led with "-9 -SIGKILL -KILL" (procps' kill(1) in
+    French, its first two passages as trial 39 ranked them). A question that says what it
+    leaves out asks for a default, and a statement of the default carries it."""
+    lines = (Path(__file__).parents[1] / "fixtures" / "documented" / "kill.1.fr.txt"
+             ).read_text("utf-8").splitlines()
+    hits = [_hit(1, "kill.txt", "", "\n".join(lines[:28]), kind="text"),
+            _hit(2, "kill.txt", "", "\n".join(lines[29:61]), kind="text")]
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "Si je tape kill suivi seulement du numéro d'un processus, sans autre option, "
+            "quel signal est envoyé ?", hits)
+    assert quoted.startswith("Le signal par défaut de kill est TERM."), quoted
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Dans ce qu'affiche free, quelle colonne dois-je regarder pour savoir combien de "
+     "mémoire je peux encore utiliser ?", "other"),
+    ("Which option shows how many lines were read?", NAME),
+    ("Combien de jours de congé me reste-t-il ?", NUMBER),
+    ("Je veux savoir combien de jours de congé il me reste", NUMBER)])
+def test_a_number_asked_about_a_thing_named_first_asks_for_the_thing(question, kind):
+    """"Quelle colonne … pour savoir combien de mémoire…" asks which column: read as a
+    number question, its answer was refused for holding no figure (trial 39)."""
+    assert question_kind(question) == kind
+
+
+def test_a_scene_before_a_colon_is_context_not_what_is_asked():
+    """"Je copie une image disque avec dd et ça prend une éternité : comment voir où en est
+    la copie ?": the words before the colon set the scene (the judgment's lower floor for
+    context applies); a short label before a colon ("Docker: how do I…") is the subject."""
+    assert asked_part("Je copie une image disque avec dd et ça prend une éternité : comment "
+                      "voir où en est la copie ?") == "comment voir où en est la copie"
+    assert sets_scene("Je copie une image disque avec dd et ça prend une éternité : comment "
+                      "voir où en est la copie ?")
+    assert not sets_scene("Docker: how do I install it?")

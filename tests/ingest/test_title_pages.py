@@ -91,3 +91,26 @@ def test_document_made_only_of_a_title_stays_searchable(title_index):
     with open_index(title_index) as index:
         hits = index.search("valve overhaul", k=3, as_of=None)
     assert hits and hits[0].chunk_id == only["chunk_id"]
+
+
+def test_a_manual_s_see_also_passage_is_navigation(fresh_index, tmp_path):
+    """git-clean(1) in HTML (git-doc 2.39.5) ends on "SEE ALSO / gitignore(5)": a passage of
+    three words that sat close to every question about cleaning and ranked first for a
+    question about git worktree (trial 39). A passage that only names other manual pages
+    is navigation, like a title page."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "git-clean.html"
+    (folder / "git-clean.html").write_bytes(page.read_bytes())
+    with open_index(fresh_index) as index:
+        assert index.ingest([folder]).ok
+    chunks = chunks_of(fresh_index, "git-clean.html")
+    (see_also,) = [c for c in chunks if c["text"].split()[-1:] == ["gitignore(5)"]
+                   and len(c["text"].split()) <= 4]
+    assert see_also["role"] == "navigation"
+    assert sum(c["role"] == "body" for c in chunks) >= 5
+    with open_index(fresh_index) as index:
+        hits = index.search("see also gitignore", k=10, as_of=None)
+        everything = index.search("see also gitignore", k=10, as_of=None, navigation=True)
+    assert see_also["chunk_id"] not in {h.chunk_id for h in hits}
+    assert see_also["chunk_id"] in {h.chunk_id for h in everything}
