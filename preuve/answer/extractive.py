@@ -1602,6 +1602,13 @@ def _entry_names(hit: Hit) -> set[str]:
     return {name, name.rsplit(".", 1)[-1]} - {""}
 
 
+# a name the question sets against what it wants ("…alors que asyncio.run en recrée une
+# à chaque appel", "instead of os.system") is not the entry it asks for
+_CONTRASTED = re.compile(r"\b(?:instead of|rather than|other than|unlike|alors que|au lieu "
+                         r"d[eu'’]|plutôt que|contrairement à|autre que)\s+(?:the |la |le |l['’])?"
+                         r"[\w.]+(?:\(\))?", re.I)
+
+
 def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     """The API entry among `hits` that the question names (`lru_cache`, `re.match`, or a
     method it calls, `open()`) when the first-ranked passage is another entry, which only
@@ -1609,7 +1616,7 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     class whose `open()` connects), or, when it names none, the entry
     of the first one's page whose name the question says in words (`_worded_entry`):
     None otherwise."""
-    written = [n.lstrip("@") for n in _IDENTIFIER.findall(question)]
+    written = [n.lstrip("@") for n in _IDENTIFIER.findall(_CONTRASTED.sub(" ", question))]
     names = {n.lower() for n in written}
     if not _is_entry(first):
         return None

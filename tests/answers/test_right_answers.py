@@ -3379,3 +3379,18 @@ def test_a_scene_before_a_colon_is_context_not_what_is_asked():
     assert sets_scene("Je copie une image disque avec dd et ça prend une éternité : comment "
                       "voir où en est la copie ?")
     assert not sets_scene("Docker: how do I install it?")
+
+
+@pytest.mark.parametrize("question", [
+    "Je dois appeler plusieurs fonctions async de haut niveau à la suite dans la même boucle "
+    "d'événements, alors que asyncio.run en recrée une à chaque appel. Qu'est-ce que je peux "
+    "utiliser ?",
+    "I call several top-level async functions one after another and want them to share one "
+    "event loop, rather than asyncio.run making a new loop each time. What can I use?"])
+def test_a_name_the_question_sets_against_what_it_wants_is_not_its_entry(tmp_path, question):
+    """"…alors que asyncio.run en recrée une à chaque appel" names what the user wants to
+    avoid: its entry was quoted over `asyncio.Runner`, ranked first (python3-doc's
+    asyncio-runner page, trial 39)."""
+    answer = _ask_documented(tmp_path, "asyncio-runner.html", question)
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("`class asyncio.Runner("), answer.answer
