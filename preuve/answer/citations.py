@@ -694,6 +694,19 @@ def _verify_one(answer: str, c: Citation, given: _Passages) -> VerifiedCitation:
     return VerifiedCitation(c, True, None, hit.chunk_id, hit.label, hit, page)
 
 
+def _quoted_output(answer: str, c: Citation, fenced: list[tuple[int, int]],
+                   passages: Sequence[Hit]) -> bool:
+    """A bare path and line inside a fenced block whose whole line a passage holds word for
+    word ("test.py:7: RuntimeWarning: coroutine 'test' was never awaited", a program's
+    output shown in the documentation): text quoted from that passage, not a citation."""
+    if not c.bare or not any(s <= c.span[0] < e for s, e in fenced):
+        return False
+    start = answer.rfind("\n", 0, c.span[0]) + 1
+    end = answer.find("\n", c.span[1])
+    line = " ".join(answer[start:end if end >= 0 else len(answer)].split())
+    return any(line in " ".join(h.text.split()) for h in passages)
+
+
 def verify(answer: str, passages: Sequence[Hit]) -> Verification:
     """Check every citation of `answer` against `passages` (the context, in order).
 
@@ -701,11 +714,15 @@ def verify(answer: str, passages: Sequence[Hit]) -> Verification:
     file is one of the passages (equal path, a leading ``./`` tolerated, or a shorter path
     that is the end of exactly one passage path at a ``/``), and the cited lines lie inside
     one passage of that file (or the page is one of its pages); ``[n]`` must number a
-    passage. Each failing citation gives one human-readable reason.
+    passage. Each failing citation gives one human-readable reason. A path and line that
+    a fenced block quotes from a passage, its whole line word for word, is that passage's
+    text, not a citation (`_quoted_output`).
     """
     given = _Passages(passages)
+    fenced = [(m.start(), m.end()) for m in FENCED.finditer(answer)]
     checked = [_verify_one(answer, c, given)
-               for c in parse_citations(answer, [h.path for h in given.list])]
+               for c in parse_citations(answer, [h.path for h in given.list])
+               if not _quoted_output(answer, c, fenced, given.list)]
     reasons: list[str] = []
     if not checked:
         reasons.append("the answer cites nothing")

@@ -579,3 +579,24 @@ def test_a_bracket_inside_quoted_code_is_code_not_a_citation():
     assert [c.raw for c in parse_citations(block)] == ["[postfix/basic.html:344-372]"]
     inline = "Set `relayhost = [mail.isp.tld]`, see `[facturo/tva.py:14-16]`."
     assert [c.path for c in parse_citations(inline)] == ["facturo/tva.py"]
+
+
+def test_a_program_s_output_quoted_from_a_passage_is_text_not_a_citation():
+    """python3-doc's asyncio-dev page shows a warning a program prints, "test.py:7:
+    RuntimeWarning: coroutine 'test' was never awaited": quoted in a fenced block, it was
+    read as a citation of test.py, which no passage is, and the answer was refused
+    (trial 40). A fenced line that a passage holds word for word is that passage's text;
+    the same line written by the answer, in no passage, is still a citation to check."""
+    from dataclasses import replace
+
+    shown = ("When a coroutine is never awaited, asyncio warns:\n\nOutput:\n"
+             "test.py:7: RuntimeWarning: coroutine 'test' was never awaited\n  test()\n")
+    page = replace(hit("library/asyncio-dev.html", 289, 326), text=shown)
+    quoted = ("asyncio will emit a RuntimeWarning:\n```\ntest.py:7: RuntimeWarning: coroutine "
+              "'test' was never awaited\n  test()\n```\n[library/asyncio-dev.html:289-326]")
+    checked = verify(quoted, [page])
+    assert checked.ok, checked.reasons
+    assert [c.citation.path for c in checked.citations] == ["library/asyncio-dev.html"]
+    written = quoted.replace("never awaited", "not awaited")
+    assert not verify(written, [page]).ok
+    assert not verify(quoted, [hit("library/asyncio-dev.html", 289, 326)]).ok
