@@ -1302,6 +1302,10 @@ class ExtractiveAnswerer:
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
             opening = _section_opening(pick.hit, hits)
+            if opening is not None and _beyond_reach(by_hit[opening.chunk_id], pick, budget):
+                opening = None  # the passage that opens the section holds the best
+                # sentence too, past what a quote from its start reaches (an example, 25
+                # lines of code): quoted from the start of the passage ranked higher
             if opening is not None:  # the passage goes on from an earlier one found too
                 own = by_hit[opening.chunk_id]
             start = _body_start(own)
@@ -1865,6 +1869,13 @@ def _position(hit: Hit) -> tuple[int, int, int]:
 
 # A passage of the same section ending at most this many lines before another opens it
 NEAR_LINES = 40
+
+
+def _beyond_reach(opening: list[Sentence], pick: Sentence, words: int) -> bool:
+    """The units `opening` of a passage hold `pick`'s sentence (passages overlap), but a
+    quote from its body's start does not reach it."""
+    return any(s.text == pick.text for s in opening) and not any(
+        s.text == pick.text for s in window(opening, _body_start(opening), words))
 
 
 def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:

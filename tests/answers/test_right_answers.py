@@ -3394,3 +3394,19 @@ def test_a_name_the_question_sets_against_what_it_wants_is_not_its_entry(tmp_pat
     answer = _ask_documented(tmp_path, "asyncio-runner.html", question)
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("`class asyncio.Runner("), answer.answer
+
+
+def test_a_section_s_start_that_does_not_reach_the_answer_is_not_quoted_first(tmp_path):
+    """"Future Object" in python3-doc's asyncio-future page opens, after its methods, on an
+    example of 25 lines; the passage ranked first starts just after it, on the list that
+    says result() raises InvalidStateError when the Future is not done. Both passages hold
+    that sentence, and the quote began at the section's start, burying it under the
+    example (trial 40). When the passage that opens the section holds the best sentence
+    but a quote from its start does not reach it, the quote starts where the passage
+    ranked higher does."""
+    answer = _ask_documented(tmp_path, "asyncio-future.html", "Que se passe-t-il si je "
+                             "demande le résultat d'un Future asyncio qui n'est pas encore "
+                             "terminé ?")
+    assert not answer.refused, answer.reason
+    assert "raise an InvalidStateError exception when the Future is not done" in \
+        answer.answer.split("```")[0], answer.answer
