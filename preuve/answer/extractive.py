@@ -716,6 +716,12 @@ _ASKS_DEFAULT = re.compile(
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
     r"mettez)\b", re.I)
 _STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
+# The options every GNU program has, "--help display this help and exit", "-V, --version
+# afficher les informations de version et quitter": a manual page's boilerplate, the answer
+# only to a question about help, usage or the version
+_HELP_OPTION = re.compile(r"^[`\s]*(?:-[A-Za-z?],?\s+)?--(?:help|version|usage)\b")
+_ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|versions?)\b|--(?:help|version)",
+                        re.I)
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -889,7 +895,28 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
         i -= 1
     if any(_opens_on_tag(u.text) for u in own[i:sentence.index + 1]):
         return None  # an option described on its own line ("-p     same as…") is another's
-    return i if i > 0 and own[i - 1].term and sentence.role == STATEMENT else None
+    if not (i > 0 and own[i - 1].term and sentence.role == STATEMENT):
+        return None
+    # a paragraph back at the term's margin ("--version" / "afficher…" / "Si la sortie
+    # standard…", nohup(1)) is the page's text again, not the term's description
+    term = _line_indent(own[i - 1])
+    if term is not None and any((_line_indent(u) or term + 1) <= term
+                                for u in own[i:sentence.index + 1]):
+        return None
+    return i
+
+
+def _line_indent(unit: Sentence) -> int | None:
+    """The indentation of the line `unit` starts, when it starts one (None otherwise)."""
+    hit = unit.hit
+    if unit.start_line is None or hit.start_line is None:
+        return None
+    lines = hit.text.splitlines()
+    at = unit.start_line - hit.start_line
+    if not 0 <= at < len(lines) or not lines[at].strip() or \
+            not lines[at].strip().startswith(unit.text[:12].strip()):
+        return None
+    return _indent(lines[at])
 
 
 def _opens_on_tag(text: str) -> bool:
@@ -1189,6 +1216,8 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
+            if _HELP_OPTION.match(text) and not _ASKS_HELP.search(question):
+                bonus = -1.0  # "--help display this help and exit": on every GNU page
             if _VERSION_NOTE.match(sentence.text):
                 if _DEPRECATED.match(sentence.text) and _ASKS_DEPRECATED.search(question):
                     bonus += KIND_BONUS  # what replaces the deprecated call

@@ -133,8 +133,9 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                      r"quotidien\w*|hebdomadaire\w*|mensuel\w*|annuel\w*)\b|\d{1,2}[:h]\d\d|"
                      r"\b(le|the|on)\s+\d{1,2}(er|st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)\b",
                      _I),
-    PLACE: re.compile(r"(?:^|[\s(«\"'`])(?:/|~/|\./)[\w.-]|\b[\w-]+\.(?:conf|py|txt|html?|cfg|"
-                      r"list|ini|ya?ml|json|sh|deb|gz|toml)\b|https?://|\b(in|under|dans|sous) "
+    PLACE: re.compile(r"(?:^|[\s(«\"'`])(?:/|~/|\./|\$\{?[A-Z_]+\}?/)[\w.-]|\b[\w-]+\.(?:conf|py|"
+                      r"txt|html?|cfg|list|ini|ya?ml|json|sh|deb|gz|toml|log|out)\b|https?://|"
+                      r"\b(in|under|dans|sous) "
                       r"(the |le |la |les )?(file|directory|folder|fichier|répertoire|dossier)\b",
                       _I),
     PROCEDURE: re.compile(r"(\b(run|type|execute|use|invoke|install|enter|call|exécutez|lancez|"

@@ -3410,3 +3410,19 @@ def test_a_section_s_start_that_does_not_reach_the_answer_is_not_quoted_first(tm
     assert not answer.refused, answer.reason
     assert "raise an InvalidStateError exception when the Future is not done" in \
         answer.answer.split("```")[0], answer.answer
+
+
+def test_a_gnu_page_s_help_and_version_lines_are_not_an_answer(tmp_path):
+    """nohup(1) in French: "Où est-ce que je retrouve ce qu'il a affiché ?" shared
+    "afficher" with "--help afficher l'aide-mémoire et quitter.", which led the quote;
+    the paragraph under "--version" at the page's margin was read as that option's
+    description, and "…ajouter la sortie à nohup.out si possible, $HOME/nohup.out sinon"
+    came third (trial 39). The options every GNU program has answer only a question about
+    help or the version; a paragraph back at a term's margin is not its description; a
+    file a place question is answered with ("nohup.out", "$HOME/…") is a place."""
+    answer = _ask_documented(tmp_path, "nohup.1.fr.txt", "J'ai lancé un long calcul avec "
+                             "nohup sans rediriger la sortie, puis je me suis déconnecté. Où "
+                             "est-ce que je retrouve ce qu'il a affiché ?")
+    assert not answer.refused, answer.reason
+    assert answer.answer.startswith("Si la sortie standard est un terminal, ajouter la sortie "
+                                    "à nohup.out si possible"), answer.answer
