@@ -710,7 +710,8 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 _ASKS_DEFAULT = re.compile(
     r"\bdefaults?\b|\bd[ée]faut\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
-    r"\bif (?:i|you|we) (?:don['’]t|do not) (?:specify|give|pass|set)\b|\bsans (?:(?:autre|"
+    r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change)\b|"
+    r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)+(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille)\b|\bsi (?:je|on|tu) ne "
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"

@@ -116,6 +116,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     NUMBER: re.compile(r"(?<![\w=/.:#-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
                        r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
+                       # ("the two values", "les deux fichiers" point back: no figure)
+                       r"(?<!\bthe )(?<!\bles )(?<!\bces )(?<!\bthese )(?<!\bthose )"
                        r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                        r"twenty|thirty|forty|fifty|hundred|thousand|million|twice|dozen|half|"
                        r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|"

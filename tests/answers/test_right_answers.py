@@ -3426,3 +3426,26 @@ def test_a_gnu_page_s_help_and_version_lines_are_not_an_answer(tmp_path):
     assert not answer.refused, answer.reason
     assert answer.answer.startswith("Si la sortie standard est un terminal, ajouter la sortie "
                                     "à nohup.out si possible"), answer.answer
+
+
+@pytest.mark.parametrize(("sentence", "figure"), [
+    ("systemd-journald will respect both limits and use the smaller of the two values.", False),
+    ("Les deux fichiers sont comparés ligne par ligne.", False),
+    ("By default the file is overwritten three times.", True),
+    ("Il y a deux fichiers de configuration.", True)])
+def test_a_number_word_after_the_points_back_and_is_no_figure(sentence, figure):
+    """journald.conf(5): "…use the smaller of the two values" took the figure bonus for
+    "how much disk space can the journal grow to?" and was quoted over the sentence with
+    10 % and 4G (trial 41). "the two", "les deux" point back at what was named; a number
+    word elsewhere still counts."""
+    assert carries(NUMBER, sentence) is figure
+
+
+def test_a_question_that_never_configures_anything_asks_for_the_default():
+    """"If I never configure anything, how much…" asks for a default, as "by default"
+    does (trial 41)."""
+    from preuve.answer.extractive import _ASKS_DEFAULT
+
+    assert _ASKS_DEFAULT.search("If I never configure anything, how much disk space can "
+                                "the persistent journal grow to?")
+    assert not _ASKS_DEFAULT.search("How much disk space can the persistent journal grow to?")
