@@ -764,6 +764,17 @@ _BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\
                            r"(?=[.,;:!?()]|$)", re.I)
 
 
+# "When the file exists, …" after "…create a ._pth file…": a subject named again with "the"
+_THE_NOUN = re.compile(r"^(?:(?:when|if|once|while|si|quand|lorsque|lorsqu['’]|une fois que)\s+)?"
+                       r"(?:the|le|la|les|l['’])\s*([^\W\d_]{4,})\b", re.I)
+
+
+def _names_again(text: str, before: str) -> bool:
+    """`text` opens on "the X" (or "when the X…") and the sentence `before` names X."""
+    match = _THE_NOUN.match(text)
+    return bool(match and re.search(rf"\b{re.escape(match.group(1))}\b", before, re.I))
+
+
 def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True) -> int:
     """Where a quote that should show `own[start]` starts: there, unless it is inside a
     list or after a code block that a statement announces (`_list_start`), or leans on
@@ -785,13 +796,19 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
         if own[shown].role == STATEMENT and own[shown].block == sentence.block and \
                 any(s is sentence for s in window(own, shown, words)):
             return shown
-    leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text)
+    leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text) or (
+        start > 0 and _names_again(sentence.text, own[start - 1].text))
     # "…suivez cette procédure :" points ahead, to what its colon announces
     points_back = _POINTS_BACK.search(sentence.text) and not announces(sentence.text)
     if not (leans or points_back) or start == 0 or own[start - 1].role != STATEMENT \
             or own[start - 1].block != sentence.block:
         return start
     first = start - 1
+    while first > 0 and own[first - 1].role == STATEMENT and \
+            own[first - 1].block == sentence.block and \
+            _names_again(own[first].text, own[first - 1].text) and \
+            any(s is sentence for s in window(own, first - 1, words)):
+        first -= 1  # "The file based on…" goes on from "In the ._pth file…" in its turn
     if points_back:
         while first > 0 and own[first - 1].role == STATEMENT and \
                 own[first - 1].block == sentence.block:

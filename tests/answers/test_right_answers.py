@@ -3449,3 +3449,18 @@ def test_a_question_that_never_configures_anything_asks_for_the_default():
     assert _ASKS_DEFAULT.search("If I never configure anything, how much disk space can "
                                 "the persistent journal grow to?")
     assert not _ASKS_DEFAULT.search("How much disk space can the persistent journal grow to?")
+
+
+def test_a_sentence_naming_again_the_subject_before_it_is_quoted_from_where_it_is_named(
+        tmp_path):
+    """"When the file exists, all registry and environment variables are ignored…" (the
+    `._pth` file of python3-doc's sys_path_init page) was quoted alone for "which file do
+    I create?", and the file was never named (trial 41). A sentence that opens on "the X"
+    (or "when the X") with X named by the sentence before it goes on from that sentence,
+    and that one from its own, within the quote's words."""
+    answer = _ask_documented(tmp_path, "sys_path_init.html", "J'embarque Python dans une "
+                             "application Windows et je veux fixer moi-même la liste des "
+                             "répertoires d'import, en ignorant les variables "
+                             "d'environnement. Quel fichier faut-il créer ?")
+    assert not answer.refused, answer.reason
+    assert "._pth file" in answer.answer.split("When the file exists")[0], answer.answer
