@@ -98,7 +98,7 @@ _CAPTION = re.compile(r"^(?:table(?:au)?|figure|example|exemple|listing|illustra
                       r"[\dA-Z]+(?:[.-]\d+)*[.:](?:\s|$)", re.I)
 # A short line without an end that reads like a title: "2.7 Setting up dh_make"
 _TITLE_LIKE = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?[A-ZÀ-Ö][^.!?:;=$/\\{}\[\]]{0,60}$")
-_NOTE_MARK = re.compile(r"\s?\[\d{1,3}\]")
+_NOTE_MARK = re.compile(r"(\w*)(\s?)\[(\d{1,3})\]")
 # A note mark that ends a sentence ("…un chiffre (0-9). [16] Il est conseillé…", "…noms. [15]"
 # at a line's end) belongs to that sentence, not to a footnote: taken out before splitting,
 # or the sentence after it would read as the footnote "[16] …" and be lost
@@ -331,6 +331,20 @@ def _is_heading_line(cleaned: str, headings: list[str]) -> bool:
                for h in headings)
 
 
+_INDEXED = re.compile(r"(\w+)\[0\]")
+
+
+def _without_marks(text: str, indexed: set[str]) -> str:
+    """`text` without its note marks ("…the file[7]." -> "…the file."), keeping an index on
+    a name that is an array (a note is never [0]: "pipefd[0]… pipefd[1]", pipe(2))."""
+    def mark(match: re.Match[str]) -> str:
+        word, space, number = match.groups()
+        if word and not space and (number == "0" or word in indexed):
+            return match.group(0)
+        return word
+    return _NOTE_MARK.sub(mark, text)
+
+
 def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> list[Sentence]:
     """The passage's units, in order, with the source lines each spans (when it has lines):
     statements, the questions and headings that introduce them (roles QUESTION, HEADING:
@@ -347,6 +361,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     if skip and not by_lines:
         body = "\n".join(ln for ln in body.split("\n") if _digitless(ln) not in skip)
     body = _TRAILING_MARK.sub("", body)
+    indexed = set(_INDEXED.findall(body))  # "pipefd[0]": an array, its [1] no note either
     if hit.kind == "text" and by_lines:
         body = rst_markup(body)
     if not by_lines:
@@ -433,7 +448,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 if _CODE_LIKE.search(cleaned) and "`" not in cleaned:
                     cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
             else:
-                cleaned = _NOTE_MARK.sub("", cleaned)  # "…the file[7]." -> "…the file."
+                cleaned = _without_marks(cleaned, indexed)  # "…the file[7]." -> "…the file."
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on, term=term,
                                 tagged=inline and not raw.lstrip().startswith("-"))

@@ -3464,3 +3464,16 @@ def test_a_sentence_naming_again_the_subject_before_it_is_quoted_from_where_it_i
                              "d'environnement. Quel fichier faut-il créer ?")
     assert not answer.refused, answer.reason
     assert "._pth file" in answer.answer.split("When the file exists")[0], answer.answer
+
+
+def test_an_array_index_is_not_a_note_mark(tmp_path):
+    """pipe(2) in French says "pipefd[0] fait référence à l'extrémité de lecture du tube.
+    pipefd[1] fait référence à l'extrémité d'écriture": the indices were taken out as note
+    marks ("…the file[7]."), and the quote lost the very fact asked (trial 42). A note is
+    never [0]: a name indexed with [0] is an array, and its other indices stay."""
+    answer = _ask_documented(tmp_path, "pipe.2.fr.txt", "pipe() remplit un tableau de deux "
+                             "descripteurs : lequel dois-je utiliser pour lire et lequel "
+                             "pour écrire ?")
+    assert not answer.refused, answer.reason
+    assert "pipefd[0]` fait référence à l'extrémité de lecture" in answer.answer, answer.answer
+    assert "pipefd[1]` fait référence à l'extrémité d'écriture" in answer.answer, answer.answer
