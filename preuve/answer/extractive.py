@@ -176,6 +176,20 @@ def _one_command(block: str) -> bool:
     return 0 < len(lines) <= 2 and sum(len(line.split()) for line in lines) <= 16
 
 
+_NAMED_COMMAND = re.compile(r"\b([\w.+-]+)\(\d\w{0,3}\)|`([\w.+-]+)")
+
+
+def _runs_named(sentence: str, block: str) -> bool:
+    """Every line of the code block runs a command the sentence before it names ("…en
+    utilisant gs(1) de Ghostscript." and two `$ gs …` lines): its example, without a
+    colon."""
+    named = {a or b for a, b in _NAMED_COMMAND.findall(sentence)}
+    commands = [line.strip().lstrip("$#% ").split(maxsplit=1)[0]
+                for line in block.strip().split("\n")
+                if line.strip() and not _FENCE.match(line) and line.strip().lstrip("$#% ")]
+    return bool(commands) and all(c in named for c in commands)
+
+
 def _labelled_term(line: str) -> str:
     """The term of "Option: Aptitude::Get-Root-Command" (a reference entry's label and
     its name), or ""."""
@@ -398,7 +412,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
-                    or _one_command(raw) or _SHOWN_ABOVE.search(following[:200])
+                    or _one_command(raw) or _runs_named(out[-1].text, raw)
+                    or _SHOWN_ABOVE.search(following[:200])
                     or _EXAMPLE_AHEAD.search(out[-1].text)):
                 role = ATTACHED
         elif out and out[-1].role == ATTACHED and _FENCE.match(out[-1].text) \
@@ -728,7 +743,7 @@ _ASKS_DEFAULT = re.compile(
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change)\b|"
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)+(?:\w+\s+)?"
-    r"(?:options?|arguments?|paramètres?|valeur|largeur|taille)\b|\bsi (?:je|on|tu) ne "
+    r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
     r"mettez)\b", re.I)
 _STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)

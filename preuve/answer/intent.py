@@ -234,9 +234,19 @@ _THING_FIRST = re.compile(r"\b(?:quel(?:le)?s?|which|what)\s+(?!(?:is|are|was|we
                           r"do|does|did|can|should)\b)\w+", _I)
 
 
+# "Can I cap how fast it sends data?", "limiter combien de…": the figure is what the user
+# wants to act on, and the question asks how
+# ("how does it decide how many loops to run?" asks the rule, a figure)
+_ACTS_ON = re.compile(r"\b(?:cap|limit|restrict|throttle|reduce|lower|raise|increase|set|"
+                      r"change|control|adjust|configure|specify|slow down|limiter|réduire|"
+                      r"régler|changer|contrôler|augmenter|diminuer|fixer|plafonner|brider)"
+                      r"\s+$", _I)
+
+
 def _number_behind_a_thing(text: str, pattern: re.Pattern[str]) -> bool:
     match = pattern.search(text)
-    return bool(match and _THING_FIRST.search(text[:match.start()]))
+    return bool(match and (_THING_FIRST.search(text[:match.start()])
+                           or _ACTS_ON.search(text[:match.start()])))
 
 
 def question_kind(question: str) -> str:

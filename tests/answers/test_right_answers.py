@@ -3449,6 +3449,8 @@ def test_a_question_that_never_configures_anything_asks_for_the_default():
     assert _ASKS_DEFAULT.search("If I never configure anything, how much disk space can "
                                 "the persistent journal grow to?")
     assert not _ASKS_DEFAULT.search("How much disk space can the persistent journal grow to?")
+    assert _ASKS_DEFAULT.search("Avec le module crypt sans préciser de nombre de tours, "
+                                "combien de tours sont utilisés ?")
 
 
 def test_a_sentence_naming_again_the_subject_before_it_is_quoted_from_where_it_is_named(
@@ -3477,3 +3479,37 @@ def test_an_array_index_is_not_a_note_mark(tmp_path):
     assert not answer.refused, answer.reason
     assert "pipefd[0]` fait référence à l'extrémité de lecture" in answer.answer, answer.answer
     assert "pipefd[1]` fait référence à l'extrémité d'écriture" in answer.answer, answer.answer
+
+
+def test_a_code_block_running_the_command_its_sentence_names_is_its_example():
+    """The Debian Reference in French (debian-reference-fr 2.100, ch. 11.4.2): "Vous pouvez
+    fusionner deux fichiers… en utilisant gs(1) de Ghostscript." ends with a full stop, and
+    the two `$ gs …` lines under it were left out of the answer to "quelle commande
+    utiliser ?" (trial 43). A code block whose every line runs a command the sentence
+    before it names completes that sentence."""
+    text = ("11.4.2. Fusionner deux fichiers PS ou PDF\n"
+            "Vous pouvez fusionner deux fichiers PostScript (PS) ou Portable Document Format "
+            "(PDF) en utilisant gs(1) de Ghostscript.\n"
+            "```\n"
+            "$ gs -q -dNOPAUSE -dBATCH -sDEVICE=pswrite -sOutputFile=bla.ps -f foo1.ps foo2.ps\n"
+            "$ gs -q -dNOPAUSE -dBATCH -sDEVICE=pdfwrite -sOutputFile=bla.pdf -f foo1.pdf "
+            "foo2.pdf\n"
+            "```\n"
+            "Note\n"
+            "Le format PDF qui est un format imprimable multi-plateformes largement utilisé, est "
+            "essentiellement un format PS compressé.")
+    hit = _hit(1, "debref/ch11.fr.html", "Fusionner deux fichiers PS ou PDF", text)
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "Je dois regrouper deux fichiers PDF en un seul document. Quelle commande utiliser ?",
+        [hit])
+    assert "-sOutputFile=bla.pdf -f foo1.pdf foo2.pdf" in quoted, quoted
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("rsync eats all the bandwidth. Can I cap how fast it sends data?", "yesno"),
+    ("Comment limiter combien de processus tournent en même temps ?", PROCEDURE),
+    ("How fast is the default transfer?", NUMBER)])
+def test_a_figure_the_user_wants_to_act_on_is_not_asked_for(question, kind):
+    """"Can I cap how fast it sends data?" was read as a number question, and rsync's
+    --bwlimit answer, without a figure, would be refused (trial 43)."""
+    assert question_kind(question) == kind
