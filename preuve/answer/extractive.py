@@ -753,6 +753,29 @@ _STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 _HELP_OPTION = re.compile(r"^[`\s]*(?:-[A-Za-z?],?\s+)?--(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|versions?)\b|--(?:help|version)",
                         re.I)
+# A manual page's closing sections (its translators, authors, copyright, where to report
+# bugs): on every page of a collection alike, an answer only to a question about them
+_BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
+                          r"signaler des bogues|reporting bugs|colophon|see also|"
+                          r"voir aussi)$", re.I)
+_ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|wrote|"
+                               r"écrit\w*|tradu\w*|translat\w*|bugs?|bogues?|report\w*|"
+                               r"signal\w*|maintain\w*|mainteneur\w*|documentation|"
+                               r"manual|manuel|info)\b", re.I)
+
+
+def _in_back_matter(own: list[Sentence]) -> list[Sentence]:
+    """The units of a passage under a manual page's closing section heading, with it."""
+    out: list[Sentence] = []
+    closing = False
+    for unit in own:
+        if unit.role == HEADING:
+            closing = bool(_BACK_MATTER.match(unit.text.strip()))
+        if closing:
+            out.append(unit)
+    return out
+
+
 # A statement that announces what follows ("…run:", "…one of several ways:") carries it:
 # up to this many more words of the lines that complete it, whatever the budget.
 ANNOUNCED_WORDS = 120
@@ -1237,6 +1260,8 @@ class ExtractiveAnswerer:
         if asked and not content_words(asked):
             asked = ""
         defaults = bool(_ASKS_DEFAULT.search(question))
+        back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
+            id(u) for own in by_hit.values() for u in _in_back_matter(own)}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:
@@ -1266,6 +1291,8 @@ class ExtractiveAnswerer:
                 bonus += LEAD_BONUS
             if _HELP_OPTION.match(text) and not _ASKS_HELP.search(question):
                 bonus = -1.0  # "--help display this help and exit": on every GNU page
+            if back_matter and id(sentence) in back_matter:
+                bonus = -1.0  # "Cette traduction est une documentation libre…"
             if _VERSION_NOTE.match(sentence.text):
                 if _DEPRECATED.match(sentence.text) and _ASKS_DEPRECATED.search(question):
                     bonus += KIND_BONUS  # what replaces the deprecated call
@@ -1340,8 +1367,8 @@ class ExtractiveAnswerer:
         held = max((across(s) for s in units if s.hit is first), default=0.0)
         if top_first is None or (rival.hit is not first
                                  and across(rival) > held + PREFER_FIRST
-                                 and compared(rival) - rival.parts["kind"]
-                                 >= compared(top_first) - top_first.parts["kind"]):
+                                 and compared(rival) - max(rival.parts["kind"], 0.0)
+                                 >= compared(top_first) - max(top_first.parts["kind"], 0.0)):
             pick = rival
             why = (f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
                    f"the first-ranked passage's best {held:.3f} + {PREFER_FIRST}")

@@ -3513,3 +3513,25 @@ def test_a_figure_the_user_wants_to_act_on_is_not_asked_for(question, kind):
     """"Can I cap how fast it sends data?" was read as a number question, and rsync's
     --bwlimit answer, without a figure, would be refused (trial 43)."""
     assert question_kind(question) == kind
+
+
+@pytest.mark.parametrize(("question", "penalised"), [
+    ("Comment afficher un signe pourcentage littéral avec la commande printf ?", True),
+    ("Qui a fait la traduction française de cette page de manuel ?", False)])
+def test_a_manual_page_s_closing_sections_answer_only_questions_about_them(
+        tmp_path, question, penalised):
+    """Every French manual page ends on the same sections (AUTEUR, COPYRIGHT, VOIR AUSSI,
+    TRADUCTION: "Cette traduction est une documentation libre…"): for "comment afficher un
+    signe pourcentage avec printf ?" that passage ranked first and its licence text was
+    the answer (coreutils' printf(1) in French, trial 44). Its units score -1 unless the
+    question asks about the authors, the licence, the translation, bugs or the
+    documentation."""
+    lines = (Path(__file__).parents[1] / "fixtures" / "documented" / "printf.1.fr.txt"
+             ).read_text("utf-8").splitlines()
+    closing = _hit(1, "manfr/printf.txt", "", "\n".join(lines[72:112]), kind="text")
+    closing.start_line, closing.end_line = 73, 112
+    with Index(tmp_path / "index.sqlite") as index:
+        _, _, info = ExtractiveAnswerer(index.engine.embedder()).answer(question, [closing])
+    licence = [s for s in info["sentences"] if s["text"].startswith("Cette traduction est")]
+    assert licence, info["sentences"]
+    assert (licence[0]["kind"] == -1.0) is penalised, licence
