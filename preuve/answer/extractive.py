@@ -750,7 +750,7 @@ _STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 # The options every GNU program has, "--help display this help and exit", "-V, --version
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
-_HELP_OPTION = re.compile(r"^[`\s]*(?:-[A-Za-z?],?\s+)?--(?:help|version|usage)\b")
+_HELP_OPTION = re.compile(r"^[`\s]*(?:-[\w?]+,?\s+)?-{1,2}(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|versions?)\b|--(?:help|version)",
                         re.I)
 # A manual page's closing sections (its translators, authors, copyright, where to report

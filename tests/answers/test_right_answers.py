@@ -3535,3 +3535,17 @@ def test_a_manual_page_s_closing_sections_answer_only_questions_about_them(
     licence = [s for s in info["sentences"] if s["text"].startswith("Cette traduction est")]
     assert licence, info["sentences"]
     assert (licence[0]["kind"] == -1.0) is penalised, licence
+
+
+@pytest.mark.parametrize(("line", "boilerplate"), [
+    ("--help afficher l'aide-mémoire et quitter.", True),
+    ("-help, --help Afficher un message d'aide concernant l'utilisation de find", True),
+    ("-V, --version output version information and exit", True),
+    ("-v, --verbose explain what is being done", False),
+    ("--helper-dir DIR where the helpers live", False)])
+def test_the_help_and_version_options_are_told_apart(line, boilerplate):
+    """find(1) spells them "-help, --help" (trial 44's fr2 quoted it for "only the current
+    directory"); other options that start alike are not them."""
+    from preuve.answer.extractive import _HELP_OPTION
+
+    assert bool(_HELP_OPTION.match(line)) is boilerplate
