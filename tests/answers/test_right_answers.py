@@ -3549,3 +3549,23 @@ def test_the_help_and_version_options_are_told_apart(line, boilerplate):
     from preuve.answer.extractive import _HELP_OPTION
 
     assert bool(_HELP_OPTION.match(line)) is boilerplate
+
+
+def test_a_first_passage_of_closing_sections_only_is_outbid(tmp_path):
+    """With printf(1)'s closing sections ranked first and its escapes second, the rule
+    that another passage must be as close as the first one's best "without its kind
+    bonus" took the closing sections' -1 back out, and the licence text was quoted. Only
+    bonuses are taken out: the passage ranked second answers."""
+    lines = (Path(__file__).parents[1] / "fixtures" / "documented" / "printf.1.fr.txt"
+             ).read_text("utf-8").splitlines()
+
+    def part(rank: int, first: int, last: int) -> Hit:
+        hit = _hit(rank, "manfr/printf.txt", "", "\n".join(lines[first - 1:last]), kind="text")
+        hit.start_line, hit.end_line, hit.chunk_id = first, last, f"printf:{first}"
+        return hit
+
+    with Index(tmp_path / "index.sqlite") as index:
+        _, chosen, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "Comment afficher un signe pourcentage littéral avec la commande printf ?",
+            [part(1, 73, 112), part(2, 40, 60)])
+    assert chosen and chosen[0].hit.rank == 2, [c.text for c in chosen]
