@@ -737,8 +737,9 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # A question about a default, by name or by what it leaves out ("kill with only a PID,
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
+_STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 _ASKS_DEFAULT = re.compile(
-    r"\bdefaults?\b|\bd[ée]faut\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
+    _STATES_DEFAULT.pattern + r"|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change)\b|"
     r"\bsans (?:(?:autre|"
@@ -746,7 +747,6 @@ _ASKS_DEFAULT = re.compile(
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
     r"mettez)\b", re.I)
-_STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 # The options every GNU program has, "--help display this help and exit", "-V, --version
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
@@ -1580,8 +1580,6 @@ def _latest_note(question: str, pick: Sentence, own: list[Sentence]) -> Sentence
              and _version(s.text) is not None
              and (release is None or _version(s.text) <= release)]
     return max(notes, key=lambda s: _version(s.text), default=pick)
-
-
 
 
 def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]
