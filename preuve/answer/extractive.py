@@ -1342,7 +1342,7 @@ class ExtractiveAnswerer:
             return compared(s) - (FIGURE_BONUS - KIND_BONUS if figure else 0.0)
 
         top_first = max((s for s in units if s.hit is first), key=compared, default=None)
-        names = question_names(question)
+        names = question_names(question, first)
         # the passages that may answer beside the first (`_same_subject`), read once each;
         # when the first passage is in another language than the question, a passage in
         # the question's language only from the same manual (a cosine within the
@@ -1474,7 +1474,7 @@ class ExtractiveAnswerer:
         if not chosen:
             return []
         first = chosen[0].hit
-        names = question_names(question)
+        names = question_names(question, first)
         others = [] if own_section_only else [
             u for u in units if u.role == STATEMENT and u.hit.heading != first.heading
             and (u.hit.path, u.hit.page) != (first.path, first.page)
@@ -2063,11 +2063,31 @@ def _language(hit: Hit) -> str:
 _CAPITALISED = re.compile(r"(?<![.!?:;]\s)(?<=\s)[A-ZÀ-Þ][\w+#-]{2,}")
 
 
-def question_names(question: str) -> list[str]:
+def question_names(question: str, first: Hit | None = None) -> list[str]:
     """The names the question writes with a capital, not opening a sentence, not a
-    function word."""
-    return [n for n in dict.fromkeys(_CAPITALISED.findall(question))
-            if tokens.fold(n) not in tokens.STOPWORDS]
+    function word; and, written in any case, the name of `first`'s document ("quelle
+    option de readlink…" over `readlink.txt`, "logging.config" over
+    `logging.config.html`): a command or module is its page's name, lowercase."""
+    names = [n for n in dict.fromkeys(_CAPITALISED.findall(question))
+             if tokens.fold(n) not in tokens.STOPWORDS]
+    if first is not None:
+        named = _document_name(first.path)
+        names += [w for w in dict.fromkeys(_WRITTEN_NAME.findall(question))
+                  if len(w) >= 3 and tokens.fold(w) == named and w not in names]
+    return names
+
+
+# a name as a question writes it ("readlink", "logging.config", "tkinter.font", "ip-route")
+_WRITTEN_NAME = re.compile(r"[\w][\w.+-]*[\w+]")
+
+
+def _document_name(path: str) -> str:
+    """A page's name without its suffixes and its manual section (folded):
+    "manfr/readlink.1.fr.txt" -> "readlink", "library/logging.config.html" ->
+    "logging.config"."""
+    name = path.rsplit("/", 1)[-1]
+    name = re.sub(r"(?:\.(?:txt|html?|md|rst|pdf|gz|fr|en|de|es|\d\w?))+$", "", name, flags=re.I)
+    return tokens.fold(name)
 
 
 def _mentions(hit: Hit, name: str) -> bool:

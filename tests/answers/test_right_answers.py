@@ -3569,3 +3569,37 @@ def test_a_first_passage_of_closing_sections_only_is_outbid(tmp_path):
             "Comment afficher un signe pourcentage littéral avec la commande printf ?",
             [part(1, 73, 112), part(2, 40, 60)])
     assert chosen and chosen[0].hit.rank == 2, [c.text for c in chosen]
+
+
+@pytest.mark.parametrize(("question", "path", "names"), [
+    ("Quelle option de readlink utiliser ?", "manfr/readlink.1.fr.txt", ["readlink"]),
+    ("How do I read logging.config from a file?", "library/logging.config.html",
+     ["logging.config"]),
+    ("Quelle option de readlink utiliser ?", "manfr/find.1.fr.txt", []),
+    ("Comment lire un fichier sous Windows ?", "faq/ch05.html", ["Windows"])])
+def test_the_first_passage_s_page_name_written_lowercase_is_a_name(question, path, names):
+    from preuve.answer.extractive import question_names
+
+    assert question_names(question, _hit(1, path, "", "text", kind="text")) == names
+
+
+def test_a_passage_of_another_page_does_not_answer_for_the_page_the_question_names(tmp_path):
+    """"Quelle option de readlink utiliser ?" with readlink(1) ranked first: a sentence
+    of find(1)'s `-execdir` (PATH and the current directory) scored 0.2 higher and was
+    quoted (trial 44's fr3, French manpages-fr pages). A command the question names in
+    lowercase is its page's name: a passage of another page that never names it does not
+    answer."""
+    folder = Path(__file__).parents[1] / "fixtures" / "documented"
+    readlink = (folder / "readlink.1.fr.txt").read_text("utf-8").splitlines()
+    find = (folder / "find-execdir.1.fr.txt").read_text("utf-8").splitlines()
+    first = _hit(1, "manfr/readlink.txt", "", "\n".join(readlink[:50]), kind="text")
+    first.start_line, first.end_line, first.chunk_id = 1, 50, "readlink:1"
+    other = _hit(2, "manfr/find.txt", "", "\n".join(find[23:41]), kind="text")
+    other.start_line, other.end_line, other.chunk_id = 923, 940, "find:923"
+    with Index(tmp_path / "index.sqlite") as index:
+        text, chosen, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "Je veux obtenir le chemin absolu complet d'un fichier dont aucun des "
+            "répertoires n'existe encore. Quelle option de readlink utiliser ?",
+            [first, other])
+    assert chosen and chosen[0].hit is first, text
+    assert "--canonicalize-missing" in text, text
