@@ -196,7 +196,10 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     prefix = _PREFIX.match(word)
     if prefix and any(text.stem(word[prefix.end():], lang) in stems
                       for lang, stems in lists.items()):
-        return True  # "subfolder", "multithreaded", "autosave": a prefix and a word
+        return True  # "subfolder", "multithreaded", "reboucler": a prefix and a word
+    agent = _AGENT.sub(r"er\1", word)
+    if agent != word and text.stem(agent, "en") in lists.get("en", ()):
+        return True  # "parseur", "scanneurs": an English word with a French ending
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
@@ -209,7 +212,9 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
 # A prefix that makes a word of a word ("subfolder", "multithread", "autosave"), before at
 # least four letters
 _PREFIX = re.compile(r"^(?:sub|sous|super|multi|under|over|non|self|semi|anti|inter|micro|"
-                     r"mini|auto|pre|post)(?=[a-zà-ÿ]{4,}$)")
+                     r"mini|auto|pre|post|re|ré|dé|pré)(?=[a-zà-ÿ]{4,}$)")
+# a French agent noun made of an English word ("parseur", "scanneur": parser, scanner)
+_AGENT = re.compile(r"eur(s?)$")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:

@@ -258,6 +258,32 @@ def test_a_prefix_and_a_word_written_as_one_are_a_word_not_a_name():
         assert bilingual.is_word(name) is False, name
 
 
+@needs_dictionaries
+@pytest.mark.parametrize(("word", "is_word"), [
+    ("reboucler", True), ("parseur", True), ("scanneurs", True), ("redémarrer", True),
+    ("debmirror", False), ("readlink", False), ("reportbug", False), ("resolvconf", False),
+    ("debconf", False), ("redmine", False)])
+def test_a_french_prefix_or_agent_ending_on_a_word_is_a_word(word, is_word):
+    """"…avant de reboucler ?" and "quel défaut le parseur va-t-il enregistrer ?" were
+    refused as naming what no passage holds (trial 45, python3-doc's asyncore and
+    email.errors): "re" before a French word and "-eur" for an English "-er" make words,
+    not product names."""
+    from preuve.retrieve import bilingual
+
+    assert bilingual.is_word(word) is is_word
+
+
+@needs_dictionaries
+def test_a_french_word_made_of_an_english_one_is_no_absent_name(tmp_path):
+    """The whole path of trial 45's fe4 over email.errors (python3-doc): answered with the
+    defect the page lists, not refused for "parseur"."""
+    answer = _ask_documented(
+        tmp_path, "email.errors.html", "Mon e-mail se dit multipart mais n'a pas de "
+        "paramètre boundary : quel défaut le parseur va-t-il enregistrer ?")
+    assert not answer.refused, answer.explain.get("judgment")
+    assert "NoBoundaryInMultipartDefect" in answer.answer, answer.answer
+
+
 def test_the_judgment_counts_only_what_the_caller_may_read(tmp_path):
     """Adding staff passages changes nothing a public caller's judgment reads (before, N
     counted every chunk: the coverage moved with text the caller cannot see)."""
