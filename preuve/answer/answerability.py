@@ -86,11 +86,15 @@ class Judgment:
     numbers: dict = field(default_factory=dict)
 
 
-# Words that make a question a question (asked of anything): never what it is about.
+# Words that make a question a question (asked of anything), and the English pronouns
+# the keyword analyzer keeps ("he", "his": a person of the user's story): never what
+# it is about.
 _ASKING = frozenset(tokens.fold(w) for w in """combien comment pourquoi quoi lequel laquelle
 lesquels lesquelles peux peut peuvent pouvons pouvez dois doit doivent devons devez faut
 suis sommes êtes ai as avez avons existe-t-il sait savoir dire
-much many am can may might must shall should does did do get tell know there""".split())
+much many am can may might must shall should does did do get tell know there
+he his him himself she her hers herself mine yours ours theirs themselves myself
+yourself ourselves itself""".split())
 # Ordinary verbs of either language (and their common forms): what any question does, never
 # what it is about ("à quoi sert", "what does X do", "how do I make it work").
 _ORDINARY = frozenset(tokens.fold(w) for w in """sert servent servir sers fait font faire

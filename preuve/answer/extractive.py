@@ -33,7 +33,7 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
-from preuve.retrieve.bilingual import code_translation
+from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
@@ -742,6 +742,11 @@ _ASKS_DEFAULT = re.compile(
     _STATES_DEFAULT.pattern + r"|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change)\b|"
+    # "I wrote a trigger without saying whether it's per row or per statement"
+    r"\bwithout (?:saying|specifying|stating|indicating|choosing) (?:whether|which|what|if)\b|"
+    r"\b(?:i|you|we) (?:didn['’]t|did not|never) (?:say|specify|state|choose)\b|"
+    r"\bsans (?:dire|préciser|indiquer|spécifier|choisir) (?:si|s['’]il|quel|quelle|lequel|"
+    r"laquelle)\b|"
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)+(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
@@ -793,7 +798,11 @@ _NEXT_STEP = re.compile(r"^(?!(?:if|when|once|si|quand|lorsque|lorsqu|une fois)\
 # A sentence naming something said before it ("…en dehors de ces horaires", "…such
 # files"): what it points to is earlier in its section.
 _POINTS_BACK = re.compile(r"\b(?:ces|cette|cet|these|those|such|said|this)\s+"
-                          r"(?!as\b|who\b|which\b|that\b|whose\b)\w", re.I)
+                          r"(?!as\b|who\b|which\b|that\b|whose\b)\w|"
+                          # "…re-written to use one of them", "l'un d'entre eux"
+                          r"\b(?:one|either|both|each|any|none|neither)\s+of\s+them\b|"
+                          r"\b(?:l['’]une?|chacune?|aucune?)\s+d['’](?:entre\s+)?(?:eux|elles)\b",
+                          re.I)
 
 
 # A sentence naming what was said just before it ("The preceding statement is not true on
@@ -1141,6 +1150,9 @@ def _guard(text: str) -> str:
 # The first-ranked passage answers unless another one's best sentence scores this much
 # more: retrieval ranked the passages on everything they hold, a sentence score sees less.
 PREFER_FIRST = 0.06
+# ... and when, without bonuses, that sentence is about as close as the first passage's
+# best (within CLOSE_MARGIN)
+CLOSE_MARGIN = 0.02
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -1368,7 +1380,8 @@ class ExtractiveAnswerer:
         if top_first is None or (rival.hit is not first
                                  and across(rival) > held + PREFER_FIRST
                                  and compared(rival) - max(rival.parts["kind"], 0.0)
-                                 >= compared(top_first) - max(top_first.parts["kind"], 0.0)):
+                                 >= compared(top_first) - max(top_first.parts["kind"], 0.0)
+                                 - CLOSE_MARGIN):
             pick = rival
             why = (f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
                    f"the first-ranked passage's best {held:.3f} + {PREFER_FIRST}")
@@ -2065,15 +2078,17 @@ _CAPITALISED = re.compile(r"(?<![.!?:;]\s)(?<=\s)[A-ZÀ-Þ][\w+#-]{2,}")
 
 def question_names(question: str, first: Hit | None = None) -> list[str]:
     """The names the question writes with a capital, not opening a sentence, not a
-    function word; and, written in any case, the name of `first`'s document ("quelle
-    option de readlink…" over `readlink.txt`, "logging.config" over
-    `logging.config.html`): a command or module is its page's name, lowercase."""
+    function word; and, written in any case, the name of `first`'s document when it is no
+    word ("quelle option de readlink…" over `readlink.txt`, "logging.config" over
+    `logging.config.html`; not "budget" over `budget.html`): a command or module is its
+    page's name, lowercase."""
     names = [n for n in dict.fromkeys(_CAPITALISED.findall(question))
              if tokens.fold(n) not in tokens.STOPWORDS]
     if first is not None:
         named = _document_name(first.path)
         names += [w for w in dict.fromkeys(_WRITTEN_NAME.findall(question))
-                  if len(w) >= 3 and tokens.fold(w) == named and w not in names]
+                  if len(w) >= 3 and tokens.fold(w) == named and w not in names
+                  and (not w.isalpha() or is_word(w) is False)]
     return names
 
 

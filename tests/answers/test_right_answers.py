@@ -3477,6 +3477,11 @@ def test_a_question_that_never_configures_anything_asks_for_the_default():
     assert not _ASKS_DEFAULT.search("How much disk space can the persistent journal grow to?")
     assert _ASKS_DEFAULT.search("Avec le module crypt sans préciser de nombre de tours, "
                                 "combien de tours sont utilisés ?")
+    # a choice left unsaid (trial 46, PostgreSQL's CREATE TRIGGER)
+    assert _ASKS_DEFAULT.search("I wrote a trigger without saying whether it's per row or "
+                                "per statement. Why was it called once?")
+    assert _ASKS_DEFAULT.search("J'ai créé le trigger sans préciser s'il est par ligne.")
+    assert not _ASKS_DEFAULT.search("Without saying a word, the job stopped. Why?")
 
 
 def test_a_sentence_naming_again_the_subject_before_it_is_quoted_from_where_it_is_named(
@@ -3602,6 +3607,7 @@ def test_a_first_passage_of_closing_sections_only_is_outbid(tmp_path):
     ("How do I read logging.config from a file?", "library/logging.config.html",
      ["logging.config"]),
     ("Quelle option de readlink utiliser ?", "manfr/find.1.fr.txt", []),
+    ("Comment GnuCash remplit-il mon budget ?", "budget.html", ["GnuCash"]),
     ("Comment lire un fichier sous Windows ?", "faq/ch05.html", ["Windows"])])
 def test_the_first_passage_s_page_name_written_lowercase_is_a_name(question, path, names):
     from preuve.answer.extractive import question_names
@@ -3629,3 +3635,54 @@ def test_a_passage_of_another_page_does_not_answer_for_the_page_the_question_nam
             [first, other])
     assert chosen and chosen[0].hit is first, text
     assert "--canonicalize-missing" in text, text
+
+
+def test_a_passage_further_down_about_as_close_and_scoring_more_answers(tmp_path):
+    """"How can I rebuild that table's indexes without blocking inserts…?" over
+    PostgreSQL's REINDEX page (trial 46's en2): the example "Rebuild indexes for a table,
+    without blocking read and write operations…:" with `REINDEX TABLE CONCURRENTLY`
+    scored 0.11 above the first passage's best, but without its bonus it sat 0.012 below
+    it, and the section that only describes the problem was quoted. A passage further
+    down answers when its sentence scores PREFER_FIRST more and, without bonuses, is
+    within CLOSE_MARGIN of the first passage's best."""
+    answer = _ask_documented(
+        tmp_path, "sql-reindex.html", "Our app writes to the orders table around the clock. "
+        "How can I rebuild that table's indexes without blocking inserts and updates for "
+        "hours?")
+    assert "CONCURRENTLY" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(("sentence", "points_back"), [
+    ("Extensions generally need to be re-written to use one of them.", True),
+    ("Il faut en général utiliser l'un d'entre eux.", True),
+    ("Chacune d'elles est lue au démarrage.", True),
+    ("One of the options is --all.", False)])
+def test_one_of_them_points_back(sentence, points_back):
+    from preuve.answer.extractive import _POINTS_BACK
+
+    assert bool(_POINTS_BACK.search(sentence)) is points_back
+
+
+def test_a_sentence_using_one_of_them_is_quoted_with_what_they_are(tmp_path):
+    """Python's C-extension porting HOWTO (trial 46's fe4): "Extensions generally need to
+    be re-written to use one of them" names neither Cython nor CFFI; the quote starts
+    where they are named."""
+    answer = _ask_documented(
+        tmp_path, "cporting.html", "Pour porter mon module d'extension C vers Python 3, "
+        "existe-t-il des bibliothèques qui masquent les différences de l'API C entre "
+        "versions ?")
+    assert "Cython" in answer.answer, answer.answer
+
+
+def test_a_person_s_pronouns_are_not_what_a_question_is_about():
+    """"A colleague created tables in his own schema… What else does he have to give
+    me?" (trial 46's en6, PostgreSQL): "he" and "his", in no passage, weighed as the
+    rarest words of the question and counted as missing."""
+    from preuve.answer.answerability import question_words
+
+    words = {w for stems in question_words(
+        "A colleague created tables in his own schema and granted me SELECT on them. "
+        "What else does he have to give me? Did she or her team forget it?")
+        for w in stems}
+    assert not words & {"he", "his", "she", "her"}, words
+    assert {"schema", "colleagu"} <= words, words
