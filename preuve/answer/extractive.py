@@ -1530,7 +1530,12 @@ class ExtractiveAnswerer:
         # what the answer already quotes (from a passage overlapping this one, or a copy of
         # its page) is not quoted again
         quote = [u for u in quote if _said(u) not in said]
-        return quote if any(u.role == STATEMENT for u in quote) else []
+        if not any(u.role == STATEMENT for u in quote):
+            return []
+        # a term's description says what it does, the term what to type ("Specify a
+        # target process to get contexts from" is `-t, --target PID`'s)
+        signature = _signature_before(own, quote)
+        return [signature] + quote if signature is not None else quote
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
         """The passage's own heading names what is asked: by its words, or (across
@@ -1726,6 +1731,11 @@ def _entry_names(hit: Hit) -> set[str]:
 _CONTRASTED = re.compile(r"\b(?:instead of|rather than|other than|unlike|alors que|au lieu "
                          r"d[eu'’]|plutôt que|contrairement à|autre que)\s+(?:the |la |le |l['’])?"
                          r"[\w.]+(?:\(\))?", re.I)
+# ... nor one it asks to have called ("pour que found_terminator soit appelé…", "how do I
+# get __del__ to be called"): what calls it answers
+_CALLED_BY = re.compile(r"[\w.]+(?:\(\))?\s+(?:soit|soient|est|sera|be|is|gets?|will be)\s+"
+                        r"(?:appel[ée]e?s?|invoqu[ée]e?s?|déclench[ée]e?s?|called|invoked|"
+                        r"triggered)\b", re.I)
 
 
 def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
@@ -1735,7 +1745,8 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     class whose `open()` connects), or, when it names none, the entry
     of the first one's page whose name the question says in words (`_worded_entry`):
     None otherwise."""
-    written = [n.lstrip("@") for n in _IDENTIFIER.findall(_CONTRASTED.sub(" ", question))]
+    asked = _CALLED_BY.sub(" ", _CONTRASTED.sub(" ", question))
+    written = [n.lstrip("@") for n in _IDENTIFIER.findall(asked)]
     names = {n.lower() for n in written}
     if not _is_entry(first):
         return None
@@ -1745,11 +1756,11 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     if not names:
         # a method the question calls by its name alone ("si j'appelle open()…"), its
         # entry among the first passages when the first is another ("class Telnet")
-        called = {c.lower() for c in _CALLED.findall(question)}
+        called = {c.lower() for c in _CALLED.findall(asked)}
         if called & _entry_names(first):
             return None
         return next((h for h in hits[:WORDED_DEPTH] if h is not first and _is_entry(h)
-                     and called & _entry_names(h)), None) or _worded_entry(question, hits, first)
+                     and called & _entry_names(h)), None) or _worded_entry(asked, hits, first)
     # a member of the class the question names ("…built on cmd.Cmd" and `Cmd.emptyline()`;
     # not `select.PIPE_BUF` for "select.select()", another member of its module)
     containers = set(max(_entry_names(first), key=len).split(".")[:-1])

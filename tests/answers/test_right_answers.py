@@ -3686,3 +3686,26 @@ def test_a_person_s_pronouns_are_not_what_a_question_is_about():
         for w in stems}
     assert not words & {"he", "his", "she", "her"}, words
     assert {"schema", "colleagu"} <= words, words
+
+
+def test_a_second_quote_of_a_term_s_description_shows_the_term(tmp_path):
+    """nsenter(1) (trial 47's en4): the second quote "Specify a target process to get
+    contexts from." came without its line `-t, --target PID`, the flag the user needs."""
+    answer = _ask_documented(
+        tmp_path, "nsenter.1.txt", "How can I get a shell inside just the network namespace "
+        "of a running container whose main process is PID 4321?")
+    assert "Specify a target process" in answer.answer, answer.answer
+    assert "`-t, --target PID` — Specify a target process" in answer.answer, answer.answer
+
+
+def test_a_name_the_question_wants_called_is_not_its_entry(tmp_path):
+    """"…comment faire pour que found_terminator soit appelé après avoir reçu un nombre
+    précis d'octets ?" (trial 48's fe1, python3-doc's asynchat): the entry the question
+    names was quoted ("Called when the incoming data stream matches…"); what makes it be
+    called is `set_terminator`'s table, ranked first."""
+    answer = _ask_documented(
+        tmp_path, "asynchat.html", "Avec asynchat, comment faire pour que found_terminator "
+        "soit appelé après avoir reçu un nombre précis d'octets, au lieu d'attendre une "
+        "chaîne de fin ?")
+    assert "set_terminator" in answer.answer.split("—")[0], answer.answer
+    assert "indicated number of characters" in answer.answer, answer.answer
