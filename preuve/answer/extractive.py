@@ -239,6 +239,14 @@ _REFERENCE = re.compile(r"\b(?:(?:la|le|l['’]|les|the)\s*)?(?:sections?|chapte
                         r"[\s,.;:()]+", re.I)
 
 
+# ... or at a name "for details" ("See NotImplementedError for details on when to use it.",
+# "Voir signal(7) pour plus de détails.")
+_FOR_DETAILS = re.compile(r"^\S+(?:\s+\S+){0,3}?\s+(?:for|pour)\s+(?:(?:more|further|"
+                          r"plus|de\s+plus\s+amples)\s+(?:de\s+|d['’])?)?(?:details?|détails|"
+                          r"information|informations|examples?|exemples?|explanations?|"
+                          r"explications?)\b", re.I)
+
+
 # A sentence that tells what a part of the document is about: "Le chapitre 3 explique
 # comment produire des formules…", "This chapter describes…", "Dans cette section, nous…"
 # (a preface's plan, a chapter's opening): it says where the answer is, not the answer
@@ -262,7 +270,8 @@ def only_refers(sentence: str) -> bool:
     """The sentence only points at another section ("See Section 5.3.2, « … »."): it says
     nothing of its own."""
     see = _SEE.match(sentence)
-    return bool(see) and not _REFERENCE.sub("", sentence[see.end():]).strip()
+    return bool(see) and (not _REFERENCE.sub("", sentence[see.end():]).strip()
+                          or bool(_FOR_DETAILS.match(sentence[see.end():])))
 
 
 def is_statement(sentence: str, list_item: bool = False) -> bool:

@@ -3709,3 +3709,18 @@ def test_a_name_the_question_wants_called_is_not_its_entry(tmp_path):
         "chaîne de fin ?")
     assert "set_terminator" in answer.answer.split("—")[0], answer.answer
     assert "indicated number of characters" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(("sentence", "pointer"), [
+    ("See NotImplementedError for details on when to use it.", True),
+    ("Voir signal(7) pour plus de détails.", True),
+    ("See the -x option for more information.", True),
+    ("See how the parser handles errors: it stops at the first one.", False),
+    ("Voir aussi la commande ls pour lister les fichiers.", False)])
+def test_a_sentence_pointing_at_a_name_for_details_says_nothing_itself(sentence, pointer):
+    """python3-doc's constants page (trial 47's ep1): "See NotImplementedError for details
+    on when to use it." was the best-scoring sentence for "should __eq__ raise
+    NotImplementedError…?" and was quoted; it only points elsewhere."""
+    from preuve.answer.extractive import only_refers
+
+    assert only_refers(sentence) is pointer
