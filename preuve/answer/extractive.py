@@ -835,6 +835,11 @@ _BARE_POINTER = re.compile(r"\b(?:this|these|the above|ceci|cela|ça|ci-dessus)\
                            r"(?=[.,;:!?()]|$)", re.I)
 
 
+# "That constraint will prevent…" after the code that defines it: a demonstrative and a
+# noun opening the sentence after a code block name what the block shows
+_NAMES_SHOWN = re.compile(r"^(?:this|that|these|those|ce|cet|cette|ces)\s+[^\W\d_]{3,}", re.I)
+
+
 # "When the file exists, …" after "…create a ._pth file…": a subject named again with "the"
 _THE_NOUN = re.compile(r"^(?:(?:when|if|once|while|si|quand|lorsque|lorsqu['’]|une fois que)\s+)?"
                        r"(?:the|le|la|les|l['’])\s*([^\W\d_]{4,})\b", re.I)
@@ -860,7 +865,8 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
         # leans on ("This option…")
         begin = _lean_start(own, announced, words, lists=False)
         return begin if any(s is sentence for s in window(own, begin, words)) else announced
-    if _BARE_POINTER.search(sentence.text) and start > 1 and own[start - 1].role == ATTACHED:
+    if (_BARE_POINTER.search(sentence.text) or _NAMES_SHOWN.match(sentence.text)) \
+            and start > 1 and own[start - 1].role == ATTACHED:
         shown = start - 1  # the statement whose code block the pronoun stands for
         while shown > 0 and own[shown].role == ATTACHED:
             shown -= 1
@@ -1198,6 +1204,11 @@ SWITCH_COSINE = 0.90
 ASKED_COSINE = 0.92
 
 
+# how `_choose` says it kept the first passage it could quote
+_FIRST_PASSAGE = re.compile(r"^the first(?:-ranked passage| passage with a statement "
+                            r"\(ranked \d+\))")
+
+
 class ExtractiveAnswerer:
     """Scores the units of the first passages by the question's terms they hold, by meaning
     (with an embedder) and by whether they carry what the question's kind asks for (a
@@ -1241,7 +1252,7 @@ class ExtractiveAnswerer:
         hits, moved = _subject_first(hits, units, subject)
         chosen, choice = self._choose(question, kind, hits, by_hit, units)
         if moved is not None:  # "the first-ranked passage" is now the one moved first
-            rest = choice["why"].removeprefix("the first-ranked passage").lstrip("; ")
+            rest = _FIRST_PASSAGE.sub("", choice["why"]).lstrip("; ")
             choice["why"] = f"{moved}; {rest}" if rest else moved
         # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
@@ -1377,7 +1388,8 @@ class ExtractiveAnswerer:
                     and (named is None or h is first or _continues(first, h))}
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=across,
                     default=None) or max(units, key=across)
-        why = "the first-ranked passage" if first is top else (
+        why = ("the first-ranked passage" if top.rank in (None, 1) else
+               f"the first passage with a statement (ranked {top.rank})") if first is top else (
             f"the entry the question names (ranked {first.rank})" if first is named else
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")

@@ -3724,3 +3724,17 @@ def test_a_sentence_pointing_at_a_name_for_details_says_nothing_itself(sentence,
     from preuve.answer.extractive import only_refers
 
     assert only_refers(sentence) is pointer
+
+
+def test_that_thing_after_a_code_block_is_quoted_with_the_code_that_shows_it(tmp_path):
+    """PostgreSQL's range types page (trial 48's en4): "That constraint will prevent any
+    overlapping values…:" was quoted without the `EXCLUDE USING GIST` table definition
+    just before it, the one thing the user needed."""
+    question = ("How can I make the database itself refuse two bookings of the same "
+                "meeting room whose time slots overlap?")
+    with _documented(tmp_path, "rangetypes.html") as index:
+        section = next(h for h in index.search("Constraints on Ranges exclusion constraint",
+                                               k=20)
+                       if "That constraint will prevent" in h.text)
+        text, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, [section])
+    assert "EXCLUDE USING GIST" in text.split("That constraint will prevent")[0], text
