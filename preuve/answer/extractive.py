@@ -1204,6 +1204,9 @@ SWITCH_COSINE = 0.90
 ASKED_COSINE = 0.92
 
 
+# a question asking why and what to do about it
+_WHY_AND_HOW = re.compile(r"\b(?:why|pourquoi)\b.{0,80}?\b(?:and|et)\s+(?:what|how|which|"
+                          r"comment|quelle?s?|que|qu['’])\b", re.I)
 # how `_choose` says it kept the first passage it could quote
 _FIRST_PASSAGE = re.compile(r"^the first(?:-ranked passage| passage with a statement "
                             r"\(ranked \d+\))")
@@ -1463,7 +1466,10 @@ class ExtractiveAnswerer:
             start = _lean_start(own, start, budget)
             if kind in (PROCEDURE, NAME):
                 start = _code_before(question, own, start, budget)
-        chosen = _with_antecedent(own, window(own, start, budget), budget)
+        # a "why" that also asks what to do ("Pourquoi, et quelle est la bonne méthode ?")
+        # is quoted as far as a procedure is, from where a reason's quote starts
+        room = self.words * 3 // 2 if _WHY_AND_HOW.search(question) else budget
+        chosen = _with_antecedent(own, window(own, start, room), room)
         chosen = _with_tail(own, chosen)
         chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)

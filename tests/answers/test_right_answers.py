@@ -3738,3 +3738,26 @@ def test_that_thing_after_a_code_block_is_quoted_with_the_code_that_shows_it(tmp
                        if "That constraint will prevent" in h.text)
         text, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, [section])
     assert "EXCLUDE USING GIST" in text.split("That constraint will prevent")[0], text
+
+
+@pytest.mark.parametrize(("question", "both"), [
+    ("Pourquoi, et quelle est la bonne méthode ?", True),
+    ("Why, and what should I do?", True),
+    ("pgrep can't find my program. Why, and how do I match the full name?", True),
+    ("Why is 0.1 + 0.2 not 0.3?", False)])
+def test_a_why_that_also_asks_what_to_do_is_told_apart(question, both):
+    from preuve.answer.extractive import _WHY_AND_HOW
+
+    assert bool(_WHY_AND_HOW.search(question)) is both
+
+
+def test_a_why_that_also_asks_what_to_do_gets_room_for_both(tmp_path):
+    """update-rc.d(8) in French (trial 48's fr5): "…il redémarre au boot. Pourquoi, et
+    quelle est la bonne méthode ?" was quoted the reason only, in a reason's 80 words;
+    "La façon correcte… renommer le lien… de S vers K" came next. Such a question gets
+    a procedure's room."""
+    answer = _ask_documented(
+        tmp_path, "update-rc.d.8.fr.txt", "Pour qu'un service ne démarre plus, j'ai "
+        "supprimé ses liens dans /etc/rc2.d, mais après une mise à jour du paquet il "
+        "redémarre au boot. Pourquoi, et quelle est la bonne méthode ?")
+    assert "postinst" in answer.answer and "renommer le lien" in answer.answer, answer.answer
