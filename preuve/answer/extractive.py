@@ -1777,13 +1777,16 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     names = {n.lower() for n in written}
     if not _is_entry(first):
         return None
+    called = {c.lower() for c in _CALLED.findall(asked)}
+    if len(names | called) >= 2 and all(_mentions(first, n) for n in names | called):
+        return None  # the first entry says how the names asked about go together ("The
+        # results of calling parse or feed after close without calling reset…")
     member = _member_entry(question, names, hits, first)
     if member is not None or names & _entry_names(first):
         return member
     if not names:
         # a method the question calls by its name alone ("si j'appelle open()…"), its
         # entry among the first passages when the first is another ("class Telnet")
-        called = {c.lower() for c in _CALLED.findall(asked)}
         if called & _entry_names(first):
             return None
         return next((h for h in hits[:WORDED_DEPTH] if h is not first and _is_entry(h)

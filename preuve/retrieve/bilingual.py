@@ -200,6 +200,9 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     agent = _AGENT.sub(r"er\1", word)
     if agent != word and text.stem(agent, "en") in lists.get("en", ()):
         return True  # "parseur", "scanneurs": an English word with a French ending
+    action = _ACTION.sub("er", word)
+    if action != word and text.stem(action, "fr") in lists.get("fr", ()):
+        return True  # "visionnage": the action of a French verb ("visionner")
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
@@ -215,6 +218,8 @@ _PREFIX = re.compile(r"^(?:sub|sous|super|multi|under|over|non|self|semi|anti|in
                      r"mini|auto|pre|post|re|ré|dé|pré)(?=[a-zà-ÿ]{4,}$)")
 # a French agent noun made of an English word ("parseur", "scanneur": parser, scanner)
 _AGENT = re.compile(r"eur(s?)$")
+# a French noun of action made of a verb ("visionnage", "minutage": visionner, minuter)
+_ACTION = re.compile(r"(?<=\w{3})ages?$")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:

@@ -262,7 +262,7 @@ def test_a_prefix_and_a_word_written_as_one_are_a_word_not_a_name():
 @pytest.mark.parametrize(("word", "is_word"), [
     ("reboucler", True), ("parseur", True), ("scanneurs", True), ("redémarrer", True),
     ("debmirror", False), ("readlink", False), ("reportbug", False), ("resolvconf", False),
-    ("debconf", False), ("redmine", False)])
+    ("debconf", False), ("redmine", False), ("visionnage", True), ("debpackage", False)])
 def test_a_french_prefix_or_agent_ending_on_a_word_is_a_word(word, is_word):
     """"…avant de reboucler ?" and "quel défaut le parseur va-t-il enregistrer ?" were
     refused as naming what no passage holds (trial 45, python3-doc's asyncore and
@@ -3761,3 +3761,22 @@ def test_a_why_that_also_asks_what_to_do_gets_room_for_both(tmp_path):
         "supprimé ses liens dans /etc/rc2.d, mais après une mise à jour du paquet il "
         "redémarre au boot. Pourquoi, et quelle est la bonne méthode ?")
     assert "postinst" in answer.answer and "renommer le lien" in answer.answer, answer.answer
+
+
+def test_an_entry_naming_every_name_asked_answers_before_their_own_entries(tmp_path):
+    """python3-doc's xml.sax.reader (the last review's fe2): "…fini un premier document
+    avec close(), puis je renvoie des données avec feed()… Qu'est-ce que j'ai oublié ?"
+    with `reset()` ranked first ("…calling parse or feed after close without calling reset
+    are undefined"): the entry the question names, `close()`, was quoted instead. An entry
+    that names every name the question calls says how they go together."""
+    question = ("Avec un parseur SAX incrémental, j'ai fini un premier document avec "
+                "close(), puis je renvoie des données avec feed() pour un deuxième document "
+                "et le comportement est bizarre. Qu'est-ce que j'ai oublié ?")
+    with _documented(tmp_path, "xml.sax.reader.html") as index:
+        hits = index.search("IncrementalParser reset close feed", k=20)
+        reset = next(h for h in hits if "IncrementalParser.reset()" in (h.heading or ""))
+        close = next(h for h in hits if "IncrementalParser.close()" in (h.heading or ""))
+        reset.rank, close.rank = 1, 2
+        text, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question,
+                                                                        [reset, close])
+    assert text.startswith("`IncrementalParser.reset()`"), text
