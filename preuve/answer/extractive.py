@@ -1778,8 +1778,8 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     if not _is_entry(first):
         return None
     called = {c.lower() for c in _CALLED.findall(asked)}
-    if len(names | called) >= 2 and all(_mentions(first, n) for n in names | called):
-        return None  # the first entry says how the names asked about go together ("The
+    if len(called) >= 2 and all(_mentions(first, c) for c in called):
+        return None  # the first entry says how the calls asked about go together ("The
         # results of calling parse or feed after close without calling reset…")
     member = _member_entry(question, names, hits, first)
     if member is not None or names & _entry_names(first):
