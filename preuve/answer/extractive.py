@@ -2141,9 +2141,8 @@ def _document_name(path: str) -> str:
     """A page's name without its suffixes and its manual section (folded):
     "manfr/readlink.1.fr.txt" -> "readlink", "library/logging.config.html" ->
     "logging.config"."""
-    name = path.rsplit("/", 1)[-1]
-    name = re.sub(r"(?:\.(?:txt|html?|md|rst|pdf|gz|fr|en|de|es|\d\w?))+$", "", name, flags=re.I)
-    return tokens.fold(name)
+    name = _without_language(path).rsplit("/", 1)[-1]  # (the language part: `_LANGUAGE_PART`)
+    return tokens.fold(re.sub(r"(?:\.(?:txt|html?|md|rst|pdf|gz|\d\w?))+$", "", name, flags=re.I))
 
 
 def _mentions(hit: Hit, name: str) -> bool:
