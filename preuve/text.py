@@ -91,12 +91,23 @@ def loosely(words: Iterable[Iterable[str]], found: set[str]) -> set[str]:
     "retourner" -> retourn; "répond" -> repond, "répondra" -> repondr). Two stems of
     letters only are at most LOOSE_LETTERS apart: a longer one is another word
     ("directrice" -> directric is not "direction" -> direct); a form with figures or a
-    hyphen may run on ("64-bit" in "64-bitness")."""
+    hyphen may run on ("64-bit" in "64-bitness"); a plural's s or x counts at any length
+    (`_plural`)."""
     long = [f for f in found if len(f) >= 5]
-    return found | {stem for group in words for stem in group if len(stem) >= 5
+    return found | {stem for group in words for stem in group if (len(stem) >= 5
                     and any((f.startswith(stem) or stem.startswith(f))
                             and (abs(len(f) - len(stem)) <= LOOSE_LETTERS
-                                 or not stem.isalpha()) for f in long)}
+                                 or not stem.isalpha()) for f in long)) or _plural(stem, found)}
+
+
+def _plural(stem: str, found: set[str]) -> bool:
+    """`stem` is one of `found` with or without a plural's final s or x, which French
+    stemming keeps after a vowel ("zéros" -> zeros, "zéro" -> zero; "tuyaux")."""
+    if len(stem) < 3 or not stem.isalpha():
+        return False
+    if stem[-1] in "sx" and stem[:-1] in found:
+        return len(stem) > 3
+    return stem + "s" in found or stem + "x" in found
 
 
 # `loosely`: how many letters two stems of one word's forms may differ by

@@ -23,6 +23,7 @@ from preuve.answer.intent import (
     MUST_CARRY,
     NAME,
     PROCEDURE,
+    THINGS,
     YESNO,
     asked_after_scene,
     carries,
@@ -326,6 +327,25 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
     return "\n\n".join(out)
 
 
+def _without_markup(raw: str) -> str:
+    """A unit's lines joined without their list, heading, quote and table marks; a number
+    that opens a line inside a sentence wrapped over it ("…exceeds" / "1000. (Downgrading
+    is…") is the sentence's, not an item's."""
+    out: list[str] = []
+    before = ""  # the line before, as written
+    for line in raw.split("\n"):
+        if _NUMBERED.match(line) and before.strip() and not _END.search(before.rstrip()) \
+                and not _NUMBERED.match(before):
+            out.append(line.strip())
+        else:
+            out.append(_MARKUP.sub("", line))
+        before = line
+    return " ".join(out)
+
+
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
+
+
 def furniture(hits: Sequence[Hit]) -> set[str]:
     """Running headers and footers: lines (digits ignored) found on two pages or more of
     the same document among the passages given."""
@@ -406,7 +426,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         following = body[match.end():ends[n + 1].start() if ends[n + 1] else len(body)] \
             if match is not None else ""
         into_code = bool(_FENCE.match(following))
-        cleaned = " ".join(_MARKUP.sub("", line) for line in raw.strip().split("\n"))
+        cleaned = _without_markup(raw.strip())
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         role, runs_on = None, False
         # what a term alone on the line before is (`_described_terms`), or an option on
@@ -417,6 +437,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
+        if term:  # as written: "+ TOKEN" is no list item
+            cleaned = " ".join(raw.split())
         usage = (title and raw.strip() == "SYNOPSIS") or (usage and not title)
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
@@ -588,9 +610,15 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         return body[line.end():below.start()] == "\n" and bool(below.group().strip()) and \
             _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
             len(text.split()) <= TERM_WORDS and not _END.search(text) and \
-            not _LIST_ITEM.match(text) and not _FENCE.match(text)
+            not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
+            not _FENCE.match(text)
 
     return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
+
+
+# An operator and the value it takes in capitals, a term of a command's expressions
+# (expr's "+ TOKEN", test's "! EXPRESSION"), not a list item
+_OPERATOR_TERM = re.compile(r"^[-+*/%<>=!|&]{1,2} [A-Z][A-Z\d_]*$")
 
 
 def _section_title(line: str) -> bool:
@@ -724,9 +752,12 @@ def term_overlap(question: str, sentence: str) -> float:
 
 def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
     """The passage's own (last) heading names what is asked: at least `share` of the
-    heading's terms are the question's."""
+    heading's terms are the question's. A heading that only names a kind of thing
+    ("Options", "Commandes") names no subject: "which vacuumdb option…?" asks for one
+    of them."""
     last = hit.heading.split(" > ")[-1] if hit.heading else ""
-    return bool(last) and term_overlap(last, question) >= share
+    return bool(last) and bool(content_words(THINGS.sub(" ", last))) and \
+        term_overlap(last, question) >= share
 
 
 QUOTABLE = (STATEMENT, ATTACHED)
@@ -761,6 +792,24 @@ _ASKS_DEFAULT = re.compile(
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
     r"mettez)\b", re.I)
+# A question asking what is missing or needed first ("…nothing arrives out of order. What
+# am I missing?", "What do I have to enable… before pg_rewind will work", "Qu'est-ce que
+# j'ai oublié ?"), and a sentence stating a requirement ("a delay option must be
+# specified", "can be changed only after a reset", "il faut d'abord…")
+_ASKS_REQUIREMENT = re.compile(
+    r"\bwhat (?:am i|are we|is) missing\b|\bwhat (?:did|have) (?:i|we) (?:forget|forgotten|"
+    r"miss|missed|overlook|overlooked)\b|\bwhat else\b|\bprerequisites?\b|"
+    r"\b(?:have to|need to|must|should)\b[^?.]{0,60}\b(?:first|beforehand|before)\b|"
+    r"\bqu['’]est-ce (?:que (?:j['’]ai|nous avons|l['’]on a)|qu['’]on a) (?:oublié|raté|manqué)|"
+    r"\b(?:ai-je|avons-nous|a-t-on) (?:oublié|raté|manqué)\b|\bqu['’]est-ce qui manque\b|"
+    r"\bmanque-t-il\b|\bprérequis\b|\bpréalables?\b|"
+    r"\b(?:faut-il|dois-je|doit-on|il faut)\b[^?.]{0,60}\b(?:d['’]abord|avant|au préalable)\b",
+    re.I)
+_STATES_REQUIREMENT = re.compile(
+    r"\b(?:must|needs? to|has to|have to|required|requires?|prerequisites?|unless|"
+    r"only (?:after|if|when|once|with|by)|can only|doi(?:t|vent)|faut|nécessaires?|"
+    r"nécessite\w*|requi(?:s|se|ert)|(?:seulement|uniquement) (?:après|si|quand|lorsqu|avec)|"
+    r"au préalable|d['’]abord)\b", re.I)
 # The options every GNU program has, "--help display this help and exit", "-V, --version
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
@@ -990,8 +1039,9 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
         i -= 1
     if any(_opens_on_tag(u.text) for u in own[i:sentence.index + 1]):
         return None  # an option described on its own line ("-p     same as…") is another's
-    if not (i > 0 and own[i - 1].term and sentence.role == STATEMENT):
-        return None
+    if not (i > 0 and (own[i - 1].term or _OPTION_LINE.match(own[i - 1].text))
+            and own[i - 1].role == HEADING and sentence.role == STATEMENT):
+        return None  # (an option line of a reference's list: HTML's "--analyze-in-stages")
     # a paragraph back at the term's margin ("--version" / "afficher…" / "Si la sortie
     # standard…", nohup(1)) is the page's text again, not the term's description
     term = _line_indent(own[i - 1])
@@ -1027,6 +1077,22 @@ def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
         else None
 
 
+_TERM_NAMES = re.compile(r"(?:^|[\s,])--?([A-Za-z][\w-]{2,})|^([a-z][\w-]{2,})(?=\s|$)")
+
+
+def _names_asked(question: str, term: str) -> bool:
+    """The term alone on its line is named by the question's words: one of its own names
+    (an option's without its dashes and value, `--append`; a function or operator of a
+    command's language, `length STRING`: capitals are the value it takes) is made of
+    words of the question."""
+    asked = set(tokens.tokens(question, "en"))
+    for match in _TERM_NAMES.finditer(term.replace("`", "")):
+        name = set(tokens.tokens(match.group(1) or match.group(2), "en"))
+        if name and name <= tokens.loosely([name], asked):
+            return True
+    return False
+
+
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
     """What a unit says, as scored: its text, and for a sentence that goes on in a code
     block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
@@ -1059,7 +1125,24 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     reference's change note ("Changed in version 3.6: …")."""
     out: list[Sentence] = []
     used, extra = 0, 0
+    listing = False  # the colon's list is terms and their descriptions (a manual page's)
     for sentence in sentences[start:]:
+        if out and sentence.term and (listing or _goes_on(out[-1])):
+            n = len(sentence.text.split())
+            if extra + n > ANNOUNCED_WORDS:
+                break
+            extra, listing = extra + n, True
+            out.append(Sentence(f"`{sentence.text}` —", sentence.hit, sentence.start_line,
+                                sentence.end_line, index=sentence.index,
+                                block=out[0].block, role=ATTACHED))
+            continue
+        if listing and sentence.role == STATEMENT:  # a listed term's description
+            n = len(sentence.text.split())
+            if extra + n > ANNOUNCED_WORDS:
+                break
+            extra += n
+            out.append(sentence)
+            continue
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
         if out and _VERSION_NOTE.match(sentence.text):
@@ -1192,6 +1275,10 @@ OPENING_WORDS = 6
 # sentences of the question's language a little closer than those of the other.
 SUBJECT_COSINE = 0.02
 LEAD_BONUS = 0.04
+# A term alone on its line (an option, an operator) whose own name is made of the
+# question's words, and its description, score this much more: among near entries of one
+# list, the one named so is what is asked (`_names_asked`)
+TERM_NAME_BONUS = 0.03
 # A heading this close to the question in meaning names what is asked (e5 cosines of a
 # question and an unrelated heading of the same manual sit around 0.80-0.85)
 HEADING_COSINE = 0.88
@@ -1292,21 +1379,24 @@ class ExtractiveAnswerer:
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
         asked = asked_after_scene(question)
-        if asked and not content_words(asked):
-            asked = ""
+        if asked and not content_words(_ASKS_REQUIREMENT.sub(" ", THINGS.sub(" ", asked))):
+            asked = ""  # ("…: quelle option ?" asks for a name, "What do I have to do
+            # first?" for a requirement: their subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
+        requirement = bool(_ASKS_REQUIREMENT.search(question))
         back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
             id(u) for own in by_hit.values() for u in _in_back_matter(own)}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:
                 overlap = (overlap + term_overlap(asked, text)) / 2
-            following = _following(by_hit[sentence.hit.chunk_id], sentence)
+            own = by_hit[sentence.hit.chunk_id]
+            following = _following(own, sentence)
             bonus = 0.0
             # "…looks like this:" with what it shows in the next passage: its colon
             # carries nothing here
             said = sentence.text.rstrip(" :") if _cut_off(sentence, following) else sentence.text
-            if _described_by(sentence, by_hit[sentence.hit.chunk_id]) is not None:
+            if _described_by(sentence, own) is not None:
                 said = text  # with the option or command it describes
             # a definition of another term ("Le système des quotas permet…" for "c'est quoi
             # une limite soft") is no definition of the one asked about, when another
@@ -1319,6 +1409,12 @@ class ExtractiveAnswerer:
                     and not _LONE_NAME.match(following.text.strip("`")):
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
+            named = sentence if sentence.term else _described_by(sentence, own)
+            if named is not None and _names_asked(question, named.text):
+                bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
+                # not `substr STRING POS LENGTH`, whose argument is named so
+            if requirement and sentence.role == STATEMENT and _STATES_REQUIREMENT.search(said):
+                bonus += KIND_BONUS  # "to use reordering, a delay option must be specified"
             if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):
                 bonus += KIND_BONUS  # "Le signal par défaut de kill est TERM."
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
@@ -1475,8 +1571,8 @@ class ExtractiveAnswerer:
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
             chosen = [header] + chosen
-        signature = _signature_before(own, chosen) or (
-            _name_before(own, chosen) if kind == NAME else None)
+        signature = _signature_before(own, chosen) or _term_carried_over(
+            own, chosen, hits, by_hit) or (_name_before(own, chosen) if kind == NAME else None)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
         if own is not by_hit[pick.hit.chunk_id]:  # quoted from where the section opens:
@@ -1951,6 +2047,27 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     return Sentence(", ".join(f"`{n}`" for n in names) + " —", heading.hit,
                     heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
+
+
+def _term_carried_over(own: list[Sentence], chosen: list[Sentence], hits: Sequence[Hit],
+                       by_hit: dict[str, list[Sentence]]) -> Sentence | None:
+    """When the quote opens its passage on "This option…" and the passage before it (among
+    the hits, of the same section) ends in a term's entry, whose description the chunker
+    cut in two (vacuumdb's `--analyze-in-stages`): that term, as code, leads the quote."""
+    if not chosen or chosen[0].index != _body_start(own) or \
+            not _NAMES_SHOWN.match(chosen[0].text):
+        return None
+    hit = chosen[0].hit
+    before = next((h for h in hits if h.path == hit.path and h.chunk_id != hit.chunk_id
+                   and h.end_line is not None and hit.start_line is not None
+                   and h.end_line <= hit.start_line and _continues(h, hit)), None)
+    if before is None:
+        return None
+    term = next((u for u in reversed(by_hit[before.chunk_id]) if u.role == HEADING), None)
+    if term is None or not (term.term or _OPTION_LINE.match(term.text.strip())):
+        return None
+    return Sentence(f"`{term.text.strip()}` —", term.hit, term.start_line, term.end_line,
+                    index=chosen[0].index, block=chosen[0].block, role=ATTACHED)
 
 
 _NUMBERING = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+")

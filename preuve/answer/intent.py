@@ -17,6 +17,15 @@ PROCEDURE, REASON, DEFINITION, AMOUNT, NUMBER, TIME, PLACE, NAME, YESNO, OTHER =
 KINDS = (PROCEDURE, REASON, DEFINITION, AMOUNT, NUMBER, TIME, PLACE, NAME, YESNO, OTHER)
 
 _I = re.I | re.U
+# The kinds of thing a question asking for a name names ("which option…", "quelle
+# commande…"): what is asked for, not its subject
+_THINGS_EN = (r"tools?|programs?|utilit(y|ies)|commands?|packages?|options?|flags?|settings?|"
+              r"functions?|methods?|modules?|librar(y|ies)|class(es)?|format|variables?|"
+              r"fields?|keys?|headers?")
+_THINGS_FR = (r"outils?|programmes?|utilitaires?|commandes?|paquets?|options?|paramètres?|"
+              r"réglages?|fonctions?|méthodes?|modules?|bibliothèques?|classes?|format|"
+              r"variables?|champs?|clés?|clefs?|en-têtes?")
+THINGS = re.compile(rf"\b(?:{_THINGS_EN}|{_THINGS_FR})\b", _I)
 # First match wins: "how many" is a number before "how" is a procedure, "what command" a
 # procedure before "what is" a definition.
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -76,13 +85,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"commande|programme)|\bquel(le)? (outil|programme) (pour|permet))",
                            _I)),
     # the name of a tool, an option, a package, a function: what to type or look for
-    (NAME, re.compile(r"\b(which|what)( \w+)? (tools?|programs?|utilit(y|ies)|commands?|"
-                      r"packages?|options?|flags?|settings?|functions?|methods?|modules?|"
-                      r"librar(y|ies)|class(es)?|format|variables?|fields?|keys?|"
-                      r"headers?)\b|\bquel(le)?s? "
-                      r"(\w+ )?(outils?|programmes?|utilitaires?|commandes?|paquets?|options?|"
-                      r"paramètres?|réglages?|fonctions?|méthodes?|modules?|bibliothèques?|"
-                      r"classes?|format|variables?|champs?|clés?|clefs?|en-têtes?)\b|"
+    (NAME, re.compile(rf"\b(which|what)( \w+)? ({_THINGS_EN})\b|\bquel(le)?s? "
+                      rf"(\w+ )?({_THINGS_FR})\b|"
                       # "Il y a une commande pour ça ?", "is there an option for that?"
                       r"\b(il y a|y a-t-il|existe-t-il|is there|are there) (une?|des|an?|any|"
                       r"some) (\w+ )?(commandes?|options?|outils?|fonctions?|réglages?|"
