@@ -814,8 +814,8 @@ _STATES_REQUIREMENT = re.compile(
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
 _HELP_OPTION = re.compile(r"^[`\s]*(?:-[\w?]+,?\s+)?-{1,2}(?:help|version|usage)\b")
-_ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|versions?)\b|--(?:help|version)",
-                        re.I)
+_ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|version)",
+                        re.I)  # ("three versions of a file" asks about no program's version)
 # A manual page's closing sections (its translators, authors, copyright, where to report
 # bugs): on every page of a collection alike, an answer only to a question about them
 _BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
@@ -1037,8 +1037,12 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
     i = sentence.index
     while i > 0 and own[i - 1].role == STATEMENT and own[i - 1].block == sentence.block:
         i -= 1
-    if any(_opens_on_tag(u.text) for u in own[i:sentence.index + 1]):
-        return None  # an option described on its own line ("-p     same as…") is another's
+    tagged = [u for u in own[i:sentence.index + 1] if _opens_on_tag(u.text)]
+    if tagged:  # an option and its description on one line ("-c     Obtenir l'état…"):
+        # the entry starts there (a quote from it ends at the next one); a value's ("124
+        # si…", or a PDF note's "13 It is…") is another's
+        last = tagged[-1]
+        return last.index if last is not sentence and _opens_on_option(last.text) else None
     if not (i > 0 and (own[i - 1].term or _OPTION_LINE.match(own[i - 1].text))
             and own[i - 1].role == HEADING and sentence.role == STATEMENT):
         return None  # (an option line of a reference's list: HTML's "--analyze-in-stages")
@@ -1064,6 +1068,11 @@ def _line_indent(unit: Sentence) -> int | None:
     return _indent(lines[at])
 
 
+def _opens_on_option(text: str) -> bool:
+    """The unit opens on an option its line describes ("-c     Obtenir l'état…")."""
+    return bool(_OPTION_LINE.match(text.split(" ", 1)[0]))
+
+
 def _opens_on_tag(text: str) -> bool:
     """The unit opens on an option or a tag its line describes ("-p same as…", "124 si…")."""
     first = text.split(" ", 1)[0]
@@ -1077,20 +1086,19 @@ def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
         else None
 
 
-_TERM_NAMES = re.compile(r"(?:^|[\s,])--?([A-Za-z][\w-]{2,})|^([a-z][\w-]{2,})(?=\s|$)")
+_TERM_NAME = re.compile(r"^([a-z][\w-]{2,})(?= [A-Z][A-Z\d_]*(?: |$)|$)")
 
 
 def _names_asked(question: str, term: str) -> bool:
-    """The term alone on its line is named by the question's words: one of its own names
-    (an option's without its dashes and value, `--append`; a function or operator of a
-    command's language, `length STRING`: capitals are the value it takes) is made of
-    words of the question."""
-    asked = set(tokens.tokens(question, "en"))
-    for match in _TERM_NAMES.finditer(term.replace("`", "")):
-        name = set(tokens.tokens(match.group(1) or match.group(2), "en"))
-        if name and name <= tokens.loosely([name], asked):
-            return True
-    return False
+    """The term alone on its line is a function of a command's language named by the
+    question's words (`length STRING` for "the length of a string": its capitals are the
+    values it takes). (Not an option's name: "merges three versions" names no
+    `--merge`.)"""
+    match = _TERM_NAME.match(term.replace("`", "").strip())
+    if match is None:
+        return False
+    name = set(tokens.tokens(match.group(1), "en"))
+    return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
 
 
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
@@ -1128,6 +1136,8 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
     for sentence in sentences[start:]:
         if out and sentence.term and (listing or _goes_on(out[-1])):
+            if not sentence.text.strip():
+                continue
             n = len(sentence.text.split())
             if extra + n > ANNOUNCED_WORDS:
                 break
@@ -1145,6 +1155,8 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             continue
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
+        if out and _opens_on_option(out[0].text) and _opens_on_option(sentence.text):
+            break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
         if out and _VERSION_NOTE.match(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         n = len(sentence.text.split())
@@ -1275,9 +1287,9 @@ OPENING_WORDS = 6
 # sentences of the question's language a little closer than those of the other.
 SUBJECT_COSINE = 0.02
 LEAD_BONUS = 0.04
-# A term alone on its line (an option, an operator) whose own name is made of the
-# question's words, and its description, score this much more: among near entries of one
-# list, the one named so is what is asked (`_names_asked`)
+# A term alone on its line (a function of a command's language) whose own name is made of
+# the question's words, and its description, score this much more: among near entries of
+# one list, the one named so is what is asked (`_names_asked`)
 TERM_NAME_BONUS = 0.03
 # A heading this close to the question in meaning names what is asked (e5 cosines of a
 # question and an unrelated heading of the same manual sit around 0.80-0.85)
@@ -1379,9 +1391,8 @@ class ExtractiveAnswerer:
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
         asked = asked_after_scene(question)
-        if asked and not content_words(_ASKS_REQUIREMENT.sub(" ", THINGS.sub(" ", asked))):
-            asked = ""  # ("…: quelle option ?" asks for a name, "What do I have to do
-            # first?" for a requirement: their subject is before)
+        if asked and not content_words(THINGS.sub(" ", asked)):
+            asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
@@ -1410,7 +1421,8 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
             named = sentence if sentence.term else _described_by(sentence, own)
-            if named is not None and _names_asked(question, named.text):
+            if named is not None and not _HELP_OPTION.match(named.text) and \
+                    _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
             if requirement and sentence.role == STATEMENT and _STATES_REQUIREMENT.search(said):

@@ -22,12 +22,15 @@ import pytest
 
 from preuve import Index
 from preuve.answer.extractive import (
+    _ASKS_HELP,
     _ASKS_REQUIREMENT,
     _STATES_REQUIREMENT,
     ATTACHED,
     STATEMENT,
     ExtractiveAnswerer,
     Sentence,
+    _description_start,
+    _names_asked,
     cite,
     is_table_row,
     split_sentences,
@@ -3699,7 +3702,7 @@ def test_a_second_quote_of_a_term_s_description_shows_the_term(tmp_path):
         "of a running container whose main process is PID 4321?")
     # the second quote (after the first citation) is an option's description: its term
     # leads it (`-t, --target PID`; another option's with noisy vectors)
-    second = re.split(r"\)\s+", answer.answer, maxsplit=1)[1]
+    second = re.split(r"\]\([^()\s]*\)\s+", answer.answer, maxsplit=1)[1]
     assert second.startswith("`-"), answer.answer
 
 
@@ -3790,8 +3793,9 @@ def test_an_entry_naming_every_name_asked_answers_before_their_own_entries(tmp_p
 def test_the_entry_named_by_the_question_wins_a_tie_with_one_whose_argument_is(tmp_path):
     """expr(1) (the last review's own questions): "the length of a string" quoted `substr
     STRING POS LENGTH`, whose argument is named LENGTH, two lines above `length STRING`;
-    both share the question's words. An entry whose own name is a word of the question
-    (`length`, an option's `--append`) is what the question names."""
+    both share the question's words. A function of the command's language whose own
+    name is a word of the question (`length`) is what the question names; an option's
+    name is not (diff3's `--merge` for "merges three versions", trial 52's M4)."""
     answer = _ask_documented(tmp_path, "expr.1.txt",
                              "How do I get the length of a string with expr?")
     assert answer.answer.startswith("`length STRING` — length of STRING"), answer.answer
@@ -3881,3 +3885,32 @@ def test_asking_for_a_requirement_or_a_name_is_no_subject_of_its_own():
     assert _STATES_REQUIREMENT.search("Settings can be changed only after a reset.")
     assert _STATES_REQUIREMENT.search("Il faut d'abord arrêter le service.")
     assert not _STATES_REQUIREMENT.search("The first 4 packets are delayed by 10ms.")
+
+
+def test_an_option_named_by_a_verb_of_the_question_is_not_asked_for():
+    """diff3(1) (trial 52's M4): "My script merges three versions of a file…" named
+    neither `--merge` nor the program's `--version`."""
+    assert _names_asked("How do I get the length of a string?", "length STRING")
+    assert not _names_asked("My script merges three versions of a file", "-m, --merge")
+    assert not _names_asked("the length of a string", "substr STRING POS LENGTH")
+    assert not _ASKS_HELP.search("My script merges three versions of a file with diff3.")
+    assert _ASKS_HELP.search("Which version of diff3 do I have?")
+
+
+
+def test_an_option_described_on_its_own_line_is_quoted_from_that_line():
+    """e4defrag(8) in French (trial 53's F4): the entry "-c     Obtenir l'état de
+    fragmentation…" (the option and its description on one line) was quoted from its
+    third sentence, "Lorsque l'option -v est utilisée…", without `-c`: an entry opened on
+    its option's line is quoted from that line."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" /
+            "e4defrag.8.fr.txt").read_text()
+    options = page[page.index("OPTIONS"):page.index("NOTES")]
+    own = split_sentences(_hit(1, "e4defrag.8.fr.txt", "", options, "text"))
+    later = next(u for u in own if u.text.startswith("Lorsque l'option -v est utilisée"))
+    start = _description_start(own, later)
+    assert start is not None and own[start].text.startswith("-c Obtenir l'état"), \
+        [u.text for u in own]
+    # the quote from there is the entry, up to the next option's line at most
+    quote = " ".join(u.text for u in window(own, start, 200))
+    assert "cible ne sera jamais défragmentée" in quote and "-v Afficher" not in quote, quote
