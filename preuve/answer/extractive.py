@@ -1218,7 +1218,8 @@ def _joined(texts: list[str]) -> str:
     """Quoted units one after the other; a table's rows kept apart (" ; "), so that one
     row's last cell does not read as the next row's first, and so is a unit that ends
     without a full stop from the next option's or tag's ("…pas le changement de ligne ;
-    --help…", "…n'est pas spécifiée ; 125 si…")."""
+    --help…", "…n'est pas spécifiée ; 125 si…") or listed term's ("…the requested
+    command ; `126` — …")."""
     out = ""
     for i, piece in enumerate(texts):
         if _FENCE.match(piece):  # a code block: on lines of its own
@@ -1229,12 +1230,14 @@ def _joined(texts: list[str]) -> str:
             continue
         if i and not out.endswith("\n"):
             apart = is_table_row(texts[i - 1]) or (
-                not _END.search(texts[i - 1]) and _opens_on_tag(piece))
+                not _END.search(texts[i - 1]) and (_opens_on_tag(piece) or _TERM_LEAD.match(piece)))
             out += " ; " if apart else " "
         out += piece
     return out
 
 
+# a listed term as the quote shows it before its description ("`126` —", `window`)
+_TERM_LEAD = re.compile(r"^`[^`]+` —$")
 _BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
 
 
@@ -1515,8 +1518,10 @@ class ExtractiveAnswerer:
                                  >= compared(top_first) - max(top_first.parts["kind"], 0.0)
                                  - CLOSE_MARGIN):
             pick = rival
+            kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
+                f"the best of the passage read first (ranked {first.rank})"
             why = (f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
-                   f"the first-ranked passage's best {held:.3f} + {PREFER_FIRST}")
+                   f"{kept} {held:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \

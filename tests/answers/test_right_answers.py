@@ -3812,6 +3812,8 @@ def test_a_colon_before_a_list_of_terms_brings_the_terms_and_their_descriptions(
         tmp_path, "runuser.1.txt", "Which exit status does runuser give when the program "
         "it should start cannot be found?")
     assert "`127` — The requested command was not found" in answer.answer, answer.answer
+    # each entry apart from the one before, whose description ends without a full stop
+    assert "the requested command ; `126` — " in answer.answer, answer.answer
 
 
 def test_which_option_after_a_scene_weighs_the_scene_not_the_word_option(tmp_path):
@@ -3914,3 +3916,17 @@ def test_an_option_described_on_its_own_line_is_quoted_from_that_line():
     # the quote from there is the entry, up to the next option's line at most
     quote = " ".join(u.text for u in window(own, start, 200))
     assert "cible ne sera jamais défragmentée" in quote and "-v Afficher" not in quote, quote
+
+
+def test_explain_names_the_passage_read_first_when_another_answers():
+    """--explain said "more than the first-ranked passage's best" when the passage read
+    first was not the first-ranked one (the first in the question's language, or the one
+    with a statement): it names that passage's rank."""
+    code = _hit(1, "guide.html", "Setup", "```\nmake install\n```", "html")
+    read = _hit(2, "guide.html", "Install", "The program is installed with the usual steps.")
+    other = _hit(3, "guide.html", "Prefix",
+                 "To install the program under another prefix, set PREFIX when you run make.")
+    _, _, info = ExtractiveAnswerer(None).answer(
+        "How do I install the program under another prefix?", [code, read, other])
+    why = info["choice"]["why"]
+    assert why.startswith("passage ranked 3") and "(ranked 2)" in why, why
