@@ -44,7 +44,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\w*|pai\w*|touche\w*|gagne\w*|rembours\w*)\b|\bcombien d['’](argent|"
                         r"euros?)\b|\bquel(le)?s? (est|sont) (le |la |les )?(montant|prix|"
                         r"co[uû]t|tarif|salaire)s?\b", _I)),
+    # ("what's the longest name…", "what is the maximum length…": a superlative of a measure)
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old|fast|large|high|hot)|combien|"
+                        r"(what|which)('s| is| are| was| were)? the (maximum|minimum|max|min|"
+                        r"longest|shortest|largest|smallest|highest|lowest)(?!-)|"
+                        r"quel(le)?s? (est|sont) (le |la |les |l['’])?\w+ (maximale?s?|"
+                        r"minimale?s?|maximum|minimum)|"
                         r"(what|which) (percentage|size|number|version|voltage|frequency|"
                         r"temperature|speed|resolution|bandwidth|length|width|height|weight|"
                         r"amperage)|quel(le)?s? (est |sont )?(le |la |les )?(nombre|"

@@ -3930,3 +3930,14 @@ def test_explain_names_the_passage_read_first_when_another_answers():
         "How do I install the program under another prefix?", [code, read, other])
     why = info["choice"]["why"]
     assert why.startswith("passage ranked 3") and "(ranked 2)" in why, why
+
+
+def test_a_superlative_of_a_measure_asks_for_a_number():
+    """hostnamectl(1) (trial 52's M2): "What's the longest name I can give my machine as
+    its hostname?" was read as a definition, and the `-H, --host=` entry ranked first was
+    quoted before "The hostname must be at most 64 characters"."""
+    for question in ("What's the longest name I can give my machine as its hostname?",
+                     "What is the maximum length of a hostname?",
+                     "Quelle est la taille maximale d'un fichier joint ?"):
+        assert question_kind(question) == NUMBER, question
+    assert question_kind("What is the lowest-level API for sockets?") != NUMBER
