@@ -1068,6 +1068,20 @@ def _line_indent(unit: Sentence) -> int | None:
     return _indent(lines[at])
 
 
+_STATUS_WORDS = re.compile(r"\b(?:exit|status|code|return(?:s|ed)?|signal|error|errno|"
+                           r"erreur|sortie|retour|statut|renvoie|renvoyé)\b", re.I)
+
+
+def _tag_asked(question: str, text: str) -> bool:
+    """The value a unit describes on its line ("42     Did not find…", an exit status) is
+    one the question gives (a single digit only when the question speaks of a status,
+    a code or a signal: "exit code 1")."""
+    tag = text.split(" ", 1)[0]
+    if not tag.isdigit() or not re.search(rf"(?<![\w.,]){tag}(?![\w]|[.,]\d)", question):
+        return False
+    return len(tag) > 1 or bool(_STATUS_WORDS.search(question))
+
+
 def _opens_on_option(text: str) -> bool:
     """The unit opens on an option its line describes ("-c     Obtenir l'état…")."""
     return bool(_OPTION_LINE.match(text.split(" ", 1)[0]))
@@ -1428,6 +1442,9 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
+            if sentence.tagged and _tag_asked(question, sentence.text):
+                bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
+                # for "…gets exit code 42. What does that mean?"
             if requirement and sentence.role == STATEMENT and _STATES_REQUIREMENT.search(said):
                 bonus += KIND_BONUS  # "to use reordering, a delay option must be specified"
             if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):

@@ -31,6 +31,7 @@ from preuve.answer.extractive import (
     Sentence,
     _description_start,
     _names_asked,
+    _tag_asked,
     cite,
     is_table_row,
     split_sentences,
@@ -3941,3 +3942,20 @@ def test_a_superlative_of_a_measure_asks_for_a_number():
                      "Quelle est la taille maximale d'un fichier joint ?"):
         assert question_kind(question) == NUMBER, question
     assert question_kind("What is the lowest-level API for sockets?") != NUMBER
+
+
+def test_a_value_the_question_gives_answers_from_its_entry(tmp_path):
+    """pmap(1) (trial 54's M6): "…sometimes gets exit code 42. What does that mean?" quoted
+    "No standards apply, but pmap looks an awful lot like a SunOS command."; the EXIT
+    STATUS entry "42     Did not find all processes asked for." was never a candidate. A
+    value described on its own line that the question gives is the entry it asks about."""
+    question = ("My monitoring script runs pmap and sometimes gets exit code 42. What does "
+                "that mean?")
+    with _documented(tmp_path, "pmap.1.txt") as index:
+        hits = index.search(question, k=6)
+        text, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)
+    assert text.startswith("42 Did not find all processes asked for."), text
+    # a lone digit is a value only when the question speaks of a status or a code
+    assert _tag_asked("It exits with status 1. Why?", "1 Failure.")
+    assert not _tag_asked("I have 1 disk. Which option?", "1 Failure.")
+    assert not _tag_asked("Version 4.2 broke it", "42 Did not find all processes asked for.")
