@@ -215,7 +215,7 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
 # A prefix that makes a word of a word ("subfolder", "multithread", "autosave"), before at
 # least four letters
 _PREFIX = re.compile(r"^(?:sub|sous|super|multi|under|over|non|self|semi|anti|inter|micro|"
-                     r"mini|auto|pre|post|re|ré|dé|pré)(?=[a-zà-ÿ]{4,}$)")
+                     r"mini|auto|pre|post|rétro|retro|re|ré|dé|pré)(?=[a-zà-ÿ]{4,}$)")
 # a French agent noun made of an English word ("parseur", "scanneur": parser, scanner)
 _AGENT = re.compile(r"eur(s?)$")
 # a French noun of action made of a verb ("visionnage", "minutage": visionner, minuter)

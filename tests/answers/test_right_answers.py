@@ -269,12 +269,14 @@ def test_a_prefix_and_a_word_written_as_one_are_a_word_not_a_name():
 @pytest.mark.parametrize(("word", "is_word"), [
     ("reboucler", True), ("parseur", True), ("scanneurs", True), ("redémarrer", True),
     ("debmirror", False), ("readlink", False), ("reportbug", False), ("resolvconf", False),
-    ("debconf", False), ("redmine", False), ("visionnage", True), ("debpackage", False)])
+    ("debconf", False), ("redmine", False), ("visionnage", True), ("debpackage", False),
+    ("rétroéclairage", True), ("retrocompatible", True), ("xbacklight", False)])
 def test_a_french_prefix_or_agent_ending_on_a_word_is_a_word(word, is_word):
     """"…avant de reboucler ?" and "quel défaut le parseur va-t-il enregistrer ?" were
     refused as naming what no passage holds (trial 45, python3-doc's asyncore and
     email.errors): "re" before a French word and "-eur" for an English "-er" make words,
-    not product names."""
+    not product names. So does "rétro" ("…ça agit vraiment sur le rétroéclairage ?" over
+    French xrandr(1), trial 56's fm1)."""
     from preuve.retrieve import bilingual
 
     assert bilingual.is_word(word) is is_word
@@ -3817,18 +3819,20 @@ def test_a_colon_before_a_list_of_terms_brings_the_terms_and_their_descriptions(
     assert "the requested command ; `126` — " in answer.answer, answer.answer
 
 
-def test_which_option_after_a_scene_weighs_the_scene_not_the_word_option(tmp_path):
+def test_which_option_after_a_scene_weighs_the_scene_not_the_word_option():
     """blkdiscard(8) in French (trial 51's F2): "…écrire des zéros sur la zone au lieu de
     simplement la libérer : quelle option ?": the asked part, "quelle option", counted as
     much as the whole question, and every sentence saying "option" outranked "Remplir de
     zéro plutôt que d'abandonner" (whose "zéro" did not meet the question's "zéros"
-    either: French stemming keeps a plural's s after a vowel)."""
-    answer = _ask_documented(
-        tmp_path, "blkdiscard.8.fr.txt", "Avec blkdiscard, je voudrais écrire des zéros "
-        "sur la zone au lieu de simplement la libérer : quelle option ?")
-    assert "`-z, --zeroout` — Remplir de zéro plutôt que d’abandonner." in answer.answer, \
-        answer.answer
-
+    either: French stemming keeps a plural's s after a vowel). Read by the words alone
+    (no model: the change is in the words), over the page's OPTIONS."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" /
+            "blkdiscard.8.fr.txt").read_text()
+    options = page[page.index("OPTIONS"):page.index("AUTEURS")]
+    text, _, _ = ExtractiveAnswerer(None).answer(
+        "Avec blkdiscard, je voudrais écrire des zéros sur la zone au lieu de simplement la "
+        "libérer : quelle option ?", [_hit(1, "blkdiscard.8.fr.txt", "", options, "text")])
+    assert text.startswith("`-z, --zeroout` — Remplir de zéro"), text
 
 def test_a_plural_s_or_x_is_the_same_word():
     from preuve import text
@@ -3843,13 +3847,24 @@ def test_an_html_option_entry_is_quoted_from_its_name(tmp_path):
     sentence ("Run three stages of analyze…") without `--analyze-in-stages`, the option
     asked for; a manual page's option was quoted from its line, a reference's HTML one
     (its name on a line of its own) was not. Indexed alone, the page's entry is cut in
-    two passages, and the second, first-ranked, opens on "This option is only useful…":
-    the option's name comes from the passage before it."""
-    answer = _ask_documented(
-        tmp_path, "app-vacuumdb.html", "After restoring a dump, I want usable planner "
-        "statistics as fast as possible and the full ones later. Which vacuumdb option?")
-    assert answer.answer.startswith("`--analyze-in-stages` —"), answer.answer
-
+    two passages, and when the second ranks first it opens on "This option is only
+    useful…": the option's name comes from the passage before it. (The page's own two
+    passages, read by the words alone: the change is in how the entry is quoted.)"""
+    question = ("After restoring a dump, I want usable planner statistics as fast as "
+                "possible and the full ones later. Which vacuumdb option?")
+    with _documented(tmp_path, "app-vacuumdb.html") as index:
+        hits = index.search("analyze in stages statistics option vacuumdb", k=40)
+    entry = next(h for h in hits if "--analyze-in-stages" in h.text
+                 and "Run three stages" in h.text)
+    after = next(h for h in hits if h.text.lstrip().startswith("This option is only useful"))
+    own = split_sentences(entry)
+    later = next(u for u in own if u.text.startswith("Run three stages of analyze"))
+    start = _description_start(own, later)
+    assert start is not None and own[start].text.startswith("Only calculate statistics"), \
+        [u.text for u in own]
+    after.rank, entry.rank = 1, 2
+    text, _, _ = ExtractiveAnswerer(None).answer(question, [after, entry])
+    assert text.startswith("`--analyze-in-stages` —"), text
 
 def test_a_number_that_opens_a_wrapped_line_is_not_a_list_mark():
     """apt_preferences(5) (trial 50's en9): "…exceeds" / "1000. ("Downgrading" is…": the
