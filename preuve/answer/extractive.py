@@ -437,8 +437,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
-        if term:  # as written: "+ TOKEN" is no list item
-            cleaned = " ".join(raw.split())
+        if term and _OPERATOR_TERM.match(raw.strip()):  # as written: "+ TOKEN" is no
+            cleaned = " ".join(raw.split())  # list item
         usage = (title and raw.strip() == "SYNOPSIS") or (usage and not title)
         if code:  # a code block completes the statement that announces it, or is left out
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
