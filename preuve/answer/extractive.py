@@ -1089,8 +1089,14 @@ def _opens_on_option(text: str) -> bool:
 
 def _opens_on_tag(text: str) -> bool:
     """The unit opens on an option or a tag its line describes ("-p same as…", "124 si…")."""
-    first = text.split(" ", 1)[0]
-    return bool(_OPTION_LINE.match(first) or _TAG.match(first))
+    return _opens_on_option(text) or bool(_TAG.match(text.split(" ", 1)[0]))
+
+
+def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
+    """A term alone on its line as a quote shows it before its description ("`126` —",
+    `_TERM_LEAD`), at `index` and in `block` of the quote it leads."""
+    return Sentence(f"`{term.text.strip()}` —", term.hit, term.start_line, term.end_line,
+                    index=index, block=block, role=ATTACHED)
 
 
 def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
@@ -1156,9 +1162,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             if extra + n > ANNOUNCED_WORDS:
                 break
             extra, listing = extra + n, True
-            out.append(Sentence(f"`{sentence.text}` —", sentence.hit, sentence.start_line,
-                                sentence.end_line, index=sentence.index,
-                                block=out[0].block, role=ATTACHED))
+            out.append(_term_lead(sentence, sentence.index, out[0].block))
             continue
         if listing and sentence.role == STATEMENT:  # a listed term's description
             n = len(sentence.text.split())
@@ -2100,8 +2104,7 @@ def _term_carried_over(own: list[Sentence], chosen: list[Sentence], hits: Sequen
     term = next((u for u in reversed(by_hit[before.chunk_id]) if u.role == HEADING), None)
     if term is None or not (term.term or _OPTION_LINE.match(term.text.strip())):
         return None
-    return Sentence(f"`{term.text.strip()}` —", term.hit, term.start_line, term.end_line,
-                    index=chosen[0].index, block=chosen[0].block, role=ATTACHED)
+    return _term_lead(term, chosen[0].index, chosen[0].block)
 
 
 _NUMBERING = re.compile(r"^(?:[\dIVXivx]+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+")
