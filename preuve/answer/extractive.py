@@ -481,6 +481,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 and (out[-1].role == ATTACHED or announces(out[-1].text)) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
             role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
+        elif hit.kind == "html" and _labels_next(raw, cleaned, following, body, start, match,
+                                                 headings):
+            role, term = HEADING, True  # a definition list's term (HTML's <dt>, "Moyenne du
+            # voisinage") over its description ("Cette option vous permet…")
         if usage and not title:
             role = None  # "shuf [OPTION]... [FICHIER]": how to call it, said again below
         if role in (HEADING, QUESTION) and out:
@@ -590,6 +594,32 @@ def _listed_names(body: str) -> list[re.Match[str]]:
         if m.group().strip():
             previous = m.group()
     return out
+
+
+# a label that is no term: "Source code: Lib/uuid.py", "Par Jean Dupont <jean@…>", a box's
+# kind in capitals ("SECURITY Forwarding logs", "ASTUCE …")
+_NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
+
+
+def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
+                 match: re.Match[str] | None, headings: Sequence[str]) -> bool:
+    """A line of its own, a few words without a sentence's end, over a line that is a
+    statement: a term and its description (a definition list of an HTML manual, set as
+    lines; not a numbered section's title, nor the last item of a list of such lines, nor
+    a label `_NOT_A_TERM`).
+    Called when the line is nothing else (no heading, list item or statement)."""
+    whole = (start == 0 or body[start - 1] == "\n") and (match is None or "\n" in match.group()
+                                                        or match.end() == len(body))
+    below = " ".join(_without_markup(following.strip()).split())
+    above = body[:start].rstrip("\n").rsplit("\n", 1)[-1].strip()
+    listed = bool(above) and len(above.split()) <= TERM_WORDS and not _END.search(above) and \
+        not _is_heading_line(above, list(headings))  # the last of a run of short lines
+    return whole and not listed and bool(cleaned) and "\n" not in raw.strip() and \
+        not _NOT_A_TERM.search(cleaned) and \
+        len(cleaned.split()) <= TERM_WORDS and not _END.search(cleaned) and \
+        not _LIST_ITEM.match(cleaned) and not is_navigation(cleaned) and \
+        not _NUMBERING.match(cleaned) and bool(below) and below[:1].isupper() and \
+        is_statement(below, False)
 
 
 def _described_terms(body: str) -> list[re.Match[str]]:
@@ -766,6 +796,18 @@ QUOTABLE = (STATEMENT, ATTACHED)
 _VERSION_NOTE = re.compile(r"^(changed|new|deprecated|added|removed) (in|since) version\b|"
                            r"^(modifié|nouveau|ajouté|obsolète|supprimé|déprécié)e? (dans la|"
                            r"depuis la|en) version\b", re.I)
+# "Raises an auditing event os.chdir with argument path.": a reference entry's note for
+# security hooks, which answers only a question about auditing
+_AUDIT_NOTE = re.compile(r"^raises (?:an|several) auditing events?\b|"
+                         r"^l[èe]ve (?:un|des) [ée]v[ée]nements? d'audit", re.I)
+_ASKS_AUDIT = re.compile(r"\baudit", re.I)
+
+
+def _entry_note(text: str) -> bool:
+    """A reference entry's change or audit note: where a quote of the entry stops."""
+    return bool(_VERSION_NOTE.match(text) or _AUDIT_NOTE.match(text))
+
+
 # (a release the question names, "on Python 3.11", asks what holds in it: a change note
 # may be where its default is given)
 _ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b|"
@@ -785,6 +827,9 @@ _ASKS_DEFAULT = re.compile(
     # "I wrote a trigger without saying whether it's per row or per statement"
     r"\bwithout (?:saying|specifying|stating|indicating|choosing) (?:whether|which|what|if)\b|"
     r"\b(?:i|you|we) (?:didn['’]t|did not|never) (?:say|specify|state|choose)\b|"
+    # "…and forgot to say how long it should be valid", "j'ai oublié de préciser…"
+    r"\bforg[eo]t(?:ten)? to (?:say|specify|state|give|set|pass|choose)\b|"
+    r"\boubli[ée]s? (?:de|d['’]) ?(?:dire|préciser|indiquer|spécifier|donner|choisir)\b|"
     r"\bsans (?:dire|préciser|indiquer|spécifier|choisir) (?:si|s['’]il|quel|quelle|lequel|"
     r"laquelle)\b|"
     r"\bsans (?:(?:autre|"
@@ -1150,7 +1195,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     never across a heading, a question or another unquoted line; a statement that ends with
     a colon brings what it announces (the unit after it and the lines that complete it, up
     to ANNOUNCED_WORDS more), and a quote never ends on such a colon; it stops at a
-    reference's change note ("Changed in version 3.6: …")."""
+    reference's change or audit note ("Changed in version 3.6: …")."""
     out: list[Sentence] = []
     used, extra = 0, 0
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
@@ -1175,7 +1220,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             break
         if out and _opens_on_option(out[0].text) and _opens_on_option(sentence.text):
             break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
-        if out and _VERSION_NOTE.match(sentence.text):
+        if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         n = len(sentence.text.split())
         if sentence.role == ATTACHED or (out and _goes_on(out[-1])):
@@ -1465,6 +1510,8 @@ class ExtractiveAnswerer:
                     bonus += KIND_BONUS  # what replaces the deprecated call
                 elif not _ASKS_VERSION.search(question):
                     bonus = -1.0  # a change note answers "since when", nothing else
+            if _AUDIT_NOTE.match(sentence.text) and not _ASKS_AUDIT.search(question):
+                bonus = -1.0
             sentence.parts = {"lexical": round(overlap, 3), "cosine": round(float(cosine), 3),
                               "kind": round(bonus, 3)}
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None
@@ -1488,7 +1535,10 @@ class ExtractiveAnswerer:
         # (the first in the question's language when there is one: a reader asking in
         # English is answered from the English manual when both editions are indexed)
         asked = question_language(question)
-        quotable = [h for h in hits if any(s.role == STATEMENT for s in by_hit[h.chunk_id])]
+        # (a passage whose only statements were scored out, an entry's tail holding just
+        # its audit and change notes, has nothing to quote)
+        quotable = [h for h in hits if any(s.role == STATEMENT and s.parts["kind"] > -1.0
+                                           for s in by_hit[h.chunk_id])]
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
@@ -1717,7 +1767,7 @@ class ExtractiveAnswerer:
                        least: float = HEADING_COSINE) -> Sentence | None:
         """Of all the passages' headings and questions, the one closest to the question in
         meaning, when it is at `least` or more (None without an embedder)."""
-        titles = [u for u in units if u.role in (HEADING, QUESTION)]
+        titles = [u for u in units if u.role in (HEADING, QUESTION) and not u.term]
         if self.embedder is None or not titles:
             return None
         closest = max(titles, key=lambda u: u.parts.get("cosine", 0.0))
@@ -1788,7 +1838,7 @@ def _with_tail(own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:
     for sentence in own[chosen[-1].index + 1:]:
         if sentence.role not in QUOTABLE or sentence.block != chosen[-1].block:
             break
-        if _VERSION_NOTE.match(sentence.text):
+        if _entry_note(sentence.text):
             break
         rest.append(sentence)
     if not rest or len(rest) > TAIL_SENTENCES or _goes_on(rest[-1]) or \

@@ -136,7 +136,12 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"\b(infinite|unlimited|unbounded|no (upper )?limit|infinie?s?|"
                        r"illimitée?s?|sans limite|aucune limite)\b", _I),
     # a date: a year, a month, a day of the week, or a time of day
-    TIME: re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|"
+    # ("may" is a month only as "May 2" or "2 May": "this may be given" is no date; a
+    # duration, "after 30 days", says when as well)
+    TIME: re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|(?-i:\bMay\b)(?= \d)|(?<=\d )(?-i:May\b)|"
+                     r"\b\d+(?:[.,]\d+)? ?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+                     r"years?|secondes?|heures?|jours?|semaines?|mois|ans|années?)\b|"
+                     r"\b(january|february|march|april|june|july|"
                      r"august|september|october|november|december|janvier|février|mars|avril|"
                      r"mai|juin|juillet|août|septembre|octobre|novembre|décembre|monday|"
                      r"tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|"

@@ -3974,3 +3974,65 @@ def test_a_value_the_question_gives_answers_from_its_entry(tmp_path):
     assert _tag_asked("It exits with status 1. Why?", "1 Failure.")
     assert not _tag_asked("I have 1 disk. Which option?", "1 Failure.")
     assert not _tag_asked("Version 4.2 broke it", "42 Did not find all processes asked for.")
+
+
+def test_an_audit_note_is_not_the_answer_and_ends_the_quote(tmp_path):
+    """Python reference entries end with "Raises an auditing event marshal.dumps with
+    arguments value, version.": it was quoted after marshal.dump's description, and as the
+    whole answer to "in which folder are temporary files created?" (tempfile's
+    TemporaryDirectory entry, whose last passage holds only that note and change notes).
+    It answers a question about auditing, nothing else."""
+    page = (DOCUMENTED / "python-marshal.html").read_text(encoding="utf-8")
+    answer = ask_over(tmp_path, {"library/marshal.html": page},
+                      "What happens if I pass marshal.dump a value of an unsupported type?")
+    assert "ValueError" in answer.answer and "auditing" not in answer.answer, answer.answer
+    tail = _hit(1, "tempfile.html", "tempfile > class tempfile.TemporaryDirectory()",
+                "Raises an auditing event tempfile.mkdtemp with argument fullpath.\n"
+                "New in version 3.2.\nChanged in version 3.10: Added ignore_cleanup_errors "
+                "parameter.")
+    entry = _hit(2, "tempfile.html", "tempfile > tempfile.gettempdir()",
+                 "Return the name of the directory used for temporary files. Python searches "
+                 "a standard list of directories to find one which the calling user can "
+                 "create files in.")
+    question = "Which directory are temporary files created in?"
+    quoted, _, _ = ExtractiveAnswerer(None).answer(question, [tail, entry])
+    assert quoted.startswith("Return the name of the directory"), quoted
+    quoted, _, _ = ExtractiveAnswerer(None).answer("Which auditing event does it raise?",
+                                                   [tail, entry])
+    assert quoted.startswith("Raises an auditing event"), quoted
+
+
+def test_a_definition_list_term_set_on_its_line_leads_its_description(tmp_path):
+    """The GIMP manual (gimp-help-fr, trial 58's fr4): an option's name is a <dt>, "Moyenne
+    du voisinage", on its own line over "Cette option vous permet d'obtenir la moyenne des
+    couleurs…"; the line was no sentence and was dropped, so the answer never said which
+    option. A short line over a statement is the term it describes, unless it is a
+    numbered section's title or the last of a run of such lines (a list's items)."""
+    question = ("Avec la pipette de GIMP, comment récupérer la couleur moyenne d'une petite "
+                "zone plutôt que celle d'un seul pixel ?")
+    with _documented(tmp_path, "gimp-tool-color-picker.html") as index:
+        hits = index.search(question, k=6)
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)
+    assert quoted.startswith("`Moyenne du voisinage` — Cette option"), quoted
+    text = ("Polices prises en charge\nPolices TrueType\nPolices Type42\n"
+            "Vous pouvez aussi ajouter des modules pour d'autres polices.\n"
+            "7.2 Droit à la déconnexion\nAucun message n'est attendu le soir.\n"
+            "Moyenne du voisinage\nCette option donne la moyenne des couleurs d'une zone.")
+    terms = [u.text for u in split_sentences(_hit(1, "fr/guide.html", "Guide", text))
+             if u.term]
+    assert terms == ["Moyenne du voisinage"], terms
+
+
+def test_a_duration_answers_when_and_may_is_no_month(tmp_path):
+    """openssl-req(1) (trial 57's en8): "…forgot to say how long it should be valid. When
+    will it expire?" was answered with `-set_serial`, whose "This may be specified as a
+    decimal value" read "may" as the month, while "-days n … The default is 30 days" had
+    no date. A duration says when; "forgot to say" asks for the default."""
+    assert not carries(TIME, "This may be specified as a decimal value or a hex value.")
+    assert carries(TIME, "Released on May 5, 2020.") and carries(TIME, "le 3 mai")
+    assert carries(TIME, "The default is 30 days.")
+    with _documented(tmp_path, "openssl-req.1ssl.txt") as index:
+        answer = index.ask("I generated a self-signed certificate with openssl req -x509 and "
+                           "forgot to say how long it should be valid. When will it expire?")
+    assert answer.answer.startswith("`-days n` —") and "30 days" in answer.answer, \
+        answer.answer
