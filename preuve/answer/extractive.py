@@ -46,6 +46,10 @@ _BOUNDARY = re.compile(
     # nor "p. 109", "fig. 3"; "No. The file…" ends one)
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
+# a sentence's end at a line's end, before a line opening in lower case (an example's
+# command; not after "e.g." or "i.e.")
+_LINE_END = re.compile(r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)"
+                       r"\n(?=[ \t]*[a-z])")
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
@@ -415,7 +419,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     notes = False  # past a PDF page's first footnote: the rest of the page is its notes
     usage = False  # in a manual page's SYNOPSIS: usage lines, no statement
     described_terms = _described_terms(body)
-    ends = [*_boundaries(body, described_terms), None]
+    ends = [*_boundaries(body, described_terms, by_lines), None]
     terms = {m.start() for m in described_terms}
     for n, match in enumerate(ends):
         end = match.start() if match else len(body)
@@ -481,6 +485,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 and (out[-1].role == ATTACHED or announces(out[-1].text)) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
             role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
+        elif by_lines and out and out[-1].role == STATEMENT and _page_command(hit, cleaned):
+            role = ATTACHED  # a manual page's example: "Extend an LV to use all remaining
+            # free space…" over "lvextend -l+100%FREE -r vg01/lvol01", the page's command
         elif hit.kind == "html" and _labels_next(raw, cleaned, following, body, start, match,
                                                  headings):
             role, term = HEADING, True  # a definition list's term (HTML's <dt>, "Moyenne du
@@ -596,6 +603,12 @@ def _listed_names(body: str) -> list[re.Match[str]]:
     return out
 
 
+def _page_command(hit: Hit, line: str) -> bool:
+    """`line` runs the command its manual page is about ("lvextend -l+100%FREE -r
+    vg01/lvol01" in lvextend(8)): an example, under the sentence that says what it does."""
+    return (line.split() or [""])[0] == _document_name(hit.path)
+
+
 # a label that is no term: "Source code: Lib/uuid.py", "Par Jean Dupont <jean@…>", a box's
 # kind in capitals ("SECURITY Forwarding logs", "ASTUCE …")
 _NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
@@ -698,12 +711,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _boundaries(body: str, terms: list[re.Match[str]]) -> list[re.Match[str]]:
+def _boundaries(body: str, terms: list[re.Match[str]], by_lines: bool = False
+                ) -> list[re.Match[str]]:
     """Where the passage's units end: `_BOUNDARY`, around a listed name (`_listed_names`)
     and after a described term (`terms`, `_described_terms`'s), never inside a fenced code
-    block, and at both ends of one."""
+    block, and at both ends of one. In a text cited by its lines (a manual page), a line
+    that ends a sentence ends the unit whatever follows ("…on the command line." over
+    "lvextend vg01/lvol01 /dev/sdk3", an example's command)."""
     fences = [(m.start(), m.end()) for m in FENCED.finditer(body)]
     found = [m for m in _BOUNDARY.finditer(body) if not _wrapped_option(body, m)]
+    if by_lines:
+        found = sorted(found + [m for m in _LINE_END.finditer(body) if not any(
+            f.start() <= m.start() < f.end() for f in found)], key=lambda m: m.start())
     # a tagged line ("124    si la commande…") starts its own unit, even right under
     # the line that announces the list ("État de fin d'exécution :")
     tagged = [_NOWHERE.match(body, m.start()) for m in _TAGGED_LINE.finditer(body)
@@ -1482,7 +1501,8 @@ class ExtractiveAnswerer:
             if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
             if kind == PROCEDURE and following is not None and following.role == ATTACHED \
-                    and (announces(sentence.text) or sentence.runs_on) \
+                    and (announces(sentence.text) or sentence.runs_on
+                         or _page_command(sentence.hit, following.text.strip("`"))) \
                     and not _LONE_NAME.match(following.text.strip("`")):
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)

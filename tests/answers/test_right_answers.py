@@ -4036,3 +4036,26 @@ def test_a_duration_answers_when_and_may_is_no_month(tmp_path):
                            "forgot to say how long it should be valid. When will it expire?")
     assert answer.answer.startswith("`-days n` —") and "30 days" in answer.answer, \
         answer.answer
+
+
+def test_a_manual_page_example_is_its_sentence_and_the_command_under_it(tmp_path):
+    """lvextend(8) (lvm2; trial 57's en2): an example is a sentence and, on the next line,
+    the command ("…resize its filesystem with fsadm(8)." over "lvextend -l+100%FREE -r
+    vg01/lvol01"). A sentence's end only ended a unit before a capital, so each sentence
+    ran into its command and was no statement: the whole EXAMPLES section was dropped and
+    "what command do I run?" was answered from the synopsis. The command under it, the
+    page's own, completes the sentence (a procedure's step)."""
+    page = (DOCUMENTED / "lvextend.8.txt").read_text(encoding="utf-8")
+    examples = page[page.index("       Extend the size of an LV by the amount"):
+                    page.index("SEE ALSO")]
+    units = split_sentences(_hit(1, "lvextend.8.txt", "", examples, kind="text"))
+    said = [(u.role, u.text) for u in units]
+    assert ("statement", 'This is equivalent to specifying "-l +100%PVS" on the command '
+            "line.") in said, said
+    at = [text for _, text in said].index("`lvextend -l+100%FREE -r vg01/lvol01`")
+    assert said[at][0] == "attached" and said[at - 1][1].startswith("Extend an LV to use"), said
+    with _documented(tmp_path, "lvextend.8.txt") as index:
+        answer = index.ask("I want my /home logical volume to take all the space that's still "
+                           "unused in the volume group, and have the filesystem grow with it "
+                           "in the same step. What command do I run?")
+    assert "`lvextend -l+100%FREE -r vg01/lvol01`" in answer.answer, answer.answer
