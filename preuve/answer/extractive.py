@@ -878,6 +878,7 @@ _STATES_REQUIREMENT = re.compile(
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
 _HELP_OPTION = re.compile(r"^[`\s]*(?:-[\w?]+,?\s+)?-{1,2}(?:help|version|usage)\b")
+_HELP_MENTION = re.compile(r"(?<![\w-])--?(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|version)",
                         re.I)  # ("three versions of a file" asks about no program's version)
 # A manual page's closing sections (its translators, authors, copyright, where to report
@@ -1498,8 +1499,16 @@ class ExtractiveAnswerer:
             # une limite soft") is no definition of the one asked about, when another
             # sentence opens on that one ("Une limite soft peut être franchie…")
             defines = not term or _opens_on(term, sentence.text)
+            if kind == NAME and not _ASKS_HELP.search(question):
+                said = _HELP_MENTION.sub(" ", said)  # "cryptsetup --help shows the
+                # compiled-in defaults" names no option the question asks about
             if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
+            elif kind == NAME and sentence.role == STATEMENT and \
+                    _description_start(own, sentence) is not None:
+                bonus += KIND_BONUS / 2  # further into an option's description, which its
+                # quote shows it with ("The default is a value of 0 seconds…" under
+                # `--timeout`), less than the sentence that says what it does
             if kind == PROCEDURE and following is not None and following.role == ATTACHED \
                     and (announces(sentence.text) or sentence.runs_on
                          or _page_command(sentence.hit, following.text.strip("`"))) \

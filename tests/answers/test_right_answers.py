@@ -4059,3 +4059,20 @@ def test_a_manual_page_example_is_its_sentence_and_the_command_under_it(tmp_path
                            "unused in the volume group, and have the filesystem grow with it "
                            "in the same step. What command do I run?")
     assert "`lvextend -l+100%FREE -r vg01/lvol01`" in answer.answer, answer.answer
+
+
+def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
+    """cryptsetup-luksFormat(8) (trial 57's en6): "Which cryptsetup option makes it give
+    up, and what does it do by default?" quoted `--cipher`, whose "cryptsetup --help shows
+    the compiled-in defaults" names an option and a default, over `--timeout`'s "The
+    default is a value of 0 seconds, which means to wait forever", which named neither:
+    only the first sentence of a description was read with its option. A sentence further
+    into an option's description is about it (half the bonus of the first, which says what
+    it does), and `--help` named in passing is no option the question asks about."""
+    question = ("At boot I don't want the machine stuck forever waiting for someone to type "
+                "the disk passphrase. Which cryptsetup option makes it give up, and what "
+                "does it do by default?")
+    with _documented(tmp_path, "cryptsetup-luksFormat.8.txt") as index:
+        answer = index.ask(question)
+    assert answer.answer.startswith("`--timeout, -t <number of seconds>` —"), answer.answer
+    assert "0 seconds" in answer.answer, answer.answer
