@@ -456,8 +456,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     def named(word: str) -> bool:
         """A name: not a word of either language, or written with a capital inside the
-        question ("…with Docker?"): a product, a person, a place."""
-        return (word[:1].isupper() and not opening.startswith(word)) or is_name(word)
+        question ("…with Docker?"), not only where a sentence opens ("…des photos. Vaut-il
+        mieux…"): a product, a person, a place."""
+        inside = re.search(rf"(?<![.!?…:;])\s+[\"'«“(]?{re.escape(word)}(?!\w)", opening)
+        return (word[:1].isupper() and inside is not None) or is_name(word)
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []

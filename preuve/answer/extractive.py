@@ -1313,7 +1313,8 @@ def _joined(texts: list[str]) -> str:
             continue
         if i and not out.endswith("\n"):
             apart = is_table_row(texts[i - 1]) or (
-                not _END.search(texts[i - 1]) and (_opens_on_tag(piece) or _TERM_LEAD.match(piece)))
+                not _END.search(texts[i - 1]) and not _TERM_LEAD.match(texts[i - 1])
+                and (_opens_on_tag(piece) or _TERM_LEAD.match(piece)))
             out += " ; " if apart else " "
         out += piece
     return out

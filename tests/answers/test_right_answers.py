@@ -387,9 +387,16 @@ def test_a_capitalised_name_no_passage_holds_is_refused(manuals):
     answer = manuals.ask("How do I create a sandbox inside Docker?", audience="public")
     assert answer.refused, answer.answer
     assert answer.explain["judgment"]["absent_names"] == ["Docker"]
-    # the question's first word is not a name for its capital
+    # the question's first word is not a name for its capital, nor is a word opening its
+    # second sentence (trial 60's fe1: "…des photos. Vaut-il mieux…" refused for "Vaut")
     assert not manuals.ask("Sandbox: how do I create one for testing?",
                            audience="public").refused
+    answer = manuals.ask("My project needs a clean build environment. Ideally, how do I "
+                         "create a sandbox?", audience="public")
+    assert not answer.refused, answer.explain["judgment"]
+    assert "Docker" in manuals.ask("My project needs a clean build environment. Can I use "
+                                   "Docker?", audience="public").explain["judgment"].get(
+        "absent_names", [])
 
 
 def test_a_sentence_announcing_the_following_brings_its_command():
@@ -4021,6 +4028,12 @@ def test_a_definition_list_term_set_on_its_line_leads_its_description(tmp_path):
     terms = [u.text for u in split_sentences(_hit(1, "fr/guide.html", "Guide", text))
              if u.term]
     assert terms == ["Moyenne du voisinage"], terms
+    # a description opening on a word in capitals ("GIMP bascule…", trial 60) is the
+    # term's, not a value's line kept apart from it by " ; "
+    from preuve.answer.extractive import _joined
+
+    assert _joined(["`Déformer la cage` —", "GIMP bascule sur cette option."]) == \
+        "`Déformer la cage` — GIMP bascule sur cette option."
 
 
 def test_a_duration_answers_when_and_may_is_no_month(tmp_path):
