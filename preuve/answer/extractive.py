@@ -1890,6 +1890,11 @@ def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Senten
         return chosen, False
     more = [s for s in window(own, _lean_start(own, best.index, SECOND_WORDS), SECOND_WORDS)
             if _said(s) not in said]
+    term = _described_by(more[0], own) if more else None
+    if term is not None and not any(c.index == term.index for c in chosen):
+        # a term's description added: its term leads it ("`-i, --ignore-file=FILE` — read
+        # ignore word list from FILE"), or it says not what to use
+        more = [_term_lead(term, term.index, more[0].block)] + more
     chosen = chosen + more
     if all(s.hit is best.hit for s in chosen):
         chosen.sort(key=lambda s: s.index)

@@ -4089,3 +4089,22 @@ def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
         answer = index.ask(question)
     assert answer.answer.startswith("`--timeout, -t <number of seconds>` —"), answer.answer
     assert "0 seconds" in answer.answer, answer.answer
+
+
+def test_a_term_s_description_added_as_the_passage_s_best_is_led_by_its_term():
+    """ptx(1) (coreutils): "How do I make ptx ignore common words…?" quoted `-f,
+    --ignore-case` and then, as the passage's best sentence added after an ellipsis, "read
+    ignore word list from FILE" without `-i, --ignore-file=FILE`: the reader saw what the
+    option does but not which it is. A description added so is led by its term."""
+    from preuve.answer.extractive import _with_best
+
+    page = (DOCUMENTED / "ptx.1.txt").read_text(encoding="utf-8")
+    options = page[page.index("       -b, --break-file"):page.index("       -o, --only-file")]
+    own = split_sentences(_hit(1, "ptx.1.txt", "", options, kind="text"))
+    for unit in own:
+        unit.score = 0.9 if unit.text.startswith("read ignore word list") else 0.5
+    start = next(u.index for u in own if u.text.startswith("fold lower case"))
+    chosen, added = _with_best(window(own, start, 10), own)
+    quote = cite(chosen)
+    assert added and "… `-i, --ignore-file=FILE` — read ignore word list from FILE" in quote, \
+        quote
