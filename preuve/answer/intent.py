@@ -134,7 +134,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"dizaine|moitié)\b|"
                        # no bound is a quantity too: "the queue size is infinite"
                        r"\b(infinite|unlimited|unbounded|no (upper )?limit|infinie?s?|"
-                       r"illimitée?s?|sans limite|aucune limite)\b", _I),
+                       r"illimitée?s?|sans limite|aucune limite)\b|"
+                       # a rate answers "how often": "on an hourly basis", "quotidiennement"
+                       r"\b(hourly|daily|nightly|weekly|monthly|yearly|annually|"
+                       r"quotidien(ne)?(ment)?|hebdomadaire(ment)?|mensuel(le)?(ment)?)\b", _I),
     # a date: a year, a month, a day of the week, or a time of day
     # ("may" is a month only as "May 2" or "2 May": "this may be given" is no date; a
     # duration, "after 30 days", says when as well)

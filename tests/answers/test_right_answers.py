@@ -4108,3 +4108,16 @@ def test_a_term_s_description_added_as_the_passage_s_best_is_led_by_its_term():
     quote = cite(chosen)
     assert added and "… `-i, --ignore-file=FILE` — read ignore word list from FILE" in quote, \
         quote
+
+
+def test_a_rate_answers_how_often(tmp_path):
+    """git-maintenance(1) (git-man; trial 59's en4): "…how often does it actually run?"
+    asks for a number, and "runs git maintenance run processes on an hourly basis" had
+    none: the figure's bonus went to "…windows are taking longer than one hour", quoted
+    instead. A rate (hourly, daily, quotidiennement) answers how often."""
+    assert carries(NUMBER, "It runs on an hourly basis.")
+    assert carries(NUMBER, "La sauvegarde est faite quotidiennement.")
+    with _documented(tmp_path, "git-maintenance.1.txt") as index:
+        answer = index.ask("Once I've turned on background maintenance with git maintenance "
+                           "start, how often does it actually run?")
+    assert "hourly basis" in answer.answer, answer.answer
