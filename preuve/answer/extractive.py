@@ -38,8 +38,10 @@ from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
+# a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs."
+_ABBREVIATED = r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)"
 _BOUNDARY = re.compile(
-    r"(?<=[.!?…])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bex\.)"
+    r"(?<=[.!?…])" + _ABBREVIATED + r"(?<!\bex\.)"
     r"(?!(?<=\bp\.)\s+\d)(?!(?<=\bpp\.)\s+\d)(?!(?<=\b[Nn]o\.)\s+\d)"
     r"(?!(?<=\b[Ff]ig\.)\s+\d)(?!(?<=\b[Vv]ol\.)\s+\d)(?!(?<=\bch\.)\s+\d)"
     r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.,
@@ -47,9 +49,8 @@ _BOUNDARY = re.compile(
     r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
 )
 # a sentence's end at a line's end, before a line opening in lower case (an example's
-# command; not after "e.g." or "i.e.")
-_LINE_END = re.compile(r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)"
-                       r"\n(?=[ \t]*[a-z])")
+# command)
+_LINE_END = re.compile(r"(?<=[.!?])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
@@ -615,24 +616,25 @@ _NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
 
 
 def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
-                 match: re.Match[str] | None, headings: Sequence[str]) -> bool:
+                 match: re.Match[str] | None, headings: list[str]) -> bool:
     """A line of its own, a few words without a sentence's end, over a line that is a
     statement: a term and its description (a definition list of an HTML manual, set as
     lines; not a numbered section's title, nor the last item of a list of such lines, nor
     a label `_NOT_A_TERM`).
     Called when the line is nothing else (no heading, list item or statement)."""
+    if not cleaned or len(cleaned.split()) > TERM_WORDS or "\n" in raw.strip() or \
+            _END.search(cleaned) or _NOT_A_TERM.search(cleaned) or _LIST_ITEM.match(cleaned) \
+            or _NUMBERING.match(cleaned) or is_navigation(cleaned):
+        return False
     whole = (start == 0 or body[start - 1] == "\n") and (match is None or "\n" in match.group()
                                                         or match.end() == len(body))
     below = " ".join(_without_markup(following.strip()).split())
+    if not whole or not below[:1].isupper() or not is_statement(below, False):
+        return False
     above = body[:start].rstrip("\n").rsplit("\n", 1)[-1].strip()
-    listed = bool(above) and len(above.split()) <= TERM_WORDS and not _END.search(above) and \
-        not _is_heading_line(above, list(headings))  # the last of a run of short lines
-    return whole and not listed and bool(cleaned) and "\n" not in raw.strip() and \
-        not _NOT_A_TERM.search(cleaned) and \
-        len(cleaned.split()) <= TERM_WORDS and not _END.search(cleaned) and \
-        not _LIST_ITEM.match(cleaned) and not is_navigation(cleaned) and \
-        not _NUMBERING.match(cleaned) and bool(below) and below[:1].isupper() and \
-        is_statement(below, False)
+    # (the last of a run of short lines)
+    return not (above and len(above.split()) <= TERM_WORDS and not _END.search(above)
+                and not _is_heading_line(above, headings))
 
 
 def _described_terms(body: str) -> list[re.Match[str]]:

@@ -338,6 +338,15 @@ def _ask_documented(tmp_path: Path, fixture: str, question: str, as_name: str | 
         return index.ask(question)
 
 
+def _quote_documented(tmp_path: Path, fixture: str, question: str) -> str:
+    """What the answerer quotes from the six passages `question` finds in
+    `_documented(tmp_path, fixture)`, without the judgment (a page indexed alone gives the
+    judgment few passages to weigh its words against)."""
+    with _documented(tmp_path, fixture) as index:
+        hits = index.search(question, k=6)
+        return ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
+
+
 def test_a_doctest_prompt_is_code_not_a_quote_mark():
     """`>>>` opened a Python session in the Sorting HOWTO (python3-doc, as the index stores
     a <pre> block: one line): its first `>` was taken for a quote mark, and the session
@@ -3973,9 +3982,7 @@ def test_a_value_the_question_gives_answers_from_its_entry(tmp_path):
     value described on its own line that the question gives is the entry it asks about."""
     question = ("My monitoring script runs pmap and sometimes gets exit code 42. What does "
                 "that mean?")
-    with _documented(tmp_path, "pmap.1.txt") as index:
-        hits = index.search(question, k=6)
-        text, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)
+    text = _quote_documented(tmp_path, "pmap.1.txt", question)
     assert text.startswith("42 Did not find all processes asked for."), text
     # a lone digit is a value only when the question speaks of a status or a code
     assert _tag_asked("It exits with status 1. Why?", "1 Failure.")
@@ -4017,9 +4024,7 @@ def test_a_definition_list_term_set_on_its_line_leads_its_description(tmp_path):
     numbered section's title or the last of a run of such lines (a list's items)."""
     question = ("Avec la pipette de GIMP, comment récupérer la couleur moyenne d'une petite "
                 "zone plutôt que celle d'un seul pixel ?")
-    with _documented(tmp_path, "gimp-tool-color-picker.html") as index:
-        hits = index.search(question, k=6)
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)
+    quoted = _quote_documented(tmp_path, "gimp-tool-color-picker.html", question)
     assert quoted.startswith("`Moyenne du voisinage` — Cette option"), quoted
     text = ("Polices prises en charge\nPolices TrueType\nPolices Type42\n"
             "Vous pouvez aussi ajouter des modules pour d'autres polices.\n"
@@ -4044,9 +4049,10 @@ def test_a_duration_answers_when_and_may_is_no_month(tmp_path):
     assert not carries(TIME, "This may be specified as a decimal value or a hex value.")
     assert carries(TIME, "Released on May 5, 2020.") and carries(TIME, "le 3 mai")
     assert carries(TIME, "The default is 30 days.")
-    with _documented(tmp_path, "openssl-req.1ssl.txt") as index:
-        answer = index.ask("I generated a self-signed certificate with openssl req -x509 and "
-                           "forgot to say how long it should be valid. When will it expire?")
+    answer = _ask_documented(tmp_path, "openssl-req.1ssl.txt",
+                             "I generated a self-signed certificate with openssl req -x509 "
+                             "and forgot to say how long it should be valid. When will it "
+                             "expire?")
     assert answer.answer.startswith("`-days n` —") and "30 days" in answer.answer, \
         answer.answer
 
@@ -4067,10 +4073,10 @@ def test_a_manual_page_example_is_its_sentence_and_the_command_under_it(tmp_path
             "line.") in said, said
     at = [text for _, text in said].index("`lvextend -l+100%FREE -r vg01/lvol01`")
     assert said[at][0] == "attached" and said[at - 1][1].startswith("Extend an LV to use"), said
-    with _documented(tmp_path, "lvextend.8.txt") as index:
-        answer = index.ask("I want my /home logical volume to take all the space that's still "
-                           "unused in the volume group, and have the filesystem grow with it "
-                           "in the same step. What command do I run?")
+    answer = _ask_documented(tmp_path, "lvextend.8.txt",
+                             "I want my /home logical volume to take all the space that's "
+                             "still unused in the volume group, and have the filesystem grow "
+                             "with it in the same step. What command do I run?")
     assert "`lvextend -l+100%FREE -r vg01/lvol01`" in answer.answer, answer.answer
 
 
@@ -4085,8 +4091,7 @@ def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
     question = ("At boot I don't want the machine stuck forever waiting for someone to type "
                 "the disk passphrase. Which cryptsetup option makes it give up, and what "
                 "does it do by default?")
-    with _documented(tmp_path, "cryptsetup-luksFormat.8.txt") as index:
-        answer = index.ask(question)
+    answer = _ask_documented(tmp_path, "cryptsetup-luksFormat.8.txt", question)
     assert answer.answer.startswith("`--timeout, -t <number of seconds>` —"), answer.answer
     assert "0 seconds" in answer.answer, answer.answer
 
@@ -4117,7 +4122,7 @@ def test_a_rate_answers_how_often(tmp_path):
     instead. A rate (hourly, daily, quotidiennement) answers how often."""
     assert carries(NUMBER, "It runs on an hourly basis.")
     assert carries(NUMBER, "La sauvegarde est faite quotidiennement.")
-    with _documented(tmp_path, "git-maintenance.1.txt") as index:
-        answer = index.ask("Once I've turned on background maintenance with git maintenance "
-                           "start, how often does it actually run?")
+    answer = _ask_documented(tmp_path, "git-maintenance.1.txt",
+                             "Once I've turned on background maintenance with git "
+                             "maintenance start, how often does it actually run?")
     assert "hourly basis" in answer.answer, answer.answer
