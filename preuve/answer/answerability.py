@@ -160,11 +160,19 @@ def _english_form_of_ordinary(word: str) -> bool:
 _INVERTED = re.compile(r"(?:-t)?-(?:il|elle|on|ils|elles|je|tu|nous|vous|ce)$", re.I)
 
 
+# Phrases that work as one function word: "au lieu de" is "instead of", not a place
+_FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es)?|"
+                              r"au fur et à mesure|de temps en temps|à peu près|"
+                              r"in place of|instead of|as well as|a lot of|lots of|a little|"
+                              r"(?:i|we|you)['’]d like)\b['’]?", re.I)
+
+
 def content_words(question: str, translate: Callable[[str], str] | None = None
                   ) -> list[tuple[str, frozenset[str]]]:
     """(the word as written, its stems) for each content word of `question` (see
     `question_words`)."""
     out: list[tuple[str, frozenset[str]]] = []
+    question = _FUNCTION_PHRASE.sub(" ", question)
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"
     for raw in question.replace("?", " ").split():

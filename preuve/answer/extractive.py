@@ -879,6 +879,9 @@ _STATES_REQUIREMENT = re.compile(
 # The options every GNU program has, "--help display this help and exit", "-V, --version
 # afficher les informations de version et quitter": a manual page's boilerplate, the answer
 # only to a question about help, usage or the version
+# "Quelle option de vnstat utiliser ?", "which flag…": an option is asked for
+_ASKS_OPTION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:options?|flags?|switch(?:es)?)\b|"
+                          r"\bquel(?:le)?s?\s+(?:\w+\s+)?(?:options?|drapeaux?)\b", re.I)
 _HELP_OPTION = re.compile(r"^[`\s]*(?:-[\w?]+,?\s+)?-{1,2}(?:help|version|usage)\b")
 _HELP_MENTION = re.compile(r"(?<![\w-])--?(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|version)",
@@ -1368,6 +1371,8 @@ KIND_BONUS = 0.06
 # ... and those giving the figure, sum or date that a question of a kind that must carry one
 # asks for ("how many…", "combien…"), this much more: a sentence without it cannot answer
 FIGURE_BONUS = 0.2
+# ... and when the passages read first give none, how far down a passage may give it
+FIGURE_PASSAGES = 2
 # A sentence defines the term a definition question asks about when one of its first this
 # many words is a word of that term (`_opens_on`; `_names_first` reads three)
 OPENING_WORDS = 6
@@ -1448,6 +1453,24 @@ class ExtractiveAnswerer:
         # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
+            # the passages read first give no figure: the best-scoring sentence that does,
+            # in the question's language among the first FIGURE_PASSAGES, when it scores
+            # within PREFER_FIRST of the best ("…ça coûte combien en performances ?": "Le
+            # serveur est environ 20 % plus lent au démarrage…", ranked second)
+            best = max(units, key=lambda s: s.score)
+            figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
+                          and carries(kind, u.text) and (u.hit.rank or 1) <= FIGURE_PASSAGES
+                          and _language(u.hit) == question_language(question)),
+                         key=lambda s: s.score, default=None)
+            if figure is not None and figure.score >= best.score - PREFER_FIRST:
+                again, why = self._choose(question, kind, [figure.hit], by_hit,
+                                          [u for u in units if u.hit is figure.hit])
+                if any(carries(kind, s.text) for s in again if not s.aside):
+                    chosen = again
+                    choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
+                                            f"; passage ranked {figure.hit.rank} does"}
+        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
+                                          if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind, "choice": choice,
                             "refusal": f"the question asks for a {_ASKED[kind]} and the "
@@ -1483,6 +1506,7 @@ class ExtractiveAnswerer:
         if asked and not content_words(THINGS.sub(" ", asked)):
             asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
+        options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
             id(u) for own in by_hit.values() for u in _in_back_matter(own)}
@@ -1505,6 +1529,9 @@ class ExtractiveAnswerer:
             if kind == NAME and not _ASKS_HELP.search(question):
                 said = _HELP_MENTION.sub(" ", said)  # "cryptsetup --help shows the
                 # compiled-in defaults" names no option the question asks about
+            if options_asked:
+                said = _name_of_page(sentence.hit).sub(" ", said)  # "vnStat is a…" names
+                # the page's command, not the option "quelle option de vnstat…" asks for
             if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
             elif kind == NAME and sentence.role == STATEMENT and \
@@ -2384,6 +2411,13 @@ def _document_name(path: str) -> str:
     "logging.config"."""
     name = _without_language(path).rsplit("/", 1)[-1]  # (the language part: `_LANGUAGE_PART`)
     return tokens.fold(re.sub(r"(?:\.(?:txt|html?|md|rst|pdf|gz|\d\w?))+$", "", name, flags=re.I))
+
+
+def _name_of_page(hit: Hit) -> re.Pattern[str]:
+    """The page's own name as a word, in any case ("vnStat" in vnstat.txt)."""
+    name = _document_name(hit.path)
+    return re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])" if len(name) >= 3 else "(?!)",
+                      re.I)
 
 
 def _mentions(hit: Hit, name: str) -> bool:

@@ -121,9 +121,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     # nothing)
     # A figure stands alone: not a section's number ("Section 5.3.2"), nor part of a name
     # or a setting ("ext2", "sda1", "lowmem=1"); "780MB", "3.11", "2,5 %" are figures
-    # (nor a manual page's section: "getaddrinfo(3)", "fork(2)")
-    NUMBER: re.compile(r"(?<![\w=/.:#-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
-                       r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d)|"
+    # (nor a manual page's section: "getaddrinfo(3)", "fork(2)"; nor a release series,
+    # "Apache 2.x", nor a reference's index, "master@{2}")
+    NUMBER: re.compile(r"(?<![\w=/.:#{-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
+                       r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d|\.x\b)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
                        # ("the two values", "les deux fichiers" point back: no figure)
                        r"(?<!\bthe )(?<!\bles )(?<!\bces )(?<!\bthese )(?<!\bthose )"

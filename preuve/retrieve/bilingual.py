@@ -202,7 +202,7 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
         return True  # "parseur", "scanneurs": an English word with a French ending
     action = _ACTION.sub("er", word)
     if action != word and text.stem(action, "fr") in lists.get("fr", ()):
-        return True  # "visionnage": the action of a French verb ("visionner")
+        return True  # "visionnage", "joignable": made of a French verb
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
@@ -218,8 +218,9 @@ _PREFIX = re.compile(r"^(?:sub|sous|super|multi|under|over|non|self|semi|anti|in
                      r"mini|auto|pre|post|rétro|retro|re|ré|dé|pré)(?=[a-zà-ÿ]{4,}$)")
 # a French agent noun made of an English word ("parseur", "scanneur": parser, scanner)
 _AGENT = re.compile(r"eur(s?)$")
-# a French noun of action made of a verb ("visionnage", "minutage": visionner, minuter)
-_ACTION = re.compile(r"(?<=\w{3})ages?$")
+# a French noun of action or adjective of ability made of a verb ("visionnage",
+# "minutage", "joignable": visionner, minuter, joindre by its stem "joign")
+_ACTION = re.compile(r"(?<=\w{3})(?:ages?|ables?)$")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:
