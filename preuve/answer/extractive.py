@@ -464,8 +464,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif _FOOTNOTE.match(cleaned) or notes:
             # "[7] Use the … address": a note of another place, not this answer; on a
             # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If
-            # upstream…"), their next sentences too
-            notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned)))
+            # upstream…"), their next sentences too; a note in the page's first half is a
+            # title's ("B. Gaulle 1Merci à tous les contributeurs"), the page goes on
+            notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned))
+                              and start >= len(body) // 2)
         elif (by_lines and _MD_HEADING.match(raw.lstrip())) or _ADMONITION.match(cleaned) or (
                 _CAPTION.match(cleaned)) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
@@ -530,16 +532,25 @@ _CODE_DIRECTIVE = re.compile(r"code|example|run|doctest|literal|sourcecode|highl
 _INDENT = re.compile(r"^[ \t]*")
 
 
+# a reStructuredText title's underline or overline: one punctuation mark repeated (not
+# "```", a code fence in a README written in both markups)
+_ADORNMENT = re.compile(r"^([=\-~^\"'#*+_.:<>!$%&,;?@|/\\])\1{2,}[ \t]*$")
+
+
 def rst_markup(body: str) -> str:
     """A reStructuredText passage as the answerer reads it, line for line (the citation's
-    lines do not move): its explicit markup lines blank, a paragraph's closing "::" a
-    colon, and the indented block it or a code directive introduces fenced as a code
-    block (the blank lines around it carry the fences)."""
+    lines do not move): its explicit markup lines and titles' underlines blank, a
+    paragraph's closing "::" a colon, and the indented block it or a code directive
+    introduces fenced as a code block (the blank lines around it carry the fences)."""
     lines = body.split("\n")
     code_after: int | None = None  # the indentation of the line that introduced a block
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _ADORNMENT.match(line):  # a title's underline ("~~~~" is no code fence here)
+            lines[i] = ""
+            i += 1
+            continue
         indent = len(_INDENT.match(line).group())
         directive = RST_MARKUP.match(line)
         if directive:

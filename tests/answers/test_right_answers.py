@@ -34,6 +34,7 @@ from preuve.answer.extractive import (
     _tag_asked,
     cite,
     is_table_row,
+    rst_markup,
     split_sentences,
     term_overlap,
     window,
@@ -769,11 +770,15 @@ def test_a_pdf_page_s_footnotes_are_not_the_answer():
     """The maint-guide's page 57 ends on its footnotes: "2There are publicly accessible
     archives…" was left out, but not its next sentence ("You can set up an equivalent
     archive by yourself using the tools listed at…"), which was quoted for "which tools
-    upload my package?". Past a page's first note, the page is notes."""
+    upload my package?". Past a page's first note at its foot (in its second half: a
+    title's note opens a page, `test_a_title_pages_note_does_not_make_…`), the page is
+    notes."""
     from preuve.answer.extractive import ExtractiveAnswerer
 
     page = _page("9.1 Uploading to the archive\n"
                  "Once you are a developer, use dupload(1) to put your package there.\n"
+                 "A mail tells you within minutes whether it was accepted or rejected, "
+                 "and why, so keep an eye on your inbox during the following hour.\n"
                  "2There are public archives such as mentors which work the same way.\n"
                  "You can set up an equivalent archive yourself using the tools listed at "
                  "the wiki.\nSo this section is useful for non-developers, too.")
@@ -4184,3 +4189,32 @@ def test_which_option_is_answered_by_an_option_not_the_pages_own_name():
     _, _, info = ExtractiveAnswerer(None).answer(
         "Which tool keeps a monthly log of the traffic?", [intro, option])
     assert {s["label"].split(":")[1]: s["kind"] for s in info["sentences"]}["20-20"] > 0
+
+
+def test_a_restructuredtext_titles_tilde_underline_is_no_code_fence(tmp_path):
+    """"When tenacity finally gives up I get a RetryError… How do I get my own exception
+    raised instead?" over tenacity's README.rst (PyPI sdist, trial 64's E2) was refused
+    with its "Error Handling" section ranked first: the title's underline "~~~~~~~~" read
+    as a Markdown code fence, and everything under it as code, so the section had no
+    sentence to quote ("you can set `reraise=True`")."""
+    quote = _quote_documented(
+        tmp_path, "tenacity-README.rst", "When tenacity finally gives up I get a RetryError "
+        "and my real exception is buried in the middle of the traceback. How do I get my own "
+        "exception raised instead?")
+    assert "reraise=True" in quote, quote
+    assert rst_markup("Error Handling\n~~~~~~~~~~~~~~\n\nText.") == "Error Handling\n\n\nText."
+    assert rst_markup("```\ncode\n```") == "```\ncode\n```"  # a README's own fence stays
+
+
+def test_a_title_pages_note_does_not_make_the_rest_of_the_page_notes(tmp_path):
+    """"Le texte de ma note de bas de page mise dans une figure n'apparaît jamais dans le
+    PDF. Comment m'y prendre ?" over frenchle's French manual (texlive-lang-french, trial
+    63's fr2): page 9 opens on the title's note "1Merci à tous les contributeurs", and
+    everything after it was read as the page's foot notes, so its answer
+    ("\\footnotemark à la place de \\footnote … \\footnotetext{…}") was never a sentence
+    (asked over this one PDF, the sentences are scored otherwise: the page is tested)."""
+    with _documented(tmp_path, "frenchle-fr.pdf") as index:
+        hits = index.search("note de bas de page dans une figure footnotemark", k=6)
+    page = next(h for h in hits if h.page == 9 and "\\footnotetext" in h.text)
+    said = [s.text for s in split_sentences(page) if s.role == STATEMENT]
+    assert any("\\footnotemark" in s and "\\footnotetext" in s for s in said), said
