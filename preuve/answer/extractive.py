@@ -887,12 +887,12 @@ _STATES_REQUIREMENT = re.compile(
     r"only (?:after|if|when|once|with|by)|can only|doi(?:t|vent)|faut|nécessaires?|"
     r"nécessite\w*|requi(?:s|se|ert)|(?:seulement|uniquement) (?:après|si|quand|lorsqu|avec)|"
     r"au préalable|d['’]abord)\b", re.I)
-# The options every GNU program has, "--help display this help and exit", "-V, --version
-# afficher les informations de version et quitter": a manual page's boilerplate, the answer
-# only to a question about help, usage or the version
 # "Quelle option de vnstat utiliser ?", "which flag…": an option is asked for
 _ASKS_OPTION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:options?|flags?|switch(?:es)?)\b|"
                           r"\bquel(?:le)?s?\s+(?:\w+\s+)?(?:options?|drapeaux?)\b", re.I)
+# The options every GNU program has, "--help display this help and exit", "-V, --version
+# afficher les informations de version et quitter": a manual page's boilerplate, the answer
+# only to a question about help, usage or the version
 _HELP_OPTION = re.compile(r"^[`\s]*(?:-[\w?]+,?\s+)?-{1,2}(?:help|version|usage)\b")
 _HELP_MENTION = re.compile(r"(?<![\w-])--?(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|version)",
@@ -1461,7 +1461,6 @@ class ExtractiveAnswerer:
         if moved is not None:  # "the first-ranked passage" is now the one moved first
             rest = _FIRST_PASSAGE.sub("", choice["why"]).lstrip("; ")
             choice["why"] = f"{moved}; {rest}" if rest else moved
-        # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
             # the passages read first give no figure: the best-scoring sentence that does,
@@ -1480,6 +1479,7 @@ class ExtractiveAnswerer:
                     chosen = again
                     choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
                                             f"; passage ranked {figure.hit.rank} does"}
+        # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
