@@ -12,6 +12,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -1468,9 +1469,10 @@ class ExtractiveAnswerer:
             # within PREFER_FIRST of the best ("…ça coûte combien en performances ?": "Le
             # serveur est environ 20 % plus lent au démarrage…", ranked second)
             best = max(units, key=lambda s: s.score)
+            asked = question_language(question)
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
                           and carries(kind, u.text) and (u.hit.rank or 1) <= FIGURE_PASSAGES
-                          and _language(u.hit) == question_language(question)),
+                          and _language(u.hit) == asked),
                          key=lambda s: s.score, default=None)
             if figure is not None and figure.score >= best.score - PREFER_FIRST:
                 again, why = self._choose(question, kind, [figure.hit], by_hit,
@@ -1541,7 +1543,7 @@ class ExtractiveAnswerer:
                 said = _HELP_MENTION.sub(" ", said)  # "cryptsetup --help shows the
                 # compiled-in defaults" names no option the question asks about
             if options_asked:
-                said = _name_of_page(sentence.hit).sub(" ", said)  # "vnStat is a…" names
+                said = _name_of_page(sentence.hit.path).sub(" ", said)  # "vnStat is a…" names
                 # the page's command, not the option "quelle option de vnstat…" asks for
             if sentence.role == STATEMENT and carries(kind, said) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
@@ -2424,9 +2426,10 @@ def _document_name(path: str) -> str:
     return tokens.fold(re.sub(r"(?:\.(?:txt|html?|md|rst|pdf|gz|\d\w?))+$", "", name, flags=re.I))
 
 
-def _name_of_page(hit: Hit) -> re.Pattern[str]:
-    """The page's own name as a word, in any case ("vnStat" in vnstat.txt)."""
-    name = _document_name(hit.path)
+@lru_cache(maxsize=256)
+def _name_of_page(path: str) -> re.Pattern[str]:
+    """The page's own name as a word, in any case ("vnStat" in vnstat.txt), once a page."""
+    name = _document_name(path)
     return re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])" if len(name) >= 3 else "(?!)",
                       re.I)
 
