@@ -127,7 +127,9 @@ aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
 before after during while since instead again
 entre uniquement seulement très trop between within only very too
-rien non aucune nothing none nobody""".split())
+rien non aucune nothing none nobody
+each every all any some both either neither several few own per quelques certains
+certaines chacun chacune out up""".split())
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)

@@ -47,7 +47,7 @@ _BOUNDARY = re.compile(
     r"(?!(?<=\b[Ff]ig\.)\s+\d)(?!(?<=\b[Vv]ol\.)\s+\d)(?!(?<=\bch\.)\s+\d)"
     r"[\"»”)]*\s+(?=[\"«“(\[]?[A-ZÀ-ÖØ-Þ0-9])"  # end of sentence (not after i.e., e.g.,
     # nor "p. 109", "fig. 3"; "No. The file…" ends one)
-    r"|\n\s*\n|\n(?=\s*[#>|*-])"  # blank line, heading, list item
+    r"|\n\s*\n|\n(?=\s*[#>|*│┃║┌├└╔╠╚-])"  # blank line, heading, list item, table row
 )
 # a sentence's end at a line's end, before a line opening in lower case (an example's
 # command)
@@ -220,6 +220,12 @@ def is_navigation(line: str) -> bool:
 
 # "ls -l | grep x", "cat /etc/hosts | sort" are pipes; "downloaded/seeding files" is prose
 _SHELL_LIKE = re.compile(r"[$=<>\\`]|(?:^|\s)[~.]?/|(?:^|\s)--?\w")
+
+
+# the vertical rule between a table's cells when drawn with box characters (manual pages:
+# "│2, 3, 4    │ multi-user.target │"), read as " | "; the rows of rules ("├───┼───┤")
+# hold no word and are left out
+_BOX_RULE = re.compile(r"[│┃║]")
 
 
 def is_table_row(line: str) -> bool:
@@ -434,6 +440,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         into_code = bool(_FENCE.match(following))
         cleaned = _without_markup(raw.strip())
         cleaned = " ".join(cleaned.replace("¶", " ").split())
+        if _BOX_RULE.search(cleaned):  # a row of a table drawn with box characters
+            cleaned = " | ".join(c.strip() for c in _BOX_RULE.split(cleaned.strip("│┃║ "))
+                                 if c.strip())
         role, runs_on = None, False
         # what a term alone on the line before is (`_described_terms`), or an option on
         # its own line is (`_INLINE_TAG`): a description, which ends without a full
@@ -1164,6 +1173,44 @@ def _tag_asked(question: str, text: str) -> bool:
     return len(tag) > 1 or bool(_STATUS_WORDS.search(question))
 
 
+# A question asking which status a program gives ("what exit code will debsums give me
+# if…", "quel code de sortie renvoie findfs s'il…"): a value of the page's status list
+_ASKS_STATUS = re.compile(r"\b(?:exit|return|error)\s+(?:codes?|status(?:es)?|values?)\b|"
+                          r"\bcodes?\s+(?:de\s+|d['’])?(?:retour|sortie|erreur)\b|"
+                          r"\bvaleurs?\s+(?:de\s+)?retour\b|"
+                          r"\b(?:statut|état|etat)s?\s+(?:de\s+)?sortie\b", re.I)
+
+
+def _status_value(sentence: Sentence, own: list[Sentence]) -> bool:
+    """The statement describes a status value of a list: on the value's line ("2
+    Changed or missing package files…") or under the value alone on its line ("1" /
+    "L'étiquette ou l'UUID sont introuvables.")."""
+    if sentence.role != STATEMENT:
+        return False
+    if sentence.tagged:
+        return sentence.text.split(" ", 1)[0].isdigit()
+    term = _described_by(sentence, own)
+    return term is not None and term.text.strip().isdigit()
+
+
+# a table's first cell that holds values only: "2, 3, 4", "5", "1 to 3"
+_VALUE_KEY = re.compile(r"^\d+(?:\s*(?:[,;/–-]|and|or|et|ou|to|à)\s*\d+)*$", re.I)
+
+
+def _row_asked(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
+    """A table's row (below its first) whose first cell holds a value the question gives
+    ("2, 3, 4 | multi-user.target" for "…le niveau 3 correspond à quelle cible ?"): the
+    row the question looks up."""
+    if not is_table_row(sentence.text) or _table_header(own, [sentence]) is None:
+        return False
+    key = sentence.text.strip().strip("|").split(" | ", 1)[0].strip()
+    if not _VALUE_KEY.match(key):  # a cell of values ("2, 3, 4", "5"), not a name that
+        return False  # holds one ("DECIMAL(10,5)")
+    return any(re.search(rf"(?<![\w.,]){value}(?![\w]|[.,]\d)", question)
+               for value in re.findall(r"\d+", key))
+
+
+
 def _opens_on_option(text: str) -> bool:
     """The unit opens on an option its line describes ("-c     Obtenir l'état…")."""
     return bool(_OPTION_LINE.match(text.split(" ", 1)[0]))
@@ -1207,10 +1254,14 @@ def _read(sentence: Sentence, own: list[Sentence]) -> str:
     """What a unit says, as scored: its text, and for a sentence that goes on in a code
     block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
     `apt-mark unhold foo`) the code and words that complete it; for what an option alone on
-    its line does ("utiliser le PRÉFIXE au lieu de « xx »"), that term with it."""
+    its line does ("utiliser le PRÉFIXE au lieu de « xx »"), that term with it; for a
+    table's row, its table's first row (the columns' names) with it."""
     term = _described_by(sentence, own)
     if term is not None:
         return f"{term.text} {sentence.text}"
+    header = _table_header(own, [sentence])
+    if header is not None:  # a row means what its columns say: "2, 3, 4 | multi-user.target"
+        return f"{header.text} {sentence.text}"  # under "Niveau d'exécution | Cible"
     if not sentence.runs_on:
         return sentence.text
     parts = [sentence.text]
@@ -1521,6 +1572,8 @@ class ExtractiveAnswerer:
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
         requirement = bool(_ASKS_REQUIREMENT.search(question))
+        # which status a program gives, when the question does not give the value itself
+        status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
         back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
             id(u) for own in by_hit.values() for u in _in_back_matter(own)}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
@@ -1563,6 +1616,12 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
+            if status_asked and _status_value(sentence, own):
+                bonus += FIGURE_BONUS  # "2  Changed or missing package files…" for "what
+                # exit code… if some installed package files were modified?"
+            if sentence.role == STATEMENT and _row_asked(question, sentence, own):
+                bonus += FIGURE_BONUS  # "2, 3, 4 | multi-user.target" for "l'ancien niveau
+                # d'exécution 3 correspond à quelle cible ?"
             if sentence.tagged and _tag_asked(question, sentence.text):
                 bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
                 # for "…gets exit code 42. What does that mean?"

@@ -283,3 +283,18 @@ def test_negations_are_not_what_a_question_is_about():
         "archivées Grisbi prévient-il ? Nothing else, none of them.")]
     assert not {"rien", "non", "Nothing", "none"} & set(words), words
     assert {"réglages", "archivées", "Grisbi"} <= set(words)
+
+
+def test_quantifiers_and_particles_are_not_what_a_question_is_about():
+    """"How do I cap the bandwidth each client IP may use with mod_deflate?" (asked over
+    six pages of the Apache manual, none of which caps bandwidth) was answered: "each", a
+    word of every page, counted as a word found and lifted the coverage over the floor.
+    Quantifiers ("each", "every", "chacun") and the particles of phrasal verbs ("work it
+    out", "back up") say nothing of the subject, as "chaque" and "tous" already did not."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words(
+        "How do I cap the bandwidth each client IP may use with mod_deflate? Can something "
+        "work it out for every user, or back up some of them? Chacun a-t-il quelques droits ?")]
+    assert not {"each", "every", "some", "out", "up", "Chacun", "quelques"} & set(words), words
+    assert {"cap", "bandwidth", "client", "mod_deflate", "user", "back", "droits"} <= set(words)

@@ -3835,11 +3835,24 @@ def test_a_colon_before_a_list_of_terms_brings_the_terms_and_their_descriptions(
     alone; the codes under it (`1`, `126`, `127`, each described on the lines below) are
     what the colon announces."""
     answer = _ask_documented(
-        tmp_path, "runuser.1.txt", "Which exit status does runuser give when the program "
-        "it should start cannot be found?")
+        tmp_path, "runuser.1.txt", "What exit codes can runuser itself return, and what "
+        "do they mean?")
     assert "`127` — The requested command was not found" in answer.answer, answer.answer
     # each entry apart from the one before, whose description ends without a full stop
     assert "the requested command ; `126` — " in answer.answer, answer.answer
+
+
+def test_which_exit_status_is_answered_by_the_value_whose_description_matches(tmp_path):
+    """trial 66's en7 and ff4: "what exit code will debsums give me if some installed
+    package files were modified?" quoted what debsums is for, "quel code de sortie renvoie
+    findfs s'il ne trouve aucun disque…" an environment variable: a question asking which
+    status a program gives is answered by the value of the page's status list whose
+    description says the case (`_ASKS_STATUS`), here `127` of runuser's three."""
+    answer = _ask_documented(
+        tmp_path, "runuser.1.txt", "Which exit status does runuser give when the program "
+        "it should start cannot be found?")
+    assert answer.answer.startswith("`127` — The requested command was not found"), \
+        answer.answer
 
 
 def test_which_option_after_a_scene_weighs_the_scene_not_the_word_option():
@@ -4218,3 +4231,35 @@ def test_a_title_pages_note_does_not_make_the_rest_of_the_page_notes(tmp_path):
     page = next(h for h in hits if h.page == 9 and "\\footnotetext" in h.text)
     said = [s.text for s in split_sentences(page) if s.role == STATEMENT]
     assert any("\\footnotemark" in s and "\\footnotetext" in s for s in said), said
+
+
+def test_an_exit_status_on_the_value_s_own_line_answers_which_code(tmp_path):
+    """trial 66's en7: "what exit code will debsums give me if some installed package
+    files were modified?" quoted what debsums is for; the status list's "2  Changed or
+    missing package files…" (the value and its description on one line) is the answer."""
+    answer = _ask_documented(tmp_path, "debsums.1.txt", "In a monitoring script, what exit "
+                             "code will debsums give me if some installed package files "
+                             "were modified?")
+    assert "2 Changed or missing package files" in answer.answer, answer.answer
+
+
+def test_a_number_written_as_a_word_is_a_figure(tmp_path):
+    """trial 66's ff2: "Combien de caractères au maximum…" was refused ("the question asks
+    for a number and the passages quoted give none") with swaplabel's "…ne peuvent pas
+    contenir plus de seize caractères" first: "seize" is a figure."""
+    answer = _ask_documented(tmp_path, "swaplabel.8.fr.txt", "Combien de caractères au "
+                             "maximum je peux mettre dans le nom de ma partition de swap ?")
+    assert not answer.refused, answer.reason
+    assert "seize caractères" in answer.answer, answer.answer
+
+
+def test_a_table_drawn_with_box_characters_is_read_by_rows(tmp_path):
+    """trial 66's ff5: runlevel(8)'s table ("│2, 3, 4   │ multi-user.target │" under
+    "│Niveau d'exécution │ Cible │") was one unquotable block: its rows are rows, read with
+    the columns' names, and the row whose first cell holds the value asked is quoted."""
+    answer = _ask_documented(tmp_path, "runlevel.8.fr.txt", "Avec systemd, l'ancien niveau "
+                             "d'exécution 3 correspond à quelle cible ?")
+    assert "2, 3, 4 | multi-user.target" in answer.answer, answer.answer
+    assert answer.answer.startswith("Niveau d’exécution | Cible"), answer.answer
+    # the citation holds the table's lines as the page draws them
+    assert "runlevel.8.fr.txt:25-" in answer.answer, answer.answer
