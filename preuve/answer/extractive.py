@@ -1418,6 +1418,11 @@ PREFER_FIRST = 0.06
 # ... and when, without bonuses, that sentence is about as close as the first passage's
 # best (within CLOSE_MARGIN)
 CLOSE_MARGIN = 0.02
+# ... and only a passage retrieval put among the first RIVAL_PASSAGES: further down, a
+# sentence that shares the question's words (python-dotenv's `dotenv_values` for "switch
+# load_dotenv() off", fourth) outbids the passage that answers more often than it answers
+# (measured: docs/answers.md, twenty-eighth session)
+RIVAL_PASSAGES = 3
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -1710,11 +1715,12 @@ class ExtractiveAnswerer:
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")
         pick = top_first
-        # another passage wins by PREFER_FIRST, and without its kind bonus it is at least as
-        # close as the first passage's best: a "…is:" before code, in a passage further
-        # down, never wins on its bonus alone
+        # another passage among the first RIVAL_PASSAGES wins by PREFER_FIRST, and without
+        # its kind bonus it is at least as close as the first passage's best: a "…is:"
+        # before code, in a passage further down, never wins on its bonus alone
         held = max((across(s) for s in units if s.hit is first), default=0.0)
         if top_first is None or (rival.hit is not first
+                                 and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and across(rival) > held + PREFER_FIRST
                                  and compared(rival) - max(rival.parts["kind"], 0.0)
                                  >= compared(top_first) - max(top_first.parts["kind"], 0.0)
