@@ -197,6 +197,15 @@ def _runs_named(sentence: str, block: str) -> bool:
     return bool(commands) and all(c in named for c in commands)
 
 
+def _illustrates(sentence: str, block: str) -> bool:
+    """The code block shows what the statement before it says, by a word of five letters
+    or more they share ("…if you need rotating logger…" over `logger.add("file_1.log",
+    rotation="500 MB")`): its example, without a colon."""
+    said = {t for t in tokens.tokens(sentence, "en") if len(t) >= 5 and t.isalpha()}
+    shown = {t for t in tokens.tokens(block, "en") if len(t) >= 5}
+    return bool(said & shown)
+
+
 def _labelled_term(line: str) -> str:
     """The term of "Option: Aptitude::Get-Root-Command" (a reference entry's label and
     its name), or ""."""
@@ -459,6 +468,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             if out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
                     or _one_command(raw) or _runs_named(out[-1].text, raw)
+                    or _illustrates(out[-1].text, raw)
                     or _SHOWN_ABOVE.search(following[:200])
                     or _EXAMPLE_AHEAD.search(out[-1].text)):
                 role = ATTACHED

@@ -4289,3 +4289,15 @@ def test_a_passage_retrieval_put_fourth_does_not_outbid_the_first(tmp_path):
         text = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
     assert text.startswith("Set `PYTHON_DOTENV_DISABLED=1`"), text
     assert "dotenv_values" not in text, text
+
+
+def test_a_code_block_sharing_a_word_with_the_sentence_before_is_its_example(tmp_path):
+    """trial 68's en4: loguru's README says "It is also easily configurable if you need
+    rotating logger, if you want to remove older logs…" (no colon) over a block of
+    `logger.add("file_1.log", rotation="500 MB")`, `retention="10 days"`…; the quote
+    stopped at the sentence. A fenced block right after a statement that shares one of
+    its words (here "rotat-") shows what it says, and is quoted with it."""
+    answer = _ask_documented(tmp_path, "loguru-README.md", "My loguru log file just keeps "
+                             "growing. How do I get a fresh file once it hits a few hundred "
+                             "MB and have old files cleaned up after a week or so?")
+    assert 'rotation="500 MB"' in answer.answer, answer.answer
