@@ -1220,7 +1220,6 @@ def _row_asked(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
                for value in re.findall(r"\d+", key))
 
 
-
 def _opens_on_option(text: str) -> bool:
     """The unit opens on an option its line describes ("-c     Obtenir l'état…")."""
     return bool(_OPTION_LINE.match(text.split(" ", 1)[0]))

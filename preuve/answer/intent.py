@@ -141,7 +141,17 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"illimitée?s?|sans limite|aucune limite)\b|"
                        # a rate answers "how often": "on an hourly basis", "quotidiennement"
                        r"\b(hourly|daily|nightly|weekly|monthly|yearly|annually|"
-                       r"quotidien(ne)?(ment)?|hebdomadaire(ment)?|mensuel(le)?(ment)?)\b", _I),
+                       r"quotidien(ne)?(ment)?|hebdomadaire(ment)?|mensuel(le)?(ment)?)\b|"
+                       # ... and so does "every hour", "once a day", "toutes les heures"
+                       r"\b((every|each|once an?|twice an?|once per|per) (minute|hour|day|"
+                       r"night|week|month|year)|(toutes les|chaque|une fois par) (minutes?|"
+                       r"heures?|nuits?|semaines?|années?)|(tous les|chaque|une fois par) "
+                       r"(jours?|soirs?|matins?|mois|ans))\b|"
+                       # ... and a span said in words answers "how long": "only last for the
+                       # duration of the current database session"
+                       r"\b(for the (whole |entire )?(duration|lifetime|life) of|for as long "
+                       r"as|pendant (toute )?la durée d|durant toute la durée d|jusqu['’]à la "
+                       r"fin d)", _I),
     # a date: a year, a month, a day of the week, or a time of day
     # ("may" is a month only as "May 2" or "2 May": "this may be given" is no date; a
     # duration, "after 30 days", says when as well)

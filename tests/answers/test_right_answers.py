@@ -4301,3 +4301,29 @@ def test_a_code_block_sharing_a_word_with_the_sentence_before_is_its_example(tmp
                              "growing. How do I get a fresh file once it hits a few hundred "
                              "MB and have old files cleaned up after a week or so?")
     assert 'rotation="500 MB"' in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("sentence", [
+    "Le programme logcheck scrute par défaut les fichiers de logs toutes les heures.",
+    "The job runs once a day.", "Statistics are sent every hour.",
+    "Prepared statements only last for the duration of the current database session."])
+def test_a_rate_or_a_span_said_in_words_answers_how_often_and_how_long(sentence):
+    """"Tous les combien logcheck analyse-t-il mes journaux ?" (trial 65's F3) is answered
+    by "toutes les heures", "combien de temps elle reste disponible ?" (trial 69's fe2) by
+    "for the duration of the current database session": no digit, yet what is asked."""
+    from preuve.answer.intent import NUMBER, carries
+
+    assert carries(NUMBER, sentence), sentence
+
+
+def test_how_long_answered_by_a_span_in_words_is_no_refusal(tmp_path):
+    """trial 69's fe2 over PostgreSQL's PREPARE page: "…est-ce qu'un autre client connecté
+    peut s'en servir, et combien de temps elle reste disponible ?" was refused ("the
+    question asks for a number and the passages quoted give none") with the page's
+    "Prepared statements only last for the duration of the current database session"
+    first."""
+    answer = _ask_documented(tmp_path, "sql-prepare.html", "Dans PostgreSQL, si je prépare "
+                             "une requête avec PREPARE, est-ce qu'un autre client connecté "
+                             "peut s'en servir, et combien de temps elle reste disponible ?")
+    assert not answer.refused, answer.reason
+    assert "for the duration of the current database session" in answer.answer, answer.answer
