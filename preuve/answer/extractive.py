@@ -1173,12 +1173,18 @@ _STATUS_WORDS = re.compile(r"\b(?:exit|status|code|return(?:s|ed)?|signal|error|
                            r"erreur|sortie|retour|statut|renvoie|renvoyé)\b", re.I)
 
 
+def _gives(question: str, value: str) -> bool:
+    """The question gives this value (digits) as a value of its own: "exit code 42", not
+    "420", "4.2" or "v42"."""
+    return bool(re.search(rf"(?<![\w.,]){value}(?![\w]|[.,]\d)", question))
+
+
 def _tag_asked(question: str, text: str) -> bool:
     """The value a unit describes on its line ("42     Did not find…", an exit status) is
     one the question gives (a single digit only when the question speaks of a status,
     a code or a signal: "exit code 1")."""
     tag = text.split(" ", 1)[0]
-    if not tag.isdigit() or not re.search(rf"(?<![\w.,]){tag}(?![\w]|[.,]\d)", question):
+    if not tag.isdigit() or not _gives(question, tag):
         return False
     return len(tag) > 1 or bool(_STATUS_WORDS.search(question))
 
@@ -1216,8 +1222,7 @@ def _row_asked(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
     key = sentence.text.strip().strip("|").split(" | ", 1)[0].strip()
     if not _VALUE_KEY.match(key):  # a cell of values ("2, 3, 4", "5"), not a name that
         return False  # holds one ("DECIMAL(10,5)")
-    return any(re.search(rf"(?<![\w.,]){value}(?![\w]|[.,]\d)", question)
-               for value in re.findall(r"\d+", key))
+    return any(_gives(question, value) for value in re.findall(r"\d+", key))
 
 
 def _opens_on_option(text: str) -> bool:
