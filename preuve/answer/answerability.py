@@ -231,11 +231,23 @@ _SLASHED = re.compile(r"(?<![\w/.-])[^\W\d_]{2,}/\d+(?:\.\d+)*(?![\w/])")
 _MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:[^\W\d_]{1,3}|-[a-z]{2,})$")
 
 
-def absent_codes(question: str, hits: Sequence[Hit]) -> list[str]:
+# a name of three words or more joined by hyphens: "systemd-journal-remote" (its parts are
+# searched apart, and passages about systemd's journal hold them all)
+_COMPOUND = re.compile(r"(?<![\w.-])[^\W\d_]{2,}(?:-[^\W\d_]{2,}){2,}(?![\w-])")
+
+
+def absent_codes(question: str, hits: Sequence[Hit],
+                 is_name: Callable[[str], bool] | None = None) -> list[str]:
     """The names of `question` made of letters and figures mixed that none of `hits` holds,
-    its parts joined or set apart in any way ("python3" is found in "Python 3")."""
+    its parts joined or set apart in any way ("python3" is found in "Python 3"); with
+    `is_name`, so are the names of three hyphenated words or more, one of them no word of
+    either language ("systemd-journal-remote"; not "up-to-date")."""
     out = []
-    for code in dict.fromkeys(_MIXED.findall(question) + _SLASHED.findall(question)):
+    found = _MIXED.findall(question) + _SLASHED.findall(question)
+    if is_name is not None:
+        found += [c for c in _COMPOUND.findall(question)
+                  if any(is_name(part.lower()) for part in c.split("-"))]
+    for code in dict.fromkeys(found):
         if _MEASURE.match(code) or _NUMBER.match(code):
             continue
         parts = re.findall(r"\d+|[^\W\d_]+", code)
@@ -473,7 +485,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
-    codes = absent_codes(question, hits)
+    codes = absent_codes(question, hits, is_name)
     scene = sets_scene(question)  # context before what is asked
     if scene:  # a name in what sets the scene is the user's ("…/erreurs/404.php"), not
         # the subject

@@ -24,6 +24,7 @@ from preuve.answer.intent import (
     MUST_CARRY,
     NAME,
     PROCEDURE,
+    REASON,
     THINGS,
     YESNO,
     asked_after_scene,
@@ -1264,6 +1265,9 @@ def _names_asked(question: str, term: str) -> bool:
     return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
 
 
+SHORT_SENTENCE = 8
+
+
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
     """What a unit says, as scored: its text, and for a sentence that goes on in a code
     block ("…set a package to hold using" `apt-mark hold foo` "and remove the hold with"
@@ -1273,6 +1277,13 @@ def _read(sentence: Sentence, own: list[Sentence]) -> str:
     term = _described_by(sentence, own)
     if term is not None:
         return f"{term.text} {sentence.text}"
+    start = _description_start(own, sentence) if sentence.role == STATEMENT and \
+        len(sentence.text.split()) <= SHORT_SENTENCE else None
+    if start is not None and start < sentence.index:  # a short sentence further into an
+        # option's description says little alone ("The default is 6." under
+        # `MaxAuthTries`): with what opens the description
+        lead = own[start - 1].text + " " if start > 0 and own[start - 1].term else ""
+        return f"{lead}{own[start].text} {sentence.text}"
     header = _table_header(own, [sentence])
     if header is not None:  # a row means what its columns say: "2, 3, 4 | multi-user.target"
         return f"{header.text} {sentence.text}"  # under "Niveau d'exécution | Cible"
@@ -1806,6 +1817,7 @@ class ExtractiveAnswerer:
         room = self.words * 3 // 2 if _WHY_AND_HOW.search(question) else budget
         chosen = _with_antecedent(own, window(own, start, room), room)
         chosen = _with_tail(own, chosen)
+        chosen = _with_reason(kind, own, chosen)
         chosen = _with_default(question, own, chosen)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
@@ -1975,6 +1987,22 @@ def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]
         return chosen
     chosen[0].elided = any(s.role == STATEMENT for s in own[line.index + 1:chosen[0].index])
     return [line] + chosen
+
+
+def _with_reason(kind: str, own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:
+    """A "why" quote that gives no reason, when the sentence right after it, in its
+    paragraph, does: that sentence ends it ("…transférer le fichier changes en dernier."
+    / "Dans le cas contraire, votre envoi pourrait être rejeté, car…")."""
+    if kind != REASON or not chosen or any(carries(REASON, s.text) for s in chosen):
+        return chosen
+    last = chosen[-1]
+    if last.hit is not own[0].hit or own[last.index] is not last or last.index + 1 >= len(own):
+        return chosen
+    following = own[last.index + 1]
+    if following.role == STATEMENT and following.block == last.block and \
+            carries(REASON, following.text):
+        return chosen + [following]
+    return chosen
 
 
 def _with_tail(own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:

@@ -439,6 +439,27 @@ def test_a_name_of_letters_and_figures_no_passage_holds_is_refused(manuals):
                            audience="public").refused
 
 
+def test_a_name_of_hyphenated_words_no_passage_holds_is_refused(tmp_path):
+    """trial 71's oos2: "what port does systemd-journal-remote listen on by default?" over
+    journalctl(1) and sshd_config(5) was answered with sshd's PermitListen: "systemd",
+    "journal", "remote", "port" and "listen" are all there, apart. A name of three
+    hyphenated words, one of them no word of either language, is looked for whole."""
+    (tmp_path / "docs").mkdir()
+    for name in ("journalctl.1.txt", "sshd_config.5.txt"):
+        page = Path(__file__).parents[1] / "fixtures" / "documented" / name
+        (tmp_path / "docs" / name).write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask("what port does systemd-journal-remote listen on by default?")
+        assert answer.refused, answer.answer
+        assert answer.explain["judgment"]["absent_names"] == ["systemd-journal-remote"]
+        # one the page names is not absent, nor a compound of words ("out-of-order")
+        held = index.ask("what does the short-iso-precise output format look like?")
+        assert "short-iso-precise" not in held.explain["judgment"].get("absent_names", [])
+        words = index.ask("what happens to out-of-order entries in a journal file?")
+        assert not words.explain["judgment"].get("absent_names"), words.reason
+
+
 def test_a_sentence_about_the_others_is_quoted_with_the_one_it_follows():
     """"D'autres symboles…", "Other tools…" continue the sentence before: quoted alone
     they leave out what they are the others of (PIAF: the main symbol was never quoted)."""
@@ -4327,3 +4348,56 @@ def test_how_long_answered_by_a_span_in_words_is_no_refusal(tmp_path):
                              "peut s'en servir, et combien de temps elle reste disponible ?")
     assert not answer.refused, answer.reason
     assert "for the duration of the current database session" in answer.answer, answer.answer
+
+
+def test_a_short_sentence_deep_in_an_option_s_description_is_read_with_its_option(tmp_path):
+    """trial 71's en2: "how many wrong passwords does sshd let you try…?" quoted MaxSessions'
+    "The default is 10.": read alone, every option's "The default is N." is as close to the
+    question as another; read with what opens its description ("MaxAuthTries Specifies
+    the maximum number of authentication attempts…"), MaxAuthTries' is the closest."""
+    answer = _ask_documented(tmp_path, "sshd_config.5.txt", "how many wrong passwords does "
+                             "sshd let you try before it drops the connection by default?")
+    assert "MaxAuthTries" in answer.answer and "The default is 6." in answer.answer, \
+        answer.answer
+    assert "The default is 10." not in answer.answer, answer.answer
+
+
+def test_a_why_quote_goes_on_to_the_reason_right_after_it(manuals):
+    """trial 71's fr3: "pourquoi il faut envoyer le fichier .changes en dernier…" quoted
+    the Developer's Reference (fr) from its section's start and stopped at the rule
+    ("…transférer le fichier changes en dernier."), one sentence before the reason."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("5.6.2. Envois sur ftp-master\n"
+            "Pour envoyer un paquet, il faut envoyer les fichiers (y compris les fichiers "
+            "changes et dsc signés) par FTP anonyme sur ftp.upload.debian.org dans le "
+            "répertoire /pub/UploadQueue/. Pour que les fichiers y soient traités, ils "
+            "doivent être signés avec une clé du porte-clés (keyring) des développeurs ou "
+            "des responsables Debian (voir https://wiki.debian.org/DebianMaintainer).\n"
+            "Attention, il est préférable de transférer le fichier changes en dernier. Dans "
+            "le cas contraire, votre envoi pourrait être rejeté, car l'outil de maintenance "
+            "de l'archive pourrait lire le fichier changes et constater que les fichiers ne "
+            "sont pas tous présents.\n"
+            "Les paquets dupload ou dput pourront vous faciliter le travail lors du "
+            "téléchargement. Ces programmes bien pratiques aident à automatiser le processus "
+            "d'envoi de paquets vers Debian.")
+    hits = [_hit(1, "developers-reference/pkgs.html", "5.6. Envoyer un paquet > "
+                 "5.6.2. Envois sur ftp-master", text)]
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "pourquoi il faut envoyer le fichier .changes en dernier quand on téléverse ?", hits)
+    assert "votre envoi pourrait être rejeté" in quoted, (quoted, info["choice"])
+
+
+def test_what_is_the_size_asks_for_a_number():
+    """trial 71's fe4: "c'est quoi la taille par défaut d'une clé RSA…" was read as a
+    definition; "quelle est la taille" already asked for a number, and so do its casual
+    and English forms ("what's the default size…", "what is the number of…")."""
+    from preuve.answer.intent import DEFINITION, NUMBER, question_kind
+
+    for question in ("c'est quoi la taille par défaut d'une clé RSA générée avec ssh-keygen ?",
+                     "what's the default size of an RSA key made by ssh-keygen?",
+                     "What is the number of retries before it gives up?",
+                     "quelle est la durée de validité d'un ticket ?"):
+        assert question_kind(question) == NUMBER, question
+    assert question_kind("c'est quoi la distribution experimental de Debian ?") == DEFINITION
+    assert question_kind("What is the size option for?") != NUMBER
