@@ -1303,6 +1303,16 @@ def _goes_on(sentence: Sentence) -> bool:
     return sentence.runs_on or announces(sentence.text)
 
 
+# a line this short, alone in its unit, after a colon: an item of the list it announces
+LISTED_LINE_WORDS = 30
+
+
+def _alone_on_line(unit: Sentence) -> bool:
+    """The unit is a whole line of its passage (an HTML list's item is one)."""
+    text = unit.text.strip()
+    return any(line.strip() == text for line in unit.hit.text.splitlines())
+
+
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     """Contiguous quotable units from `start` while they fit in `words` (the first always),
     never across a heading, a question or another unquoted line; a statement that ends with
@@ -1312,6 +1322,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     out: list[Sentence] = []
     used, extra = 0, 0
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
+    lines = False  # the colon's list is short lines, one unit each (an HTML list's items)
     for sentence in sentences[start:]:
         if out and sentence.term and (listing or _goes_on(out[-1])):
             if not sentence.text.strip():
@@ -1336,7 +1347,9 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
         if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         n = len(sentence.text.split())
-        if sentence.role == ATTACHED or (out and _goes_on(out[-1])):
+        own_line = n <= LISTED_LINE_WORDS and _alone_on_line(sentence)
+        lines = own_line and (lines or bool(out and _goes_on(out[-1])))
+        if sentence.role == ATTACHED or (out and _goes_on(out[-1])) or lines:
             if extra + n > ANNOUNCED_WORDS:
                 break
             extra += n

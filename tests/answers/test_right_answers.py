@@ -4401,3 +4401,32 @@ def test_what_is_the_size_asks_for_a_number():
         assert question_kind(question) == NUMBER, question
     assert question_kind("c'est quoi la distribution experimental de Debian ?") == DEFINITION
     assert question_kind("What is the size option for?") != NUMBER
+
+
+def test_a_colon_brings_every_item_of_the_html_list_it_announces(manuals):
+    """trial 70's en9: "why does adding a NOT NULL column to an existing table fail?"
+    quoted SQLite's ALTER TABLE page to "…with the following restrictions:" and its first
+    two items: the third, the answer, was cut by the quote's budget. An HTML list's items
+    are lines of their own under the colon: they come with it, as far as ANNOUNCED_WORDS."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("4. ALTER TABLE ADD COLUMN\n"
+            "The ADD COLUMN syntax is used to add a new column to an existing table. The new "
+            "column is always appended to the end of the list of existing columns. The "
+            "column-def rule defines the characteristics of the new column. The new column "
+            "may take any of the forms permissible in a CREATE TABLE statement, with the "
+            "following restrictions:\n"
+            "The column may not have a PRIMARY KEY or UNIQUE constraint.\n"
+            "The column may not have a default value of CURRENT_TIME, CURRENT_DATE, "
+            "CURRENT_TIMESTAMP, or an expression in parentheses.\n"
+            "If a NOT NULL constraint is specified, then the column must have a default "
+            "value other than NULL.\n"
+            "If foreign key constraints are enabled and a column with a REFERENCES clause is "
+            "added, the column must have a default value of NULL.\n"
+            "The column may not be GENERATED ALWAYS ... STORED, though VIRTUAL columns are "
+            "allowed.")
+    hits = [_hit(1, "sqlite/lang_altertable.html", "ALTER TABLE > 4. ALTER TABLE ADD COLUMN",
+                 text)]
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "why does adding a NOT NULL column to an existing table fail?", hits)
+    assert "must have a default value other than NULL" in quoted, (quoted, info["choice"])
