@@ -647,13 +647,20 @@ def _page_command(hit: Hit, line: str) -> bool:
 _NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
 
 
+# a term's default in brackets after it, as Postfix's manuals give it: "(default: 5 days)",
+# "(default: 300 seconds; before Postfix 2.4: 1000s)", "(par défaut : 10)"
+_DEFAULT_AFTER = re.compile(r"\s+\((?:default|par d[ée]faut|d[ée]faut)\s?:[^()]*\)$", re.I)
+
+
 def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
                  match: re.Match[str] | None, headings: list[str]) -> bool:
     """A line of its own, a few words without a sentence's end, over a line that is a
     statement: a term and its description (a definition list of an HTML manual, set as
     lines; not a numbered section's title, nor the last item of a list of such lines, nor
     a label `_NOT_A_TERM`).
-    Called when the line is nothing else (no heading, list item or statement)."""
+    Called when the line is nothing else (no heading, list item or statement). A default
+    given after the term is part of it ("maximal_queue_lifetime (default: 5 days)")."""
+    cleaned = _DEFAULT_AFTER.sub("", cleaned)
     if not cleaned or len(cleaned.split()) > TERM_WORDS or "\n" in raw.strip() or \
             _END.search(cleaned) or _NOT_A_TERM.search(cleaned) or _LIST_ITEM.match(cleaned) \
             or _NUMBERING.match(cleaned) or is_navigation(cleaned):

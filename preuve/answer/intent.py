@@ -176,7 +176,7 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                       _I),
     PROCEDURE: re.compile(r"(\b(run|type|execute|use|invoke|install|enter|call|exécutez|lancez|"
                           r"tapez|utilisez|saisissez|installez|invoquez|appelez)\b|`|(?:^|\s)\$ |"
-                          r"\s--?[a-z]|:$)", _I),
+                          r"(?:^|\s)--?[a-z]|:$)", _I),
     # a sum: a figure with its currency ("150 €", "€15", "2,60 euros", "$20")
     AMOUNT: re.compile(r"\d[\d\s  .,]*\s?(€|euros?\b|eur\b|\$|usd\b|£|chf\b)|"
                        r"[€$£]\s?\d", _I),

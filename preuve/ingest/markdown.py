@@ -1,7 +1,7 @@
 """Markdown and plain text: sections by heading (Markdown's "#" and underlined titles, plain
-text's and reStructuredText's underlined titles), each chunk whole paragraphs with its
-heading path and exact source lines (front matter lines counted, fenced code never read as
-headings).
+text's and reStructuredText's underlined titles, a manual page's section titles as `man`
+renders them), each chunk whole paragraphs with its heading path and exact source lines
+(front matter lines counted, fenced code never read as headings).
 A table of contents (a list of only links to anchors) becomes chunks of role
 "navigation"."""
 
@@ -131,6 +131,49 @@ def without_comments(lines: list[str]) -> list[str]:
     return out
 
 
+# A manual page as `man` renders it to text: a running header whose ends name the page
+# ("rsync(1)      User Commands      rsync(1)"), a footer of three fields like it, section
+# titles in capitals at the margin ("DESCRIPTION", "VALEUR RENVOYÉE") and subsection titles
+# indented three spaces ("   Priorités affectées par défaut"), over text indented more
+_MAN_HEADER = re.compile(r"^(\S+\(\w+\))\s{2,}.*?\s{2,}(\S+\(\w+\))\s*$")
+_MAN_FOOTER = re.compile(r"^\S(?:.*\S)? {2,}\S(?:.*\S)? {2,}\S+\s*$")  # ("BSD  January…  BSD")
+_MAN_SECTION = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ0-9 '’/&,-]{1,60}$")
+_MAN_SUBSECTION = re.compile(r"^ {3}[^\s-][^.!?:;]{0,78}[^\s.!?:;,](?: ?:)?$")
+_MAN_NAMES = {"NAME", "NOM", "NOMBRE", "NOME"}
+
+
+def manual_page(lines: list[str]) -> tuple[dict[int, tuple[int, str, int]], set[int], str] | None:
+    """A manual page rendered as text: its headings (as `headings` gives them), its
+    running header's and footer's lines, and its title (the NAME section's line,
+    "apt-mark - affiche, définit…"); None for any other text."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    header = _MAN_HEADER.match(lines[filled[0]]) if len(filled) >= 3 else None
+    if header is None:
+        return None
+    furniture = {filled[0]}
+    if _MAN_FOOTER.match(lines[filled[-1]]) and not lines[filled[-1]][:1].isspace():
+        furniture.add(filled[-1])
+    found: dict[int, tuple[int, str, int]] = {}
+    for k, i in enumerate(filled):
+        if i in furniture or k + 1 >= len(filled):
+            continue
+        line, below = lines[i], lines[filled[k + 1]]
+        indent = len(below) - len(below.lstrip())
+        if _MAN_SECTION.match(line.rstrip()) and indent > 0:
+            found[i] = (1, line.strip(), i)
+        elif _MAN_SUBSECTION.match(line.rstrip()) and indent > 3 and found:
+            found[i] = (2, line.strip(), i)
+    if len(found) < 2:
+        return None
+    title = ""
+    first = next(iter(found))
+    if found[first][1] in _MAN_NAMES:  # its first paragraph, wrapped or not
+        after = [i for i in filled if i > first]
+        run = [i for k, i in enumerate(after) if i - k == after[0] and i not in found]
+        title = " ".join(" ".join(lines[i].split()) for i in run).replace("‐ ", "")
+    return found, furniture, title[:120] or header.group(1)
+
+
 def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
     return _parse_sections(data, settings, atx=True, underlines=_MARKDOWN_UNDERLINES)
 
@@ -145,12 +188,19 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
     sections: list[tuple[str, int, int]] = []  # heading path, first index, last index
     start, path, title = 0, "", ""
     title_lines: set[int] = set()
+    manual = None if atx or found else manual_page(lines)
+    if manual is not None:  # its own sections, and no running header in any passage
+        found, furniture, title = manual
+        lines = ["" if i in furniture else line for i, line in enumerate(lines)]
     for i, (level, text, last) in found.items():
         sections.append((path, start, i - 1))
         title_lines.update(range(i, last + 1))
-        title = title or (text if level == 1 else "")
+        title = title or (text if level == 1 and manual is None else "")
         stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, text)]
         path, start = " > ".join(t for _, t in stack), i
+        if manual is not None:  # its titles bound its passages but stay in their text,
+            path = ""  # where the answerer reads them (`extractive._section_title`): as
+            # headings too, they cost answers on the trials' manual pages (docs/answers.md)
     sections.append((path, start, len(lines) - 1))
     chunks = []
     for heading, a, b in sections:
@@ -174,5 +224,6 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
 
 def parse_text(data: bytes, settings: ChunkSettings) -> Parsed:
     """Plain text and reStructuredText: sections by underlined title ("Usage" over
-    "-----"), paragraphs grouped by size; front matter honoured like Markdown."""
+    "-----"), or a manual page's (`manual_page`), paragraphs grouped by size; front matter
+    honoured like Markdown."""
     return _parse_sections(data, settings, atx=False, underlines="=-~^\"'`#*+_:.")

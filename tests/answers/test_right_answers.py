@@ -3399,8 +3399,24 @@ def test_a_manual_page_s_short_option_and_its_description_on_one_line_are_a_stat
     answer = _ask_documented(tmp_path, "cp.1.txt", "When I copy files with cp, how do I "
                              "preserve their timestamps and permissions?")
     assert not answer.refused, answer.reason
-    assert answer.answer.startswith("-p same as --preserve=mode,ownership,timestamps"), \
+    # the answer opens on what preserves them: `-p`'s line or `--preserve`'s entry, whose
+    # default names them (since manual pages are cut at their sections, the entry's passage
+    # ranks first), never another option
+    assert answer.answer.startswith(("-p same as --preserve=mode,ownership,timestamps",
+                                     "`--preserve[=ATTR_LIST]` — preserve the specified "
+                                     "attributes (default: mode,ownership,timestamps)")), \
         answer.answer
+
+
+def test_a_line_opening_on_an_option_carries_a_command():
+    """"--preserve[=ATTR_LIST] preserve the specified attributes…" (an option's entry read
+    with its term) carried no command for a "how do I" question: only an option after a
+    space counted, so "-u, --update copy only when…" scored the kind's bonus and it not."""
+    from preuve.answer.intent import PROCEDURE, carries
+
+    assert carries(PROCEDURE, "--preserve[=ATTR_LIST] preserve the specified attributes")
+    assert carries(PROCEDURE, "-p same as --preserve=mode,ownership,timestamps")
+    assert not carries(PROCEDURE, "Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.")
 
 
 @pytest.mark.parametrize("question", [
@@ -3753,10 +3769,12 @@ def test_a_second_quote_of_a_term_s_description_shows_the_term(tmp_path):
     answer = _ask_documented(
         tmp_path, "nsenter.1.txt", "How can I get a shell inside just the network namespace "
         "of a running container whose main process is PID 4321?")
-    # the second quote (after the first citation) is an option's description: its term
-    # leads it (`-t, --target PID`; another option's with noisy vectors)
-    second = re.split(r"\]\([^()\s]*\)\s+", answer.answer, maxsplit=1)[1]
-    assert second.startswith("`-"), answer.answer
+    # a quote of an option's description, first or second, is led by its term
+    # (`-t, --target PID`; another option's with noisy vectors)
+    quotes = [q for q in re.split(r"\s*\[[^\]]*\]\([^()\s]*\)\s*", answer.answer) if q]
+    assert any(q.startswith("`-") for q in quotes), answer.answer
+    assert all(q.startswith("`-t, --target PID` — ") for q in quotes
+               if "Specify a target process" in q), answer.answer
 
 
 def test_a_name_the_question_wants_called_is_not_its_entry(tmp_path):
@@ -4430,3 +4448,29 @@ def test_a_colon_brings_every_item_of_the_html_list_it_announces(manuals):
     quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
         "why does adding a NOT NULL column to an existing table fail?", hits)
     assert "must have a default value other than NULL" in quoted, (quoted, info["choice"])
+
+
+
+def test_a_term_with_its_default_in_brackets_leads_its_description(manuals):
+    """trial 72's en3: Postfix's TUNING_README gives each parameter on a line of its own
+    with its default ("maximal_queue_lifetime (default: 5 days)") over what it does: the
+    line was read as nothing (its colon made it no term) and the answer to "how long does
+    a message stay in the queue before it bounces?" lost its figure."""
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    text = ("Postfix queue scheduling\n"
+            "queue_run_delay (default: 300 seconds; before Postfix 2.4: 1000s)\n"
+            "How often the queue manager scans the queue for deferred mail.\n"
+            "maximal_backoff_time (default: 4000 seconds)\n"
+            "The maximal amount of time a message won't be looked at after a delivery "
+            "failure.\n"
+            "maximal_queue_lifetime (default: 5 days)\n"
+            "How long a message stays in the queue before it is sent back as undeliverable. "
+            "Specify 0 for mail that should be returned immediately after the first "
+            "unsuccessful delivery attempt.")
+    hits = [_hit(1, "postfix/TUNING_README.html", "Postfix Performance Tuning > Tuning the "
+                 "delivery of deferred mail", text)]
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "how long does a message stay in the queue before postfix sends it back?", hits)
+    assert quoted.startswith("`maximal_queue_lifetime (default: 5 days)` — How long"), \
+        (quoted, info["choice"])

@@ -193,6 +193,38 @@ def test_markdown_and_text_chunks_are_whole_paragraphs():
     assert click.chunks[0].heading == "Shell Completion", click.chunks[0]
 
 
+def test_a_manual_page_rendered_as_text_is_cut_at_its_sections():
+    """A manual page as `man` renders it (timeout(1) in French, strtol(3) in French,
+    sshd_config(5)): its running header and footer are in no passage, its NAME line is its
+    title, and no passage runs from one section into the next (trial 73: strtol's NOTES,
+    "…doit positionner errno à 0…", shared a passage with the end of DESCRIPTION); a
+    subsection's title ends one too ("   État de fin d'exécution :", its list of codes
+    whole in one passage)."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    titles = {"timeout.1.fr.txt": "timeout - Exécuter une commande avec une limite de temps",
+              "strtol.3.fr.txt": "strtol, strtoll, strtoq - Convertir une chaîne en un "
+                                 "entier long",
+              "sshd_config.5.txt": "sshd_config — OpenSSH daemon configuration file"}
+    for name, title in titles.items():
+        page = (fixtures / name).read_bytes()
+        lines = page.decode().split("\n")
+        parsed = parse_text(page, ChunkSettings())
+        assert parsed.title == title, (name, parsed.title)
+        header, footer = lines[0], next(ln for ln in reversed(lines) if ln.strip())
+        starts = {n for n, line in enumerate(lines, 1)
+                  if re.match(r"[A-ZÀ-Þ][A-ZÀ-Þ0-9 '’/&,-]+$", line)}  # section titles
+        for chunk in parsed.chunks:
+            assert header not in chunk.text and footer not in chunk.text, (name, chunk.text)
+            inside = {n for n in starts if chunk.start_line < n <= chunk.end_line}
+            assert not inside, (name, chunk.start_line, chunk.end_line, inside)
+    codes = parse_text((fixtures / "timeout.1.fr.txt").read_bytes(), ChunkSettings())
+    listed = [c for c in codes.chunks if "124    si la commande" in c.text]
+    assert listed and "137    si COMMANDE" in listed[0].text, listed
+    notes = parse_text((fixtures / "strtol.3.fr.txt").read_bytes(), ChunkSettings())
+    errno = next(c for c in notes.chunks if "positionner errno à 0" in c.text)
+    assert errno.text.startswith("NOTES"), errno.text
+
+
 def test_a_code_block_s_fences_count_no_words():
     """Chunk sizes count words, a fenced block's fence lines none: a second pattern of the
     same name once replaced the one `word_count` reads, and every chunk of a page with a
