@@ -350,6 +350,13 @@ def _quote_documented(tmp_path: Path, fixture: str, question: str) -> str:
         return ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
 
 
+def _quote_passage(index: Index, path: str, heading: str, text: str, question: str):
+    """What the answerer quotes from one passage (`_hit`) for `question`, and why."""
+    quoted, _, info = ExtractiveAnswerer(index.engine.embedder()).answer(
+        question, [_hit(1, path, heading, text)])
+    return quoted, info["choice"]
+
+
 def test_a_doctest_prompt_is_code_not_a_quote_mark():
     """`>>>` opened a Python session in the Sorting HOWTO (python3-doc, as the index stores
     a <pre> block: one line): its first `>` was taken for a quote mark, and the session
@@ -4384,8 +4391,6 @@ def test_a_why_quote_goes_on_to_the_reason_right_after_it(manuals):
     """trial 71's fr3: "pourquoi il faut envoyer le fichier .changes en dernier…" quoted
     the Developer's Reference (fr) from its section's start and stopped at the rule
     ("…transférer le fichier changes en dernier."), one sentence before the reason."""
-    from preuve.answer.extractive import ExtractiveAnswerer
-
     text = ("5.6.2. Envois sur ftp-master\n"
             "Pour envoyer un paquet, il faut envoyer les fichiers (y compris les fichiers "
             "changes et dsc signés) par FTP anonyme sur ftp.upload.debian.org dans le "
@@ -4399,11 +4404,11 @@ def test_a_why_quote_goes_on_to_the_reason_right_after_it(manuals):
             "Les paquets dupload ou dput pourront vous faciliter le travail lors du "
             "téléchargement. Ces programmes bien pratiques aident à automatiser le processus "
             "d'envoi de paquets vers Debian.")
-    hits = [_hit(1, "developers-reference/pkgs.html", "5.6. Envoyer un paquet > "
-                 "5.6.2. Envois sur ftp-master", text)]
-    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
-        "pourquoi il faut envoyer le fichier .changes en dernier quand on téléverse ?", hits)
-    assert "votre envoi pourrait être rejeté" in quoted, (quoted, info["choice"])
+    quoted, why = _quote_passage(
+        manuals, "developers-reference/pkgs.html", "5.6. Envoyer un paquet > 5.6.2. Envois "
+        "sur ftp-master", text, "pourquoi il faut envoyer le fichier .changes en dernier "
+        "quand on téléverse ?")
+    assert "votre envoi pourrait être rejeté" in quoted, (quoted, why)
 
 
 def test_what_is_the_size_asks_for_a_number():
@@ -4426,8 +4431,6 @@ def test_a_colon_brings_every_item_of_the_html_list_it_announces(manuals):
     quoted SQLite's ALTER TABLE page to "…with the following restrictions:" and its first
     two items: the third, the answer, was cut by the quote's budget. An HTML list's items
     are lines of their own under the colon: they come with it, as far as ANNOUNCED_WORDS."""
-    from preuve.answer.extractive import ExtractiveAnswerer
-
     text = ("4. ALTER TABLE ADD COLUMN\n"
             "The ADD COLUMN syntax is used to add a new column to an existing table. The new "
             "column is always appended to the end of the list of existing columns. The "
@@ -4443,11 +4446,10 @@ def test_a_colon_brings_every_item_of_the_html_list_it_announces(manuals):
             "added, the column must have a default value of NULL.\n"
             "The column may not be GENERATED ALWAYS ... STORED, though VIRTUAL columns are "
             "allowed.")
-    hits = [_hit(1, "sqlite/lang_altertable.html", "ALTER TABLE > 4. ALTER TABLE ADD COLUMN",
-                 text)]
-    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
-        "why does adding a NOT NULL column to an existing table fail?", hits)
-    assert "must have a default value other than NULL" in quoted, (quoted, info["choice"])
+    quoted, why = _quote_passage(
+        manuals, "sqlite/lang_altertable.html", "ALTER TABLE > 4. ALTER TABLE ADD COLUMN",
+        text, "why does adding a NOT NULL column to an existing table fail?")
+    assert "must have a default value other than NULL" in quoted, (quoted, why)
 
 
 
@@ -4456,8 +4458,6 @@ def test_a_term_with_its_default_in_brackets_leads_its_description(manuals):
     with its default ("maximal_queue_lifetime (default: 5 days)") over what it does: the
     line was read as nothing (its colon made it no term) and the answer to "how long does
     a message stay in the queue before it bounces?" lost its figure."""
-    from preuve.answer.extractive import ExtractiveAnswerer
-
     text = ("Postfix queue scheduling\n"
             "queue_run_delay (default: 300 seconds; before Postfix 2.4: 1000s)\n"
             "How often the queue manager scans the queue for deferred mail.\n"
@@ -4468,9 +4468,9 @@ def test_a_term_with_its_default_in_brackets_leads_its_description(manuals):
             "How long a message stays in the queue before it is sent back as undeliverable. "
             "Specify 0 for mail that should be returned immediately after the first "
             "unsuccessful delivery attempt.")
-    hits = [_hit(1, "postfix/TUNING_README.html", "Postfix Performance Tuning > Tuning the "
-                 "delivery of deferred mail", text)]
-    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
-        "how long does a message stay in the queue before postfix sends it back?", hits)
+    quoted, why = _quote_passage(
+        manuals, "postfix/TUNING_README.html", "Postfix Performance Tuning > Tuning the "
+        "delivery of deferred mail", text, "how long does a message stay in the queue "
+        "before postfix sends it back?")
     assert quoted.startswith("`maximal_queue_lifetime (default: 5 days)` — How long"), \
-        (quoted, info["choice"])
+        (quoted, why)
