@@ -195,7 +195,8 @@ def detect_language(text: str) -> str:
 
 _FR_QUESTION = frozenset("""quel quelle quels quelles combien comment pourquoi où est-ce
 qui que quand les des une est sont peut puis dois faut pour dans sur avec mon ma mes
-notre nos votre vos je nous vous il elle on et ou du de la le""".split())
+notre nos votre vos je nous vous il elle on et ou du de la le quoi un c'est qu'est-ce
+ce cet cette ces ne pas au aux en""".split())
 _EN_QUESTION = frozenset("""what which how why where when who whom whose is are can
 could should must do does did the a an of for to in on with my our your i we you it and
 or""".split())

@@ -415,3 +415,16 @@ def test_a_code_answer_quotes_what_the_docstring_says_beyond_its_first_line(e5_i
     assert "penalites_de_retard" in answer.answer
     assert "40 €" in answer.answer and "au prorata des jours de retard" in answer.answer
     assert answer.citations[0]["path"] == "facturo/relances.py"
+
+
+def test_a_casual_french_question_is_told_french():
+    """trial 72's fe1: "c'est quoi un null client ?" was refused in English ("I don't
+    know.") and searched as an English question: none of its words was in the French list
+    ("c'est", "quoi", "un"), and it has no accent. Its casual words count now."""
+    from preuve.text import question_language
+
+    for question in ("c'est quoi un null client ?", "qu'est-ce que le wrappermode ?",
+                     "ça sert à quoi un proxy ?", "un bug en prod, que faire ?"):
+        assert question_language(question) == "fr", question
+    for question in ("what is a null client?", "how do I run it in a container?"):
+        assert question_language(question) == "en", question
