@@ -117,9 +117,9 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")  # a fenced block starts here (`models.F
 # A completing line that is code, a command or a path: quoted as code
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # A reference entry's default, on a line of its own: "**Default** - ``10``", "Default: #f",
-# "Valeur par défaut : 101"
-_DEFAULT_VALUE = re.compile(r"^[*_`\s]*(?:default(?: value)?|valeur par d[ée]faut|par d[ée]faut)"
-                            r"[*_`\s]*(?:[:=]|\s[-–—])\s*\S", re.I)
+# "Valeur par défaut : 101", an Apache directive's "Défaut: | LogFormat "%h %l…""
+_DEFAULT_VALUE = re.compile(r"^[*_`\s]*(?:default(?: value)?|valeur par d[ée]faut|"
+                            r"(?:par )?d[ée]faut)[*_`\s]*(?:[:=]|\s[-–—])\s*\S", re.I)
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too

@@ -4474,3 +4474,23 @@ def test_a_term_with_its_default_in_brackets_leads_its_description(manuals):
         "before postfix sends it back?")
     assert quoted.startswith("`maximal_queue_lifetime (default: 5 days)` — How long"), \
         (quoted, why)
+
+
+def test_a_directive_s_default_row_in_french_is_a_statement(manuals):
+    """trial 74's fr2: "c'est quoi le format des lignes du journal d'accès si on ne change
+    rien ?" quoted every row of mod_log_config's LogFormat table (the French Apache
+    manual) but "Défaut: | LogFormat "%h %l %u %t \\"%r\\" %>s %b"": a row whose value
+    looks like code is no table row, and "Défaut" alone was no default's label."""
+    text = ("Directive LogFormat\n"
+            "Description: | Décrit un format utilisable dans un fichier journal\n"
+            "Syntaxe: | LogFormat format|alias [alias]\n"
+            'Défaut: | LogFormat "%h %l %u %t \\"%r\\" %>s %b"\n'
+            "Contexte: | configuration globale, serveur virtuel\n"
+            "Statut: | Base\n"
+            "Module: | mod_log_config\n"
+            "Cette directive permet de spécifier le format du fichier journal des accès.")
+    quoted, why = _quote_passage(
+        manuals, "apache2/mod/mod_log_config.html", "Apache module mod_log_config > "
+        "Directive LogFormat", text, "c'est quoi le format des lignes du journal d'accès "
+        "si on ne change rien ?")
+    assert 'Défaut: | LogFormat "%h %l %u %t' in quoted, (quoted, why)
