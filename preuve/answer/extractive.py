@@ -1314,10 +1314,10 @@ def _goes_on(sentence: Sentence) -> bool:
 LISTED_LINE_WORDS = 30
 
 
-def _alone_on_line(unit: Sentence) -> bool:
-    """The unit is a whole line of its passage (an HTML list's item is one)."""
-    text = unit.text.strip()
-    return any(line.strip() == text for line in unit.hit.text.splitlines())
+def _whole_lines(hit: Hit) -> frozenset[str]:
+    """The lines of a passage, stripped: a unit that is one of them is alone on its line
+    (an HTML list's item is one)."""
+    return frozenset(line.strip() for line in hit.text.splitlines())
 
 
 def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
@@ -1330,6 +1330,7 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
     used, extra = 0, 0
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
     lines = False  # the colon's list is short lines, one unit each (an HTML list's items)
+    whole: dict[str, frozenset[str]] = {}  # each passage's lines, read once per call
     for sentence in sentences[start:]:
         if out and sentence.term and (listing or _goes_on(out[-1])):
             if not sentence.text.strip():
@@ -1354,7 +1355,11 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
         if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         n = len(sentence.text.split())
-        own_line = n <= LISTED_LINE_WORDS and _alone_on_line(sentence)
+        own_line = False
+        if n <= LISTED_LINE_WORDS:
+            if sentence.hit.chunk_id not in whole:
+                whole[sentence.hit.chunk_id] = _whole_lines(sentence.hit)
+            own_line = sentence.text.strip() in whole[sentence.hit.chunk_id]
         lines = own_line and (lines or bool(out and _goes_on(out[-1])))
         if sentence.role == ATTACHED or (out and _goes_on(out[-1])) or lines:
             if extra + n > ANNOUNCED_WORDS:

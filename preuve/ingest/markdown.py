@@ -197,10 +197,11 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
         title_lines.update(range(i, last + 1))
         title = title or (text if level == 1 and manual is None else "")
         stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, text)]
-        path, start = " > ".join(t for _, t in stack), i
-        if manual is not None:  # its titles bound its passages but stay in their text,
-            path = ""  # where the answerer reads them (`extractive._section_title`): as
-            # headings too, they cost answers on the trials' manual pages (docs/answers.md)
+        # a manual page's titles bound its passages but stay in their text, where the
+        # answerer reads them (`extractive._section_title`): as headings too, they cost
+        # answers on the trials' manual pages (docs/answers.md)
+        path = "" if manual is not None else " > ".join(t for _, t in stack)
+        start = i
     sections.append((path, start, len(lines) - 1))
     chunks = []
     for heading, a, b in sections:
