@@ -1814,10 +1814,13 @@ class ExtractiveAnswerer:
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
             opening = _section_opening(pick.hit, hits)
-            if opening is not None and _beyond_reach(by_hit[opening.chunk_id], pick, budget):
+            if opening is not None and (
+                    _beyond_reach(by_hit[opening.chunk_id], pick, budget)
+                    or not _states(by_hit[opening.chunk_id], budget)):
                 opening = None  # the passage that opens the section holds the best
                 # sentence too, past what a quote from its start reaches (an example, 25
-                # lines of code): quoted from the start of the passage ranked higher
+                # lines of code), or it states nothing there (a chapter's epigraph of
+                # quoted questions): quoted from the start of the passage ranked higher
             if opening is not None:  # the passage goes on from an earlier one found too
                 own = by_hit[opening.chunk_id]
             start = _body_start(own)
@@ -2445,6 +2448,11 @@ def _beyond_reach(opening: list[Sentence], pick: Sentence, words: int) -> bool:
     quote from its body's start does not reach it."""
     return any(s.text == pick.text for s in opening) and not any(
         s.text == pick.text for s in window(opening, _body_start(opening), words))
+
+
+def _states(units: list[Sentence], words: int) -> bool:
+    """A quote from the body's start of a passage (its `units`) holds a statement."""
+    return any(s.role == STATEMENT for s in window(units, _body_start(units), words))
 
 
 def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:

@@ -152,6 +152,45 @@ def chunks_from_paragraphs(lines: Sequence[str], first_line: int, max_words: int
                             fields)
 
 
+def entries(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first, last) indexes of the entries of `lines`, a manual page's section: a
+    paragraph at the section's margin with the more indented paragraphs after it (an
+    option's line, "       -u, --uid UID", and the paragraphs that describe it); at the
+    margin alone, the paragraphs themselves. The first paragraph, which holds the section's
+    title at a smaller indent, is an entry of its own."""
+    units = paragraphs(lines)
+    if not units:
+        return units
+    indent = [len(lines[a]) - len(lines[a].lstrip()) for a, _ in units]
+    margin = min(indent[1:] or indent)  # (the first opens on the section's title)
+    out: list[tuple[int, int]] = []
+    for (a, b), depth in zip(units, indent, strict=True):
+        if out and depth > margin:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def chunks_from_entries(lines: Sequence[str], first_line: int, max_words: int,
+                        overlap_words: int, **fields) -> list[Chunk]:
+    """Chunks of whole entries (`entries`) of a manual page's section: an option is not
+    cut from the paragraphs that describe it when they fit in a chunk together; an entry
+    longer than `max_words` is cut between its paragraphs (`chunks_from_paragraphs`)."""
+    units = entries(lines)
+    sizes = [sum(word_count(line) for line in lines[a:b + 1]) for a, b in units]
+    out: list[Chunk] = []
+    for first, last in windows(sizes, max_words, overlap_words):
+        a, b = units[first][0], units[last][1]
+        if first == last and sizes[first] > max_words:
+            out.extend(chunks_from_paragraphs(lines[a:b + 1], first_line + a, max_words,
+                                              overlap_words, **fields))
+        elif not says_nothing(text := "\n".join(lines[a:b + 1])):
+            out.append(Chunk(text=text, start_line=first_line + a, end_line=first_line + b,
+                             **fields))
+    return out
+
+
 def _chunks_of_units(lines, units, first_line, max_words, overlap_words, fields,
                      items: bool = True) -> list[Chunk]:
     sizes = [sum(word_count(line) for line in lines[a:b + 1]) for a, b in units]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import FENCE_OPEN, chunks_from_paragraphs
+from preuve.ingest.chunking import FENCE_OPEN, chunks_from_entries, chunks_from_paragraphs
 from preuve.ingest.metadata import split_front_matter
 from preuve.ingest.navigation import BODY, NAVIGATION
 
@@ -209,12 +209,12 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
                       if ln.strip() and k not in title_lines]
         if not body_lines:
             continue
+        # a manual page's option stays with its description (`chunks_from_entries`)
+        chunker = chunks_from_paragraphs if manual is None else chunks_from_entries
         for first, last, role in navigation_spans(lines[a:b + 1]):
-            chunks.extend(
-                chunks_from_paragraphs(lines[a + first:a + last + 1], offset + a + first + 1,
-                                       settings.max_words, settings.overlap_words,
-                                       heading=heading, role=role)
-            )
+            chunks.extend(chunker(lines[a + first:a + last + 1], offset + a + first + 1,
+                                  settings.max_words, settings.overlap_words,
+                                  heading=heading, role=role))
     if not atx:  # a reStructuredText passage of markup alone (".. currentmodule:: click")
         chunks = [c for c in chunks if not all(
             RST_MARKUP.match(ln) for ln in c.text.split("\n") if ln.strip())]

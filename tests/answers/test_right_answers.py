@@ -4494,3 +4494,16 @@ def test_a_directive_s_default_row_in_french_is_a_statement(manuals):
         "Directive LogFormat", text, "c'est quoi le format des lignes du journal d'accès "
         "si on ne change rien ?")
     assert 'Défaut: | LogFormat "%h %l %u %t' in quoted, (quoted, why)
+
+
+def test_a_section_opening_on_an_epigraph_is_not_where_the_quote_starts(tmp_path):
+    """trial 77's fr3: aptitude's French FAQ is one chapter under one heading, opening on a
+    Monty Python epigraph made of quoted questions. The entry that answers (3.1, "…vous
+    pouvez rechercher apt (mais pas aptitude ou synaptic) en tapant ^apt$") was quoted
+    "from the section's start", the epigraph, which states nothing: the answer came out
+    empty and the question was refused."""
+    answer = _ask_documented(tmp_path, "aptitude-faq-ch03.fr.html",
+                             "quand je cherche apt ça me sort aussi aptitude et synaptic, "
+                             "comment avoir juste apt ?")
+    assert not answer.refused, answer.reason
+    assert "^apt$" in answer.answer, answer.answer

@@ -225,6 +225,46 @@ def test_a_manual_page_rendered_as_text_is_cut_at_its_sections():
     assert errno.text.startswith("NOTES"), errno.text
 
 
+def test_a_manual_page_s_option_stays_with_its_description():
+    """An option's line and the paragraphs that describe it are one passage when they fit
+    in one (trial 76: usermod's "-u, --uid UID" ended one passage and its "…verront leur
+    identifiant d'utilisateur automatiquement modifié" opened the next, read with no option
+    to belong to). journalctl(1), cryptsetup-luksFormat(8): an entry's paragraphs began
+    passages in the middle of `--no-hostname`, `--unit=`, `--user-unit=`."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    settings = ChunkSettings()
+    for name in ("journalctl.1.txt", "cryptsetup-luksFormat.8.txt"):
+        page = (fixtures / name).read_bytes()
+        lines = page.decode().split("\n")
+        parsed = parse_text(page, settings)
+        # every entry: a line at the options' margin and the deeper paragraphs after it
+        margin = re.compile(r"^ {7}\S")
+        entry_of = {}
+        current = None
+        for n, line in enumerate(lines, 1):
+            if margin.match(line):
+                current = n
+            elif not line.strip() or line.startswith("        "):
+                pass
+            else:
+                current = None
+            entry_of[n] = current
+        for chunk in parsed.chunks:
+            head = entry_of.get(chunk.start_line)
+            if head is None or head == chunk.start_line:
+                continue
+            # a passage opens inside an entry only when the entry is too long for one
+            end = next((n for n in range(head + 1, len(lines) + 1)
+                        if entry_of.get(n) != head and lines[n - 1].strip()), len(lines))
+            words = sum(len(ln.split()) for ln in lines[head - 1:end - 1])
+            assert words > settings.max_words, (name, lines[head - 1].strip(),
+                                                chunk.start_line, words)
+    journal = parse_text((fixtures / "journalctl.1.txt").read_bytes(), settings)
+    hostname = [c for c in journal.chunks if "--no-hostname\n" in c.text]
+    assert hostname and all("does not remove occurrences of the hostname" in c.text
+                            for c in hostname), hostname
+
+
 def test_a_code_block_s_fences_count_no_words():
     """Chunk sizes count words, a fenced block's fence lines none: a second pattern of the
     same name once replaced the one `word_count` reads, and every chunk of a page with a
