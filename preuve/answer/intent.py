@@ -217,10 +217,15 @@ _SCENE_CLAUSE = re.compile(r"^\W*(when|whenever|if|once|after|before|while|since
 
 # "Je copie une image disque avec dd et ça prend une éternité : comment voir où en est la
 # copie ?": a scene of a few words, then a colon and what is asked ("Docker: how do I…?"
-# names its subject, not a scene)
-_SCENE_COLON = re.compile(r"\s*[:;]\s+(?=(?:how|what|which|where|why|when|is there|can i|"
-                          r"comment|que|quel(?:le)?s?|où|pourquoi|quand|est-ce|y a-t-il|"
-                          r"peut-on|puis-je|dois-je|faut-il)\b)", _I)
+# names its subject, not a scene); a dash likewise ("vim feels laggy inside tmux — how
+# long…"), and a comma before the words that ask how, why or whether ("my log file keeps
+# the old messages, how do I…", not "…a file, which is open?")
+_SCENE_COLON = re.compile(r"\s*(?:[:;]|\s[—–-])\s+(?=(?:how|what|which|where|why|when|is there|"
+                          r"can i|comment|que|quel(?:le)?s?|où|pourquoi|quand|est-ce|y a-t-il|"
+                          r"peut-on|puis-je|dois-je|faut-il)\b)|"
+                          r",\s+(?=(?:how (?:do|can|should|could) (?:i|you|we)|how come|why|"
+                          r"what should|is there|can i|comment|pourquoi|est-ce que|y a-t-il|"
+                          r"peut-on|puis-je|dois-je|faut-il|que faire)\b)", _I)
 SCENE_WORDS = 5
 
 

@@ -3483,6 +3483,24 @@ def test_a_scene_before_a_colon_is_context_not_what_is_asked():
     assert not sets_scene("Docker: how do I install it?")
 
 
+@pytest.mark.parametrize("question, asked", [
+    ("vim feels laggy when I hit Esc inside tmux — how long does tmux wait after escape by "
+     "default?", "how long does tmux wait after escape by default"),
+    ("my log file keeps the old messages from previous runs, how do I make it start clean "
+     "every time?", "how do I make it start clean every time"),
+    ("Avec sched, si une suite d'événements dure plus longtemps que l'intervalle prévu, "
+     "est-ce que les suivants sont décalés ?", "est-ce que les suivants sont décalés")])
+def test_a_scene_before_a_dash_or_a_comma_is_context_not_what_is_asked(question, asked):
+    """Casual questions set their scene before a dash or a comma too ("vim feels laggy…
+    — how long…", trial 78's en1, refused for naming "laggy"; "my log file keeps the old
+    messages…, how do I…", trial 77's en2): what follows is what is asked. A comma before
+    a relative clause ("…a file, which is open?") or a short subject stays one question."""
+    assert asked_part(question) == asked
+    assert sets_scene(question)
+    assert not sets_scene("What does dd do with a file, which is still open?")
+    assert not sets_scene("Docker — how do I install it?")
+
+
 @pytest.mark.parametrize("question", [
     "Je dois appeler plusieurs fonctions async de haut niveau à la suite dans la même boucle "
     "d'événements, alors que asyncio.run en recrée une à chaque appel. Qu'est-ce que je peux "
