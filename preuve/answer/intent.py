@@ -59,8 +59,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"montant|taille|durée|délai|pourcentage|version|prix|numéro|tension|"
                         r"fréquence|température|vitesse|résolution|puissance|intensité|débit|"
                         r"longueur|largeur|hauteur|poids|profondeur))\b", _I)),
-    # "when do I have to…", "when should I…", "quand faut-il…" ask in which case, not a date
-    (TIME, re.compile(r"^\W*((when(?! (do|does|should|must|can|could|would|shall|need)\b)|quand"
+    # "when do I have to…", "when should I…", "when am I supposed to…", "quand faut-il…" ask
+    # in which case, not a date
+    (TIME, re.compile(r"^\W*((when(?! (do|does|should|must|can|could|would|shall|need|am i|"
+                      r"are (?:you|we)|is it (?:ok|okay|safe|fine|better|best|necessary|"
+                      r"needed|required|useful))\b)|quand"
                       r"(?! (dois|doit|doivent|faut|peut|peux|devrais|devrait|faudrait)\b|"
                       r" est-ce (que|qu['’]) ?(je|j['’]|il faut|on|tu)\b))|since when|"
                       r"depuis quand|((in|on|at|en|à|a|au|depuis|"

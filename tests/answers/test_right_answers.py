@@ -4525,3 +4525,19 @@ def test_a_section_opening_on_an_epigraph_is_not_where_the_quote_starts(tmp_path
                              "comment avoir juste apt ?")
     assert not answer.refused, answer.reason
     assert "^apt$" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, dated", [
+    ("when am I supposed to delete my package's log files?", False),
+    ("When is it safe to remove old kernels?", False),
+    ("when are we supposed to bump the standards version?", False),
+    ("When was the sandbox module added to the tools?", True),
+    ("When is the next point release?", True)])
+def test_when_am_i_supposed_to_asks_in_which_case_not_a_date(question, dated):
+    """trial 80's en6: "when am I supposed to delete my package's log files?" was read as
+    asking for a date, and Debian Policy's "Log files should be removed when the package is
+    purged", ranked first, was refused for giving none. Like "when should I…", it asks in
+    which case; "when was…", "when is the next…" still ask for a date."""
+    from preuve.answer.intent import TIME, question_kind
+
+    assert (question_kind(question) == TIME) is dated, question_kind(question)
