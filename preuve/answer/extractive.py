@@ -1473,6 +1473,11 @@ CLOSE_MARGIN = 0.02
 # load_dotenv() off", fourth) outbids the passage that answers more often than it answers
 # (measured: docs/answers.md, twenty-eighth session)
 RIVAL_PASSAGES = 3
+# ... which retrieval scored at least this share of the first's score: one it put far
+# below (the Regex HOWTO's LOCALE at 0.72 of IGNORECASE, for "not care about upper or lower
+# case") wins on a sentence sharing the question's words more often than it answers
+# (measured: docs/answers.md, thirtieth session)
+RIVAL_SCORE = 0.8
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -1765,12 +1770,15 @@ class ExtractiveAnswerer:
             f"the first passage in the question's language (ranked {first.rank}), the other "
             f"edition of the first-ranked one")
         pick = top_first
-        # another passage among the first RIVAL_PASSAGES wins by PREFER_FIRST, and without
-        # its kind bonus it is at least as close as the first passage's best: a "…is:"
-        # before code, in a passage further down, never wins on its bonus alone
+        # another passage among the first RIVAL_PASSAGES, scored by retrieval within
+        # RIVAL_SCORE of the first, wins by PREFER_FIRST, and without its kind bonus it is
+        # at least as close as the first passage's best: a "…is:" before code, in a passage
+        # further down, never wins on its bonus alone
         held = max((across(s) for s in units if s.hit is first), default=0.0)
         if top_first is None or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
+                                 and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
+                                                                                or 0.0)
                                  and across(rival) > held + PREFER_FIRST
                                  and compared(rival) - max(rival.parts["kind"], 0.0)
                                  >= compared(top_first) - max(top_first.parts["kind"], 0.0)

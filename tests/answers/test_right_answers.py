@@ -317,7 +317,11 @@ def test_the_judgment_counts_only_what_the_caller_may_read(tmp_path):
 
 
 def _hit(rank: int, path: str, heading: str, text: str, kind: str = "html") -> Hit:
-    return Hit(rank=rank, score=1.0 / rank, chunk_id=f"{path}:{rank}", doc_id=path, path=path,
+    """A retrieved passage at `rank`, scored as retrieval scores close candidates (a near
+    tie with the first: `extractive.RIVAL_SCORE`); a test of a passage scored far below
+    sets `score` itself."""
+    return Hit(rank=rank, score=1.0 / (1 + 0.05 * (rank - 1)), chunk_id=f"{path}:{rank}",
+               doc_id=path, path=path,
                kind=kind, title=heading, heading=heading, page=None, page_label=None,
                start_line=1, end_line=text.count("\n") + 1, symbol=None, symbol_kind=None,
                text=text, language="")
@@ -3748,6 +3752,7 @@ def test_a_passage_further_down_about_as_close_and_scoring_more_answers(tmp_path
         hits = [found[line] for line in (180, 63, 300)]  # the examples third
         for rank, hit in enumerate(hits, 1):
             hit.rank = rank
+            hit.score = hits[0].score * (1 - 0.05 * (rank - 1))  # and scored close
         text = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
     assert "CONCURRENTLY" in text, text
 
@@ -4541,3 +4546,35 @@ def test_when_am_i_supposed_to_asks_in_which_case_not_a_date(question, dated):
     from preuve.answer.intent import TIME, question_kind
 
     assert (question_kind(question) == TIME) is dated, question_kind(question)
+
+
+_IGNORECASE = (
+    "IGNORECASE\n"
+    "Perform case-insensitive matching; character class and literal strings will match "
+    "letters by ignoring case. For example, [A-Z] will match lowercase letters, too. Full "
+    "Unicode matching also works unless the ASCII flag is used to disable non-ASCII matches. "
+    "This lowercasing doesn’t take the current locale into account; it will if you also "
+    "set the LOCALE flag.")
+_LOCALE = ("LOCALE\n"
+           "Make \\w, \\W, \\b, \\B and case-insensitive matching dependent on the current "
+           "locale instead of the Unicode database.")
+
+
+@pytest.mark.parametrize("second_score, answered_by", [(0.715, "IGNORECASE"),
+                                                       (0.95, "LOCALE")])
+def test_a_rival_retrieval_scored_far_below_the_first_does_not_outbid_it(
+        manuals, second_score, answered_by):
+    """trial 77's en5: "how do I make my regex not care about upper or lower case?" ranked
+    the Regex HOWTO's IGNORECASE entry first (fused score 1.0) and LOCALE second (0.715);
+    LOCALE's sentence, sharing "case-insensitive matching", outscored "Perform
+    case-insensitive matching…" by more than PREFER_FIRST, and the answer named the wrong
+    flag. A passage outbids the first only when retrieval scored it close to the first
+    (RIVAL_SCORE of its score); close, it still may."""
+    heading = "Regular Expression HOWTO > Using Regular Expressions > Compilation Flags > "
+    first = _hit(1, "howto/regex.html", heading + "IGNORECASE", _IGNORECASE)
+    second = _hit(2, "howto/regex.html", heading + "LOCALE", _LOCALE)
+    second.score = second_score
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "how do I make my regex not care about upper or lower case?", [first, second])
+    assert quoted.startswith(f"`{answered_by}`") or quoted.startswith(answered_by), \
+        (quoted, info["choice"])
