@@ -1816,9 +1816,11 @@ class ExtractiveAnswerer:
                 own = by_hit[body.hit.chunk_id]
             start = body.index
             why += f"; its {pick.role} matches, the answer is what follows it"
-        # a yes/no question is answered by the statement that says yes or no, not from its
-        # section's or its API entry's start
-        elif kind != YESNO and self._titled(question, pick, units) and (
+        # a yes/no question is answered by the statement that says yes or no, and a number,
+        # a sum or a date by the sentence that gives it ("The reflogs are kept by default for
+        # 30 days…", not the "Reflogs" section's examples before it), not from its section's
+        # or its API entry's start
+        elif kind != YESNO and kind not in MUST_CARRY and self._titled(question, pick, units) and (
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
             opening = _section_opening(pick.hit, hits)

@@ -4578,3 +4578,39 @@ def test_a_rival_retrieval_scored_far_below_the_first_does_not_outbid_it(
         "how do I make my regex not care about upper or lower case?", [first, second])
     assert quoted.startswith(f"`{answered_by}`") or quoted.startswith(answered_by), \
         (quoted, info["choice"])
+
+
+def test_a_figure_asked_for_is_quoted_from_the_sentence_that_gives_it(manuals):
+    """trial 83's en6: "how long are reflog entries kept before they get pruned?" — Git's
+    user manual's section "Reflogs" names what is asked, and the answer was quoted from the
+    section's start (`git reset --hard`, `master@{1}`, four lines of examples), "The
+    reflogs are kept by default for 30 days…" coming last. A number, a sum or a date asked
+    for is quoted from the sentence that gives it, not from its section's start."""
+    heading = ("Chapter 3. Developing with Git > Ensuring reliability > Recovering lost "
+               "changes > Reflogs")
+    opening = _hit(2, "git/user-manual.html", heading, (
+        "Reflogs\n"
+        "Say you modify a branch with git reset --hard, and then realize that the branch was "
+        "the only reference you had to that point in history.\n"
+        "Fortunately, Git also keeps a log, called a \"reflog\", of all the previous values "
+        "of each branch. So in this case you can still find the old history using, for "
+        "example,\n```\n$ git log master@{1}\n```\n"
+        "This lists the commits reachable from the previous version of the master branch "
+        "head. This syntax can be used with any Git command that accepts a commit, not just "
+        "with git log. Some other examples:\n```\n$ git show master@{2}           # See "
+        "where the branch pointed 2,\n$ gitk master@{yesterday}       # See where it pointed "
+        "yesterday,\n```\n"
+        "A separate reflog is kept for the HEAD, so\n```\n$ git show HEAD@{\"1 week ago\"}\n"
+        "```"))
+    opening.start_line, opening.end_line = 660, 670
+    going_on = _hit(1, "git/user-manual.html", heading, (
+        "will show what HEAD pointed to one week ago, not what the current branch pointed "
+        "to one week ago. This allows you to see the history of what you’ve checked out.\n"
+        "The reflogs are kept by default for 30 days, after which they may be pruned. See "
+        "git-reflog(1) and git-gc(1) to learn how to control this pruning.\n"
+        "Note that the reflog history is very different from normal Git history."))
+    going_on.start_line, going_on.end_line = 670, 678
+    quoted, _, info = ExtractiveAnswerer(manuals.engine.embedder()).answer(
+        "how long are reflog entries kept before they get pruned?", [going_on, opening])
+    assert quoted.startswith("The reflogs are kept by default for 30 days"), \
+        (quoted, info["choice"])
