@@ -1824,9 +1824,8 @@ class ExtractiveAnswerer:
                 any(s is pick for s in window(own, _body_start(own), budget))
                 or self._asked_here(pick, units)):
             opening = _section_opening(pick.hit, hits)
-            if opening is not None and (
-                    _beyond_reach(by_hit[opening.chunk_id], pick, budget)
-                    or not _states(by_hit[opening.chunk_id], budget)):
+            if opening is not None and not _opens_quote(by_hit[opening.chunk_id], pick,
+                                                        budget):
                 opening = None  # the passage that opens the section holds the best
                 # sentence too, past what a quote from its start reaches (an example, 25
                 # lines of code), or it states nothing there (a chapter's epigraph of
@@ -2453,16 +2452,14 @@ def _position(hit: Hit) -> tuple[int, int, int]:
 NEAR_LINES = 40
 
 
-def _beyond_reach(opening: list[Sentence], pick: Sentence, words: int) -> bool:
-    """The units `opening` of a passage hold `pick`'s sentence (passages overlap), but a
-    quote from its body's start does not reach it."""
-    return any(s.text == pick.text for s in opening) and not any(
-        s.text == pick.text for s in window(opening, _body_start(opening), words))
-
-
-def _states(units: list[Sentence], words: int) -> bool:
-    """A quote from the body's start of a passage (its `units`) holds a statement."""
-    return any(s.role == STATEMENT for s in window(units, _body_start(units), words))
+def _opens_quote(opening: list[Sentence], pick: Sentence, words: int) -> bool:
+    """A quote from the body's start of the passage that opens a section (its units
+    `opening`) states something, and reaches `pick`'s sentence when it holds it (passages
+    overlap)."""
+    quote = window(opening, _body_start(opening), words)
+    holds = any(s.text == pick.text for s in opening)
+    return any(s.role == STATEMENT for s in quote) and (
+        not holds or any(s.text == pick.text for s in quote))
 
 
 def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:

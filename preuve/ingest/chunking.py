@@ -177,26 +177,24 @@ def chunks_from_entries(lines: Sequence[str], first_line: int, max_words: int,
     """Chunks of whole entries (`entries`) of a manual page's section: an option is not
     cut from the paragraphs that describe it when they fit in a chunk together; an entry
     longer than `max_words` is cut between its paragraphs (`chunks_from_paragraphs`)."""
-    units = entries(lines)
-    sizes = [sum(word_count(line) for line in lines[a:b + 1]) for a, b in units]
-    out: list[Chunk] = []
-    for first, last in windows(sizes, max_words, overlap_words):
-        a, b = units[first][0], units[last][1]
-        if first == last and sizes[first] > max_words:
-            out.extend(chunks_from_paragraphs(lines[a:b + 1], first_line + a, max_words,
-                                              overlap_words, **fields))
-        elif not says_nothing(text := "\n".join(lines[a:b + 1])):
-            out.append(Chunk(text=text, start_line=first_line + a, end_line=first_line + b,
-                             **fields))
-    return out
+    def too_long(a: int, b: int) -> list[Chunk]:
+        return chunks_from_paragraphs(lines[a:b + 1], first_line + a, max_words,
+                                      overlap_words, **fields)
+    return _chunks_of_units(lines, entries(lines), first_line, max_words, overlap_words,
+                            fields, too_long=too_long)
 
 
 def _chunks_of_units(lines, units, first_line, max_words, overlap_words, fields,
-                     items: bool = True) -> list[Chunk]:
+                     items: bool = True, too_long=None) -> list[Chunk]:
+    """Windows of whole `units` as chunks; a unit longer than `max_words` is cut by
+    `too_long(a, b)` when given, else between its list's items or by lines."""
     sizes = [sum(word_count(line) for line in lines[a:b + 1]) for a, b in units]
     out: list[Chunk] = []
     for first, last in windows(sizes, max_words, overlap_words):
         a, b = units[first][0], units[last][1]
+        if first == last and sizes[first] > max_words and too_long is not None:
+            out.extend(too_long(a, b))
+            continue
         if first == last and sizes[first] > max_words:
             inner = list_items(lines, a, b) if items else []
             if len(inner) > 1:  # a long list: cut between its items
