@@ -220,6 +220,13 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
     return list(dict.fromkeys(out))
 
 
+def _written_in(name: str, hits: Sequence[Hit]) -> bool:
+    """`name` is written in one of the passages, whole, though maybe as the first part of
+    a file's name ("pg_hba" in "pg_hba.conf", which the analyzer keeps as one term)."""
+    found = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.I)
+    return any(found.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits)
+
+
 # A name written with letters and figures mixed ("2to3", "deb822", "amd64", "i386"): the
 # keyword analyzer splits it into its parts ("2", "to", "3"), which any passage holds, so
 # it is looked for whole. Not: measures and ordinals ("10GB", "5min", "1st", "3e").
@@ -485,6 +492,8 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
 
     names = absent_names(candidates, counts,
                          named, seen) if is_name is not None else []
+    # a name the index keeps only inside a longer one: "pg_hba" of "pg_hba.conf"
+    names = [name for name in names if not _written_in(name, hits[:ASK_K])]
     codes = absent_codes(question, hits, is_name)
     scene = sets_scene(question)  # context before what is asked
     if scene:  # a name in what sets the scene is the user's ("…/erreurs/404.php"), not

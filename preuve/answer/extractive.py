@@ -447,7 +447,11 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         # the next unit is a code block: a sentence without its end goes on in it
         following = body[match.end():ends[n + 1].start() if ends[n + 1] else len(body)] \
             if match is not None else ""
-        into_code = bool(_FENCE.match(following))
+        # a manual page's example: "Convertir un nombre de secondes depuis l'époque UNIX en
+        # date" over "$ date --date='@2147483647'", each one an entry of its own
+        example = by_lines and (following.lstrip().startswith("$ ")
+                                or _page_command(hit, following.strip()))
+        into_code = bool(_FENCE.match(following)) or example
         cleaned = _without_markup(raw.strip())
         cleaned = " ".join(cleaned.replace("¶", " ").split())
         if _BOX_RULE.search(cleaned):  # a row of a table drawn with box characters
@@ -480,6 +484,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
                 and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
             role, runs_on = STATEMENT, True
+            block += example and bool(out)
         elif term or title:
             role = HEADING  # what the indented lines under it describe, or a section's title
         elif _FOOTNOTE.match(cleaned) or notes:
@@ -506,7 +511,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
-                and (out[-1].role == ATTACHED or announces(out[-1].text)) \
+                and (out[-1].role == ATTACHED or announces(out[-1].text) or out[-1].runs_on) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
             role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
         elif by_lines and out and out[-1].role == STATEMENT and _page_command(hit, cleaned):
@@ -639,7 +644,8 @@ def _listed_names(body: str) -> list[re.Match[str]]:
 def _page_command(hit: Hit, line: str) -> bool:
     """`line` runs the command its manual page is about ("lvextend -l+100%FREE -r
     vg01/lvol01" in lvextend(8)): an example, under the sentence that says what it does."""
-    return (line.split() or [""])[0] == _document_name(hit.path)
+    words = line.removeprefix("$ ").split()  # (with its shell prompt)
+    return bool(words) and words[0] == _document_name(hit.path)
 
 
 # a label that is no term: "Source code: Lib/uuid.py", "Par Jean Dupont <jean@…>", a box's
@@ -881,7 +887,8 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # default carries what it asks
 _STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
 _ASKS_DEFAULT = re.compile(
-    _STATES_DEFAULT.pattern + r"|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
+    _STATES_DEFAULT.pattern + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
+    r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change)\b|"
     # "I wrote a trigger without saying whether it's per row or per statement"
@@ -1152,7 +1159,8 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
         # si…", or a PDF note's "13 It is…") is another's
         last = tagged[-1]
         return last.index if last is not sentence and _opens_on_option(last.text) else None
-    if not (i > 0 and (own[i - 1].term or _OPTION_LINE.match(own[i - 1].text))
+    if not (i > 0 and (own[i - 1].term or _OPTION_LINE.match(own[i - 1].text)
+                       or _TERM.match(own[i - 1].text))  # ("work_mem (integer)", DocBook's)
             and own[i - 1].role == HEADING and sentence.role == STATEMENT):
         return None  # (an option line of a reference's list: HTML's "--analyze-in-stages")
     # a paragraph back at the term's margin ("--version" / "afficher…" / "Si la sortie
@@ -1733,7 +1741,8 @@ class ExtractiveAnswerer:
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
-        named = _named_entry(question, quotable, first)
+        termed = _termed(question, quotable, first, by_hit)
+        named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
             first = named
@@ -1761,7 +1770,9 @@ class ExtractiveAnswerer:
                     if (_same_subject(names, first, h) or _continues(first, h))
                     and not (_language(h) == asked != _language(first)
                              and not _same_manual(first, h))
-                    and (named is None or h is first or _continues(first, h))}
+                    and (named is None or h is first or _continues(first, h)
+                         and not (named is termed and any(u.role == HEADING
+                                                          for u in by_hit[h.chunk_id])))}
         rival = max((u for u in units if u.hit.chunk_id in eligible), key=across,
                     default=None) or max(units, key=across)
         why = ("the first-ranked passage" if top.rank in (None, 1) else
@@ -1914,7 +1925,8 @@ class ExtractiveAnswerer:
         # undriven." then "There is a special PWR_FLAG symbol… Add this symbol…"
         said = {_said(u) for u in chosen}
         goes_on = max((u for u in units if u.role == STATEMENT and u.hit is not first
-                       and _continues(first, u.hit) and _said(u) not in said),
+                       and _continues(first, u.hit) and _said(u) not in said
+                       and not _past_heading(u, first, by_hit[u.hit.chunk_id])),
                       key=compared, default=None)
         if goes_on is not None and compared(goes_on) > max(quoted) and (
                 best is None or compared(goes_on) >= compared(best)):
@@ -2206,6 +2218,32 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
                  and names & _entry_names(h)), None)
 
 
+def _termed(question: str, hits: Sequence[Hit], first: Hit,
+            by_hit: dict[str, list[Sentence]]) -> Hit | None:
+    """When the question names a setting by its identifier ("what's work_mem out of the
+    box?") and the first-ranked passage has no heading or term of that name (it only
+    mentions it: hash_mem_multiplier's "…multiplying work_mem by…"), the passage among
+    the first WORDED_DEPTH whose term is that name: its description answers. (A setting's
+    name, in snake case; an API's `copy.deepcopy` or `worker.terminate()` is
+    `_named_entry`'s.)"""
+    names = {n.lower() for n in _SNAKE_NAME.findall(question)}
+
+    def terms(hit: Hit) -> bool:
+        return any(u.role == HEADING and (m := _LEADING_NAME.match(u.text)) is not None
+                   and m.group(1).lower() in names for u in by_hit[hit.chunk_id])
+
+    if not names or _is_entry(first) or terms(first):
+        return None
+    return next((h for h in hits[:WORDED_DEPTH] if h is not first and not _is_entry(h)
+                 and terms(h)), None)
+
+
+# the name a term opens on: "work_mem (integer)", "`max_wal_size`"
+_LEADING_NAME = re.compile(r"^[`*\s]*([A-Za-z_]\w*)(?![\w.(])")
+# a name in snake case, written alone: "work_mem" (not "pg_hba.conf", "copy.deep_copy()")
+_SNAKE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+(?![\w.(])")
+
+
 def _member_entry(question: str, names: set[str], hits: Sequence[Hit],
                   first: Hit) -> Hit | None:
     """When the question names a class and calls a method ("get() sur une ContextVar"),
@@ -2440,6 +2478,15 @@ def _subject_first(hits: list[Hit], units: list[Sentence], subject: dict | None
                 f"passage ranked {hits[at].rank} ({hits[at].language}) holds the question's "
                 f"rarest word found ({subject['word']}), the first does not: read first")
     return hits, None
+
+
+def _past_heading(unit: Sentence, quoted: Hit, own: list[Sentence]) -> bool:
+    """A heading or a term stands between `unit` and the passage `quoted` goes on from:
+    `unit` belongs to another entry of the section (hash_mem_multiplier's "The default
+    setting of 2.0…" after work_mem's description)."""
+    after = _position(unit.hit) > _position(quoted)
+    between = own[:unit.index] if after else own[unit.index + 1:]
+    return any(u.role == HEADING for u in between)
 
 
 def _position(hit: Hit) -> tuple[int, int, int]:

@@ -471,6 +471,30 @@ def test_a_name_of_hyphenated_words_no_passage_holds_is_refused(tmp_path):
         assert not words.explain["judgment"].get("absent_names"), words.reason
 
 
+def test_a_name_written_only_inside_a_file_name_is_not_absent(tmp_path):
+    """trial 84's fe2: "…alors que pg_hba est bon ?" over PostgreSQL's pg_hba.conf page was
+    refused as naming "pg_hba", which no passage mentions: the analyzer keeps
+    "pg_hba.conf" as one term (and its parts), never "pg_hba" alone, so the name's
+    document frequency was 0 while every passage wrote it."""
+    answer = _ask_documented(tmp_path, "postgres-pg-hba-conf.html",
+                             "do I have to restart postgres after editing pg_hba?")
+    assert not answer.explain["judgment"].get("absent_names"), answer.reason
+    assert not answer.refused and "reload" in answer.answer, answer.answer
+
+
+def test_a_setting_named_by_the_question_answers_from_its_own_entry(tmp_path):
+    """trial 84's en3: "what's work_mem out of the box?" over PostgreSQL's resource
+    settings quoted hash_mem_multiplier's entry, ranked first because it says "work_mem"
+    five times, with its "The default value is 2.0": `work_mem (integer)`'s own entry,
+    ranked second, gives 4MB. The passage whose term is the name the question writes
+    answers, and the section going on past another term is not quoted after it; "out of
+    the box" asks for a default."""
+    answer = _ask_documented(tmp_path, "postgres-runtime-config-resource.html",
+                             "what's work_mem out of the box?")
+    assert answer.answer.startswith("`work_mem (integer)` —"), answer.answer
+    assert "(4MB)" in answer.answer and "2.0" not in answer.answer, answer.answer
+
+
 def test_a_sentence_about_the_others_is_quoted_with_the_one_it_follows():
     """"D'autres symboles…", "Other tools…" continue the sentence before: quoted alone
     they leave out what they are the others of (PIAF: the main symbol was never quoted)."""
@@ -4173,6 +4197,28 @@ def test_a_manual_page_example_is_its_sentence_and_the_command_under_it(tmp_path
                              "still unused in the volume group, and have the filesystem grow "
                              "with it in the same step. What command do I run?")
     assert "`lvextend -l+100%FREE -r vg01/lvol01`" in answer.answer, answer.answer
+
+
+def test_a_manual_page_example_whose_caption_has_no_full_stop_is_one_entry(tmp_path):
+    """date(1) in French (manpages-fr; session 32's own q9): the EXEMPLES section writes
+    each example as a caption without a full stop ("Convertir un nombre de secondes
+    depuis l'époque UNIX (01/01/1970 UTC) en date") over an indented "$ date …" line. The
+    caption was no statement and the command completed nothing: the section was dropped
+    whole, and "how do I turn a unix timestamp into a date?" quoted the date-string
+    format's prose. Each caption is a statement the command under it completes, one
+    entry each (the next example is not quoted with it)."""
+    page = (DOCUMENTED / "date.1.fr.txt").read_text(encoding="utf-8")
+    examples = page[page.index("EXEMPLES"):page.index("CHAÎNE DES DATES")]
+    units = split_sentences(_hit(1, "date.1.fr.txt", "", examples, kind="text"))
+    said = [(u.role, u.text) for u in units]
+    at = [text for _, text in said].index("`$ TZ='America/Los_Angeles' date`")
+    assert said[at][0] == "attached" and said[at - 1][0] == "statement", said
+    assert said[at - 1][1].startswith("Afficher l'heure de la côte ouest"), said
+    assert units[at].block != units[at - 2].block, said  # the example before: another entry
+    answer = _ask_documented(tmp_path, "date.1.fr.txt", "j'ai un timestamp unix, comment le "
+                             "convertir en date lisible avec date ?")
+    assert "`$ date --date='@2147483647'`" in answer.answer, answer.answer
+    assert "America/Los_Angeles" not in answer.answer, answer.answer
 
 
 def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
