@@ -1802,7 +1802,8 @@ class ExtractiveAnswerer:
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \
-                and titled.parts["cosine"] >= SWITCH_COSINE and titled.hit.heading != first.heading:
+                and titled.parts["cosine"] >= SWITCH_COSINE \
+                and titled.hit.heading != first.heading and not _under(first, titled.hit):
             first_title = max((u.parts["cosine"] for u in units if u.hit is first
                                and u.role in (HEADING, QUESTION)), default=0.0)
             body_best = max((compared(u) for u in units if u.hit is titled.hit
@@ -1833,7 +1834,10 @@ class ExtractiveAnswerer:
         # or its API entry's start
         elif kind != YESNO and kind not in MUST_CARRY and self._titled(question, pick, units) and (
                 any(s is pick for s in window(own, _body_start(own), budget))
-                or self._asked_here(pick, units)):
+                or self._asked_here(pick, units)) and not (
+                    not self._asked_here(pick, units) and _stands_out(
+                        pick, by_hit[(_section_opening(pick.hit, hits) or pick.hit).chunk_id],
+                        compared)):
             opening = _section_opening(pick.hit, hits)
             if opening is not None and not _opens_quote(by_hit[opening.chunk_id], pick,
                                                         budget):
@@ -2480,6 +2484,14 @@ def _subject_first(hits: list[Hit], units: list[Sentence], subject: dict | None
     return hits, None
 
 
+def _under(hit: Hit, other: Hit) -> bool:
+    """`hit`'s section is one of `other`'s subsections: a page's title heads every section
+    of the page, and its introduction answers no question one of them answers ("How to use
+    skip and xfail…" over its "``strict`` parameter")."""
+    return hit.path == other.path and bool(other.heading) and \
+        (hit.heading or "").startswith(f"{other.heading} > ")
+
+
 def _past_heading(unit: Sentence, quoted: Hit, own: list[Sentence]) -> bool:
     """A heading or a term stands between `unit` and the passage `quoted` goes on from:
     `unit` belongs to another entry of the section (hash_mem_multiplier's "The default
@@ -2576,6 +2588,19 @@ def _same_manual(a: Hit, b: Hit) -> bool:
     paths ("debian-faq/en/…" and "debian-faq/fr/…", "gimp-en/…" and "gimp-fr/…")."""
     return "/" in a.path and \
         _without_language(a.path).split("/")[0] == _without_language(b.path).split("/")[0]
+
+
+def _stands_out(pick: Sentence, opening: list[Sentence], compared) -> bool:
+    """`pick` scores STANDOUT more than every statement before it in the passage where its
+    section opens (`opening`; every one when that is another passage): the question asks
+    for what it says, not for the section's introduction."""
+    before = [s for s in opening if s.role == STATEMENT and s.text != pick.text]
+    if opening and pick.hit.chunk_id == opening[0].hit.chunk_id:
+        before = [s for s in before if s.index < pick.index]
+    return bool(before) and compared(pick) >= max(compared(s) for s in before) + STANDOUT
+
+
+STANDOUT = 0.08
 
 
 def _body_start(own: list[Sentence]) -> int:

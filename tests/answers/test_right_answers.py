@@ -495,6 +495,33 @@ def test_a_setting_named_by_the_question_answers_from_its_own_entry(tmp_path):
     assert "(4MB)" in answer.answer and "2.0" not in answer.answer, answer.answer
 
 
+def test_a_page_s_title_does_not_take_the_answer_from_one_of_its_sections(tmp_path):
+    """trial 87's en6: "how do I make an xfail test that suddenly passes fail the whole
+    run?" over pytest's skipping how-to: the "``strict`` parameter" section ranked first
+    and says it ("This will make XPASS … results … fail the test suite"), but the page's
+    title ("How to use skip and xfail…") was the heading closest to the question, and its
+    introduction was quoted. The title heads every section of its page, the first one
+    too: it names no other answer."""
+    answer = _ask_documented(tmp_path, "pytest-skipping.rst", "how do I make an xfail test "
+                             "that suddenly passes fail the whole run?")
+    assert "strict" in answer.answer and "fail the test suite" in answer.answer, answer.answer
+    assert "You can mark test functions that cannot be run" not in answer.answer, answer.answer
+
+
+def test_the_sentence_that_stands_out_is_not_buried_under_its_section_s_start(tmp_path):
+    """trial 19's r2 (click's options.rst): the section "Values from Environment Variables"
+    names what is asked, so it was quoted from its start (the feature's introduction, 80
+    words), and the sentence that answers ("…then the variable is
+    ``WEB_RUN_SERVER_HOST``"), which scores far above every sentence of that start, came
+    too late to be quoted. A quote starts from its section's start only when that start
+    scores within STANDOUT of the best sentence."""
+    answer = _ask_documented(tmp_path, "click-options.rst",
+                             "I run my click group with auto_envvar_prefix='WEB' and it has a "
+                             "subcommand named run-server with a --host option. What "
+                             "environment variable name does click look at for that host?")
+    assert "WEB_RUN_SERVER_HOST" in answer.answer, answer.answer
+
+
 def test_a_sentence_about_the_others_is_quoted_with_the_one_it_follows():
     """"D'autres symboles…", "Other tools…" continue the sentence before: quoted alone
     they leave out what they are the others of (PIAF: the main symbol was never quoted)."""
