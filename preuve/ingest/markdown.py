@@ -142,6 +142,37 @@ _MAN_SUBSECTION = re.compile(r"^ {3}[^\s-][^.!?:;]{0,78}[^\s.!?:;,](?: ?:)?$")
 _MAN_NAMES = {"NAME", "NOM", "NOMBRE", "NOME"}
 
 
+# a word that `man` hyphenated at a line's end, with the hyphen groff writes there (U+2010,
+# never the ASCII one of "--option"), and the rest of it that opens the next line
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])\u2010[ \t]*$")
+_LAST_WORD = re.compile(r"\S+$")
+_REST = re.compile(r"^([ \t]*)([^\W\d_][^\s]*)[ \t]*(.*)$")
+
+
+def unhyphenated(lines: list[str]) -> list[str]:
+    """`lines` with each word a manual page's rendering hyphenated at a line's end made
+    whole again, on its first line ("The de‐" / "fault timeout is 5 seconds." -> "The
+    default" / "timeout is 5 seconds."): cut, neither its search terms nor its sentence
+    say "default". Every line keeps its number, its indentation and words: when the next
+    line holds nothing but the rest of the word ("gies."), the word is whole on that one."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        rest = _REST.match(out[i + 1]) if _HYPHENATED.search(out[i]) else None
+        cut = _HYPHENATED.sub("", out[i]) if rest is not None else ""
+        if rest is None or not (rest.group(2)[:1].islower() or (  # ("IDN_DIS‐" / "ABLE=1")
+                rest.group(2)[:1].isupper() and cut[-1:].isupper())):
+            continue
+        if rest.group(3):
+            out[i] = cut + rest.group(2)
+            out[i + 1] = rest.group(1) + rest.group(3)
+            continue
+        head = _LAST_WORD.search(cut)
+        if head is not None and cut[:head.start()].strip():
+            out[i] = cut[:head.start()].rstrip()
+            out[i + 1] = rest.group(1) + head.group(0) + rest.group(2)
+    return out
+
+
 def manual_page(lines: list[str]) -> tuple[dict[int, tuple[int, str, int]], set[int], str] | None:
     """A manual page rendered as text: its headings (as `headings` gives them), its
     running header's and footer's lines, and its title (the NAME section's line,
@@ -183,6 +214,8 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
     lines = body.split("\n")
     if atx:
         lines = without_comments(lines)
+    else:
+        lines = unhyphenated(lines)
     found = headings(lines, atx, underlines)
     stack: list[tuple[int, str]] = []
     sections: list[tuple[str, int, int]] = []  # heading path, first index, last index

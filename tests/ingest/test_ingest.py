@@ -225,6 +225,34 @@ def test_a_manual_page_rendered_as_text_is_cut_at_its_sections():
     assert errno.text.startswith("NOTES"), errno.text
 
 
+def test_a_word_a_manual_page_hyphenated_at_a_line_s_end_is_whole_again(tmp_path):
+    """dig(1) as `man` renders it for a user (hyphenated: trial 86's en5): "The de‐" /
+    "fault timeout is 5 seconds" cut "default" in two, so neither the search nor the
+    answerer read it, and +timeout's entry lost to +tcp's "The default behavior…". Each
+    word cut at a line's end (groff's U+2010) is whole on its first line; every line keeps
+    its number, and each passage its lines."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "dig.1.txt").read_bytes()
+    lines = page.decode().split("\n")
+    cut = [n for n, line in enumerate(lines, 1) if line.rstrip().endswith("\u2010")]
+    assert len(cut) > 20, cut  # the fixture is hyphenated
+    parsed = parse_text(page, ChunkSettings())
+    timeout = next(c for c in parsed.chunks if "+timeout=T" in c.text)
+    assert "The default timeout is 5 seconds." in " ".join(timeout.text.split()), timeout.text
+    for chunk in parsed.chunks:
+        assert "\u2010\n" not in chunk.text, chunk.text
+        assert chunk.text.count("\n") <= chunk.end_line - chunk.start_line, chunk
+    first = lines[timeout.start_line - 1].split()
+    assert timeout.text.split("\n")[0].split()[:1] == first[:1], (timeout.start_line, first)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "dig.1.txt").write_bytes(page)
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask("dig gives up too quickly on a slow server, what's the default "
+                           "timeout and how do I raise it?")
+    assert answer.answer.startswith("`+timeout=T` —"), answer.answer
+    assert "The default timeout is 5 seconds." in answer.answer, answer.answer
+
+
 def test_a_manual_page_s_option_stays_with_its_description():
     """An option's line and the paragraphs that describe it are one passage when they fit
     in one (trial 76: usermod's "-u, --uid UID" ended one passage and its "…verront leur
