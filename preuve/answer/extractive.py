@@ -563,6 +563,20 @@ _INDENT = re.compile(r"^[ \t]*")
 _ADORNMENT = re.compile(r"^([=\-~^\"'#*+_.:<>!$%&,;?@|/\\])\1{2,}[ \t]*$")
 
 
+# a title's underline of backticks (Flask's documentation: "Default Configuration" over
+# "`````````````````````"), which a Markdown fence's three backticks also open
+_BACKTICKS = re.compile(r"^(`{4,})[ \t]*$")
+
+
+def _underlines(lines: list[str], i: int) -> bool:
+    """Line `i` is a run of backticks under a title at least as long as it (a fence under
+    a sentence is shorter: "Install:" over "```")."""
+    rule = _BACKTICKS.match(lines[i])
+    title = lines[i - 1].strip() if i > 0 else ""
+    return rule is not None and bool(title) and "`" not in title[:3] and \
+        len(rule.group(1)) >= len(title)
+
+
 def rst_markup(body: str) -> str:
     """A reStructuredText passage as the answerer reads it, line for line (the citation's
     lines do not move): its explicit markup lines and titles' underlines blank, a
@@ -573,7 +587,8 @@ def rst_markup(body: str) -> str:
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _ADORNMENT.match(line):  # a title's underline ("~~~~" is no code fence here)
+        if _ADORNMENT.match(line) or _underlines(lines, i):  # a title's underline ("~~~~"
+            # is no code fence here, nor is "````" as long as the title over it)
             lines[i] = ""
             i += 1
             continue

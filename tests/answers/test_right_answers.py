@@ -4248,6 +4248,26 @@ def test_a_manual_page_example_whose_caption_has_no_full_stop_is_one_entry(tmp_p
     assert "America/Los_Angeles" not in answer.answer, answer.answer
 
 
+def test_a_title_underlined_with_backticks_is_no_code_fence():
+    """Flask's logging.rst (trial 89's fe4, fe3): its subsections are underlined with
+    backticks ("Removing the Default Handler" over "````…"), which read as a Markdown
+    code fence: the whole section after it was code no sentence announced, and dropped.
+    The passage had nothing to quote, the answer came from the next one ("…add handlers
+    to the root logger…", `root.addHandler(default_handler)`: the opposite). A run of
+    backticks as long as the title over it is that title's underline; a fence under a
+    sentence is shorter."""
+    page = (DOCUMENTED / "flask-logging.rst").read_text(encoding="utf-8")
+    section = page[page.index("Removing the Default Handler"):page.index("Email Errors")]
+    units = split_sentences(_hit(1, "flask-logging.rst", "", section, kind="text"))
+    said = [(u.role, u.text) for u in units if u.role != "heading"]
+    assert said[0][0] == "statement" and said[0][1].startswith("If you configured logging"), said
+    assert said[1][0] == "attached" and "app.logger.removeHandler(default_handler)" in \
+        said[1][1], said
+    fenced = split_sentences(_hit(1, "readme.rst", "", "Install it with pip:\n```\npip "
+                                  "install thing\n```\n", kind="text"))
+    assert [u.role for u in fenced] == ["statement", "attached"], fenced
+
+
 def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
     """cryptsetup-luksFormat(8) (trial 57's en6): "Which cryptsetup option makes it give
     up, and what does it do by default?" quoted `--cipher`, whose "cryptsetup --help shows
