@@ -563,6 +563,10 @@ _INDENT = re.compile(r"^[ \t]*")
 _ADORNMENT = re.compile(r"^([=\-~^\"'#*+_.:<>!$%&,;?@|/\\])\1{2,}[ \t]*$")
 
 
+# the directives that describe an object: their argument is the entry's name
+_OBJECT_DIRECTIVE = re.compile(r"^(?:(?:py|c|cpp|js|std|rst):)?(?:data|function|class|method|"
+                               r"attribute|exception|option|envvar|describe|object|confval|"
+                               r"decorator|property|program|setting|directive|role)$")
 # a title's underline of backticks (Flask's documentation: "Default Configuration" over
 # "`````````````````````"), which a Markdown fence's three backticks also open
 _BACKTICKS = re.compile(r"^(`{4,})[ \t]*$")
@@ -595,7 +599,10 @@ def rst_markup(body: str) -> str:
         indent = len(_INDENT.match(line).group())
         directive = RST_MARKUP.match(line)
         if directive:
-            lines[i] = ""
+            # an object's description (".. py:data:: PERMANENT_SESSION_LIFETIME") is
+            # headed by its name, its entry's term; other markup is left out
+            named = _OBJECT_DIRECTIVE.match(directive.group(2) or "")
+            lines[i] = " " * indent + line.split("::", 1)[1].strip() if named else ""
             code_after = indent if directive.group(2) and _CODE_DIRECTIVE.search(
                 directive.group(2)) else None
             i += 1

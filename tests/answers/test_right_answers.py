@@ -4268,6 +4268,21 @@ def test_a_title_underlined_with_backticks_is_no_code_fence():
     assert [u.role for u in fenced] == ["statement", "attached"], fenced
 
 
+def test_a_setting_described_by_a_directive_is_headed_by_its_name(tmp_path):
+    """Flask's config.rst (trial 89's en1): each setting is a ".. py:data:: NAME" directive
+    over its description and a "Default: …" line. The directive's line was blanked as
+    markup, so the settings ran into one another: "how long does a permanent session
+    cookie stay valid by default?" quoted "Default: ``timedelta(days=31)``" with no name,
+    then the next two settings' descriptions and defaults. An object's directive is its
+    entry's term: the quote is that entry, named."""
+    answer = _ask_documented(tmp_path, "flask-config.rst", "how long does a permanent "
+                             "session cookie stay valid by default?")
+    assert answer.answer.startswith("`PERMANENT_SESSION_LIFETIME` —"), answer.answer
+    assert "timedelta(days=31)" in answer.answer, answer.answer
+    assert "X-Sendfile" not in answer.answer and "Control whether" not in answer.answer, \
+        answer.answer
+
+
 def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
     """cryptsetup-luksFormat(8) (trial 57's en6): "Which cryptsetup option makes it give
     up, and what does it do by default?" quoted `--cipher`, whose "cryptsetup --help shows
