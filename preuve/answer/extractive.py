@@ -1175,6 +1175,9 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
     i = sentence.index
     while i > 0 and own[i - 1].role == STATEMENT and own[i - 1].block == sentence.block:
         i -= 1
+    labelled = [u for u in own[i:sentence.index + 1] if _LABELLED_ITEM.match(u.text)]
+    if labelled and labelled[-1] is not sentence and _DEFAULT_VALUE.match(sentence.text):
+        return labelled[-1].index  # "navigation_depth: The maximum depth…" / "Default: 4."
     tagged = [u for u in own[i:sentence.index + 1] if _opens_on_tag(u.text)]
     if tagged:  # an option and its description on one line ("-c     Obtenir l'état…"):
         # the entry starts there (a quote from it ends at the next one); a value's ("124
@@ -1261,6 +1264,11 @@ def _row_asked(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
     if not _VALUE_KEY.match(key):  # a cell of values ("2, 3, 4", "5"), not a name that
         return False  # holds one ("DECIMAL(10,5)")
     return any(_gives(question, value) for value in re.findall(r"\d+", key))
+
+
+# a list item that opens on the name it describes, a setting's ("navigation_depth: The
+# maximum depth of the navigation tree…", MkDocs' theme options)
+_LABELLED_ITEM = re.compile(r"^`?[A-Za-z][A-Za-z\d]*(?:[_.][A-Za-z\d]+)+`?\s?:\s+\S")
 
 
 def _opens_on_option(text: str) -> bool:
@@ -1380,7 +1388,8 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             continue
         if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
             break
-        if out and _opens_on_option(out[0].text) and _opens_on_option(sentence.text):
+        if out and (_opens_on_option(out[0].text) and _opens_on_option(sentence.text)
+                    or _LABELLED_ITEM.match(out[0].text) and _LABELLED_ITEM.match(sentence.text)):
             break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
         if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer

@@ -4283,6 +4283,20 @@ def test_a_setting_described_by_a_directive_is_headed_by_its_name(tmp_path):
         answer.answer
 
 
+def test_a_default_line_is_quoted_with_the_setting_its_list_item_names(tmp_path):
+    """MkDocs' theme options (trial 91's en8): each is a list item that opens on its name
+    ("navigation_depth: The maximum depth of the navigation tree in the sidebar.") and ends
+    on "Default: 4.". A number asked for is quoted from the sentence that gives it, so the
+    answer opened on a bare "Default: 4." and ran on into collapse_navigation's, titles_only's
+    and sticky_navigation's items. A default line is quoted from its item's name, and the
+    quote ends where the next item opens."""
+    answer = _ask_documented(tmp_path, "mkdocs-choosing-your-theme.html", "how many levels "
+                             "deep does the sidebar go with the readthedocs theme by default?")
+    assert answer.answer.startswith("navigation_depth: The maximum depth"), answer.answer
+    assert "Default: 4." in answer.answer and "collapse_navigation" not in answer.answer, \
+        answer.answer
+
+
 def test_a_sentence_of_an_option_s_description_is_about_that_option(tmp_path):
     """cryptsetup-luksFormat(8) (trial 57's en6): "Which cryptsetup option makes it give
     up, and what does it do by default?" quoted `--cipher`, whose "cryptsetup --help shows
