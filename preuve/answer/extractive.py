@@ -1863,12 +1863,8 @@ class ExtractiveAnswerer:
         # a sum or a date by the sentence that gives it ("The reflogs are kept by default for
         # 30 days…", not the "Reflogs" section's examples before it), not from its section's
         # or its API entry's start
-        elif kind != YESNO and kind not in MUST_CARRY and self._titled(question, pick, units) and (
-                any(s is pick for s in window(own, _body_start(own), budget))
-                or self._asked_here(pick, units)) and not (
-                    not self._asked_here(pick, units) and _stands_out(
-                        pick, by_hit[(_section_opening(pick.hit, hits) or pick.hit).chunk_id],
-                        compared)):
+        elif self._from_section_start(question, kind, pick, own, units, hits, by_hit, budget,
+                                      compared):
             opening = _section_opening(pick.hit, hits)
             if opening is not None and not _opens_quote(by_hit[opening.chunk_id], pick,
                                                         budget):
@@ -1994,6 +1990,23 @@ class ExtractiveAnswerer:
         # target process to get contexts from" is `-t, --target PID`'s)
         signature = _signature_before(own, quote)
         return [signature] + quote if signature is not None else quote
+
+    def _from_section_start(self, question: str, kind: str, pick: Sentence,
+                            own: list[Sentence], units: list[Sentence], hits: Sequence[Hit],
+                            by_hit: dict[str, list[Sentence]], budget: int, compared) -> bool:
+        """The pick's heading names what is asked (`_titled`), so its section is quoted from
+        its start: when the heading is the user's question (a FAQ entry, `_asked_here`), or
+        when a quote from the start reaches the pick and the pick does not stand out of
+        what comes before it (`_stands_out`). Not for a yes or no, nor a figure asked for:
+        the sentence that gives it is quoted."""
+        if kind == YESNO or kind in MUST_CARRY or not self._titled(question, pick, units):
+            return False
+        if self._asked_here(pick, units):
+            return True
+        if not any(s is pick for s in window(own, _body_start(own), budget)):
+            return False
+        opening = _section_opening(pick.hit, hits) or pick.hit
+        return not _stands_out(pick, by_hit[opening.chunk_id], compared)
 
     def _titled(self, question: str, pick: Sentence, units: list[Sentence]) -> bool:
         """The passage's own heading names what is asked: by its words, or (across
