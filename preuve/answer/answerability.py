@@ -447,6 +447,11 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     # each passage the answer may be drawn from, on its own (`read_first`), and the first
     # PASSAGES together
     stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
+    # a figure the user gives ("only 100 packets", "port 8080") is a value to put in, not
+    # what is asked about: held by none of the passages read, it counts neither way
+    read = set().union(*stems)
+    weights = [0.0 if _NUMBER.match(word) and not stems_of & read else weight
+               for (stems_of, word), weight in zip(written, weights, strict=True)]
     share, rows = coverage(words, tokens.loosely(words, set().union(*stems[:PASSAGES])),
                            weights, own_stems)
     agree = agreement(hits)

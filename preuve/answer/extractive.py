@@ -53,8 +53,9 @@ _BOUNDARY = re.compile(
 # a sentence's end at a line's end, before a line opening in lower case (an example's
 # command)
 _LINE_END = re.compile(r"(?<=[.!?])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
-_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>(?!>>)\s*|\|\s*)")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# ("#.": an item reStructuredText numbers itself)
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
 # (a menu item's "…" before a sentence's end is not a leader: "Édition→Préférences....")
 _TOC_LINE = re.compile(r"(?:\.\s*){5,}|(?<=\s)(?:\.\s*){4}|…{2,}|"
@@ -436,6 +437,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
     start, block = 0, 0
     notes = False  # past a PDF page's first footnote: the rest of the page is its notes
     usage = False  # in a manual page's SYNOPSIS: usage lines, no statement
+    margin: int | None = None  # the indentation of the term alone on its line above
     described_terms = _described_terms(body)
     ends = [*_boundaries(body, described_terms, by_lines), None]
     terms = {m.start() for m in described_terms}
@@ -481,8 +483,11 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 and cleaned[:1].islower():
             role = ATTACHED  # "…using [code] and remove the hold with [code]": one sentence
             runs_on = into_code and not _END.search(cleaned)
-        elif into_code and not _END.search(cleaned) and len(cleaned.split()) >= 3 \
-                and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned):
+        elif into_code and not _END.search(cleaned) and (
+                len(cleaned.split()) >= 3 or _labels_code(raw, following)) \
+                and not _is_heading_line(cleaned, headings) and not is_navigation(cleaned) \
+                and not (example and _page_command(hit, cleaned)):  # ("rm -- -toto" over
+            # "rm ./-toto": two commands, not a caption and its example)
             role, runs_on = STATEMENT, True
             block += example and bool(out)
         elif term or title:
@@ -535,9 +540,22 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                     cleaned = f"`{cleaned}`"  # verbatim, and never read as a citation
             else:
                 cleaned = _without_marks(cleaned, indexed)  # "…the file[7]." -> "…the file."
+            at = start + lead  # where the unit starts, and its line's indentation if it
+            # starts that line
+            line_start = line_starts[_line_of(line_starts, at)]
+            indent = at - line_start if not body[line_start:at].strip() else None
+            if role == STATEMENT and margin is not None and indent is not None \
+                    and indent <= margin:
+                block += 1  # back at the margin of the term above: the page's text again
+                # ("--version" / "afficher…" / "Le suffixe d'archivage est « ~ »…", mv(1))
+            if role in (HEADING, QUESTION):
+                margin = indent if term and by_lines else None
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on, term=term,
                                 tagged=inline and not raw.lstrip().startswith("-"))
+            if role == STATEMENT and margin is not None and indent is not None \
+                    and indent <= margin:
+                margin = None
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -721,11 +739,17 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         text = line.group().strip()
         return body[line.end():below.start()] == "\n" and bool(below.group().strip()) and \
             _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
-            len(text.split()) <= TERM_WORDS and not _END.search(text) and \
+            len(text.split()) <= TERM_WORDS and (
+                not _END.search(text) or _COLON_TERM.match(text)) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
             not _FENCE.match(text)
 
     return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
+
+
+# a definition list's term written with a colon ("``urlize.rel``:", "navigation_depth:")
+# (a name: not "Example:" or "Note:" over an indented block)
+_COLON_TERM = re.compile(r"^(?:``[^`\s]+``|[a-z_$][\w$]*|[\w$]+(?:[.:_-][\w$]+)+):$")
 
 
 # An operator and the value it takes in capitals, a term of a command's expressions
@@ -778,6 +802,15 @@ _TAGGED_LINE = re.compile(r"\n(?=" + _INLINE_TAG.pattern.removeprefix("^") + ")"
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def _labels_code(raw: str, following: str) -> bool:
+    """`raw` is a label of a word or two written right over a code block, no blank line
+    between: a tab's name ("Linux" over "~/.cache/pip", "Windows" over its path), which
+    says whom the code is for."""
+    label = raw.strip(" \t")
+    return bool(_FENCE.match(following)) and label.endswith("\n") \
+        and not label.endswith("\n\n") and 0 < len(label.split()) <= 2
 
 
 def _boundaries(body: str, terms: list[re.Match[str]], by_lines: bool = False
@@ -1281,10 +1314,16 @@ def _opens_on_tag(text: str) -> bool:
     return _opens_on_option(text) or bool(_TAG.match(text.split(" ", 1)[0]))
 
 
+def _term_name(text: str) -> str:
+    """A term alone on its line as a quote names it: "``urlize.rel``:" is `urlize.rel`."""
+    text = text.strip()
+    return text[:-1].strip("`") if _COLON_TERM.match(text) else text
+
+
 def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
     """A term alone on its line as a quote shows it before its description ("`126` —",
     `_TERM_LEAD`), at `index` and in `block` of the quote it leads."""
-    return Sentence(f"`{term.text.strip()}` —", term.hit, term.start_line, term.end_line,
+    return Sentence(f"`{_term_name(term.text)}` —", term.hit, term.start_line, term.end_line,
                     index=index, block=block, role=ATTACHED)
 
 
@@ -1308,6 +1347,21 @@ def _names_asked(question: str, term: str) -> bool:
         return False
     name = set(tokens.tokens(match.group(1), "en"))
     return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
+
+
+def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
+    """`sentence` describes a term alone on its line whose compound name the question
+    gives part by part ("urlize.rel" for "le rel que urlize met…", "truncate.leeway"): every
+    part of two letters or more is one of the question's words."""
+    start = _description_start(own, sentence)
+    if not start or not own[start - 1].term:
+        return False
+    name = own[start - 1].text.strip().strip("`:").strip("`")
+    parts = [p for p in re.split(r"[.:_/-]+", name) if p]
+    if len(parts) < 2 or any(len(p) < 2 for p in parts) or not re.fullmatch(r"[\w.:/-]+", name):
+        return False
+    asked = {tokens.fold(w) for w in re.findall(r"\w+", question)}
+    return all(tokens.fold(p) in asked for p in parts)
 
 
 SHORT_SENTENCE = 8
@@ -1468,7 +1522,11 @@ def _joined(texts: list[str]) -> str:
             else:
                 out = out.rstrip() + ("\n" if out else "") + piece + "\n"
             continue
-        if i and not out.endswith("\n"):
+        if i and not out.endswith("\n") and i + 1 < len(texts) \
+                and _FENCE.match(texts[i + 1]) and len(piece.split()) <= 2 \
+                and not _END.search(piece):
+            out += "\n"  # a label over its code block ("MacOS"): a line of its own
+        elif i and not out.endswith("\n"):
             apart = is_table_row(texts[i - 1]) or (
                 not _END.search(texts[i - 1]) and not _TERM_LEAD.match(texts[i - 1])
                 and (_opens_on_tag(piece) or _TERM_LEAD.match(piece)))
@@ -1715,6 +1773,9 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
+            if sentence.role == STATEMENT and _in_entry_named(question, sentence, own):
+                bonus += KIND_BONUS  # "The default is `noopener`." under ``urlize.rel``
+                # for "le rel que urlize met par défaut", not ``urlize.target``'s
             if status_asked and _status_value(sentence, own):
                 bonus += FIGURE_BONUS  # "2  Changed or missing package files…" for "what
                 # exit code… if some installed package files were modified?"
@@ -2419,7 +2480,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     if not chosen or chosen[0].index == 0:
         return None
     heading = own[chosen[0].index - 1]
-    text = _labelled_term(heading.text.strip()) or heading.text.strip()
+    text = _labelled_term(heading.text.strip()) or _term_name(heading.text)
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)
                                        or heading.term) or (
                 heading.hit.kind == "text" and not heading.term and _SECTION_TITLE.match(text)):

@@ -8,11 +8,18 @@ A table of contents (a list of only links to anchors) becomes chunks of role
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import FENCE_OPEN, chunks_from_entries, chunks_from_paragraphs
+from preuve.ingest.chunking import (
+    FENCE_OPEN,
+    chunks_from_entries,
+    chunks_from_paragraphs,
+    word_count,
+)
 from preuve.ingest.metadata import split_front_matter
 from preuve.ingest.navigation import BODY, NAVIGATION
+from preuve.models import Chunk
 
 # ATX heading; a closing run of # is only stripped when a space precedes it ("C#" stays)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
@@ -131,6 +138,60 @@ def without_comments(lines: list[str]) -> list[str]:
     return out
 
 
+# A MyST directive written as a fence: "````{tab} Linux", "```{note}", "```{versionadded} 20.1"
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$")
+_MYST_DIRECTIVE = re.compile(r"^\{([\w:-]+)\}[ \t]*(.*)$")
+_MYST_OPTION = re.compile(r"^[ \t]*:[\w-]+:")  # ":class: dropdown" under the opening line
+# the directives whose content is Markdown a reader sees as text (admonitions, tabs, cards,
+# version notes), not code: every other directive's fence stays a code block
+MYST_CONTAINERS = frozenset("""admonition attention caution danger error hint important note
+    seealso tip warning versionadded versionchanged deprecated topic sidebar margin rubric
+    dropdown tab tab-item tab-set tabbed card grid grid-item grid-item-card div container
+    """.split())
+_VERSION_NOTES = frozenset({"versionadded", "versionchanged", "deprecated"})
+
+
+def myst_containers(lines: list[str]) -> list[str]:
+    """`lines` with the fences of MyST's text directives opened: in Markdown written for
+    Sphinx (pip's docs), "````{tab} Linux" / "```" / "~/.cache/pip" / "```" / "````" holds
+    a code block under a tab named Linux, not code that runs to the next fence. The opening
+    line keeps its argument ("Linux"; a version note its name too, "versionadded 20.1";
+    blank without one), its options and the
+    closing fence are blanked, line for line; the code blocks inside stay as written."""
+    out = list(lines)
+    open_fences: list[tuple[str, int, bool]] = []  # (fence character, length, a directive)
+    options = False  # right under a directive's opening line
+    for i, line in enumerate(lines):
+        fence = _FENCE_LINE.match(line)
+        if options and _MYST_OPTION.match(line):
+            out[i] = ""
+            continue
+        options = False
+        if fence is None:
+            continue
+        mark, rest = fence.group(1), fence.group(2)
+        top = open_fences[-1] if open_fences else None
+        closes = top is not None and not rest and mark[0] == top[0] and len(mark) >= top[1]
+        if top is not None and not top[2]:  # inside a code block: only its fence closes it
+            if closes:
+                open_fences.pop()
+            continue
+        directive = _MYST_DIRECTIVE.match(rest)
+        if closes:
+            open_fences.pop()
+            out[i] = ""
+        elif directive and directive.group(1) in MYST_CONTAINERS:
+            open_fences.append((mark[0], len(mark), True))
+            indent = line[:len(line) - len(line.lstrip())]
+            name, argument = directive.groups()
+            out[i] = "" if not argument else indent + (
+                f"{name} {argument}" if name in _VERSION_NOTES else argument)
+            options = True
+        else:
+            open_fences.append((mark[0], len(mark), False))
+    return out
+
+
 # A manual page as `man` renders it to text: a running header whose ends name the page
 # ("rsync(1)      User Commands      rsync(1)"), a footer of three fields like it, section
 # titles in capitals at the margin ("DESCRIPTION", "VALEUR RENVOYÉE") and subsection titles
@@ -205,6 +266,30 @@ def manual_page(lines: list[str]) -> tuple[dict[int, tuple[int, str, int]], set[
     return found, furniture, title[:120] or header.group(1)
 
 
+# a manual page's passage of fewer words is no passage of its own (`_short_joined`)
+SHORT_PASSAGE_WORDS = 40
+
+
+def _short_joined(chunks: list[Chunk], lines: list[str], offset: int) -> list[Chunk]:
+    """A manual page's passages, each of fewer than SHORT_PASSAGE_WORDS words joined to
+    the next one, line for line: NAME's line and SYNOPSIS's usage open the description,
+    AUTHOR and REPORTING BUGS run into COPYRIGHT. Alone, a passage of a dozen words
+    outranks the paragraph that answers on the page's name only (BM25 favours the short):
+    "tail -f ne suit plus mon log après la rotation" found tail(1)'s NOM and SYNOPSIS
+    first. (`offset`: the line number of `lines[0]`, less one.)"""
+    out: list[Chunk] = []
+    for chunk in chunks:
+        before = out[-1] if out else None
+        if before is not None and word_count(before.text) < SHORT_PASSAGE_WORDS \
+                and before.start_line is not None and chunk.end_line is not None \
+                and before.start_line <= chunk.start_line and before.role == chunk.role:
+            text = "\n".join(lines[before.start_line - offset - 1:chunk.end_line - offset])
+            out[-1] = replace(chunk, text=text, start_line=before.start_line)
+        else:
+            out.append(chunk)
+    return out
+
+
 def parse_markdown(data: bytes, settings: ChunkSettings) -> Parsed:
     return _parse_sections(data, settings, atx=True, underlines=_MARKDOWN_UNDERLINES)
 
@@ -213,7 +298,7 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
     meta, body, offset = split_front_matter(decode_text(data))
     lines = body.split("\n")
     if atx:
-        lines = without_comments(lines)
+        lines = myst_containers(without_comments(lines))
     else:
         lines = unhyphenated(lines)
     found = headings(lines, atx, underlines)
@@ -248,6 +333,8 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
             chunks.extend(chunker(lines[a + first:a + last + 1], offset + a + first + 1,
                                   settings.max_words, settings.overlap_words,
                                   heading=heading, role=role))
+    if manual is not None:
+        chunks = _short_joined(chunks, lines, offset)
     if not atx:  # a reStructuredText passage of markup alone (".. currentmodule:: click")
         chunks = [c for c in chunks if not all(
             RST_MARKUP.match(ln) for ln in c.text.split("\n") if ln.strip())]

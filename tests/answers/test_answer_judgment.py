@@ -263,7 +263,8 @@ def test_a_refusal_says_which_condition_the_dense_evidence_missed():
                   page=None, page_label=None, start_line=1, end_line=2, symbol=None,
                   symbol_kind=None, text="Return a k length sample of unique elements chosen "
                   "from the population sequence, without replacement.", language="en")
-    question = "how do I pick 5 random items from a list without getting the same one twice?"
+    question = ("how do I pick a handful of random items from a list without getting the "
+                "same one twice?")
     sure = E5_DEFAULTS.dense_sure + 0.004
     judgment = judge(question, [passage], sure, lambda stems: 1, 100, E5_DEFAULTS)
     assert not judgment.answerable
@@ -298,3 +299,32 @@ def test_quantifiers_and_particles_are_not_what_a_question_is_about():
         "work it out for every user, or back up some of them? Chacun a-t-il quelques droits ?")]
     assert not {"each", "every", "some", "out", "up", "Chacun", "quelques"} & set(words), words
     assert {"cap", "bandwidth", "client", "mod_deflate", "user", "back", "droits"} <= set(words)
+
+
+def test_a_figure_the_user_gives_counts_against_no_passage():
+    """"make tcpdump grab only 100 packets", "which lsof option shows who listens on port
+    8080": the figure is a value the user will type, and the page that answers never holds
+    it. It counted as a word the passages lack (own questions of session 32: two false
+    refusals). A figure no passage read holds now counts neither way; one a passage holds
+    still counts as found."""
+    from preuve.answer.answerability import judge
+
+    def passage(text: str) -> Hit:
+        return Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="random.html",
+                   kind="html", title="random", heading="random.sample(population, k)",
+                   page=None, page_label=None, start_line=1, end_line=2, symbol=None,
+                   symbol_kind=None, text=text, language="en")
+
+    sample = passage("Return a k length list of unique elements chosen from the population "
+                     "sequence, without replacement.")
+    with_figure = "how do I pick 5 random elements from a list without replacement?"
+    without = "how do I pick random elements from a list without replacement?"
+
+    def share(question: str, hit: Hit) -> float:
+        return judge(question, [hit], 0.9, lambda stems: 1, 100,
+                     E5_DEFAULTS).numbers["coverage"]
+
+    assert share(with_figure, sample) == share(without, sample) > 0.5
+    said = passage("Return a list of 5 unique elements chosen from the population sequence.")
+    assert share("how do I pick 5 random elements from a sequence?", said) > \
+        share("how do I pick 7 random elements from a sequence?", said)

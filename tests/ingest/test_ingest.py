@@ -20,7 +20,7 @@ from conftest import EXAMPLES, HANDBOOK, chunks_of, open_index, rows, run_cli
 
 from preuve import Index
 from preuve.ingest.base import ChunkSettings
-from preuve.ingest.markdown import parse_markdown, parse_text
+from preuve.ingest.markdown import SHORT_PASSAGE_WORDS, parse_markdown, parse_text
 
 
 def norm(text: str) -> str:
@@ -199,7 +199,8 @@ def test_a_manual_page_rendered_as_text_is_cut_at_its_sections():
     title, and no passage runs from one section into the next (trial 73: strtol's NOTES,
     "…doit positionner errno à 0…", shared a passage with the end of DESCRIPTION); a
     subsection's title ends one too ("   État de fin d'exécution :", its list of codes
-    whole in one passage)."""
+    whole in one passage). Only a section of fewer than SHORT_PASSAGE_WORDS words (NAME,
+    SYNOPSIS) runs into the next."""
     fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
     titles = {"timeout.1.fr.txt": "timeout - Exécuter une commande avec une limite de temps",
               "strtol.3.fr.txt": "strtol, strtoll, strtoq - Convertir une chaîne en un "
@@ -216,7 +217,9 @@ def test_a_manual_page_rendered_as_text_is_cut_at_its_sections():
         for chunk in parsed.chunks:
             assert header not in chunk.text and footer not in chunk.text, (name, chunk.text)
             inside = {n for n in starts if chunk.start_line < n <= chunk.end_line}
-            assert not inside, (name, chunk.start_line, chunk.end_line, inside)
+            last = max(inside, default=chunk.start_line)  # the words before the last title
+            before = " ".join(lines[chunk.start_line - 1:last - 1]).split()
+            assert len(before) < SHORT_PASSAGE_WORDS, (name, chunk.start_line, last)
     codes = parse_text((fixtures / "timeout.1.fr.txt").read_bytes(), ChunkSettings())
     listed = [c for c in codes.chunks if "124    si la commande" in c.text]
     assert listed and "137    si COMMANDE" in listed[0].text, listed
@@ -1037,3 +1040,43 @@ def test_myst_link_targets_are_not_text():
     lines = data.decode().split("\n")
     compatibility = next(c for c in parsed.chunks if c.heading.endswith("Compatibility"))
     assert lines[compatibility.start_line - 1].strip() == "## Compatibility"
+
+
+def test_a_myst_text_directive_is_markdown_and_its_lines_keep_their_numbers():
+    """pip's caching.md writes its notes and tabs as MyST directives in fences
+    ("```{caution}", "````{tab} Linux"). Read as code fences, "````{tab} Linux" was closed by
+    the code block inside it and the path "~/.cache/pip" became a stray line. A text
+    directive's fence is markup: its argument stays ("Linux", "versionadded 20.1"), the
+    code blocks inside stay code, and every line keeps its number."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "pip-caching.md")
+    data = page.read_bytes()
+    lines = data.decode().split("\n")
+    parsed = parse_markdown(data, ChunkSettings())
+    paths = next(c for c in parsed.chunks if c.heading.endswith("Default paths"))
+    assert "{tab}" not in paths.text and "````" not in paths.text, paths.text
+    assert "Linux\n```\n~/.cache/pip\n```" in paths.text, paths.text
+    assert lines[paths.start_line - 1].startswith("### Default paths"), paths.start_line
+    assert lines[paths.start_line + 1] == "````{tab} Linux", paths.start_line
+    for chunk in parsed.chunks:
+        assert "{caution}" not in chunk.text and "{versionadded}" not in chunk.text, chunk.text
+        assert chunk.text.count("\n") == chunk.end_line - chunk.start_line, chunk
+    assert any("versionadded 20.1" in c.text for c in parsed.chunks)
+
+
+def test_a_manual_page_s_section_of_a_few_words_opens_the_next_passage():
+    """The French tail(1) (trial 93's fr2): NOM ("tail - Afficher la dernière partie de
+    fichiers", 6 words) and SYNOPSIS (4 words) were passages of their own, and BM25, which
+    favours the short, ranked them first for "tail -f ne suit plus mon log après la
+    rotation" on the page's name alone, above the paragraph that answers. A passage of
+    fewer than 40 words joins the next one, line for line."""
+    page = (Path(__file__).parents[1] / "fixtures" / "documented" / "tail.1.fr.txt")
+    data = page.read_bytes()
+    lines = data.decode().split("\n")
+    parsed = parse_text(data, ChunkSettings())
+    first = parsed.chunks[0]
+    assert first.text.lstrip().startswith("NOM") and "DESCRIPTION" in first.text, first.text
+    for chunk in parsed.chunks:  # (words `man` hyphenated are whole on their first line)
+        assert chunk.text.count("\n") == chunk.end_line - chunk.start_line, chunk
+        assert chunk.text.split("\n")[0].split()[:1] == lines[chunk.start_line - 1].split()[:1]
+    short = [c for c in parsed.chunks[:-1] if len(c.text.split()) < 40]
+    assert not short, short
