@@ -38,6 +38,7 @@ from preuve.answer.answerability import (
 )
 from preuve.answer.changes import change_answer, first_version_answer, what_changed
 from preuve.answer.conversation import carry_over, rewrite_with_model
+from preuve.answer.extractive import closing_only
 from preuve.answer.pipeline import Answer, answer_from_hits
 from preuve.calibration import Calibration
 from preuve.conversations import Conversations
@@ -215,10 +216,11 @@ class Index:
         if changed is not None:  # "what changed in ...?": answered from the versions
             return changed
         started = time.perf_counter()
-        # a passage whose text a better-ranked one already holds takes no place among the k
-        hits = retrieve.distinct(self.search(retrieval_question or question, method=method,
-                                             k=2 * k, as_of=as_of, audience=audience,
-                                             paths=paths), k)
+        # a passage whose text a better-ranked one already holds takes no place among the
+        # k, nor does a manual page's closing boilerplate that the question does not ask for
+        found = self.search(retrieval_question or question, method=method, k=2 * k,
+                            as_of=as_of, audience=audience, paths=paths)
+        hits = retrieve.distinct([h for h in found if not closing_only(h, question)], k)
         evidence = self.calibration.evidence(retrieval_question or question, hits,
                                              as_of=as_of, audience=audience, paths=paths)
         judgment = self._judgment(retrieval_question or question, hits, evidence,

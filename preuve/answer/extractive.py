@@ -998,6 +998,49 @@ _ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|w
                                r"manual|manuel|info)\b", re.I)
 
 
+# a string the question quotes: 'w', "from package import *", `--dry-run`, « -toto »
+_QUOTED_LITERAL = re.compile(r"(?<!\w)(?:'([^'\n]{1,40})'|\"([^\"\n]{1,40})\"|`([^`\n]{1,40})`|"
+                             r"«\s?([^»\n]{1,40}?)\s?»|“([^”\n]{1,40})”|‘([^’\n]{1,40})’)(?!\w)")
+_QUOTE_MARKS = "'\"`«»“”‘’ "
+
+
+def quoted_literals(question: str) -> list[str]:
+    """The strings `question` quotes ("the difference between opening a file with 'w' and
+    'a'"): what the user wants found as written."""
+    return [next(g for g in m.groups() if g is not None).strip()
+            for m in _QUOTED_LITERAL.finditer(question)]
+
+
+def _quotes_all(literals: list[str], text: str) -> bool:
+    """`text` holds every one of `literals` as written: one of three letters or fewer
+    between quote marks ('w', ``-p``), a longer one anywhere."""
+    for literal in literals:
+        if len(literal) <= 3:
+            marks = re.escape(_QUOTE_MARKS)
+            found = re.search(rf"[{marks}]{re.escape(literal)}[{marks}]", text)
+        else:
+            found = literal.lower() in text.lower()
+        if not found:
+            return False
+    return True
+
+
+def closing_only(hit: Hit, question: str) -> bool:
+    """`hit` holds nothing but a manual page's closing sections (`_BACK_MATTER`: authors,
+    where to report bugs, copyright, see also, translators) and `question` asks about none
+    of them: the same boilerplate on every page of a collection, and short, so that a
+    page's name alone ranks it among the first (uniq(1)'s AUTEUR… third for "uniq me
+    laisse des doublons, pourquoi ?"). `ask` leaves such passages out."""
+    if _ASKS_BACK_MATTER.search(question):
+        return False
+    lines = [line for line in hit.text.split("\n") if line.strip()]
+    titles = [line.strip() for line in lines if _section_title(line)]
+    if not titles:
+        heading = (hit.heading or "").split(" > ")[-1].strip()
+        return bool(heading) and bool(_BACK_MATTER.match(heading))
+    return lines[0].strip() == titles[0] and all(_BACK_MATTER.match(t) for t in titles)
+
+
 def _in_back_matter(own: list[Sentence]) -> list[Sentence]:
     """The units of a passage under a manual page's closing section heading, with it."""
     out: list[Sentence] = []
@@ -1728,6 +1771,7 @@ class ExtractiveAnswerer:
             asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
+        literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
         status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
@@ -1785,6 +1829,9 @@ class ExtractiveAnswerer:
             if sentence.tagged and _tag_asked(question, sentence.text):
                 bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
                 # for "…gets exit code 42. What does that mean?"
+            if literals and sentence.role == STATEMENT and _quotes_all(literals, said):
+                bonus += 2 * KIND_BONUS  # "'w' for only writing…, and 'a' opens the file
+                # for appending" for "the difference between opening a file with 'w' and 'a'"
             if requirement and sentence.role == STATEMENT and _STATES_REQUIREMENT.search(said):
                 bonus += KIND_BONUS  # "to use reordering, a delay option must be specified"
             if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):

@@ -33,7 +33,9 @@ from preuve.answer.extractive import (
     _names_asked,
     _tag_asked,
     cite,
+    closing_only,
     is_table_row,
+    quoted_literals,
     rst_markup,
     split_sentences,
     term_overlap,
@@ -4807,3 +4809,41 @@ def test_an_item_restructuredtext_numbers_itself_is_a_list_item():
     said = [u.text for u in units]
     assert "pip's code is *not* thread safe." in said, said
     assert not any(t.startswith("#.") for t in said), said
+
+
+def test_what_the_question_quotes_is_looked_for_as_written(tmp_path):
+    """The Python tutorial's "Reading and Writing Files" (trial 95's en3): "what's the
+    difference between opening a file with 'w' and 'a'?" quoted the section's opening,
+    "open() returns a file object…" (a definition's lead), not the sentence that gives
+    both modes, which shares no other word with the question ('w' and 'a' are no words to
+    the analyzer). What the question quotes is what the user wants found as written."""
+    quote = _quote_documented(tmp_path, "python-tutorial-inputoutput.html", "what's the "
+                              "difference between opening a file with 'w' and 'a'?")
+    assert "'w' for only writing" in quote and "'a' opens the file for appending" in quote, \
+        quote
+
+
+@pytest.mark.parametrize("question, quoted", [
+    ("what's the difference between 'w' and 'a'?", ["w", "a"]),
+    ('what does "from package import *" actually import?', ["from package import *"]),
+    ("comment effacer « -toto » ?", ["-toto"]),
+    ("it's the user's file, isn't it?", []),
+    ("l'option d'affichage", []),
+])
+def test_a_question_s_quoted_strings_are_read_whole(question, quoted):
+    assert quoted_literals(question) == quoted
+
+
+def test_a_manual_page_s_closing_sections_take_no_place_among_the_passages(tmp_path):
+    """The French uniq(1) (trial 94's fr1): AUTEUR, SIGNALER DES BOGUES and COPYRIGHT, the
+    same boilerplate on every page, short, and full of the page's name, ranked third for
+    "uniq me laisse des doublons, pourquoi ?". `ask` leaves a passage of closing sections
+    out unless the question asks about them ("où signaler un bogue…")."""
+    with _documented(tmp_path, "uniq.1.fr.txt") as index:
+        hits = index.search("uniq me laisse des doublons, pourquoi ?", k=6)
+        assert any(closing_only(h, "uniq me laisse des doublons, pourquoi ?") for h in hits)
+        answer = index.ask("uniq me laisse des doublons, pourquoi ?")
+        assert answer.hits and not any("SIGNALER DES BOGUES" in h.text for h in answer.hits), \
+            [h.text[:40] for h in answer.hits]
+        asked = index.ask("où signaler un bogue de traduction de uniq ?")
+        assert any("SIGNALER DES BOGUES" in h.text for h in asked.hits)
