@@ -38,7 +38,7 @@ from preuve.answer.answerability import (
 )
 from preuve.answer.changes import change_answer, first_version_answer, what_changed
 from preuve.answer.conversation import carry_over, rewrite_with_model
-from preuve.answer.extractive import closing_only
+from preuve.answer.extractive import closing_only, named_pages
 from preuve.answer.pipeline import Answer, answer_from_hits
 from preuve.calibration import Calibration
 from preuve.conversations import Conversations
@@ -220,6 +220,13 @@ class Index:
         # k, nor does a manual page's closing boilerplate that the question does not ask for
         found = self.search(retrieval_question or question, method=method, k=2 * k,
                             as_of=as_of, audience=audience, paths=paths)
+        named = named_pages(question, found)
+        if named:  # the manual pages the question names answer it: theirs are read first
+            # ("what compression level does zip use…?" over xz's "The default is -6")
+            own = [h for h in self.search(retrieval_question or question, method=method,
+                                          k=2 * k, as_of=as_of, audience=audience,
+                                          paths=named) if h.path in named]
+            found = own or found
         hits = retrieve.distinct([h for h in found if not closing_only(h, question)], k)
         evidence = self.calibration.evidence(retrieval_question or question, hits,
                                              as_of=as_of, audience=audience, paths=paths)

@@ -1025,6 +1025,24 @@ def _quotes_all(literals: list[str], text: str) -> bool:
     return True
 
 
+# a manual page's title, its NAME line: "bzip2, bunzip2 - a block-sorting file compressor"
+_PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
+
+
+def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
+    """The manual pages among `hits` (plain text, titled by their NAME line) that
+    `question` names by one of their commands ("what compression level does zip use…",
+    "uniq me laisse des doublons", "bunzip2" for bzip2(1)), in rank order."""
+    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+    out: list[str] = []
+    for hit in hits:
+        names = _PAGE_NAMES.match(hit.title or "") if hit.kind == "text" else None
+        if names and hit.path not in out and asked & {
+                n.strip().lower() for n in names.group(1).split(",")}:
+            out.append(hit.path)
+    return out
+
+
 def closing_only(hit: Hit, question: str) -> bool:
     """`hit` holds nothing but a manual page's closing sections (`_BACK_MATTER`: authors,
     where to report bugs, copyright, see also, translators) and `question` asks about none

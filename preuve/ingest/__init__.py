@@ -65,7 +65,7 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # html 11: an entry's number outside its link ("4.1. <a>…</a>") leaves a list of links
 # navigation (DocBook's lists of a FAQ's questions); text 5: a manual page rendered as text
 # cut at its sections, an option kept with the paragraphs that describe it
-KIND_VERSIONS = {"code": "9", "html": "11", "markdown": "5", "pdf": "2", "text": "7"}
+KIND_VERSIONS = {"code": "9", "html": "11", "markdown": "6", "pdf": "2", "text": "7"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

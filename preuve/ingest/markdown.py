@@ -138,8 +138,9 @@ def without_comments(lines: list[str]) -> list[str]:
     return out
 
 
-# A MyST directive written as a fence: "````{tab} Linux", "```{note}", "```{versionadded} 20.1"
-_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$")
+# A MyST directive written as a fence: "````{tab} Linux", "```{note}", "```{versionadded} 20.1",
+# ":::{glossary}"
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(.*?)[ \t]*$")
 _MYST_DIRECTIVE = re.compile(r"^\{([\w:-]+)\}[ \t]*(.*)$")
 _MYST_OPTION = re.compile(r"^[ \t]*:[\w-]+:")  # ":class: dropdown" under the opening line
 # the directives whose content is Markdown a reader sees as text (admonitions, tabs, cards,
@@ -180,14 +181,15 @@ def myst_containers(lines: list[str]) -> list[str]:
         if closes:
             open_fences.pop()
             out[i] = ""
-        elif directive and directive.group(1) in MYST_CONTAINERS:
+        elif directive and (directive.group(1) in MYST_CONTAINERS or mark[0] == ":"):
+            # (MyST's colon fence, ":::{glossary}", holds Markdown whatever its directive)
             open_fences.append((mark[0], len(mark), True))
             indent = line[:len(line) - len(line.lstrip())]
             name, argument = directive.groups()
             out[i] = "" if not argument else indent + (
                 f"{name} {argument}" if name in _VERSION_NOTES else argument)
             options = True
-        else:
+        elif mark[0] != ":":  # (colons that open no directive are text)
             open_fences.append((mark[0], len(mark), False))
     return out
 

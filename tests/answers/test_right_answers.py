@@ -35,6 +35,7 @@ from preuve.answer.extractive import (
     cite,
     closing_only,
     is_table_row,
+    named_pages,
     quoted_literals,
     rst_markup,
     split_sentences,
@@ -4847,3 +4848,37 @@ def test_a_manual_page_s_closing_sections_take_no_place_among_the_passages(tmp_p
             [h.text[:40] for h in answer.hits]
         asked = index.ask("où signaler un bogue de traduction de uniq ?")
         assert any("SIGNALER DES BOGUES" in h.text for h in asked.hits)
+
+
+def test_the_manual_page_a_question_names_answers_it(tmp_path):
+    """bzip2(1) and xz(1) indexed together (trial 96's en2, with zip(1) and xz(1)): "which
+    compression level does bzip2 use by default?" was answered from xz's page, which
+    retrieval ranks first ("-0 ... -9 — Select a compression preset level. The default is
+    -6."): the wrong program. The manual pages a question names by one of their commands
+    ("bzip2, bunzip2 - …") are read first: bzip2's levels are block sizes, 900 k by
+    default."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    fixtures = Path(__file__).parents[1] / "fixtures" / "documented"
+    for name in ("bzip2.1.txt", "xz.1.txt"):
+        (docs / name).write_bytes((fixtures / name).read_bytes())
+    question = "which compression level does bzip2 use by default?"
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        assert index.search(question, k=1)[0].path == "xz.1.txt"  # what retrieval ranks first
+        answer = index.ask(question)
+    assert answer.citations and all(c["path"] == "bzip2.1.txt" for c in answer.citations), \
+        answer.answer
+    assert "900 k" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, named", [
+    ("what compression level does zip use if I don't give one?", ["zip.txt"]),
+    ("my old box is low on RAM, how can bunzip2 use less memory?", ["bzip2.txt"]),
+    ("how do I compress a folder?", []),
+])
+def test_a_manual_page_is_named_by_one_of_its_commands(question, named):
+    hits = [_hit(1, "bzip2.txt", "", "…", kind="text"), _hit(2, "zip.txt", "", "…", kind="text")]
+    hits[0].title = "bzip2, bunzip2 - a block-sorting file compressor, v1.0.8"
+    hits[1].title = "zip - package and compress (archive) files"
+    assert named_pages(question, hits) == named

@@ -1061,6 +1061,11 @@ def test_a_myst_text_directive_is_markdown_and_its_lines_keep_their_numbers():
         assert "{caution}" not in chunk.text and "{versionadded}" not in chunk.text, chunk.text
         assert chunk.text.count("\n") == chunk.end_line - chunk.start_line, chunk
     assert any("versionadded 20.1" in c.text for c in parsed.chunks)
+    # a colon fence (attrs' glossary: ":::{glossary}" / terms / ":::") holds Markdown too
+    glossary = (page.parent / "attrs-glossary.md").read_bytes()
+    terms = parse_markdown(glossary, ChunkSettings())
+    assert not any(":::" in c.text for c in terms.chunks), [c.text[:60] for c in terms.chunks]
+    assert any('dunder methods\n  "Dunder" is a contraction' in c.text for c in terms.chunks)
 
 
 def test_a_manual_page_s_section_of_a_few_words_opens_the_next_passage():
