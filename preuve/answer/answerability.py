@@ -209,7 +209,8 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
     out = []
     for (word, _), df in zip(words, frequencies, strict=True):
         bare = _CONTRACTION.sub("", word)
-        if df or len(bare) < 3 or _NUMBER.match(bare) or not is_name(bare):
+        if df or len(bare) < 3 or _NUMBER.match(bare) or _MEASURE.match(bare) \
+                or not is_name(bare):
             continue
         parts = [p for p in re.split(r"[-_/.]+", bare) if p]
         if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
@@ -447,10 +448,12 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     # each passage the answer may be drawn from, on its own (`read_first`), and the first
     # PASSAGES together
     stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
-    # a figure the user gives ("only 100 packets", "port 8080") is a value to put in, not
-    # what is asked about: held by none of the passages read, it counts neither way
+    # a figure the user gives ("only 100 packets", "port 8080", "like 1.2Gi") is a value to
+    # put in, not what is asked about: held by none of the passages read, it counts
+    # neither way
     read = set().union(*stems)
-    weights = [0.0 if _NUMBER.match(word) and not stems_of & read else weight
+    weights = [0.0 if (_NUMBER.match(word) or _MEASURE.match(word)) and not stems_of & read
+               else weight
                for (stems_of, word), weight in zip(written, weights, strict=True)]
     share, rows = coverage(words, tokens.loosely(words, set().union(*stems[:PASSAGES])),
                            weights, own_stems)

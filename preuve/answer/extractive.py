@@ -991,7 +991,7 @@ _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|
 # bugs): on every page of a collection alike, an answer only to a question about them
 _BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
                           r"signaler des bogues|reporting bugs|colophon|see also|"
-                          r"voir aussi)$", re.I)
+                          r"voir aussi)(?: for \w+| pour \w+)?$", re.I)  # ("SEE ALSO FOR PCP")
 _ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|wrote|"
                                r"écrit\w*|tradu\w*|translat\w*|bugs?|bogues?|report\w*|"
                                r"signal\w*|maintain\w*|mainteneur\w*|documentation|"

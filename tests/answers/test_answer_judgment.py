@@ -328,3 +328,23 @@ def test_a_figure_the_user_gives_counts_against_no_passage():
     said = passage("Return a list of 5 unique elements chosen from the population sequence.")
     assert share("how do I pick 5 random elements from a sequence?", said) > \
         share("how do I pick 7 random elements from a sequence?", said)
+
+
+def test_a_measure_the_user_gives_is_no_name_the_passages_lack():
+    """"free shows huge numbers in KB, how do I get it readable like 1.2Gi?" (trial 98's
+    en1) was refused as naming "1.2gi", which no passage holds: the user's example of the
+    output, a measure, not a product. A measure counts as a figure does: neither way when
+    no passage read holds it."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="free.txt",
+                  kind="text", title="free - Display amount of free and used memory",
+                  heading="", page=None, page_label=None, start_line=1, end_line=2,
+                  symbol=None, symbol_kind=None, language="en",
+                  text="-h, --human\n       Show all output fields automatically scaled to "
+                       "shortest three digit unit and display the units of print out.")
+    judgment = judge("how do I get free to show readable numbers like 1.2Gi?", [passage],
+                     0.9, lambda stems: 1, 100, E5_DEFAULTS, is_name=lambda word: True)
+    assert "absent_names" not in judgment.numbers, judgment.numbers
+    measure = next(r for r in judgment.numbers["words"] if r["word"] == "1.2gi")
+    assert measure["idf"] == 0.0, judgment.numbers["words"]

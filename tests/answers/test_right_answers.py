@@ -4882,3 +4882,14 @@ def test_a_manual_page_is_named_by_one_of_its_commands(question, named):
     hits[0].title = "bzip2, bunzip2 - a block-sorting file compressor, v1.0.8"
     hits[1].title = "zip - package and compress (archive) files"
     assert named_pages(question, hits) == named
+
+
+def test_a_see_also_section_for_a_variant_is_closing_matter_too():
+    """htop(1) closes on "SEE ALSO" and "SEE ALSO FOR PCP" (trial 98's en9): the second's
+    "pcp-htop(5)" was quoted for "htop -d 5, is that 5 seconds or what?", its "5" a section
+    number. A see-also section for a variant is the page's closing matter too."""
+    text = ("SEE ALSO\n       proc(5), top(1), free(1), ps(1), uptime(1) and limits.conf(5).\n\n"
+            "SEE ALSO FOR PCP\n       pmdaopenmetrics(1), PCPIntro(1), PMAPI(3), and "
+            "pcp-htop(5).\n")
+    hit = _hit(2, "htop.txt", "", text, kind="text")
+    assert closing_only(hit, "htop -d 5, is that 5 seconds or what?")
