@@ -50,9 +50,9 @@ _BOUNDARY = re.compile(
     # nor "p. 109", "fig. 3"; "No. The file…" ends one)
     r"|\n\s*\n|\n(?=\s*[#>|*│┃║┌├└╔╠╚-])"  # blank line, heading, list item, table row
 )
-# a sentence's end at a line's end, before a line opening in lower case (an example's
-# command)
-_LINE_END = re.compile(r"(?<=[.!?])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
+# a sentence's end or a colon at a line's end, before a line opening in lower case (an
+# example's command: "To print a process tree:" over "ps -ejH")
+_LINE_END = re.compile(r"(?<=[.!?:])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
 # ("#.": an item reStructuredText numbers itself)
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")

@@ -4893,3 +4893,14 @@ def test_a_see_also_section_for_a_variant_is_closing_matter_too():
             "pcp-htop(5).\n")
     hit = _hit(2, "htop.txt", "", text, kind="text")
     assert closing_only(hit, "htop -d 5, is that 5 seconds or what?")
+
+
+def test_a_caption_ending_on_a_colon_over_its_commands_is_read(tmp_path):
+    """ps(1)'s EXAMPLES (trial 98's en6): "To print a process tree:" over "ps -ejH" and
+    "ps axjf", lines that open in lower case, was one unit with its commands, no sentence,
+    and every example was dropped: the passage ranked first for "how do I see processes as
+    a tree with ps?" had nothing to quote, and a warning about "ps -aux" was quoted. A
+    colon at a line's end ends the unit; the commands are what it announces."""
+    quote = _quote_documented(tmp_path, "ps.1.txt", "how do I see processes as a tree "
+                              "with ps?")
+    assert "To print a process tree:" in quote and "ps -ejH" in quote, quote
