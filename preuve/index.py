@@ -220,7 +220,8 @@ class Index:
         # k, nor does a manual page's closing boilerplate that the question does not ask for
         found = self.search(retrieval_question or question, method=method, k=2 * k,
                             as_of=as_of, audience=audience, paths=paths)
-        named = named_pages(question, found)
+        named = named_pages(retrieval_question or question, found)  # (a follow-up's
+        # retrieval question carries the subject of the turn before)
         if named:  # the manual pages the question names answer it: theirs are read first
             # ("what compression level does zip use…?" over xz's "The default is -6")
             own = [h for h in self.search(retrieval_question or question, method=method,
