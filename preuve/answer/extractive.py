@@ -548,14 +548,12 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                     and indent <= margin:
                 block += 1  # back at the margin of the term above: the page's text again
                 # ("--version" / "afficher…" / "Le suffixe d'archivage est « ~ »…", mv(1))
+                margin = None
             if role in (HEADING, QUESTION):
                 margin = indent if term and by_lines else None
             sentence = Sentence(cleaned, hit, index=len(out), block=block, role=role,
                                 runs_on=runs_on, term=term,
                                 tagged=inline and not raw.lstrip().startswith("-"))
-            if role == STATEMENT and margin is not None and indent is not None \
-                    and indent <= margin:
-                margin = None
             if by_lines:
                 first = _line_of(line_starts, start + lead)
                 last = _line_of(line_starts, start + len(raw.rstrip()) - 1)
@@ -1001,7 +999,7 @@ _ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|w
 # a string the question quotes: 'w', "from package import *", `--dry-run`, « -toto »
 _QUOTED_LITERAL = re.compile(r"(?<!\w)(?:'([^'\n]{1,40})'|\"([^\"\n]{1,40})\"|`([^`\n]{1,40})`|"
                              r"«\s?([^»\n]{1,40}?)\s?»|“([^”\n]{1,40})”|‘([^’\n]{1,40})’)(?!\w)")
-_QUOTE_MARKS = "'\"`«»“”‘’ "
+_QUOTE_MARKS = re.escape("'\"`«»“”‘’ ")  # (as a regex character class's content)
 
 
 def quoted_literals(question: str) -> list[str]:
@@ -1016,8 +1014,7 @@ def _quotes_all(literals: list[str], text: str) -> bool:
     between quote marks ('w', ``-p``), a longer one anywhere."""
     for literal in literals:
         if len(literal) <= 3:
-            marks = re.escape(_QUOTE_MARKS)
-            found = re.search(rf"[{marks}]{re.escape(literal)}[{marks}]", text)
+            found = re.search(rf"[{_QUOTE_MARKS}]{re.escape(literal)}[{_QUOTE_MARKS}]", text)
         else:
             found = literal.lower() in text.lower()
         if not found:
@@ -1417,7 +1414,7 @@ def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> b
     start = _description_start(own, sentence)
     if not start or not own[start - 1].term:
         return False
-    name = own[start - 1].text.strip().strip("`:").strip("`")
+    name = _term_name(own[start - 1].text).strip("`")
     parts = [p for p in re.split(r"[.:_/-]+", name) if p]
     if len(parts) < 2 or any(len(p) < 2 for p in parts) or not re.fullmatch(r"[\w.:/-]+", name):
         return False

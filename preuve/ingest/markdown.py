@@ -157,8 +157,8 @@ def myst_containers(lines: list[str]) -> list[str]:
     Sphinx (pip's docs), "````{tab} Linux" / "```" / "~/.cache/pip" / "```" / "````" holds
     a code block under a tab named Linux, not code that runs to the next fence. The opening
     line keeps its argument ("Linux"; a version note its name too, "versionadded 20.1";
-    blank without one), its options and the
-    closing fence are blanked, line for line; the code blocks inside stay as written."""
+    blank without one), its options and the closing fence are blanked, line for line; the
+    code blocks inside stay as written."""
     out = list(lines)
     open_fences: list[tuple[str, int, bool]] = []  # (fence character, length, a directive)
     options = False  # right under a directive's opening line
