@@ -829,6 +829,9 @@ def _boundaries(body: str, terms: list[re.Match[str]], by_lines: bool = False
               if not _wrapped_option(body, m)]
     listed = [m for m in _listed_names(body) + terms + tagged
               if not any(b.start() <= m.start() <= b.end() for b in found)]
+    # one end per place: a term alone on its line may be a tagged line too (git-clean's
+    # "clean.requireForce"), and two ends at one place leave an empty unit between them
+    listed = list({m.span(): m for m in listed}.values())
     found = sorted(found + listed, key=lambda m: m.start())
     if not fences:
         return found
@@ -1814,7 +1817,11 @@ class ExtractiveAnswerer:
             if options_asked:
                 said = _name_of_page(sentence.hit.path).sub(" ", said)  # "vnStat is a…" names
                 # the page's command, not the option "quelle option de vnstat…" asks for
-            if sentence.role == STATEMENT and carries(kind, said) and defines:
+            # a sentence that announces what follows carries the figures it announces
+            # ("La relation entre MSS et MTU est la suivante :" over "MSS = MTU - 40 pour
+            # IPv4"), which its quote shows with it
+            announced = _announced(sentence, own) if kind in MUST_CARRY else ""
+            if sentence.role == STATEMENT and carries(kind, f"{said} {announced}" if announced else said) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
             elif kind == NAME and sentence.role == STATEMENT and \
                     _description_start(own, sentence) is not None:
@@ -2613,6 +2620,20 @@ def _cut_off(sentence: Sentence, following: Sentence | None) -> bool:
     completes it is in the next passage (chunks overlap; the next one starts with it)."""
     return sentence.role == STATEMENT and _goes_on(sentence) and (
         following is None or following.role not in QUOTABLE or following.block != sentence.block)
+
+
+def _announced(sentence: Sentence, own: list[Sentence]) -> str:
+    """The lines a sentence ending with a colon announces (its ATTACHED units in its
+    block, up to a code block: code's figures are no value it gives), as one text; ""
+    for any other sentence."""
+    if not sentence.text.endswith(":"):
+        return ""
+    after = []
+    for unit in own[sentence.index + 1:]:
+        if unit.role != ATTACHED or unit.block != sentence.block or _FENCE.match(unit.text):
+            break
+        after.append(unit.text)
+    return " ".join(after)
 
 
 def _following(own: list[Sentence], sentence: Sentence) -> Sentence | None:

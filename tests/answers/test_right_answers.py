@@ -4904,3 +4904,32 @@ def test_a_caption_ending_on_a_colon_over_its_commands_is_read(tmp_path):
     quote = _quote_documented(tmp_path, "ps.1.txt", "how do I see processes as a tree "
                               "with ps?")
     assert "To print a process tree:" in quote and "ps -ejH" in quote, quote
+
+
+def test_a_term_that_is_also_a_tagged_line_is_one_unit(tmp_path):
+    """git-clean(1)'s CONFIGURATION holds "clean.requireForce" alone on its line over its
+    indented description: a described term and a tagged line at once. Both ended a unit at
+    the same place, and the empty unit between them led the quote as "`` — A boolean to
+    make git-clean do nothing…" (blind trial 100)."""
+    with _documented(tmp_path, "git-clean.1.txt") as index:
+        hits = index.search("what does clean.requireForce do?", k=6)
+        units = [u for hit in hits for u in split_sentences(hit)]
+        setting = [hit for hit in hits if "CONFIGURATION" in hit.text]
+        quote = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "what does the clean.requireForce setting do?", setting)[0]
+    assert units and all(u.text.strip() for u in units), \
+        [(u.start_line, u.role) for u in units if not u.text.strip()]
+    assert quote.startswith("`clean.requireForce` — A boolean"), quote
+
+
+def test_a_sentence_announcing_figures_carries_them(tmp_path):
+    """The Debian Reference (French) gives MSS's relation to MTU as "La relation entre MSS
+    et MTU est la suivante :" over "MSS = MTU - 40 pour IPv4": for "combien", the figure is
+    in what the colon announces. The announcing sentence had no figure's bonus, so the
+    table of MTU values (576, 1500) was quoted first, and in the whole manual the note of
+    the passage ranked first, which gives no figure: refused (blind trial 100)."""
+    answer = _ask_documented(tmp_path, "debian-reference-ch05.fr.html",
+                             "le MSS ça fait combien par rapport au MTU en IPv4 ?")
+    assert answer.answer.startswith(
+        "La relation entre MSS et MTU est la suivante : `MSS = MTU - 40 pour IPv4`"), \
+        answer.answer
