@@ -1821,7 +1821,8 @@ class ExtractiveAnswerer:
             # ("La relation entre MSS et MTU est la suivante :" over "MSS = MTU - 40 pour
             # IPv4"), which its quote shows with it
             announced = _announced(sentence, own) if kind in MUST_CARRY else ""
-            if sentence.role == STATEMENT and carries(kind, f"{said} {announced}" if announced else said) and defines:
+            figures = f"{said} {announced}" if announced else said
+            if sentence.role == STATEMENT and carries(kind, figures) and defines:
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
             elif kind == NAME and sentence.role == STATEMENT and \
                     _description_start(own, sentence) is not None:
