@@ -993,6 +993,9 @@ _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|
 _BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
                           r"signaler des bogues|reporting bugs|colophon|see also|"
                           r"voir aussi)(?: for \w+| pour \w+)?$", re.I)  # ("SEE ALSO FOR PCP")
+# a closing section that only says which suite the program belongs to (git's "GIT" /
+# "Part of the git(1) suite")
+_SUITE_NOTE = re.compile(r"^part of the [\w.+-]+(?:\(\d\w*\))? suite\.?$", re.I)
 _ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|wrote|"
                                r"écrit\w*|tradu\w*|translat\w*|bugs?|bogues?|report\w*|"
                                r"signal\w*|maintain\w*|mainteneur\w*|documentation|"
@@ -1052,11 +1055,15 @@ def closing_only(hit: Hit, question: str) -> bool:
     if _ASKS_BACK_MATTER.search(question):
         return False
     lines = [line for line in hit.text.split("\n") if line.strip()]
-    titles = [line.strip() for line in lines if _section_title(line)]
+    titles = [n for n, line in enumerate(lines) if _section_title(line)]
     if not titles:
         heading = (hit.heading or "").split(" > ")[-1].strip()
         return bool(heading) and bool(_BACK_MATTER.match(heading))
-    return lines[0].strip() == titles[0] and all(_BACK_MATTER.match(t) for t in titles)
+    ends = titles[1:] + [len(lines)]
+    return titles[0] == 0 and all(
+        _BACK_MATTER.match(lines[start].strip())
+        or all(_SUITE_NOTE.match(line.strip()) for line in lines[start + 1:end])
+        for start, end in zip(titles, ends, strict=True))
 
 
 def _in_back_matter(own: list[Sentence]) -> list[Sentence]:

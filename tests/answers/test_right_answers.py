@@ -4933,3 +4933,20 @@ def test_a_sentence_announcing_figures_carries_them(tmp_path):
     assert answer.answer.startswith(
         "La relation entre MSS et MTU est la suivante : `MSS = MTU - 40 pour IPv4`"), \
         answer.answer
+
+
+def test_a_section_naming_the_suite_is_closing_matter_too(tmp_path):
+    """Every git(1) page closes on "SEE ALSO" and "GIT" / "Part of the git(1) suite": that
+    passage ranked first for "pourquoi git clean laisse mes dossiers non suivis en place ?"
+    (trial 100's fe3), on the page's name alone. A closing section that only names the
+    program's suite is closing matter; a NOTES section of content is not."""
+    with _documented(tmp_path, "git-clean.1.txt") as index:
+        hits = index.search("git clean", k=20)
+    closing = [h for h in hits if h.text.lstrip().startswith("SEE ALSO")]
+    assert closing and all(closing_only(h, "pourquoi git clean laisse mes dossiers ?")
+                           for h in closing)
+    notes = _hit(2, "git-rebase.txt", "", "NOTES\n       You should understand the "
+                 "implications of using git rebase on a repository that you share.\n\nGIT\n"
+                 "       Part of the git(1) suite\n", kind="text")
+    assert not closing_only(notes, "can I rebase a shared branch?")
+    assert not any(closing_only(h, "what does -d do?") for h in hits if h not in closing)
