@@ -94,7 +94,9 @@ _LABELLED_TERM = re.compile(r"^(?:option|setting|variable|parameter|directive|ke
 _LONE_NAME = re.compile(r"^[ \t]*(?!\S*://)[^\s.:]\S*[./_]\S*[ \t]*$")
 # A PDF footnote's text: its mark glued to its first word ("2There are…", "1⁴The default…")
 _NOTE_TEXT = re.compile(r"^(?:[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+\s)*[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+[A-Z][a-z]")
-_MD_HEADING = re.compile(r"^#{1,6}\s")
+# (Markdown's: at most three spaces in; a line indented further, "# in a container" in a
+# manual page's example, is a shell comment or a root prompt)
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 # An admonition's title on its own line (DocBook's and Sphinx's "Note", "Warning"): the
 # heading of what follows, never an item of the list before it
 _ADMONITION = re.compile(r"^\[?(?:notes?|warning|caution|tip|hint|important|danger|attention|"
@@ -499,7 +501,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             # title's ("B. Gaulle 1Merci à tous les contributeurs"), the page goes on
             notes = notes or (hit.page is not None and bool(_NOTE_TEXT.match(cleaned))
                               and start >= len(body) // 2)
-        elif (by_lines and _MD_HEADING.match(raw.lstrip())) or _ADMONITION.match(cleaned) or (
+        elif (by_lines and _MD_HEADING.match(raw.lstrip("\n"))) or _ADMONITION.match(cleaned) or (
                 _CAPTION.match(cleaned)) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
                 _TERM.match(cleaned) and not (out and announces(out[-1].text))) or (
@@ -992,14 +994,16 @@ _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|
 # bugs): on every page of a collection alike, an answer only to a question about them
 _BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
                           r"signaler des bogues|reporting bugs|colophon|see also|"
-                          r"voir aussi)(?: for \w+| pour \w+)?$", re.I)  # ("SEE ALSO FOR PCP")
+                          r"voir aussi|availability|disponibilité)(?: for \w+| pour \w+)?$",
+                          re.I)  # ("SEE ALSO FOR PCP")
 # a closing section that only says which suite the program belongs to (git's "GIT" /
 # "Part of the git(1) suite")
 _SUITE_NOTE = re.compile(r"^part of the [\w.+-]+(?:\(\d\w*\))? suite\.?$", re.I)
 _ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|wrote|"
                                r"écrit\w*|tradu\w*|translat\w*|bugs?|bogues?|report\w*|"
                                r"signal\w*|maintain\w*|mainteneur\w*|documentation|"
-                               r"manual|manuel|info)\b", re.I)
+                               r"manual|manuel|info|availab\w*|disponib\w*|download\w*|"
+                               r"télécharg\w*)\b", re.I)
 
 
 # a string the question quotes: 'w', "from package import *", `--dry-run`, « -toto »

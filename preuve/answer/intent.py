@@ -267,7 +267,8 @@ def sets_scene(question: str) -> bool:
 
 
 _HOW_TO = re.compile(r"^\W*(how (do|can|should|could) (i|you|we|one)|comment (puis-je|peut-on|"
-                     r"faire pour|dois-je|je peux|on peut|faut-il))\b", _I)
+                     r"faire pour|dois-je|je peux|on peut|faut-il|je|on|savoir|voir|conna[iî]tre|"
+                     r"afficher|obtenir|trouver|v[ée]rifier|regarder)(?!\w)|comment j['’])", _I)
 
 
 # "Quelle colonne dois-je regarder pour savoir combien de mémoire…", "which option shows

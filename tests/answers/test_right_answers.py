@@ -4950,3 +4950,49 @@ def test_a_section_naming_the_suite_is_closing_matter_too(tmp_path):
                  "       Part of the git(1) suite\n", kind="text")
     assert not closing_only(notes, "can I rebase a shared branch?")
     assert not any(closing_only(h, "what does -d do?") for h in hits if h not in closing)
+
+
+@pytest.mark.parametrize("question", [
+    "comment je vois combien de temps a pris le démarrage de la machine ?",
+    "comment savoir combien de mémoire est utilisée ?",
+    "comment j'affiche combien de paquets sont installés ?",
+])
+def test_a_casual_french_how_to_around_a_number_asks_for_a_way(question):
+    """"comment je vois combien de temps a pris le démarrage…" asks how to see it (a
+    command), as "how can I see how long the boot took?" does: read as a number question,
+    its answer had to give a figure and the description of `systemd-analyze time` was
+    refused (trial 102's fe2). "combien de temps sont gardés les journaux ?" still asks a
+    number."""
+    from preuve.answer.intent import NUMBER, PROCEDURE
+
+    assert question_kind(question) == PROCEDURE
+    assert question_kind("combien de temps sont gardés les journaux ?") == NUMBER
+
+
+def test_a_shell_comment_in_a_manual_page_example_is_no_heading(tmp_path):
+    """systemd-analyze(1)'s example lines "# in a container" and "# on a real machine",
+    indented under "Example 1. Show how long the boot took", were read as Markdown
+    headings; the best "heading" was then one of them, and its "body" the note after the
+    command's description. A Markdown heading is at most three spaces in."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "systemd-analyze.1.txt"
+            ).read_text("utf-8")
+    units = split_sentences(_hit(1, "systemd-analyze.1.txt", "", text, kind="text"))
+    assert not [u for u in units if u.role == "heading" and u.text.startswith(
+        ("in a container", "on a real machine"))]
+    answer = _ask_documented(tmp_path, "systemd-analyze.1.txt",
+                             "how can I see how long the boot took?")
+    assert "This command prints the time spent in the kernel" in answer.answer, answer.answer
+
+
+def test_an_availability_section_is_closing_matter():
+    """util-linux's French pages close on "SIGNALER DES BOGUES", "DISPONIBILITÉ" ("La
+    commande flock fait partie du paquet util-linux…") and "TRADUCTION": flock(1)'s passage
+    of them ranked second for a question on systemd-analyze (trial 102). Availability is
+    closing matter too, unless the question asks where to get the program."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "flock.1.fr.txt"
+            ).read_text("utf-8")
+    lines = text.split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith("VOIR AUSSI"))
+    hit = _hit(2, "flock.1.txt", "", "\n".join(lines[start:]), kind="text")
+    assert closing_only(hit, "comment je vois combien de temps a pris le démarrage ?")
+    assert not closing_only(hit, "où télécharger flock ?")
