@@ -1066,7 +1066,8 @@ def closing_only(hit: Hit, question: str) -> bool:
     ends = titles[1:] + [len(lines)]
     return titles[0] == 0 and all(
         _BACK_MATTER.match(lines[start].strip())
-        or all(_SUITE_NOTE.match(line.strip()) for line in lines[start + 1:end])
+        or (end > start + 1
+            and all(_SUITE_NOTE.match(line.strip()) for line in lines[start + 1:end]))
         for start, end in zip(titles, ends, strict=True))
 
 

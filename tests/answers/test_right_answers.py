@@ -4949,6 +4949,9 @@ def test_a_section_naming_the_suite_is_closing_matter_too(tmp_path):
                  "implications of using git rebase on a repository that you share.\n\nGIT\n"
                  "       Part of the git(1) suite\n", kind="text")
     assert not closing_only(notes, "can I rebase a shared branch?")
+    bare = _hit(3, "git-clean.txt", "", "EXAMPLES\n\nSEE ALSO\n       gitignore(5)\n",
+                kind="text")  # a section whose body is in the next passage is no suite's note
+    assert not closing_only(bare, "how do I clean ignored files too?")
     assert not any(closing_only(h, "what does -d do?") for h in hits if h not in closing)
 
 
