@@ -198,14 +198,16 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
 
 
 def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Sequence[int],
-                 is_name: Callable[[str], bool], seen: set[str] = frozenset()) -> list[str]:
+                 is_name: Callable[[str], bool], seen: set[str] = frozenset(),
+                 styled: set[str] = frozenset()) -> list[str]:
     """The words of the question that name something (a tool, a product, a release: not a
     word of French or English) and that no passage the caller may read holds: a question
     about "debmirror" asked of manuals that never mention it is about something else.
 
     Not names: figures, words split into several terms ("math.py", "RS232": their parts
     are searched), compounds whose parts are words ("one-liners"), contractions ("I've"),
-    and misspellings of a word of the passages (`seen`, folded: "institutionelle")."""
+    and misspellings of a word of the passages (`seen`, folded: "institutionelle"), unless
+    written with a capital inside (`styled`, folded: "GitLab" is no misspelt "GitHub")."""
     out = []
     for (word, _), df in zip(words, frequencies, strict=True):
         bare = _CONTRACTION.sub("", word)
@@ -215,7 +217,7 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
         parts = [p for p in re.split(r"[-_/.]+", bare) if p]
         if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
             continue
-        if _misspelt(tokens.fold(bare), seen):
+        if tokens.fold(bare) not in styled and _misspelt(tokens.fold(bare), seen):
             continue
         out.append(word)
     return list(dict.fromkeys(out))
@@ -228,6 +230,8 @@ def _written_in(name: str, hits: Sequence[Hit]) -> bool:
     return any(found.search(f"{hit.heading or ''}\n{hit.text}") for hit in hits)
 
 
+# a word written with a capital after a small letter: a product's name ("GitLab", "macOS")
+_STYLED = re.compile(r"\b\w*[a-zà-ÿ][A-ZÀ-Þ]\w*")
 # A name written with letters and figures mixed ("2to3", "deb822", "amd64", "i386"): the
 # keyword analyzer splits it into its parts ("2", "to", "3"), which any passage holds, so
 # it is looked for whole. Not: measures and ordinals ("10GB", "5min", "1st", "3e").
@@ -498,8 +502,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
         inside = re.search(rf"(?<![.!?…:;])\s+[\"'«“(]?{re.escape(word)}(?!\w)", opening)
         return (word[:1].isupper() and inside is not None) or is_name(word)
 
+    # a name written with a capital inside ("GitLab", "PostgreSQL") is spelt as meant
+    styled = {tokens.fold(w) for w in _STYLED.findall(question)}
     names = absent_names(candidates, counts,
-                         named, seen) if is_name is not None else []
+                         named, seen, styled) if is_name is not None else []
     # a name the index keeps only inside a longer one: "pg_hba" of "pg_hba.conf"
     names = [name for name in names if not _written_in(name, hits[:ASK_K])]
     codes = absent_codes(question, hits, is_name)

@@ -7,6 +7,7 @@ a fragment; it cannot invent, and it answers in the passages' own language."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import textwrap
 import time
@@ -991,19 +992,48 @@ _HELP_MENTION = re.compile(r"(?<![\w-])--?(?:help|version|usage)\b")
 _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|version)",
                         re.I)  # ("three versions of a file" asks about no program's version)
 # A manual page's closing sections (its translators, authors, copyright, where to report
-# bugs): on every page of a collection alike, an answer only to a question about them
-_BACK_MATTER = re.compile(r"^(?:traduction|translation|copyright|auteurs?|authors?|"
-                          r"signaler des bogues|reporting bugs|colophon|see also|"
-                          r"voir aussi|availability|disponibilité)(?: for \w+| pour \w+)?$",
-                          re.I)  # ("SEE ALSO FOR PCP")
+# bugs): on every page of a collection alike, an answer only to a question about them.
+# Each kind of section by its titles, with the words of a question that asks for it
+# ("SEE ALSO FOR PCP": a title may name its suite)
+_CLOSING_KINDS = (
+    (r"traduction|translation", r"tradu\w*|translat\w*"),
+    (r"copyright|colophon", r"licen[cs]\w*|copyright"),
+    (r"auteurs?|authors?", r"auteurs?|authors?|wrote|écrit\w*|maintain\w*|mainteneur\w*"),
+    (r"signaler des bogues|reporting bugs",
+     r"bugs?|bogues?|report\w*|signal\w*"),
+    (r"see also|voir aussi", r"documentation|manual|manuel|info|see also|voir aussi"),
+    (r"availability|disponibilité", r"availab\w*|disponib\w*|download\w*|télécharg\w*"),
+)
+# a BUGS section that only says how to report one (wget's, curl's, sed's: "You are welcome
+# to submit bug reports via…", "E-mail bug reports to…") is closing matter too; one that
+# lists known bugs ("The 'c', 's' and 'u' attributes are not honored by ext4") is content
+_BUGS = re.compile(r"^(?:bugs|bogues)$", re.I)
+_REPORTING = re.compile(r"\b(?:bug[- ]reports?|report(?:ing)?\s+(?:\w+\s+){0,2}bugs?|"
+                        r"submit\w*\s+(?:\w+\s+){0,2}(?:reports?|issues?)|"
+                        r"(?:bug|issue) tracker|rapports? de bogues?|"
+                        r"signal(?:er|ez)\s+(?:\w+\s+){0,2}(?:bogues?|anomalies))\b", re.I)
+_KNOWN_BUGS = re.compile(r"^\s*(?:known bugs|known problems|limitations|bogues connus)\s*$",
+                         re.I | re.M)
 # a closing section that only says which suite the program belongs to (git's "GIT" /
 # "Part of the git(1) suite")
 _SUITE_NOTE = re.compile(r"^part of the [\w.+-]+(?:\(\d\w*\))? suite\.?$", re.I)
-_ASKS_BACK_MATTER = re.compile(r"\b(?:licen[cs]\w*|copyright|auteurs?|authors?|wrote|"
-                               r"écrit\w*|tradu\w*|translat\w*|bugs?|bogues?|report\w*|"
-                               r"signal\w*|maintain\w*|mainteneur\w*|documentation|"
-                               r"manual|manuel|info|availab\w*|disponib\w*|download\w*|"
-                               r"télécharg\w*)\b", re.I)
+
+
+def _closing_section(title: str, body: str, question: str) -> bool:
+    """A manual page's section titled `title`, holding `body`, is closing matter that
+    `question` does not ask for: authors, copyright, see also… (`_CLOSING_KINDS`; "which
+    version can I download?" asks for AVAILABILITY, not for the AUTHORS), BUGS when it only
+    says how to report one, a suite's note ("GIT": "Part of the git(1) suite")."""
+    title = title.strip()
+    if _BUGS.match(title) and _REPORTING.search(body) and not _KNOWN_BUGS.search(body):
+        title = "reporting bugs"
+    lines = [line.strip() for line in body.split("\n") if line.strip()]
+    if lines and all(_SUITE_NOTE.match(line) for line in lines):
+        return True
+    for titles, asking in _CLOSING_KINDS:
+        if re.match(rf"^(?:{titles})(?: for \w+| pour \w+)?$", title, re.I):
+            return not re.search(rf"\b(?:{asking})\b", question, re.I)
+    return False
 
 
 # a string the question quotes: 'w', "from package import *", `--dry-run`, « -toto »
@@ -1044,40 +1074,47 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     out: list[str] = []
     for hit in hits:
         names = _PAGE_NAMES.match(hit.title or "") if hit.kind == "text" else None
-        if names and hit.path not in out and asked & {
-                n.strip().lower() for n in names.group(1).split(",")}:
+        if names and hit.path not in out and any(
+                _names_page(word, name.strip().lower())
+                for word in asked for name in names.group(1).split(",")):
             out.append(hit.path)
     return out
 
 
+def _names_page(word: str, name: str) -> bool:
+    """The command `word` of a question names the manual page `name`: its own ("ssh") or
+    a companion's, named after it ("ssh_config" for "…quand je me connecte en ssh", the
+    file where ssh's settings and their defaults are; "git-clean" for git)."""
+    return name == word or (name.startswith(word) and name[len(word):len(word) + 1] in "_-"
+                            and len(name) > len(word) + 1)
+
+
 def closing_only(hit: Hit, question: str) -> bool:
-    """`hit` holds nothing but a manual page's closing sections (`_BACK_MATTER`: authors,
-    where to report bugs, copyright, see also, translators) and `question` asks about none
-    of them: the same boilerplate on every page of a collection, and short, so that a
+    """`hit` holds nothing but a manual page's closing sections (`_closing_section`:
+    authors, where to report bugs, copyright, see also, translators) that `question` does
+    not ask for: the same boilerplate on every page of a collection, and short, so that a
     page's name alone ranks it among the first (uniq(1)'s AUTEUR… third for "uniq me
     laisse des doublons, pourquoi ?"). `ask` leaves such passages out."""
-    if _ASKS_BACK_MATTER.search(question):
-        return False
     lines = [line for line in hit.text.split("\n") if line.strip()]
     titles = [n for n, line in enumerate(lines) if _section_title(line)]
     if not titles:
         heading = (hit.heading or "").split(" > ")[-1].strip()
-        return bool(heading) and bool(_BACK_MATTER.match(heading))
+        return bool(heading) and _closing_section(heading, hit.text, question)
     ends = titles[1:] + [len(lines)]
     return titles[0] == 0 and all(
-        _BACK_MATTER.match(lines[start].strip())
-        or (end > start + 1
-            and all(_SUITE_NOTE.match(line.strip()) for line in lines[start + 1:end]))
+        _closing_section(lines[start], "\n".join(lines[start + 1:end]), question)
         for start, end in zip(titles, ends, strict=True))
 
 
-def _in_back_matter(own: list[Sentence]) -> list[Sentence]:
-    """The units of a passage under a manual page's closing section heading, with it."""
+def _in_back_matter(own: list[Sentence], question: str) -> list[Sentence]:
+    """The units of a passage under a manual page's closing section heading that
+    `question` does not ask for, with it."""
     out: list[Sentence] = []
     closing = False
-    for unit in own:
+    for n, unit in enumerate(own):
         if unit.role == HEADING:
-            closing = bool(_BACK_MATTER.match(unit.text.strip()))
+            body = itertools.takewhile(lambda u: u.role != HEADING, own[n + 1:])
+            closing = _closing_section(unit.text, "\n".join(u.text for u in body), question)
         if closing:
             out.append(unit)
     return out
@@ -1805,8 +1842,7 @@ class ExtractiveAnswerer:
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
         status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
-        back_matter = set() if _ASKS_BACK_MATTER.search(question) else {
-            id(u) for own in by_hit.values() for u in _in_back_matter(own)}
+        back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:

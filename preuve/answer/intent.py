@@ -292,6 +292,13 @@ def _number_behind_a_thing(text: str, pattern: re.Pattern[str]) -> bool:
                            or _ACTS_ON.search(text[:match.start()])))
 
 
+# "what's the default port?", "c'est quoi la branche par défaut ?": the value a setting
+# takes, no definition ("what is a default route?" is one)
+_DEFAULT_VALUE = re.compile(r"^\W*(?:what(?:['’]s| is| are) the default\b|(?:c['’]est quoi|"
+                            r"qu['’]est-ce (?:que|qu['’])) ?(?:le|la|les|l['’]) ?\S+(?: \S+)? "
+                            r"par défaut\b)", _I)
+
+
 def question_kind(question: str) -> str:
     """One of KINDS: what `question` asks for, from its wording: from the words that ask
     (`asked_part`), then from the whole question by the patterns that look anywhere in it
@@ -301,7 +308,8 @@ def question_kind(question: str) -> str:
     asked = asked_part(text)
     for kind, pattern in _ASKS:
         if pattern.search(asked):
-            if kind == NUMBER and _number_behind_a_thing(asked, pattern):
+            if (kind == NUMBER and _number_behind_a_thing(asked, pattern)) \
+                    or (kind == DEFINITION and _DEFAULT_VALUE.match(asked)):
                 continue
             # "How can I make psql display how long each statement takes?": a way to do
             # it, not a figure
@@ -309,7 +317,8 @@ def question_kind(question: str) -> str:
     context = sets_scene(text)
     for kind, pattern in _ASKS:
         if (not context or not pattern.pattern.startswith("^")) and pattern.search(text) \
-                and not (kind == NUMBER and _number_behind_a_thing(text, pattern)):
+                and not (kind == NUMBER and _number_behind_a_thing(text, pattern)) \
+                and not (kind == DEFINITION and _DEFAULT_VALUE.match(text)):
             return kind
     return OTHER
 

@@ -203,6 +203,10 @@ def is_word(word: str, folder: str | None = None, cache: str | None = None) -> b
     action = _ACTION.sub("er", word)
     if action != word and text.stem(action, "fr") in lists.get("fr", ()):
         return True  # "visionnage", "joignable": made of a French verb
+    if _INFLECTED.search(word) and any(
+            all(text.stem(part, "en") in lists.get("en", ()) for part in (word[:i], word[i:]))
+            for i in range(3, len(word) - 4)):
+        return True  # "hardcoding", "hotplugged": two English words, used as a verb
     table = dictionary(folder, cache)
     if not lists and not any(table.values()):
         return None
@@ -221,6 +225,8 @@ _AGENT = re.compile(r"eur(s?)$")
 # a French noun of action or adjective of ability made of a verb ("visionnage",
 # "minutage", "joignable": visionner, minuter, joindre by its stem "joign")
 _ACTION = re.compile(r"(?<=\w{3})(?:ages?|ables?)$")
+# an English verb's ending, after a word of two at least three letters long ("hardcoding")
+_INFLECTED = re.compile(r"(?<=[a-z]{6})(?:ing|ed)$")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:

@@ -4999,3 +4999,120 @@ def test_an_availability_section_is_closing_matter():
     hit = _hit(2, "flock.1.txt", "", "\n".join(lines[start:]), kind="text")
     assert closing_only(hit, "comment je vois combien de temps a pris le démarrage ?")
     assert not closing_only(hit, "où télécharger flock ?")
+
+
+def test_a_bugs_section_that_only_says_how_to_report_one_is_closing_matter():
+    """sed(1)'s BUGS ("E-mail bug reports to bug-sed@gnu.org. Also, please include the
+    output of ``sed --version''…") was quoted for "how do I see which version of sed I
+    have?", and wget(1)'s long BUGS guidelines ("Please start Wget with -d option and send
+    us…") came first for "my wget download died halfway…" (trial 106's en4): a BUGS
+    section that only says how to report one is closing matter, as REPORTING BUGS is. One
+    that lists known bugs is content (chattr(1): "The 'c', 's', and 'u' attributes are not
+    honored…"), and a question about reporting a bug still reads it."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "sed.1.txt"
+            ).read_text("utf-8")
+    lines = text.split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith("BUGS"))
+    end = next(n for n, line in enumerate(lines) if line.startswith("AUTHOR"))
+    bugs = _hit(2, "sed.1.txt", "", "\n".join(lines[start:end]), kind="text")
+    assert closing_only(bugs, "how do I see which version of sed I have?")
+    assert not closing_only(bugs, "where do I send a sed bug report?")
+    known = _hit(3, "chattr.1.txt", "", "BUGS AND LIMITATIONS\n       The 'c', 's',  and "
+                 "'u' attributes are not honored by  the  ext2,  ext3,\n       and ext4 file "
+                 "systems.\n", kind="text")
+    assert not closing_only(known, "why does chattr +c do nothing?")
+    known = _hit(3, "x.1.txt", "", "BUGS\n       Large inputs are slow.  Report bugs to "
+                 "<x@example.org>.\n\n   Known Bugs\n       Back-references are slow.\n",
+                 kind="text")
+    assert not closing_only(known, "why is x slow with back-references?")
+
+
+def test_a_question_asking_for_one_closing_section_leaves_the_others_closing():
+    """A question that says "download" asks where to get the program (AVAILABILITY /
+    DISPONIBILITÉ), not who wrote it: every wget question says "download", and kept every
+    closing section of every page among the passages. Each closing section is read only
+    for a question about it."""
+    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "flock.1.fr.txt"
+            ).read_text("utf-8")
+    lines = text.split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith("SIGNALER DES BOGUES"))
+    end = next(n for n, line in enumerate(lines) if line.startswith("DISPONIBILIT"))
+    reporting = _hit(2, "flock.1.txt", "", "\n".join(lines[start:end]), kind="text")
+    whole = _hit(2, "flock.1.txt", "", "\n".join(lines[start:]), kind="text")
+    asked = "flock bloque quand je télécharge deux fichiers en même temps, pourquoi ?"
+    assert closing_only(reporting, asked)
+    assert not closing_only(whole, "où télécharger flock ?")
+    assert not closing_only(reporting, "comment signaler un bogue de flock ?")
+
+
+def test_a_question_naming_a_command_reads_its_companion_pages_too():
+    """"c'est quoi le port par défaut quand je me connecte en ssh ?" names ssh, and only
+    ssh(1)'s passages were read: the answer is in ssh_config(5) ("Port … The default is
+    22"), ranked second in search (trial 106's fe2). A page named after the command
+    ("ssh_config", "git-clean") is the command's too; another command is not ("scp",
+    "sshd")."""
+    def page(rank: int, path: str, title: str) -> Hit:
+        hit = _hit(rank, path, "", f"{title}\n", kind="text")
+        hit.title = title
+        return hit
+
+    hits = [page(1, "ssh.txt", "ssh - OpenSSH remote login client"),
+            page(2, "ssh_config.txt", "ssh_config - OpenSSH client configuration file"),
+            page(3, "scp.txt", "scp - OpenSSH secure file copy"),
+            page(4, "sshd.txt", "sshd - OpenSSH daemon")]
+    assert named_pages("c'est quoi le port par défaut quand je me connecte en ssh ?",
+                       hits) == ["ssh.txt", "ssh_config.txt"]
+    assert named_pages("how do I copy a file with scp?", hits) == ["scp.txt"]
+
+
+@pytest.mark.parametrize(("question", "definition"), [
+    ("c'est quoi le port par défaut quand je me connecte en ssh ?", False),
+    ("what is the default timeout?", False),
+    ("what's the default branch gh-deploy pushes to?", False),
+    ("what is a default route?", True),
+    ("c'est quoi une route par défaut ?", True),
+])
+def test_what_is_the_default_asks_for_a_value_not_a_definition(question, definition):
+    """"c'est quoi le port par défaut…" asks which port a setting takes, as "quel est le
+    port par défaut ?" does: read as a definition, the passage ranked first was quoted from
+    its start (ExitOnForwardFailure's description, trial 106's fe2). "What is a default
+    route?" asks for one."""
+    from preuve.answer.intent import DEFINITION
+
+    assert (question_kind(question) == DEFINITION) is definition
+
+
+def test_a_name_written_with_a_capital_inside_is_no_misspelling():
+    """"comment je déploie ma doc sur GitLab Pages ?" over pages that say "GitHub": a
+    word one or two letters away from a word of the passages is taken for its misspelling
+    ("institutionelle"), and "gitlab" is two from "github". A name written with a capital
+    inside is spelt as meant, and no passage holds it: refused."""
+    from preuve.answer.answerability import E5_DEFAULTS, judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="deploy.md",
+                  kind="markdown", title="Deploying", heading="GitHub Pages", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None,
+                  symbol_kind=None, language="en",
+                  text="Run mkdocs gh-deploy to publish your documentation to GitHub Pages.")
+
+    def frequency(stems: frozenset[str]) -> int:
+        return 0 if "gitlab" in stems else 3
+
+    judgment = judge("how do I publish my docs to GitLab Pages?", [passage], 0.9, frequency,
+                     100, E5_DEFAULTS, is_name=lambda word: word.lower() == "gitlab")
+    assert judgment.numbers.get("absent_names") == ["gitlab"], judgment.numbers
+    judgment = judge("how do I publish my docs to githab pages?", [passage], 0.9, frequency,
+                     100, E5_DEFAULTS, is_name=lambda word: word.lower() == "githab")
+    assert "absent_names" not in judgment.numbers, judgment.numbers  # a typo of github
+
+
+@needs_dictionaries
+def test_two_words_written_as_one_verb_are_a_word_not_a_name():
+    """"can I pull the site name from an env var instead of hardcoding it…?" was refused
+    as naming "hardcoding", in no word list (trial 107's en5, MkDocs' configuration page,
+    where the answer ranked first): two English words written as one and used as a verb
+    ("-ing", "-ed") are a word. Names made of words stay names ("nextcloud", "gitlab")."""
+    for word in ("hardcoding", "hardcoded", "hotplugging"):
+        assert bilingual.is_word(word), word
+    for name in ("nextcloud", "gitlab", "wireshark", "debmirror"):
+        assert bilingual.is_word(name) is False, name
