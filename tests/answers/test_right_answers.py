@@ -342,6 +342,17 @@ def _documented(tmp_path: Path, fixture: str, as_name: str | None = None) -> Ite
         yield index
 
 
+def _sections(fixture: str, first: str, before: str | None = None) -> str:
+    """The lines of a manual page of tests/fixtures/documented from the section titled
+    `first` up to the one titled `before` (to its end without)."""
+    lines = (Path(__file__).parents[1] / "fixtures" / "documented" / fixture
+             ).read_text("utf-8").split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith(first))
+    end = next((n for n, line in enumerate(lines) if before and line.startswith(before)),
+               len(lines))
+    return "\n".join(lines[start:end])
+
+
 def _ask_documented(tmp_path: Path, fixture: str, question: str, as_name: str | None = None):
     """`question` asked over `_documented(tmp_path, fixture, as_name)`."""
     with _documented(tmp_path, fixture, as_name) as index:
@@ -4992,11 +5003,7 @@ def test_an_availability_section_is_closing_matter():
     commande flock fait partie du paquet util-linux…") and "TRADUCTION": flock(1)'s passage
     of them ranked second for a question on systemd-analyze (trial 102). Availability is
     closing matter too, unless the question asks where to get the program."""
-    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "flock.1.fr.txt"
-            ).read_text("utf-8")
-    lines = text.split("\n")
-    start = next(n for n, line in enumerate(lines) if line.startswith("VOIR AUSSI"))
-    hit = _hit(2, "flock.1.txt", "", "\n".join(lines[start:]), kind="text")
+    hit = _hit(2, "flock.1.txt", "", _sections("flock.1.fr.txt", "VOIR AUSSI"), kind="text")
     assert closing_only(hit, "comment je vois combien de temps a pris le démarrage ?")
     assert not closing_only(hit, "où télécharger flock ?")
 
@@ -5009,12 +5016,7 @@ def test_a_bugs_section_that_only_says_how_to_report_one_is_closing_matter():
     section that only says how to report one is closing matter, as REPORTING BUGS is. One
     that lists known bugs is content (chattr(1): "The 'c', 's', and 'u' attributes are not
     honored…"), and a question about reporting a bug still reads it."""
-    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "sed.1.txt"
-            ).read_text("utf-8")
-    lines = text.split("\n")
-    start = next(n for n, line in enumerate(lines) if line.startswith("BUGS"))
-    end = next(n for n, line in enumerate(lines) if line.startswith("AUTHOR"))
-    bugs = _hit(2, "sed.1.txt", "", "\n".join(lines[start:end]), kind="text")
+    bugs = _hit(2, "sed.1.txt", "", _sections("sed.1.txt", "BUGS", "AUTHOR"), kind="text")
     assert closing_only(bugs, "how do I see which version of sed I have?")
     assert not closing_only(bugs, "where do I send a sed bug report?")
     known = _hit(3, "chattr.1.txt", "", "BUGS AND LIMITATIONS\n       The 'c', 's',  and "
@@ -5032,13 +5034,10 @@ def test_a_question_asking_for_one_closing_section_leaves_the_others_closing():
     DISPONIBILITÉ), not who wrote it: every wget question says "download", and kept every
     closing section of every page among the passages. Each closing section is read only
     for a question about it."""
-    text = (Path(__file__).parents[1] / "fixtures" / "documented" / "flock.1.fr.txt"
-            ).read_text("utf-8")
-    lines = text.split("\n")
-    start = next(n for n, line in enumerate(lines) if line.startswith("SIGNALER DES BOGUES"))
-    end = next(n for n, line in enumerate(lines) if line.startswith("DISPONIBILIT"))
-    reporting = _hit(2, "flock.1.txt", "", "\n".join(lines[start:end]), kind="text")
-    whole = _hit(2, "flock.1.txt", "", "\n".join(lines[start:]), kind="text")
+    reporting = _hit(2, "flock.1.txt", "", _sections(
+        "flock.1.fr.txt", "SIGNALER DES BOGUES", "DISPONIBILIT"), kind="text")
+    whole = _hit(2, "flock.1.txt", "", _sections("flock.1.fr.txt", "SIGNALER DES BOGUES"),
+                 kind="text")
     asked = "flock bloque quand je télécharge deux fichiers en même temps, pourquoi ?"
     assert closing_only(reporting, asked)
     assert not closing_only(whole, "où télécharger flock ?")
