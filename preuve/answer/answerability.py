@@ -177,12 +177,18 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
     question = _FUNCTION_PHRASE.sub(" ", question)
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"
-    for raw in question.replace("?", " ").split():
-        word = _INVERTED.sub("", raw.strip(".,;:!'’\"«»()"))  # "faut-il" asks as "faut"
+    opens = True  # the word opens a sentence
+    for raw in question.replace("?", "? ").split():
+        word = _INVERTED.sub("", raw.strip(".,;:!?'’\"«»()"))  # "faut-il" asks as "faut"
         bare = tokens.fold(word)
-        if not word or bare in _ASKING or bare in _ORDINARY or bare in shaping \
-                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY \
-                or (question_language_en and _english_form_of_ordinary(bare)):
+        # an ordinary word written with a capital inside a sentence names something:
+        # Python's "None", HTTP's "GET"
+        named = not opens and word[:1].isupper()
+        opens = raw.endswith((".", "!", ":", ";", "?"))
+        if not word or bare in shaping or (not named and (
+                bare in _ASKING or bare in _ORDINARY
+                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY
+                or (question_language_en and _english_form_of_ordinary(bare)))):
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]
         if len({len(t) for t in by_language}) != 1:  # not aligned: one term per stem

@@ -44,10 +44,15 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\w*|pai\w*|touche\w*|gagne\w*|rembours\w*)\b|\bcombien d['’](argent|"
                         r"euros?)\b|\bquel(le)?s? (est|sont) (le |la |les )?(montant|prix|"
                         r"co[uû]t|tarif|salaire)s?\b", _I)),
-    # ("what's the longest name…", "what is the maximum length…": a superlative of a measure)
+    # ("what's the longest name…", "what is the maximum length…", "quel est le plus gros…": a
+    # superlative of a measure; "the biggest difference" is none)
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old|fast|large|high|hot)|combien|"
                         r"(what|which)('s| is| are| was| were)? the (maximum|minimum|max|min|"
-                        r"longest|shortest|largest|smallest|highest|lowest)(?!-)|"
+                        r"longest|shortest|largest|smallest|highest|lowest|biggest|greatest)"
+                        r"(?!-| (difference|problem|issue|advantage|benefit|drawback|risk|"
+                        r"change|mistake|reason|challenge|limitation|thing|deal)s?\b)|"
+                        r"quel(le)?s? (est|sont) (le |la |les |l['’])?(\w+ )?plus "
+                        r"(grand|gros|petit|long|court|lourd|haut|bas)(e|s|es)?\b|"
                         r"quel(le)?s? (est|sont) (le |la |les |l['’])?\w+ (maximale?s?|"
                         r"minimale?s?|maximum|minimum)|"
                         r"(what|which)(('s| is| are| was| were) the)? (default )?(percentage|"
@@ -129,7 +134,10 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     # or a setting ("ext2", "sda1", "lowmem=1"); "780MB", "3.11", "2,5 %" are figures
     # (nor a manual page's section: "getaddrinfo(3)", "fork(2)"; nor a release series,
     # "Apache 2.x", nor a reference's index, "master@{2}")
+    # (a release the text dates from is no quantity: "Since 3.4, Unix domain sockets…";
+    # "since 3 days" is one)
     NUMBER: re.compile(r"(?<![\w=/.:#{-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
+                       r"(?!(?<=since )\d+\.\d|(?<=depuis )\d+\.\d)"
                        r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d|\.x\b)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
                        # ("the two values", "les deux fichiers" point back: no figure)

@@ -5115,3 +5115,44 @@ def test_two_words_written_as_one_verb_are_a_word_not_a_name():
         assert bilingual.is_word(word), word
     for name in ("nextcloud", "gitlab", "wireshark", "debmirror"):
         assert bilingual.is_word(name) is False, name
+
+
+@pytest.mark.parametrize(("question", "number"), [
+    ("what's the biggest file scp can copy?", True),
+    ("quel est le plus gros fichier que scp peut copier ?", True),
+    ("what is the biggest difference between stable and testing?", False),
+    ("which is the biggest problem with ssh?", False),
+])
+def test_the_biggest_of_a_measure_asks_for_a_number(question, number):
+    """"what's the biggest file scp can copy?" (trial 106, out of scope) was answered with
+    scp(1)'s DESCRIPTION: "the largest" asked for a figure, "the biggest" did not, so a
+    quote without one passed. "The biggest difference" asks for no measure."""
+    assert (question_kind(question) == NUMBER) is number
+
+
+def test_a_release_is_no_quantity():
+    """"how many old log files does RotatingFileHandler keep by default?" (trial 109, out
+    of scope: the HOWTO never says) was answered with the list of handlers, whose "Since
+    3.4, Unix domain sockets are also supported" passed for the figure asked for. A release
+    number the text dates from ("since 3.4") is no quantity; "since 3 days" and "The
+    default is 20." are (a version's number stays a figure: "which version…?" asks one)."""
+    for said in ("Since 3.4, Unix domain sockets are also supported.",
+                 "Disponible depuis 2.6 seulement."):
+        assert not carries(NUMBER, said), said
+    for said in ("The default is to retry 20 times.", "It has run since 3 days.",
+                 "Changed in version 3.4: the default changed."):
+        assert carries(NUMBER, said), said
+
+
+def test_an_ordinary_word_written_with_a_capital_names_something():
+    """"why is x None after I do x = mylist.sort()?" (trial 109's en7) was refused with
+    the answer ranked first ("…and returns None to avoid confusion"): "none" is a function
+    word, so only "mylist" and "sort" were weighed. Written with a capital inside a
+    sentence, an ordinary word names something (Python's None, HTTP's GET); opening a
+    sentence ("…? Can I…") it does not."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words("why is x None after I do x = mylist.sort()?")]
+    assert "None" in words, words
+    words = [w for w, _ in content_words("Where is the GET request sent? Can I change it?")]
+    assert "GET" in words and "Can" not in words, words
