@@ -166,6 +166,7 @@ _INVERTED = re.compile(r"(?:-t)?-(?:il|elle|on|ils|elles|je|tu|nous|vous|ce)$", 
 _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es)?|"
                               r"au fur et à mesure|de temps en temps|à peu près|"
                               r"in place of|instead of|as well as|a lot of|lots of|a little|"
+                              r"(?:make|makes|making|be) sure(?: that)?|"
                               r"(?:i|we|you)['’]d like)\b['’]?", re.I)
 
 
@@ -191,6 +192,9 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
                 or (question_language_en and _english_form_of_ordinary(bare)))):
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]
+        if not any(by_language) and _SHORT_OPTION.match(word):
+            out.append((word, frozenset([word])))  # "-v", "-q": as written (`-V` is another)
+            continue
         if len({len(t) for t in by_language}) != 1:  # not aligned: one term per stem
             stems = [frozenset([t]) for t in dict.fromkeys(x for ts in by_language for x in ts)]
         else:
@@ -345,12 +349,19 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
-    """Every stem (French and English) of the passages' text and headings."""
+    """Every stem (French and English) of the passages' text and headings, and the short
+    options they name as written ("-v": no stem)."""
     out: set[str] = set()
     for hit in hits:
         for lang in tokens.LANGUAGES:
             out.update(tokens.tokens(f"{hit.heading}\n{hit.text}", lang))
+        out.update(_SHORT_OPTIONS.findall(f"{hit.heading}\n{hit.text}"))
     return out
+
+
+# a short option, which the keyword analyzer keeps no term of: "-v", "-q"
+_SHORT_OPTION = re.compile(r"^-[^\W\d_]$")
+_SHORT_OPTIONS = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
 
 
 def idf(df: int, n: int) -> float:
@@ -447,7 +458,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     written = [(stems, word) for stems, (word, _) in kept.items()]
     words = [stems for stems, _ in written]
     own_stems = [own for _, own in kept.values()]
-    frequencies = [min(document_frequency(w), DF_CAP) for w in words]
+    # a short option has no term in the index: counted among the passages read instead
+    frequencies = [sum(bool(w & passage_stems([hit])) for hit in hits[:ASK_K])
+                   if len(w) == 1 and _SHORT_OPTION.match(next(iter(w)))
+                   else min(document_frequency(w), DF_CAP) for w in words]
     weights = [idf(df, n_passages) for df in frequencies]
     if translate is not None and is_name is not None:
         # across languages, a word of the question's language that the dictionary cannot

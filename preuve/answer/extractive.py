@@ -600,11 +600,29 @@ def _underlines(lines: list[str], i: int) -> bool:
         len(rule.group(1)) >= len(title)
 
 
+# reStructuredText's inline markup, as a reader of the page sees it: a role's text
+# (":pypi:`pip`", ":doc:`entry points <PyPUG:…>`"), a link's (`` `text <url>`_ ``,
+# "|MANIFEST.in|_"); a footnote's mark ("[#beta]_", "[1]_") is nothing
+_RST_ROLE = re.compile(r":[\w:.+-]+:`~?([^`<]*?)\s*(?:<[^`>]*>)?`")
+_RST_LINK = re.compile(r"(?<![`\w])`([^`<]+?)\s*(?:<[^`>]*>)?`__?(?!\w)")
+_RST_SUBSTITUTION = re.compile(r"\|([^|\s][^|]*)\|_{0,2}(?!\w)")
+_RST_FOOTNOTE = re.compile(r"\s?\[(?:#[\w-]*|\d+|\*)\]_")
+
+
+def _rst_inline(line: str) -> str:
+    """`line` with its inline reStructuredText markup read (`_RST_ROLE`...)."""
+    if "`" not in line and "|" not in line and "]_" not in line:
+        return line
+    line = _RST_FOOTNOTE.sub("", _RST_ROLE.sub(r"\1", line))
+    return _RST_SUBSTITUTION.sub(r"\1", _RST_LINK.sub(r"\1", line))
+
+
 def rst_markup(body: str) -> str:
     """A reStructuredText passage as the answerer reads it, line for line (the citation's
     lines do not move): its explicit markup lines and titles' underlines blank, a
     paragraph's closing "::" a colon, and the indented block it or a code directive
-    introduces fenced as a code block (the blank lines around it carry the fences)."""
+    introduces fenced as a code block (the blank lines around it carry the fences); the
+    inline markup of its prose read (`_rst_inline`)."""
     lines = body.split("\n")
     code_after: int | None = None  # the indentation of the line that introduced a block
     i = 0
@@ -657,6 +675,12 @@ def rst_markup(body: str) -> str:
             if not line.strip().startswith(":"):  # (a directive's ":linenos:" options)
                 code_after = None
         i += 1
+    fenced = False
+    for n, line in enumerate(lines):
+        if line.strip() == "```":
+            fenced = not fenced
+        elif not fenced:
+            lines[n] = _rst_inline(line)
     return "\n".join(lines)
 
 

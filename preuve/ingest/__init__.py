@@ -64,8 +64,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # follows them on their page (or, at its end, with what precedes them): never dropped
 # html 11: an entry's number outside its link ("4.1. <a>…</a>") leaves a list of links
 # navigation (DocBook's lists of a FAQ's questions); text 5: a manual page rendered as text
-# cut at its sections, an option kept with the paragraphs that describe it
-KIND_VERSIONS = {"code": "9", "html": "11", "markdown": "6", "pdf": "2", "text": "7"}
+# cut at its sections, an option kept with the paragraphs that describe it; text 8:
+# reStructuredText's comments (".. TODO: …" and the lines under it) are no text
+KIND_VERSIONS = {"code": "9", "html": "11", "markdown": "6", "pdf": "2", "text": "8"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

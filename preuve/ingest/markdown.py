@@ -119,6 +119,32 @@ _MYST_TARGET = re.compile(r"^\s*\([\w.:-]+\)=\s*$")
 RST_MARKUP = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
 
 
+# a reStructuredText comment: ".." alone on its line, or before text that is no directive
+# (".. note::"), link target (".. _label:"), footnote (".. [#]") or substitution (".. |x|")
+_RST_COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]*$|[ \t]+(?![\[_|]|[\w:.-]+::)\S)")
+
+
+def without_rst_comments(lines: list[str]) -> list[str]:
+    """`lines` with reStructuredText's comments blank, line for line: ".." and the lines
+    indented under it (setuptools' ".. TODO: A previous generation of this document…",
+    which a reader of the page never sees, won a question in trial 111)."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        comment = _RST_COMMENT.match(out[i])
+        if comment is None:
+            i += 1
+            continue
+        margin = len(comment.group(1).expandtabs())
+        out[i] = ""
+        i += 1
+        while i < len(out) and (not out[i].strip()
+                                or len(out[i]) - len(out[i].lstrip()) > margin):
+            out[i] = ""
+            i += 1
+    return out
+
+
 def without_comments(lines: list[str]) -> list[str]:
     """`lines` with the HTML comments that fill lines of their own blank (Node.js's
     "<!-- YAML added: v0.1.90 … -->" change history: a reader of the page never sees
@@ -302,7 +328,7 @@ def _parse_sections(data: bytes, settings: ChunkSettings, atx: bool, underlines:
     if atx:
         lines = myst_containers(without_comments(lines))
     else:
-        lines = unhyphenated(lines)
+        lines = without_rst_comments(unhyphenated(lines))
     found = headings(lines, atx, underlines)
     stack: list[tuple[int, str]] = []
     sections: list[tuple[str, int, int]] = []  # heading path, first index, last index

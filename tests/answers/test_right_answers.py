@@ -5156,3 +5156,52 @@ def test_an_ordinary_word_written_with_a_capital_names_something():
     assert "None" in words, words
     words = [w for w, _ in content_words("Where is the GET request sent? Can I change it?")]
     assert "GET" in words and "Can" not in words, words
+
+
+def test_a_short_option_the_question_names_is_one_of_its_words():
+    """"how can I make sure users can't pass -v and -q together?" (trial 109's en8) was
+    refused with the answer among the first three passages (argparse's "Conflicting
+    options"): "-v" and "-q" have no term in the index, so only "sure", "users" and
+    "together" were weighed. A short option is a word of the question as written, found
+    in the passages that name it; "make sure" is a way of asking."""
+    from preuve.answer.answerability import E5_DEFAULTS, content_words, judge
+
+    words = [w for w, _ in content_words("how can I make sure users can't pass -v and -q "
+                                         "together?")]
+    assert words == ["users", "-v", "-q", "together"], words
+
+    def passage(text: str) -> Hit:
+        return Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="argparse.html",
+                   kind="html", title="Argparse Tutorial", heading="Conflicting options",
+                   page=None, page_label=None, start_line=1, end_line=2, symbol=None,
+                   symbol_kind=None, language="en", text=text)
+
+    both = passage("Note the [-v | -q], which tells us that we can either use -v or -q, "
+                   "but not both at the same time.")
+    rows = judge("how can I stop users passing -v and -q together?", [both], 0.9,
+                 lambda stems: 5, 100, E5_DEFAULTS).numbers["words"]
+    assert all(r["found"] for r in rows if r["word"] in ("-v", "-q")), rows
+    other = passage("Use -V to print the version and exit.")  # -V is another option
+    rows = judge("how can I stop users passing -v and -q together?", [other], 0.9,
+                 lambda stems: 5, 100, E5_DEFAULTS).numbers["words"]
+    assert not any(r["found"] for r in rows if r["word"] in ("-v", "-q")), rows
+
+
+def test_restructuredtext_comments_are_no_text_and_its_inline_markup_is_read(tmp_path):
+    """setuptools' quickstart.rst holds ".." over "TODO: A previous generation of this
+    document included a section called…", which a reader of the page never sees: indexed,
+    it was the answer to "how can I check which files actually ended up in my sdist and
+    wheel?" (trial 111's en4). A comment and the lines under it are no text. Quotes
+    showed the markup as written (":pypi:`pip`", "|MANIFEST.in|_", "[#beta]_"); they read
+    as the page does."""
+    with _documented(tmp_path, "setuptools-quickstart.rst") as index:
+        texts = [h.text for h in index.search("TODO previous generation of this document "
+                                              "packaging at a glance", k=50)]
+        assert texts and not any("A previous generation" in t for t in texts)
+        units = [u.text for h in index.search("install setuptools with pip", k=6)
+                 for u in split_sentences(h)]
+    assert any("install the latest version of setuptools using pip" in u.replace("`", "")
+               for u in units), units
+    assert not any(":pypi:" in u or "[#" in u for u in units), units
+    assert rst_markup("via the |MANIFEST.in|_ file, see `the guide <https://x.org>`_.") == \
+        "via the MANIFEST.in file, see the guide."
