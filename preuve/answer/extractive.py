@@ -1098,19 +1098,10 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     out: list[str] = []
     for hit in hits:
         names = _PAGE_NAMES.match(hit.title or "") if hit.kind == "text" else None
-        if names and hit.path not in out and any(
-                _names_page(word, name.strip().lower())
-                for word in asked for name in names.group(1).split(",")):
+        if names and hit.path not in out and asked & {
+                n.strip().lower() for n in names.group(1).split(",")}:
             out.append(hit.path)
     return out
-
-
-def _names_page(word: str, name: str) -> bool:
-    """The command `word` of a question names the manual page `name`: its own ("ssh") or
-    a companion's, named after it ("ssh_config" for "…quand je me connecte en ssh", the
-    file where ssh's settings and their defaults are; "git-clean" for git)."""
-    return name == word or (name.startswith(word) and name[len(word):len(word) + 1] in "_-"
-                            and len(name) > len(word) + 1)
 
 
 def closing_only(hit: Hit, question: str) -> bool:

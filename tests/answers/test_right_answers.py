@@ -5044,26 +5044,6 @@ def test_a_question_asking_for_one_closing_section_leaves_the_others_closing():
     assert not closing_only(reporting, "comment signaler un bogue de flock ?")
 
 
-def test_a_question_naming_a_command_reads_its_companion_pages_too():
-    """"c'est quoi le port par défaut quand je me connecte en ssh ?" names ssh, and only
-    ssh(1)'s passages were read: the answer is in ssh_config(5) ("Port … The default is
-    22"), ranked second in search (trial 106's fe2). A page named after the command
-    ("ssh_config", "git-clean") is the command's too; another command is not ("scp",
-    "sshd")."""
-    def page(rank: int, path: str, title: str) -> Hit:
-        hit = _hit(rank, path, "", f"{title}\n", kind="text")
-        hit.title = title
-        return hit
-
-    hits = [page(1, "ssh.txt", "ssh - OpenSSH remote login client"),
-            page(2, "ssh_config.txt", "ssh_config - OpenSSH client configuration file"),
-            page(3, "scp.txt", "scp - OpenSSH secure file copy"),
-            page(4, "sshd.txt", "sshd - OpenSSH daemon")]
-    assert named_pages("c'est quoi le port par défaut quand je me connecte en ssh ?",
-                       hits) == ["ssh.txt", "ssh_config.txt"]
-    assert named_pages("how do I copy a file with scp?", hits) == ["scp.txt"]
-
-
 @pytest.mark.parametrize(("question", "definition"), [
     ("c'est quoi le port par défaut quand je me connecte en ssh ?", False),
     ("what is the default timeout?", False),
