@@ -124,10 +124,18 @@ RST_MARKUP = re.compile(r"^([ \t]*)\.\.[ \t]+(?:([\w:.-]+)::|_|\S)")
 _RST_COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]*$|[ \t]+(?![\[_|]|[\w:.-]+::)\S)")
 
 
+# reStructuredText's own markup: a directive (".. note::") or a link target (".. _label:")
+_RST_SIGN = re.compile(r"^[ \t]*\.\.[ \t]+(?:[\w:.-]+::|_[^:\n]+:)")
+
+
 def without_rst_comments(lines: list[str]) -> list[str]:
     """`lines` with reStructuredText's comments blank, line for line: ".." and the lines
     indented under it (setuptools' ".. TODO: A previous generation of this document…",
-    which a reader of the page never sees, won a question in trial 111)."""
+    which a reader of the page never sees, won a question in trial 111). Only in a text
+    written in reStructuredText (a directive or a link target somewhere): a plain text's
+    ".. the parent directory" is its text."""
+    if not any(_RST_SIGN.match(line) for line in lines):
+        return lines
     out = list(lines)
     i = 0
     while i < len(out):

@@ -5185,3 +5185,7 @@ def test_restructuredtext_comments_are_no_text_and_its_inline_markup_is_read(tmp
     assert not any(":pypi:" in u or "[#" in u for u in units), units
     assert rst_markup("via the |MANIFEST.in|_ file, see `the guide <https://x.org>`_.") == \
         "via the MANIFEST.in file, see the guide."
+    from preuve.ingest.markdown import without_rst_comments
+
+    plain = ["       .      the directory itself", "       ..     its parent directory"]
+    assert without_rst_comments(plain) == plain  # no reStructuredText: its text
