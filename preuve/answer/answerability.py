@@ -458,8 +458,11 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     written = [(stems, word) for stems, (word, _) in kept.items()]
     words = [stems for stems, _ in written]
     own_stems = [own for _, own in kept.values()]
+    # each passage the answer may be drawn from, on its own (`read_first`), and the first
+    # PASSAGES together
+    stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
     # a short option has no term in the index: counted among the passages read instead
-    frequencies = [sum(bool(w & passage_stems([hit])) for hit in hits[:ASK_K])
+    frequencies = [sum(bool(w & own) for own in stems)
                    if len(w) == 1 and _SHORT_OPTION.match(next(iter(w)))
                    else min(document_frequency(w), DF_CAP) for w in words]
     weights = [idf(df, n_passages) for df in frequencies]
@@ -469,9 +472,6 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
         weights = [0.0 if df == 0 and not translate(word).strip() and not is_name(word)
                    else weight
                    for (_, word), df, weight in zip(written, frequencies, weights, strict=True)]
-    # each passage the answer may be drawn from, on its own (`read_first`), and the first
-    # PASSAGES together
-    stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
     # a figure the user gives ("only 100 packets", "port 8080", "like 1.2Gi") is a value to
     # put in, not what is asked about: held by none of the passages read, it counts
     # neither way

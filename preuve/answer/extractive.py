@@ -1019,15 +1019,16 @@ _ASKS_HELP = re.compile(r"\b(?:help|aide|usage|utilisation|version)\b|--(?:help|
 # bugs): on every page of a collection alike, an answer only to a question about them.
 # Each kind of section by its titles, with the words of a question that asks for it
 # ("SEE ALSO FOR PCP": a title may name its suite)
-_CLOSING_KINDS = (
-    (r"traduction|translation", r"tradu\w*|translat\w*"),
-    (r"copyright|colophon", r"licen[cs]\w*|copyright"),
-    (r"auteurs?|authors?", r"auteurs?|authors?|wrote|écrit\w*|maintain\w*|mainteneur\w*"),
-    (r"signaler des bogues|reporting bugs",
-     r"bugs?|bogues?|report\w*|signal\w*"),
-    (r"see also|voir aussi", r"documentation|manual|manuel|info|see also|voir aussi"),
-    (r"availability|disponibilité", r"availab\w*|disponib\w*|download\w*|télécharg\w*"),
-)
+_CLOSING_KINDS = tuple(
+    (re.compile(rf"^(?:{titles})(?: for \w+| pour \w+)?$", re.I),
+     re.compile(rf"\b(?:{asking})\b", re.I)) for titles, asking in (
+        (r"traduction|translation", r"tradu\w*|translat\w*"),
+        (r"copyright|colophon", r"licen[cs]\w*|copyright"),
+        (r"auteurs?|authors?", r"auteurs?|authors?|wrote|écrit\w*|maintain\w*|mainteneur\w*"),
+        (r"signaler des bogues|reporting bugs", r"bugs?|bogues?|report\w*|signal\w*"),
+        (r"see also|voir aussi", r"documentation|manual|manuel|info|see also|voir aussi"),
+        (r"availability|disponibilité", r"availab\w*|disponib\w*|download\w*|télécharg\w*"),
+    ))
 # a BUGS section that only says how to report one (wget's, curl's, sed's: "You are welcome
 # to submit bug reports via…", "E-mail bug reports to…") is closing matter too; one that
 # lists known bugs ("The 'c', 's' and 'u' attributes are not honored by ext4") is content
@@ -1055,8 +1056,8 @@ def _closing_section(title: str, body: str, question: str) -> bool:
     if lines and all(_SUITE_NOTE.match(line) for line in lines):
         return True
     for titles, asking in _CLOSING_KINDS:
-        if re.match(rf"^(?:{titles})(?: for \w+| pour \w+)?$", title, re.I):
-            return not re.search(rf"\b(?:{asking})\b", question, re.I)
+        if titles.match(title):
+            return not asking.search(question)
     return False
 
 
