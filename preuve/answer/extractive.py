@@ -80,9 +80,10 @@ _META_COMMAND = r"\\[A-Za-z!?;][\w+\[\]]*(?: or \\[\w+\[\]]+)?(?: (?:\[.*\]|[a-z
 # "compile-scheme-code bool", "setdir"), or an environment variable's ("TMPDIR")
 _SETTING = r"[a-z][\w-]*[a-z0-9](?: [a-z]\w{0,11})?|[A-Z][A-Z0-9_]{2,}"
 _FUNCTION_WORD = "|".join(sorted(tokens.STOPWORDS, key=len, reverse=True))  # "or", "the end"
-_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|{_META_COMMAND}|"
+# (a setting may be written with its section, as in an INI file: "[run] cover_pylib")
+_TERM = re.compile(rf"^(?:{_OPTION}(?:, {_OPTION})*|{_META_COMMAND}|(?:\[[\w.:-]+\] )?(?:"
                    rf"(?!(?:{_FUNCTION_WORD})\b)(?:{_SETTING})|"
-                   r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?)$")
+                   r"[A-Za-z_$][\w$]*(?:(?:::|\.|-|_|/)[\w$*]+)+(?: \(\w+\))?))$")
 # An option alone on its line, and how many of one option's spellings lead what follows
 _OPTION_LINE = re.compile(rf"^{_OPTION}(?:, {_OPTION})*$")
 OPTION_SPELLINGS = 4
@@ -191,14 +192,23 @@ def _one_command(block: str) -> bool:
 _NAMED_COMMAND = re.compile(r"\b([\w.+-]+)\(\d\w{0,3}\)|`([\w.+-]+)")
 
 
+_PROMPT = re.compile(r"^\s*[$#%]\s+\S")
+
+
 def _runs_named(sentence: str, block: str) -> bool:
     """Every line of the code block runs a command the sentence before it names ("…en
-    utilisant gs(1) de Ghostscript." and two `$ gs …` lines): its example, without a
-    colon."""
+    utilisant gs(1) de Ghostscript." and two `$ gs …` lines), or, in a shell session (its
+    lines after a prompt are its commands, the others their output), its first command
+    does ("md5sum(1) fournit…" over `$ md5sum foo bar >baz.md5`, `$ cat baz.md5`, `$ md5sum
+    -c baz.md5` and what they print): its example, without a colon."""
     named = {a or b for a, b in _NAMED_COMMAND.findall(sentence)}
+    lines = [line for line in block.strip().split("\n")
+             if line.strip() and not _FENCE.match(line) and line.strip().lstrip("$#% ")]
+    session = [line for line in lines if _PROMPT.match(line)]
     commands = [line.strip().lstrip("$#% ").split(maxsplit=1)[0]
-                for line in block.strip().split("\n")
-                if line.strip() and not _FENCE.match(line) and line.strip().lstrip("$#% ")]
+                for line in (session or lines)]
+    if session:
+        return commands[0] in named
     return bool(commands) and all(c in named for c in commands)
 
 
@@ -1337,7 +1347,7 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
     labelled = [u for u in own[i:sentence.index + 1] if _LABELLED_ITEM.match(u.text)]
     if labelled and labelled[-1] is not sentence and _DEFAULT_VALUE.match(sentence.text):
         return labelled[-1].index  # "navigation_depth: The maximum depth…" / "Default: 4."
-    tagged = [u for u in own[i:sentence.index + 1] if _opens_on_tag(u.text)]
+    tagged = [u for u in own[i:sentence.index + 1] if _tags_its_line(u)]
     if tagged:  # an option and its description on one line ("-c     Obtenir l'état…"):
         # the entry starts there (a quote from it ends at the next one); a value's ("124
         # si…", or a PDF note's "13 It is…") is another's
@@ -1358,6 +1368,13 @@ def _description_start(own: list[Sentence], sentence: Sentence) -> int | None:
 
 def _line_indent(unit: Sentence) -> int | None:
     """The indentation of the line `unit` starts, when it starts one (None otherwise)."""
+    line = _own_line(unit)
+    return None if line is None else _indent(line)
+
+
+def _own_line(unit: Sentence) -> str | None:
+    """The line `unit` starts, as the passage writes it, when it starts one (None
+    otherwise)."""
     hit = unit.hit
     if unit.start_line is None or hit.start_line is None:
         return None
@@ -1366,7 +1383,7 @@ def _line_indent(unit: Sentence) -> int | None:
     if not 0 <= at < len(lines) or not lines[at].strip() or \
             not lines[at].strip().startswith(unit.text[:12].strip()):
         return None
-    return _indent(lines[at])
+    return lines[at]
 
 
 _STATUS_WORDS = re.compile(r"\b(?:exit|status|code|return(?:s|ed)?|signal|error|errno|"
@@ -1438,6 +1455,19 @@ def _opens_on_option(text: str) -> bool:
 def _opens_on_tag(text: str) -> bool:
     """The unit opens on an option or a tag its line describes ("-p same as…", "124 si…")."""
     return _opens_on_option(text) or bool(_TAG.match(text.split(" ", 1)[0]))
+
+
+def _tags_its_line(unit: Sentence) -> bool:
+    """The unit opens on an option, or on a tag set apart from what its line says of it
+    ("124    si la commande…", "TMPDIR   the folder…"): not on a name in capitals that
+    opens a sentence of prose ("APT uses since version 0.7.26…" in a setting's
+    description)."""
+    if _opens_on_option(unit.text):
+        return True
+    if not _opens_on_tag(unit.text):
+        return False
+    line = _own_line(unit)
+    return line is None or bool(_INLINE_TAG.match(line))
 
 
 def _term_name(text: str) -> str:
@@ -1859,6 +1889,7 @@ class ExtractiveAnswerer:
         # which status a program gives, when the question does not give the value itself
         status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
         back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
+        worded = _question_stems(question)
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:
@@ -1904,6 +1935,10 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
+            if sentence.role == STATEMENT and worded and _in_worded_option(worded, sentence,
+                                                                         own):
+                bonus += KIND_BONUS  # "No action; perform a simulation…" under `--dry-run`
+                # for "how can I do a dry run…?", not `--only-upgrade`'s beside it
             if sentence.role == STATEMENT and _in_entry_named(question, sentence, own):
                 bonus += KIND_BONUS  # "The default is `noopener`." under ``urlize.rel``
                 # for "le rel que urlize met par défaut", not ``urlize.target``'s
@@ -1967,7 +2002,8 @@ class ExtractiveAnswerer:
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
-        termed = _termed(question, quotable, first, by_hit)
+        termed = _termed(question, quotable, first, by_hit) or _worded_option(
+            question, quotable, first, by_hit)
         named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
@@ -2479,6 +2515,60 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
         return None
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and not _is_entry(h)
                  and terms(h)), None)
+
+
+def _question_stems(question: str) -> frozenset[str]:
+    """The question's words as English stems (a French question's with their
+    translation), to meet the words of an option's name."""
+    asked = question_language(question)
+    said = question if asked == "en" else f"{question} {code_translation(question, asked)}"
+    return frozenset(tokens.tokens(said, "en"))
+
+
+_LONG_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][\w-]*[A-Za-z0-9])")
+
+
+def _worded(term: str, asked: frozenset[str]) -> bool:
+    """One of the long options the term line spells is named by the question in words:
+    every word of its name, two or more, is one of the question's ("dry run" names
+    `--dry-run`, "only look at package names" `--names-only`; one word, "simulate",
+    names nothing by itself)."""
+    for name in _LONG_OPTION.findall(term):
+        own = set(tokens.tokens(" ".join(re.split(r"[-_]+", name)), "en"))
+        if len(own) >= 2 and own <= asked:
+            return True
+    return False
+
+
+def _option_terms(own: list[Sentence]) -> list[Sentence]:
+    """The passage's terms that are options alone on their line."""
+    return [u for u in own if u.role == HEADING and (u.term or _OPTION_LINE.match(
+        u.text.strip())) and _LONG_OPTION.search(u.text)]
+
+
+def _in_worded_option(asked: frozenset[str], sentence: Sentence, own: list[Sentence]) -> bool:
+    """`sentence` is in the description of an option the question names in words."""
+    start = _description_start(own, sentence)
+    if not start:
+        return False
+    term = own[start - 1]
+    return term.role == HEADING and _worded(term.text, asked)
+
+
+def _worded_option(question: str, hits: Sequence[Hit], first: Hit,
+                   by_hit: dict[str, list[Sentence]]) -> Hit | None:
+    """When the question names an option in words (`_worded`: "a dry run") and the
+    first-ranked passage has no such option, the passage among the first WORDED_DEPTH
+    that has it: its description answers (apt-get's `--dry-run` entry, ranked second
+    behind a block of options that say "upgrade" more often)."""
+    asked = _question_stems(question)
+
+    def names(hit: Hit) -> bool:
+        return any(_worded(u.text, asked) for u in _option_terms(by_hit[hit.chunk_id]))
+
+    if names(first):
+        return None
+    return next((h for h in hits[:WORDED_DEPTH] if h is not first and names(h)), None)
 
 
 # the name a term opens on: "work_mem (integer)", "`max_wal_size`"

@@ -5189,3 +5189,80 @@ def test_restructuredtext_comments_are_no_text_and_its_inline_markup_is_read(tmp
 
     plain = ["       .      the directory itself", "       ..     its parent directory"]
     assert without_rst_comments(plain) == plain  # no reStructuredText: its text
+
+
+def test_a_name_in_capitals_opening_a_sentence_is_no_tag(tmp_path):
+    """apt.conf(5)'s "Cache-Start, Cache-Grow, Cache-Limit" entry opens its description on
+    "APT uses since version 0.7.26…": "APT" was read as a tag that starts an entry of its
+    own ("124    si…", "TMPDIR   the folder…"), so "The default value is 20971520 bytes"
+    was no longer read with the entry's opening and lost to Cache-Grow's "default of
+    1048576" for "how much memory does apt grab for its cache at startup by default?"
+    (trial 114's en7: a wrong number). A tag is set apart from its text on its line."""
+    entry = _hit(1, "apt.conf.5.txt", "", _sections(
+        "apt.conf.5.txt", "       Cache-Start", "       Build-Essential"), kind="text")
+    own = split_sentences(entry)
+    value = next(s for s in own if s.text.startswith("The default value is 20971520"))
+    assert _description_start(own, value) == 1  # the sentence after the term line
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "how much memory does apt grab for its cache at startup by default?", [entry])
+    assert "20971520" in quoted
+    assert "1048576" not in quoted
+
+
+def test_an_option_the_question_names_in_words_answers(tmp_path):
+    """"how can I do a dry run of an upgrade without touching anything?" over apt-get(8):
+    the block of options that say "upgrade" (`--no-upgrade`, `--only-upgrade`) ranked
+    first, `-s, --simulate, --just-print, --dry-run` second, and `--only-upgrade` was
+    quoted (trial 114's en8). Every word of `--dry-run`'s name is the question's: that
+    entry answers. One shared word names no option ("upgrade" is not `--only-upgrade`)."""
+    upgrades = _hit(1, "apt-get.8.txt", "", _sections(
+        "apt-get.8.txt", "       -b, --compile", "       --allow-downgrades"), kind="text")
+    simulate = _hit(2, "apt-get.8.txt", "", _sections(
+        "apt-get.8.txt", "       -s, --simulate", "       --no-show-upgraded"), kind="text")
+    simulate.score = 0.75 * upgrades.score  # as retrieval scored them, below RIVAL_SCORE
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "how can I do a dry run of an upgrade without touching anything?",
+            [upgrades, simulate])
+    assert "--dry-run" in quoted and "No action; perform a simulation" in quoted
+    assert "only-upgrade will install" not in quoted
+
+
+def test_a_setting_titled_with_its_ini_section_leads_its_description(tmp_path):
+    """coverage.py's configuration reference titles each setting with its section
+    ("[run] cover_pylib", underlined with dots): "(boolean, default False) Whether to
+    measure the Python standard library." was quoted without the setting it describes
+    (trial 115's fe4, partial). The title is the setting's name, and leads the quote."""
+    quoted = _quote_documented(tmp_path, "coverage-config.rst",
+                               "can coverage measure the standard library too?")
+    assert quoted.startswith("`[run] cover_pylib` —")
+
+
+MD5_SECTION = (
+    "10.3.5. La somme de contrôle MD5\n"
+    "md5sum(1) fournit un utilitaire permettant de créer un fichier de résumé en utilisant "
+    "la méthode se trouvant dans rfc1321 et en l’utilisant pour vérifier chaque fichier "
+    "qu’il contient.\n"
+    "```\n$ md5sum foo bar >baz.md5\n$ cat baz.md5\n"
+    "d3b07384d113edec49eaa6238ad5ff00  foo\nc157a79031e1c40f85931829bc5fc552  bar\n"
+    "$ md5sum -c baz.md5\nfoo: OK\nbar: OK\n```\nNote\n"
+    "Le calcule de somme de contrôle MD5 consomme moins de ressources processeur que "
+    "celles utilisées pour le chiffrement des signatures en utilisant GNU Privacy Guard "
+    "(GnuPG).\n")
+
+
+def test_a_shell_session_running_the_command_a_sentence_names_is_its_example():
+    """The French Debian Reference (debian-reference-fr 2.100, ch. 10.3.5, as the index
+    stores it) shows md5sum(1) with a shell session: `$ md5sum …`, `$ cat baz.md5`, the
+    sums it prints and `$ md5sum -c baz.md5`. Every line had to run a named command, so
+    the session was left out and "quelle commande pour revérifier une liste de fichiers
+    avec leurs sommes md5 ?" got the sentence without `md5sum -c` (trial 115's fr2). In
+    a session, the lines after a prompt are the commands; its first runs md5sum."""
+    units = split_sentences(_hit(1, "ch10.fr.html", "10.3.5. La somme de contrôle MD5",
+                                 MD5_SECTION))
+    attached = [u.text for u in units if u.role == ATTACHED]
+    assert any("md5sum -c baz.md5" in text for text in attached)
+    other = MD5_SECTION.replace("$ md5sum foo", "$ sha1sum foo")
+    units = split_sentences(_hit(1, "ch10.fr.html", "10.3.5. La somme de contrôle MD5", other))
+    assert not any(u.role == ATTACHED for u in units)  # a session of another command
