@@ -167,7 +167,8 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"au fur et à mesure|de temps en temps|à peu près|"
                               r"in place of|instead of|as well as|a lot of|lots of|a little|"
                               r"(?:make|makes|making|be) sure(?: that)?|"
-                              r"(?:i|we|you)['’]d like)\b['’]?", re.I)
+                              r"(?:i|we|you)['’]d like|(?:go|goes|went|gone|going) wrong)"
+                              r"\b['’]?", re.I)
 
 
 def content_words(question: str, translate: Callable[[str], str] | None = None
@@ -231,6 +232,23 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
             continue
         out.append(word)
     return list(dict.fromkeys(out))
+
+
+# a name given as an example of what is asked about: "like", "such as", "e.g.",
+# "comme", "par exemple" and the name after it
+_EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
+                      r"par exemple,?|tel(?:le)?s? que)\s+[\"'`«“(]?([\w$][\w.$/-]*\w)[\"'`»”)]?",
+                      re.I)
+
+
+def without_examples(question: str, is_name: Callable[[str], bool] | None) -> str:
+    """`question` without the names it gives as examples ("how do I keep an env var like
+    CCACHE_DIR from…", "une unité comme nginx.service"): the example stands for its kind,
+    which is what is asked about; neither evidence nor, when no passage holds it, a name
+    the passages lack. A word of the language after "like" stays ("files like photos")."""
+    if is_name is None:
+        return question
+    return _EXAMPLE.sub(lambda m: " " if is_name(m.group(1).lower()) else m.group(0), question)
 
 
 def _written_in(name: str, hits: Sequence[Hit]) -> bool:
@@ -450,8 +468,9 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     across = bool(hits and hits[0].language and hits[0].language != asked_language)
     if across:
         defaults = defaults.asked_across()
-    translated = content_words(question, translate)
-    plain = content_words(question) if translate is not None else translated
+    weighed = without_examples(question, is_name)  # the words that count
+    translated = content_words(weighed, translate)
+    plain = content_words(weighed) if translate is not None else translated
     kept: dict[frozenset[str], tuple[str, frozenset[str]]] = {}
     for (word, stems), (_, own) in zip(translated, plain, strict=True):
         kept.setdefault(stems, (word, own))
@@ -528,7 +547,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
                          named, seen, styled) if is_name is not None else []
     # a name the index keeps only inside a longer one: "pg_hba" of "pg_hba.conf"
     names = [name for name in names if not _written_in(name, hits[:ASK_K])]
-    codes = absent_codes(question, hits, is_name)
+    codes = absent_codes(weighed, hits, is_name)
     scene = sets_scene(question)  # context before what is asked
     if scene:  # a name in what sets the scene is the user's ("…/erreurs/404.php"), not
         # the subject

@@ -24,6 +24,7 @@ from preuve.answer.intent import (
     DEFINITION,
     MUST_CARRY,
     NAME,
+    OTHER,
     PROCEDURE,
     REASON,
     THINGS,
@@ -978,7 +979,7 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # A question about a default, by name or by what it leaves out ("kill with only a PID,
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
-_STATES_DEFAULT = re.compile(r"\bdefaults?\b|\bd[ée]faut\b", re.I)
+_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b", re.I)  # "defaulting to"
 _ASKS_DEFAULT = re.compile(
     _STATES_DEFAULT.pattern + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
@@ -1461,13 +1462,15 @@ def _tags_its_line(unit: Sentence) -> bool:
     """The unit opens on an option, or on a tag set apart from what its line says of it
     ("124    si la commande…", "TMPDIR   the folder…"): not on a name in capitals that
     opens a sentence of prose ("APT uses since version 0.7.26…" in a setting's
-    description)."""
+    description, "…fetch source packages. APT will examine…")."""
     if _opens_on_option(unit.text):
         return True
     if not _opens_on_tag(unit.text):
         return False
-    line = _own_line(unit)
-    return line is None or bool(_INLINE_TAG.match(line))
+    if unit.start_line is None or unit.hit.start_line is None:
+        return True  # (where its lines are not known, as its words say)
+    line = _own_line(unit)  # None: it does not open its line, no tag does
+    return line is not None and bool(_INLINE_TAG.match(line))
 
 
 def _term_name(text: str) -> str:
@@ -1709,10 +1712,12 @@ def _guard(text: str) -> str:
     if _FENCE.match(text):
         return text
     text = _MD_LINK.sub(lambda m: m.group(1), text)
-    pieces = text.split("`")
-    for i in range(0, len(pieces), 2):  # outside code spans
+    # a code span opens and closes on a run of backticks ("``[html]``" in
+    # reStructuredText is one span, not two empty ones around "[html]")
+    pieces = re.split(r"(`+)", text)
+    for i in range(0, len(pieces), 4):  # outside code spans: text, run, span, run, text…
         pieces[i] = _BRACKETED.sub(lambda m: f"`{m.group(0)}`", pieces[i])
-    return "`".join(pieces)
+    return "".join(pieces)
 
 
 # The first-ranked passage answers unless another one's best sentence scores this much
@@ -1958,6 +1963,11 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS  # "to use reordering, a delay option must be specified"
             if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):
                 bonus += KIND_BONUS  # "Le signal par défaut de kill est TERM."
+                if overlap > 0 and not _STATES_DEFAULT.search(question):
+                    bonus += KIND_BONUS  # asked without the word ("if I don't pass any
+                    # directory"): the default of what it names ("The -d argument
+                    # specifies an output directory, defaulting to "htmlcov"") is all
+                    # that answers, and the word cannot weigh for it
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
@@ -2065,7 +2075,8 @@ class ExtractiveAnswerer:
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \
                 and titled.parts["cosine"] >= SWITCH_COSINE \
-                and titled.hit.heading != first.heading and not _under(first, titled.hit):
+                and titled.hit.heading != first.heading and not _under(first, titled.hit) \
+                and not _asks_why_instead(titled, kind):
             first_title = max((u.parts["cosine"] for u in units if u.hit is first
                                and u.role in (HEADING, QUESTION)), default=0.0)
             body_best = max((compared(u) for u in units if u.hit is titled.hit
@@ -2825,6 +2836,18 @@ def _subject_first(hits: list[Hit], units: list[Sentence], subject: dict | None
                 f"passage ranked {hits[at].rank} ({hits[at].language}) holds the question's "
                 f"rarest word found ({subject['word']}), the first does not: read first")
     return hits, None
+
+
+def _asks_why_instead(title: Sentence, kind: str) -> bool:
+    """The heading is a question asking why ("NOTE Pourquoi trois volumes RAID-1 ?") and the
+    user's asks something else (where to look, how many, how): its body gives a reason,
+    not what is asked, however close the two questions' words."""
+    return title.role == QUESTION and kind not in (REASON, OTHER) and \
+        question_kind(_LABEL.sub("", title.text)) == REASON
+
+
+# the label of a box before its title: "NOTE Pourquoi…", "ASTUCE Démarrer…", "B.A.-BA …"
+_LABEL = re.compile(r"^(?:[A-ZÀ-Þ][A-ZÀ-Þ.-]+\s+)+(?=[A-ZÀ-Þ][a-zà-ÿ])")
 
 
 def _under(hit: Hit, other: Hit) -> bool:

@@ -345,6 +345,9 @@ def test_a_measure_the_user_gives_is_no_name_the_passages_lack():
                        "shortest three digit unit and display the units of print out.")
     judgment = judge("how do I get free to show readable numbers like 1.2Gi?", [passage],
                      0.9, lambda stems: 1, 100, E5_DEFAULTS, is_name=lambda word: True)
+    assert "absent_names" not in judgment.numbers, judgment.numbers  # (an example, too)
+    judgment = judge("how do I get free to show readable numbers in 1.2Gi?", [passage],
+                     0.9, lambda stems: 1, 100, E5_DEFAULTS, is_name=lambda word: True)
     assert "absent_names" not in judgment.numbers, judgment.numbers
     measure = next(r for r in judgment.numbers["words"] if r["word"] == "1.2gi")
     assert measure["idf"] == 0.0, judgment.numbers["words"]

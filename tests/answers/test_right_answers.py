@@ -5208,6 +5208,14 @@ def test_a_name_in_capitals_opening_a_sentence_is_no_tag(tmp_path):
             "how much memory does apt grab for its cache at startup by default?", [entry])
     assert "20971520" in quoted
     assert "1048576" not in quoted
+    # nor in the middle of its line: apt-get(8)'s `source` ("source causes apt-get to
+    # fetch source packages. APT will examine…"), whose quote lost the command's name
+    # (trial 114's fe1)
+    entry = _hit(1, "apt-get.8.txt", "", _sections(
+        "apt-get.8.txt", "       source", "       build-dep"), kind="text")
+    own = split_sentences(entry)
+    examine = next(s for s in own if s.text.startswith("APT will examine"))
+    assert own[_description_start(own, examine)].text.startswith("source causes apt-get")
 
 
 def test_an_option_the_question_names_in_words_answers(tmp_path):
@@ -5266,3 +5274,81 @@ def test_a_shell_session_running_the_command_a_sentence_names_is_its_example():
     other = MD5_SECTION.replace("$ md5sum foo", "$ sha1sum foo")
     units = split_sentences(_hit(1, "ch10.fr.html", "10.3.5. La somme de contrôle MD5", other))
     assert not any(u.role == ATTACHED for u in units)  # a session of another command
+
+
+# coverage.py 7.3.2's doc/cmd.rst (its sdist), lines 683-704, as the index stores them
+COVERAGE_HTML = """The title of the report can be set with the ``title`` setting in the
+``[html]`` section of the configuration file, or the ``--title`` switch on
+the command line.
+
+If you prefer a different style for your HTML report, you can provide your
+own CSS file to apply, by specifying a CSS file in the ``[html]`` section of
+the configuration file.  See :ref:`config_html_extra_css` for details.
+
+The ``-d`` argument specifies an output directory, defaulting to "htmlcov"::
+
+    $ coverage html -d coverage_html
+
+Other common reporting options are described above in :ref:`cmd_reporting`.
+
+Generating the HTML report can be time-consuming.  Stored with the HTML report
+is a data file that is used to speed up reporting the next time.  If you
+generate a new report into the same directory, coverage.py will skip
+generating unchanged pages, making the process faster.
+
+The ``--skip-covered`` switch will skip any file with 100% coverage, letting
+you focus on the files that still need attention.  The ``--skip-empty`` switch
+will skip any file with no executable statements.
+"""
+
+
+def test_a_default_asked_without_the_word_is_the_sentence_that_states_it(tmp_path):
+    """"where does the html report end up if I don't pass any directory?" asks for a
+    default without saying the word: "The ``-d`` argument specifies an output directory,
+    defaulting to "htmlcov"" answers, but "defaulting" was not read as stating a default,
+    and "If you generate a new report into the same directory…" shares more words (trial
+    115's en3). And a reStructuredText literal ``[html]`` is one code span, shown as
+    written, not wrapped in a third pair of backticks."""
+    hit = _hit(1, "cmd.rst", "HTML reporting: ``coverage html``", COVERAGE_HTML, kind="text")
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "where does the html report end up if I don't pass any directory?", [hit])
+    assert 'defaulting to "htmlcov"' in quoted
+    assert "```[html]```" not in quoted
+
+
+def test_go_wrong_and_an_example_name_are_no_evidence(tmp_path):
+    """"uscan exits with 1, did something go wrong?" was refused with its answer ranked
+    first: "wrong" was the one word missing (trial 116's en9); "go wrong" asks nothing.
+    And "…like CCACHE_DIR" refused an answerable question because no page names the
+    user's example (trial 116's en2): a name given as an example ("like", "such as",
+    "comme") stands for its kind. Named as the subject, it is still looked for."""
+    from preuve.answer.answerability import content_words
+
+    assert not any(word == "wrong" for word, _ in content_words(
+        "uscan exits with 1, did something go wrong?"))
+    with _documented(tmp_path, "journalctl.1.txt") as index:
+        example = index.ask("how do I see only the messages of one service, like "
+                            "nginx.service?")
+        subject = index.ask("how do I see only the messages of the nginx.service unit?")
+    assert not example.refused
+    assert subject.refused and "nginx" in subject.reason
+
+
+def test_a_box_asking_why_does_not_answer_a_question_asking_where():
+    """The French Debian Administrator's Handbook has a box "NOTE Pourquoi trois volumes
+    RAID-1 ?"; for "où je regarde pour voir les volumes RAID qui existent déjà ?" it was
+    the closest question among the headings (0.901), and its body, a reason, was quoted
+    over "Le fichier /proc/mdstat liste les volumes existants" in the first passage
+    (trial 117's fr2). A heading asking why answers a why; a box's label is no word of
+    its question."""
+    from preuve.answer.extractive import QUESTION, _asks_why_instead
+    from preuve.answer.intent import PLACE
+
+    def heading(text: str) -> Sentence:
+        return Sentence(text, _hit(5, "advanced-administration.html", "", text), None, None,
+                        role=QUESTION)
+
+    assert _asks_why_instead(heading("NOTE Pourquoi trois volumes RAID-1 ?"), PLACE)
+    assert not _asks_why_instead(heading("NOTE Pourquoi trois volumes RAID-1 ?"), REASON)
+    assert not _asks_why_instead(heading("Où trouver la liste des volumes ?"), PLACE)
