@@ -257,7 +257,9 @@ class Index:
             phrases = bilingual.code_phrases(question) if asked == "fr" else {}
 
             def translate(word: str) -> str:
-                return phrases.get(word.lower()) or bilingual.code_translation(
+                if word.lower() in phrases:
+                    return phrases[word.lower()]
+                return bilingual.code_translation(
                     word, asked, self.engine.settings.dict_dir, self.engine.settings.cache)
         judgment = judge(question, hits, value if bundled and measure == "dense" else None,
                          lambda stems: len(self._store.search_bm25(sorted(stems), filters,

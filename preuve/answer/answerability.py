@@ -237,8 +237,11 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
 # a name given as an example of what is asked about: "like", "such as", "e.g.",
 # "comme", "par exemple" and the name after it
 _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
-                      r"par exemple,?|tel(?:le)?s? que)\s+[\"'`«“(]?([\w$][\w.$/-]*\w)[\"'`»”)]?",
-                      re.I)
+                      r"par exemple,?|tel(?:le)?s? que)\s+[\"'`«“(]?"
+                      r"([\w$][\w.$/-]*\w)(?![\w$/-])[\"'`»”)]?"
+                      # not a comparison: "…like distcc does" names another tool
+                      r"(?!\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will|"
+                      r"fait|font|le fait)\b)", re.I)
 
 
 def without_examples(question: str, is_name: Callable[[str], bool] | None) -> str:

@@ -979,7 +979,11 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # A question about a default, by name or by what it leaves out ("kill with only a PID,
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
-_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b", re.I)  # "defaulting to"
+_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "defaulting to"
+                             # "Si aucune option n'est indiquée, -P est assumé."
+                             r"\b(?:if|when) no \w+ (?:is|are) (?:given|specified|set|passed)\b|"
+                             r"\bsi aucune? \w+ n['’](?:est|a été) (?:indiqué|précisé|spécifié|"
+                             r"donné|fourni)e?\b", re.I)
 _ASKS_DEFAULT = re.compile(
     _STATES_DEFAULT.pattern + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
@@ -994,7 +998,7 @@ _ASKS_DEFAULT = re.compile(
     r"\bsans (?:dire|préciser|indiquer|spécifier|choisir) (?:si|s['’]il|quel|quelle|lequel|"
     r"laquelle)\b|"
     r"\bsans (?:(?:autre|"
-    r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)+(?:\w+\s+)?"
+    r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
     r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
     r"mettez)\b", re.I)

@@ -547,7 +547,8 @@ EVERYDAY_TERMS_FR = {
     "calculer": "compute, calculate",
     "annuler": "cancel", "annulation": "cancellation", "demande": "request",
     "valider": "approve, validate", "validation": "approval", "envoyer": "send",
-    "envoyé": "sent",
+    "envoyé": "sent", "passer outre": "override, bypass, ignore, force",
+    "à la main": "manually, by hand", "manuellement": "manually",
 }
 
 
@@ -654,13 +655,20 @@ def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
 
 def code_phrases(question: str) -> dict[str, str]:
     """The developer vocabulary's phrases of two or three words in a French question, by
-    their first word as written in lower case: {"mot": "password"} for "…mon mot de passe…"
-    (a judgment that translates word by word reads "mot" as "word")."""
+    each of their content words as written in lower case: {"mot": "password", "passe":
+    "password"} for "…mon mot de passe…" (a judgment that translates word by word reads
+    "mot" as "word")."""
     words = [w.lower() for w in re.findall(r"[^\W\d_]+", question)]
     out: dict[str, str] = {}
-    for i, word in enumerate(words):
+    for i in range(len(words)):
         found = _code_lookup(words, i)
-        if found is not None and found[0] > 1:  # a phrase, not a word
+        if found is None or found[0] < 2:  # a word, not a phrase
+            continue
+        # each content word of the phrase carries its translation ("main" for "à la
+        # main"), none its own sense ("outre" of "passer outre" is no "goatskin"), as a
+        # judgment may leave any of them out as an ordinary verb ("passe")
+        content = [w for w in words[i:i + found[0]] if text.fold(w) not in text.STOPWORDS]
+        for word in content or words[i:i + 1]:
             out.setdefault(word, " ".join(found[1]))
     return out
 

@@ -5315,6 +5315,12 @@ def test_a_default_asked_without_the_word_is_the_sentence_that_states_it(tmp_pat
             "where does the html report end up if I don't pass any directory?", [hit])
     assert 'defaulting to "htmlcov"' in quoted
     assert "```[html]```" not in quoted
+    # pwd(1) in French: "sans option" asks for the default, "Si aucune option n'est
+    # indiquée, -P est assumé." states it (trial 118's fr1)
+    from preuve.answer.extractive import _ASKS_DEFAULT, _STATES_DEFAULT
+    assert _ASKS_DEFAULT.search("pwd sans option, il résout les liens symboliques ou pas ?")
+    assert _STATES_DEFAULT.search("Si aucune option n’est indiquée, -P est assumé.")
+    assert not _STATES_DEFAULT.search("Si la commande échoue, rien n'est affiché.")
 
 
 def test_go_wrong_and_an_example_name_are_no_evidence(tmp_path):
@@ -5352,3 +5358,34 @@ def test_a_box_asking_why_does_not_answer_a_question_asking_where():
     assert _asks_why_instead(heading("NOTE Pourquoi trois volumes RAID-1 ?"), PLACE)
     assert not _asks_why_instead(heading("NOTE Pourquoi trois volumes RAID-1 ?"), REASON)
     assert not _asks_why_instead(heading("Où trouver la liste des volumes ?"), PLACE)
+
+
+def test_a_phrase_of_the_vocabulary_is_translated_by_each_of_its_words():
+    """"…comment je passe outre ?" over English manual pages: the judgment reads the
+    question word by word, and "passe" is an ordinary verb it leaves out, so the phrase's
+    translation given to its first word was lost and "outre" was weighed as "goatskin,
+    waterskin" (trial 118's fe3); "à la main" gave its translation to "à", a function
+    word. Each content word of a phrase carries the phrase's translation."""
+    phrases = bilingual.code_phrases("invoke-rc.d refuse de lancer mon script, comment je "
+                                     "passe outre ?")
+    assert "override" in phrases["outre"].split()
+    assert "override" in phrases["passe"].split()
+    assert "manually" in bilingual.code_phrases(
+        "comment voir les paquets que j'ai installés à la main ?")["main"].split()
+    assert bilingual.code_phrases("quel est mon mot de passe ?")["mot"] == "password"
+
+
+def test_a_tool_the_user_compares_with_is_no_example():
+    """"Can makepp farm out compile jobs…, like distcc does, …?" names another tool to
+    compare with, not an example of what is asked: it stays a name the passages must hold
+    (a question about distcc's feature asked of makepp's manual is out of scope)."""
+    from preuve.answer.answerability import without_examples
+
+    def any_name(word: str) -> bool:
+        return True
+
+    assert "distcc" in without_examples("Can makepp farm out compile jobs to other "
+                                        "machines, like distcc does, to speed it up?",
+                                        any_name)
+    assert "CCACHE_DIR" not in without_examples("how do I keep an env var like CCACHE_DIR "
+                                                "from getting dropped?", any_name)
