@@ -5389,3 +5389,13 @@ def test_a_tool_the_user_compares_with_is_no_example():
                                         any_name)
     assert "CCACHE_DIR" not in without_examples("how do I keep an env var like CCACHE_DIR "
                                                 "from getting dropped?", any_name)
+
+
+def test_a_pause_under_a_second_is_found_in_english():
+    """"comment faire une pause de moins d'une seconde en perl ?" was refused with
+    perlfaq8's "How can I sleep() or alarm() for under a second?" ranked first far ahead
+    (trial 119's fe3): FreeDict gives "pause" as break, intermission, and "moins" as
+    minus. The developer vocabulary says sleep and under."""
+    words = bilingual.code_translation("comment faire une pause de moins d'une seconde ?",
+                                       "fr").split()
+    assert "sleep" in words and "under" in words

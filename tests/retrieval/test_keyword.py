@@ -493,9 +493,21 @@ def test_saved_impacts_of_the_wrong_size_are_not_used(tmp_path, monkeypatch):
 
 def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):
     """The delta path keeps the statistics per label: a staff flood changes no public
-    score, bit for bit, whether the index was reloaded or rebuilt."""
+    score, whether the index was reloaded or rebuilt: the same passages in the same order,
+    the same scores to the last bits a float sum in another order may change (a flood
+    that leaked into the statistics moves a score by far more: its idf, its averages).
+    Seen once in about thirty runs: 2.841275215148926e-06 against 2.8412752151489255e-06
+    after the rebuild, a matrix product's summation order."""
     docs = corpus(tmp_path / "docs")
     public = Filters(audience="public")
+
+    def same(now: dict, then: dict) -> bool:
+        return now.keys() == then.keys() and all(
+            [c for c, _ in now[q]] == [c for c, _ in then[q]]
+            and all(a == pytest.approx(b, rel=1e-9, abs=0.0)
+                    for (_, a), (_, b) in zip(now[q], then[q], strict=True))
+            for q in now)
+
     with open_index(fresh_index) as index:
         assert index.ingest([docs]).ok
         store = index.engine.store
@@ -503,9 +515,9 @@ def test_public_scores_do_not_depend_on_other_labels(tmp_path, fresh_index):
         write(docs, "flood.md", "staff", "zorglub frobnique cantaloup mot1 " * 200)
         assert index.ingest([docs]).ok
         assert store.keywords.builds == 1
-        assert {tuple(t): ranked(store, True, t, public) for t in QUERIES} == before
+        assert same({tuple(t): ranked(store, True, t, public) for t in QUERIES}, before)
         store.keywords.forget()  # rebuilt from the rows
-        assert {tuple(t): ranked(store, True, t, public) for t in QUERIES} == before
+        assert same({tuple(t): ranked(store, True, t, public) for t in QUERIES}, before)
 
 
 # -- the background build (IndexReader: from ReloadPolicy.background_rows rows) -----------
