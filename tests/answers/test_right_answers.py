@@ -5399,3 +5399,18 @@ def test_a_pause_under_a_second_is_found_in_english():
     words = bilingual.code_translation("comment faire une pause de moins d'une seconde ?",
                                        "fr").split()
     assert "sleep" in words and "under" in words
+
+
+def test_if_i_dont_say_asks_for_a_default_and_names_nothing():
+    """"how often does watch rerun the command if I don't say?" was refused on 33 % of
+    its words ("say" missing) with watch(1)'s "By default, command is run every 2
+    seconds" ranked first (the session's own questions, o7): the clause asks for the
+    default, its verb is no word of the subject."""
+    from preuve.answer.answerability import content_words
+    from preuve.answer.extractive import _ASKS_DEFAULT
+
+    question = "how often does watch rerun the command if I don't say?"
+    assert not any(word == "say" for word, _ in content_words(question))
+    assert _ASKS_DEFAULT.search(question)
+    assert not any(word == "rien" for word, _ in content_words(
+        "dd lit combien d'octets à la fois si je précise rien ?"))
