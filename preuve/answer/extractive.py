@@ -1000,9 +1000,9 @@ _ASKS_DEFAULT = re.compile(
     r"laquelle)\b|"
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
-    r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) ne "
-    r"(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|passes|mets|"
-    r"mettez)\b", re.I)
+    r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) "
+    r"(?:ne |n['’])?(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|"
+    r"passes|mets|mettez)\b(?! (?:le|la|les|l['’]|un|une|des|ce|cette)\b)", re.I)
 # A question asking what is missing or needed first ("…nothing arrives out of order. What
 # am I missing?", "What do I have to enable… before pg_rewind will work", "Qu'est-ce que
 # j'ai oublié ?"), and a sentence stating a requirement ("a delay option must be

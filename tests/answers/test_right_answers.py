@@ -5414,3 +5414,7 @@ def test_if_i_dont_say_asks_for_a_default_and_names_nothing():
     assert _ASKS_DEFAULT.search(question)
     assert not any(word == "rien" for word, _ in content_words(
         "dd lit combien d'octets à la fois si je précise rien ?"))
+    # spoken French drops the "ne" (trial 120's fe2, fr2)
+    assert _ASKS_DEFAULT.search("column -t, il met quoi entre les colonnes si je précise rien ?")
+    assert _ASKS_DEFAULT.search("rtcwake met la machine dans quel état si je donne pas -m ?")
+    assert not _ASKS_DEFAULT.search("si je passe le fichier en argument, que se passe-t-il ?")
