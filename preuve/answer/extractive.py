@@ -1161,6 +1161,10 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
                     r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs)\b",
                     re.I)
+# A default given without what it is the default of ("The default is 1000." after
+# "`Request.max_form_parts` limits the number of parts…"): that is the sentence before
+_BARE_DEFAULT = re.compile(r"^(?:the )?default(?: value)? (?:is|was|will be)\b|^defaults to\b|"
+                           r"^(?:la )?valeur par d[ée]faut est\b|^(?:le )?d[ée]faut est\b", re.I)
 # A step that follows the one before it: "then", "ensuite", "puis" among its first words
 # ("The user can then use ssh-copy-id…", "On lance ensuite…"); not a condition's "then"
 # ("If it fails, then…")
@@ -1236,7 +1240,8 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
                 any(s is sentence for s in window(own, shown, words)):
             return shown
     leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text) or (
-        start > 0 and _names_again(sentence.text, own[start - 1].text))
+        start > 0 and _names_again(sentence.text, own[start - 1].text)) or \
+        _BARE_DEFAULT.match(sentence.text)
     # "…suivez cette procédure :" points ahead, to what its colon announces
     points_back = _POINTS_BACK.search(sentence.text) and not announces(sentence.text)
     if not (leans or points_back) or start == 0 or own[start - 1].role != STATEMENT \
@@ -1252,7 +1257,10 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
         while first > 0 and own[first - 1].role == STATEMENT and \
                 own[first - 1].block == sentence.block:
             first -= 1
-    for begin in dict.fromkeys((first, start - 1)):
+    # what it leans on may lean in its turn ("This is useful to stop…" before "The
+    # default is 1000."): from there, when all of it fits
+    deeper = _lean_start(own, first, words, lists=False)
+    for begin in dict.fromkeys((deeper, first, start - 1)):
         if any(s is sentence for s in window(own, begin, words)):
             return begin
     return start  # what it leans on does not fit with it

@@ -5418,3 +5418,28 @@ def test_if_i_dont_say_asks_for_a_default_and_names_nothing():
     assert _ASKS_DEFAULT.search("column -t, il met quoi entre les colonnes si je précise rien ?")
     assert _ASKS_DEFAULT.search("rtcwake met la machine dans quel état si je donne pas -m ?")
     assert not _ASKS_DEFAULT.search("si je passe le fichier en argument, que se passe-t-il ?")
+
+
+# Werkzeug 2.3.7's docs/request_data.rst (its sdist), lines 82-90
+WERKZEUG_LIMITS = """-   :attr:`~Request.max_content_length` Stop reading request data after this number
+    of bytes. It's better to configure this in the WSGI server or HTTP server, rather
+    than the WSGI application.
+-   :attr:`~Request.max_form_memory_size` Stop reading request data if any form part is
+    larger than this number of bytes. While file parts can be moved to disk, regular
+    form field data is stored in memory only.
+-   :attr:`~Request.max_form_parts` Stop reading request data if more than this number
+    of parts are sent in multipart form data. This is useful to stop a very large number
+    of very small parts, especially file parts. The default is 1000.
+"""
+
+
+def test_a_default_given_without_its_setting_is_quoted_with_it(tmp_path):
+    """"what's the default limit on how many parts a multipart upload can have?" got "The
+    default is 1000." alone (trial 121's en4): a default that does not say what it is the
+    default of leans on the sentence before, and that one ("This is useful to stop…") on
+    the one before it, which names `max_form_parts`."""
+    hit = _hit(1, "request_data.rst", "Limiting Request Data", WERKZEUG_LIMITS, kind="text")
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "what's the default limit on how many parts a multipart upload can have?", [hit])
+    assert "max_form_parts" in quoted and "The default is 1000." in quoted
