@@ -5421,7 +5421,8 @@ def test_if_i_dont_say_asks_for_a_default_and_names_nothing():
 
 
 # Werkzeug 2.3.7's docs/request_data.rst (its sdist), lines 82-90
-WERKZEUG_LIMITS = """-   :attr:`~Request.max_content_length` Stop reading request data after this number
+WERKZEUG_LIMITS = """\
+-   :attr:`~Request.max_content_length` Stop reading request data after this number
     of bytes. It's better to configure this in the WSGI server or HTTP server, rather
     than the WSGI application.
 -   :attr:`~Request.max_form_memory_size` Stop reading request data if any form part is
