@@ -2341,12 +2341,27 @@ def _with_default(question: str, own: list[Sentence], chosen: list[Sentence]
     return [line] + chosen
 
 
+# how many statements before a "why" quote that gives no reason are looked at for one
+REASON_BACK = 3
+
+
 def _with_reason(kind: str, own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:
-    """A "why" quote that gives no reason, when the sentence right after it, in its
+    """A "why" quote that gives no reason, when one of the REASON_BACK statements right
+    before it does: the quote starts there; else when the sentence right after it, in its
     paragraph, does: that sentence ends it ("…transférer le fichier changes en dernier."
     / "Dans le cas contraire, votre envoi pourrait être rejeté, car…")."""
     if kind != REASON or not chosen or any(carries(REASON, s.text) for s in chosen):
         return chosen
+    # or one of the few before it, when the quote restates what the user saw ("If you
+    # notice that the web browser takes ages to load the page…" after "The reason for this
+    # is that sometimes "localhost" is configured…")
+    first = chosen[0]
+    if first.hit is own[0].hit and own[first.index] is first:
+        for i in range(first.index - 1, max(first.index - 1 - REASON_BACK, -1), -1):
+            if own[i].role != STATEMENT:
+                break
+            if carries(REASON, own[i].text):
+                return own[i:first.index] + chosen
     last = chosen[-1]
     if last.hit is not own[0].hit or own[last.index] is not last or last.index + 1 >= len(own):
         return chosen

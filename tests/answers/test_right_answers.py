@@ -5444,3 +5444,32 @@ def test_a_default_given_without_its_setting_is_quoted_with_it(tmp_path):
         quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
             "what's the default limit on how many parts a multipart upload can have?", [hit])
     assert "max_form_parts" in quoted and "The default is 1000." in quoted
+
+
+# Werkzeug 2.3.7's docs/serving.rst (its sdist), "Troubleshooting", lines 153-165
+WERKZEUG_TROUBLESHOOTING = """\
+On operating systems that support ipv6 and have it configured such as modern
+Linux systems, OS X 10.4 or higher as well as Windows Vista some browsers can
+be painfully slow if accessing your local server.  The reason for this is that
+sometimes "localhost" is configured to be available on both ipv4 and ipv6 sockets
+and some browsers will try to access ipv6 first and then ipv4.
+
+At the current time the integrated webserver does not support ipv6 and ipv4 at
+the same time and for better portability ipv4 is the default.
+
+If you notice that the web browser takes ages to load the page there are two ways
+around this issue.  If you don't need ipv6 support you can disable the ipv6 entry
+in the `hosts file`_ by removing this line::
+"""
+
+
+def test_a_why_quote_that_restates_the_symptom_starts_at_the_reason_before_it(tmp_path):
+    """"why does the page take ages to load from localhost in my browser?" quoted "If you
+    notice that the web browser takes ages to load the page there are two ways around
+    this issue…", which says again what the user saw, and not "The reason for this is
+    that sometimes "localhost" is configured…" two sentences before (trial 121's en7)."""
+    hit = _hit(1, "serving.rst", "Troubleshooting", WERKZEUG_TROUBLESHOOTING, kind="text")
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "why does the page take ages to load from localhost in my browser?", [hit])
+    assert "The reason for this is" in quoted
