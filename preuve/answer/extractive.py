@@ -1907,7 +1907,10 @@ class ExtractiveAnswerer:
         # which status a program gives, when the question does not give the value itself
         status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
         back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
-        worded = _question_stems(question)
+        asked_stems = _question_stems(question)
+        # the passages with an option the question names in words (`_worded`)
+        worded = {chunk for chunk, own in by_hit.items()
+                  if any(_worded(u.text, asked_stems) for u in _option_terms(own))}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             overlap = term_overlap(question, text)
             if asked:
@@ -1953,8 +1956,8 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
-            if sentence.role == STATEMENT and worded and _in_worded_option(worded, sentence,
-                                                                         own):
+            if sentence.role == STATEMENT and sentence.hit.chunk_id in worded and \
+                    _in_worded_option(asked_stems, sentence, own):
                 bonus += KIND_BONUS  # "No action; perform a simulation…" under `--dry-run`
                 # for "how can I do a dry run…?", not `--only-upgrade`'s beside it
             if sentence.role == STATEMENT and _in_entry_named(question, sentence, own):
@@ -2556,9 +2559,11 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
                  and terms(h)), None)
 
 
+@lru_cache(maxsize=64)
 def _question_stems(question: str) -> frozenset[str]:
     """The question's words as English stems (a French question's with their
-    translation), to meet the words of an option's name."""
+    translation), to meet the words of an option's or an entry's name (read by the
+    scoring and the passage choice of one answer: translated once)."""
     asked = question_language(question)
     said = question if asked == "en" else f"{question} {code_translation(question, asked)}"
     return frozenset(tokens.tokens(said, "en"))
@@ -2651,9 +2656,7 @@ def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     of the first entry's module or class, then the first ranked): `webbrowser.open_new_tab` for
     "open a page in a new tab" (or "dans un nouvel onglet") over `webbrowser.open`, whose
     description mentions tabs too. A sibling entry is named by what it does."""
-    asked = question_language(question)
-    said = question if asked == "en" else f"{question} {code_translation(question, asked)}"
-    words = set(tokens.tokens(said, "en"))
+    words = _question_stems(question)
 
     def named(hit: Hit) -> tuple[str, str]:  # (its container, its own name)
         container, _, name = _signature_name((hit.heading or "").split(" > ")[-1]) \

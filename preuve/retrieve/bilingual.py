@@ -428,9 +428,7 @@ CODE_TERMS_FR = {
     "échec": "failure fail", "commentaire": "comment", "attente": "wait pending",
     "en attente": "pending waiting", "attendre": "wait await", "promesse": "promise",
     "pause": "sleep pause wait", "moins de": "under less than fewer",
-    "moins d": "under less than fewer", "en dessous de": "under below less than",
-    "en dessous d": "under below less than", "au dessus de": "over above more than",
-    "au dessus d": "over above more than",
+    "en dessous de": "under below less than", "au dessus de": "over above more than",
     "rejeter": "reject", "tenter": "try attempt", "tentative": "attempt try",
     "bloquer": "block", "terminer": "finish complete end", "intercepter": "catch",
     "émettre": "emit send", "souscrire": "subscribe",
@@ -572,6 +570,9 @@ def _code_terms() -> dict[str, str]:
     everyday = {_stems(head): " ".join(_phrases(words))
                 for head, words in EVERYDAY_TERMS_FR.items()}
     code = {_stems(head): words for head, words in CODE_TERMS_FR.items()}
+    # a phrase ending on "de" is also written elided: "moins d'une seconde"
+    code = {_stems(head[:-1]): words for head, words in CODE_TERMS_FR.items()
+            if head.endswith(" de")} | code
     forms = {_form_key(head): " ".join(_phrases(words))
              for head, words in EVERYDAY_TERMS_FR.items() if _form_key(head)}
     forms |= {_form_key(head): words for head, words in CODE_TERMS_FR.items()
