@@ -32,7 +32,7 @@ Decisions:
   unverified number reaches the reader. Path citations are found everywhere, code
   included, for the same reason.
 * A path alone (``tva.py``, ```tva.py```) is a mention, not a citation, unless it stands
-  alone in square brackets.
+  alone in square brackets outside code (```[tool.mypy]``` is a TOML table's name).
 * Labels outside this grammar: records of a collection (`ingest_records`) are named by
   their ids (``library#how-do-i-copy-a-file``, ``p12-3``, ``42``), which are neither paths
   nor safe to read as one. When the caller gives the labels it knows (`verify` gives the
@@ -333,9 +333,11 @@ def parse_citations(answer: str, labels: Collection[str] = ()) -> list[Citation]
         if _MASK in content or quoted_code(m.start(), m.end()):
             continue
         span = (m.start(), m.end())
+        # in code, a bracketed name without a location is code ("``[tool.mypy]``", a
+        # TOML table), unless it is exactly the label of a passage given
         c = (_known_citation(content, m.start("content"), span, m.group(), known)
              or _content_citation(content, m.start("content"), span, m.group(),
-                                  need_loc=False))
+                                  need_loc=in_code(m.start())))
         if c is not None:
             found.append(c)
             mask(*span)

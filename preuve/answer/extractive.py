@@ -618,6 +618,8 @@ _RST_ROLE = re.compile(r":[\w:.+-]+:`~?([^`<]*?)\s*(?:<[^`>]*>)?`")
 _RST_LINK = re.compile(r"(?<![`\w])`([^`<]+?)\s*(?:<[^`>]*>)?`__?(?!\w)")
 _RST_SUBSTITUTION = re.compile(r"\|([^|\s][^|]*)\|_{0,2}(?!\w)")
 _RST_FOOTNOTE = re.compile(r"\s?\[(?:#[\w-]*|\d+|\*)\]_")
+# a field of a field list (":default: ``.mypy_cache``", ":type: boolean")
+_RST_FIELD = re.compile(r"^([ \t]*):([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 
 
 def _rst_inline(line: str) -> str:
@@ -636,9 +638,11 @@ def rst_markup(body: str) -> str:
     inline markup of its prose read (`_rst_inline`)."""
     lines = body.split("\n")
     code_after: int | None = None  # the indentation of the line that introduced a block
+    options = False  # in the lines right under a directive (its options: ":alt: …")
     i = 0
     while i < len(lines):
         line = lines[i]
+        options = options and bool(line.strip())
         if _ADORNMENT.match(line) or _underlines(lines, i):  # a title's underline ("~~~~"
             # is no code fence here, nor is "````" as long as the title over it)
             lines[i] = ""
@@ -653,6 +657,14 @@ def rst_markup(body: str) -> str:
             lines[i] = " " * indent + line.split("::", 1)[1].strip() if named else ""
             code_after = indent if directive.group(2) and _CODE_DIRECTIVE.search(
                 directive.group(2)) else None
+            options = True
+            i += 1
+            continue
+        field = _RST_FIELD.match(line) if code_after is None and not options else None
+        if field:  # a field list as Sphinx shows it: ":default: ``normal``" reads
+            # "Default: ``normal``" (a reference entry's default on its own line)
+            lines[i] = f"{field.group(1)}{field.group(2)[:1].upper()}{field.group(2)[1:]}: " \
+                f"{field.group(3)}"
             i += 1
             continue
         if line.rstrip().endswith("::") and line.strip() != "::":
@@ -834,6 +846,7 @@ def _wrapped_option(body: str, boundary: re.Match[str]) -> bool:
 _LINE_OPTION = re.compile(r"\n[ \t]*--?\w")
 # the line break before a line that `_INLINE_TAG` reads as a tag and its description
 _TAGGED_LINE = re.compile(r"\n(?=" + _INLINE_TAG.pattern.removeprefix("^") + ")")
+_DEFAULT_LINE = re.compile(r"\n(?=" + _DEFAULT_VALUE.pattern.removeprefix("^") + ")", re.I)
 
 
 def _indent(line: str) -> int:
@@ -865,6 +878,8 @@ def _boundaries(body: str, terms: list[re.Match[str]], by_lines: bool = False
     # the line that announces the list ("État de fin d'exécution :")
     tagged = [_NOWHERE.match(body, m.start()) for m in _TAGGED_LINE.finditer(body)
               if not _wrapped_option(body, m)]
+    if by_lines:  # and so does a default on its own line, under the entry's type
+        tagged += [_NOWHERE.match(body, m.start()) for m in _DEFAULT_LINE.finditer(body)]
     listed = [m for m in _listed_names(body) + terms + tagged
               if not any(b.start() <= m.start() <= b.end() for b in found)]
     # one end per place: a term alone on its line may be a tagged line too (git-clean's
@@ -1423,9 +1438,18 @@ def _tag_asked(question: str, text: str) -> bool:
 # A question asking which status a program gives ("what exit code will debsums give me
 # if…", "quel code de sortie renvoie findfs s'il…"): a value of the page's status list
 _ASKS_STATUS = re.compile(r"\b(?:exit|return|error)\s+(?:codes?|status(?:es)?|values?)\b|"
+                          r"\b(?:exits?|quits?|returns?)\s+(?:with\s+)?(?:what|which)\s+"
+                          r"(?:codes?|status|values?)\b|"  # "…exits with what code?"
+                          r"\b(?:sort|quitte|termine|renvoie|retourne)\w*\s+(?:avec\s+)?"
+                          r"(?:quel|quelle|quels|un|le)\s+(?:codes?|statut)\b|"
                           r"\bcodes?\s+(?:de\s+|d['’])?(?:retour|sortie|erreur)\b|"
                           r"\bvaleurs?\s+(?:de\s+)?retour\b|"
                           r"\b(?:statut|état|etat)s?\s+(?:de\s+)?sortie\b", re.I)
+
+
+def _asks_status(question: str) -> bool:
+    """The question asks which status a program gives, and does not give the value."""
+    return bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
 
 
 def _status_value(sentence: Sentence, own: list[Sentence]) -> bool:
@@ -1905,7 +1929,7 @@ class ExtractiveAnswerer:
         literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
-        status_asked = bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
+        status_asked = _asks_status(question)
         back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
         asked_stems = _question_stems(question)
         # the passages with an option the question names in words (`_worded`)
@@ -2074,14 +2098,19 @@ class ExtractiveAnswerer:
         # at least as close as the first passage's best: a "…is:" before code, in a passage
         # further down, never wins on its bonus alone
         held = max((across(s) for s in units if s.hit is first), default=0.0)
+        # a status value asked for ("…sort avec quel code ?") that the first passage has
+        # none of: the rival's list of statuses answers, however few words it shares
+        status = top_first is not None and rival.hit is not first and \
+            _asks_status(question) and _status_value(rival, by_hit[rival.hit.chunk_id]) \
+            and not any(_status_value(u, by_hit[first.chunk_id]) for u in by_hit[first.chunk_id])
         if top_first is None or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
                                                                                 or 0.0)
                                  and across(rival) > held + PREFER_FIRST
-                                 and compared(rival) - max(rival.parts["kind"], 0.0)
-                                 >= compared(top_first) - max(top_first.parts["kind"], 0.0)
-                                 - CLOSE_MARGIN):
+                                 and (status or compared(rival) - max(rival.parts["kind"], 0.0)
+                                      >= compared(top_first) - max(top_first.parts["kind"],
+                                                                   0.0) - CLOSE_MARGIN)):
             pick = rival
             kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
                 f"the best of the passage read first (ranked {first.rank})"
@@ -2738,6 +2767,12 @@ def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
     return None
 
 
+def _page_section(heading: Sentence) -> bool:
+    """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS")."""
+    return heading.hit.kind == "text" and not heading.term and \
+        bool(_SECTION_TITLE.match(heading.text.strip()))
+
+
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
     """When the quote starts right after its passage's heading and that heading is an API
     entry's signature (a dotted name, or a name with its parameters), that signature, as
@@ -2748,8 +2783,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     heading = own[chosen[0].index - 1]
     text = _labelled_term(heading.text.strip()) or _term_name(heading.text)
     if heading.role != HEADING or not (_is_signature(text) or _TERM.match(text)
-                                       or heading.term) or (
-                heading.hit.kind == "text" and not heading.term and _SECTION_TITLE.match(text)):
+                                       or heading.term) or _page_section(heading):
         # (a manual page's section title, "DESCRIPTION", names no object)
         return None
     names = [text]
@@ -2763,9 +2797,10 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
             names.insert(0, heading.text.strip())
     before = own[heading.index - 1] if heading.index > 0 else None
     if before is not None and before.role == HEADING and _TERM.match(before.text.strip()) \
-            and _TERM.match(text):
+            and _TERM.match(text) and not _page_section(before):
         return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
-        # the term the paragraph after it describes
+        # the term the paragraph after it describes (under a manual page's "OPTIONS", the
+        # first option is one)
     return Sentence(", ".join(f"`{n}`" for n in names) + " —", heading.hit,
                     heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)

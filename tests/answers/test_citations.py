@@ -160,6 +160,21 @@ def test_not_citations(text):
     assert parse_citations(text) == []
 
 
+def test_a_bracketed_name_in_code_is_code_unless_it_has_a_location():
+    """mypy's configuration reference says "``[mypy]`` would become ``[tool.mypy]``": its
+    quote was read as a citation of a file `tool.mypy` and the right answer refused
+    (trial 122's fe4). In code, a bracketed name without lines or page is code; with a
+    location, or outside code, it is still a citation."""
+    quoted = ("I.e., ``[mypy]`` would become ``[tool.mypy]``, and `[tool.coverage.run]` "
+              "too. [handbook/congés.md:3-9]")
+    assert [c.raw for c in parse_citations(quoted)] == ["[handbook/congés.md:3-9]"]
+    assert verify(quoted, PASSAGES).ok
+    assert [c.raw for c in parse_citations("see `[facturo/tva.py:14-16]`")] == [
+        "`[facturo/tva.py:14-16]`"]
+    assert [c.raw for c in parse_citations("see [tool.mypy] here")] == ["[tool.mypy]"]
+    assert not verify("see [tool.mypy] here", PASSAGES).ok
+
+
 def test_numbers_glued_to_words_outside_code_are_citations():
     assert [c.number for c in parse_citations("30 jours[2] et f(x)[3]")] == [2, 3]
 
