@@ -43,7 +43,7 @@ from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
 # a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs."
-_ABBREVIATED = r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)"
+_ABBREVIATED = r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\ba\.k\.a\.)"
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])" + _ABBREVIATED + r"(?<!\bex\.)"
     r"(?!(?<=\bp\.)\s+\d)(?!(?<=\bpp\.)\s+\d)(?!(?<=\b[Nn]o\.)\s+\d)"
@@ -630,6 +630,32 @@ def _rst_inline(line: str) -> str:
     return _RST_SUBSTITUTION.sub(r"\1", _RST_LINK.sub(r"\1", line))
 
 
+# the first line of an indented block that is code: a definition, an import, an
+# assignment, a call, a comment, a prompt
+_CODE_OPENING = re.compile(r"^(?:(?:async\s+)?def\s|class\s|import\s|from\s+\S+\s+import\s|@\w|"
+                           r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(|#|\$\s|>>>\s|[)\]}])")
+
+
+def _cut_code(lines: list[str]) -> int:
+    """Blank the code a passage opens on, indented, when the chunker cut it from the "…::"
+    that introduced it ("    def run_migrations_online():" / "        # ..."): without
+    what announces it, it is not quoted, nor read as sentences. Where the reading goes on."""
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return 0
+    indent = len(_INDENT.match(lines[first]).group())
+    if not indent or RST_MARKUP.match(lines[first]) or \
+            not _CODE_OPENING.match(lines[first].strip()):
+        return 0
+    end = first
+    while end + 1 < len(lines) and (not lines[end + 1].strip()
+                                    or len(_INDENT.match(lines[end + 1]).group()) >= indent):
+        end += 1
+    for n in range(first, end + 1):
+        lines[n] = ""
+    return end + 1
+
+
 def rst_markup(body: str) -> str:
     """A reStructuredText passage as the answerer reads it, line for line (the citation's
     lines do not move): its explicit markup lines and titles' underlines blank, a
@@ -639,7 +665,7 @@ def rst_markup(body: str) -> str:
     lines = body.split("\n")
     code_after: int | None = None  # the indentation of the line that introduced a block
     options = False  # in the lines right under a directive (its options: ":alt: …")
-    i = 0
+    i = _cut_code(lines)
     while i < len(lines):
         line = lines[i]
         options = options and bool(line.strip())

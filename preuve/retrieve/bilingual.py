@@ -450,7 +450,7 @@ CODE_TERMS_FR = {
     "lier": "bind link", "relier": "link connect", "déconnecter": "disconnect",
     "invalider": "invalidate", "contrôler": "check control", "tester": "test",
     "simuler": "simulate mock", "mémoriser": "memoize cache", "retenir": "keep retain",
-    "récupérer": "get fetch retrieve", "extraire": "extract", "retirer": "remove",
+    "récupérer": "get fetch retrieve recover", "extraire": "extract", "retirer": "remove",
     "citer": "quote", "exception": "exception exc", "flux": "stream flow",
     "dépôt": "repository repo", "noyau": "kernel core", "disque": "disk",
     "montage": "mount", "montée": "mount", "écouteur": "listener", "minuterie": "timer",
@@ -484,6 +484,9 @@ CODE_TERMS_FR = {
     "cœur": "core cores", "coeur": "core cores", "bac à sable": "sandbox",
     "processeur": "processor cpu", "ramasse miettes": "garbage collector collection gc",
     "à l avance": "in advance beforehand ahead", "hors ligne": "offline",
+    "en arrière": "back revert rollback undo downgrade", "nommer": "name naming",
+    "clé étrangère": "foreign key", "planter": "crash", "plantage": "crash",
+    "râler": "complain warn warning error",
     "en ligne": "online", "sans fil": "wireless",
 }
 

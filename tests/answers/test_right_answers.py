@@ -5631,3 +5631,41 @@ def test_a_status_asked_in_other_words_comes_from_the_list_of_statuses(tmp_path)
             [_hit(1, "lexgrog.fr.txt", "", LEXGROG_START, kind="text"),
              _hit(2, "lexgrog.fr.txt", "", LEXGROG_STATUS, kind="text")])
     assert quoted.startswith("2 lexgrog n'a pas réussi à analyser")
+
+# Alembic 1.12.1's docs/build/autogenerate.rst (PyPI sdist), lines 490-510: a passage the
+# chunker opened inside a literal block, cut from the "…option::" that introduced it
+ALEMBIC_CUT_CODE = """\
+    def run_migrations_online():
+        # ...
+
+        context.configure(
+                    connection=connection,
+                    target_metadata=target_metadata,
+                    user_module_prefix="myapp.migration_types.",
+                    # ...
+                    )
+
+        # ...
+
+Above, we now would get a migration like::
+
+  Column("my_column", myapp.migration_types.MyCustomType())
+
+Now, when we inevitably refactor our application to move ``MyCustomType``
+somewhere else, we only need modify the ``myapp.migration_types`` module,
+instead of searching and replacing all instances within our migration scripts.
+
+.. _autogen_render_types:"""
+
+
+def test_code_a_passage_opens_on_without_its_introduction_is_not_a_sentence():
+    """The passage opens on "    def run_migrations_online():" / "        # ...", indented
+    code whose "…option::" stayed in the passage before: read as a statement, it was the
+    whole answer to two French questions ("def run_migrations_online(): `...`", trial
+    124's fe1 and fe4). Code cut from what announces it is neither quoted nor read as
+    sentences; the prose after it is."""
+    units = split_sentences(_hit(1, "autogenerate.rst", "Controlling the Module Prefix",
+                                 ALEMBIC_CUT_CODE, kind="text"))
+    said = " ".join(u.text for u in units)
+    assert "run_migrations_online" not in said and "context.configure" not in said
+    assert any(u.text.startswith("Above, we now would get a migration like") for u in units)

@@ -502,6 +502,9 @@ def test_code_terms_reads_forms_and_phrases():
     assert "subcommand" in code_terms("une sous-commande inconnue", "fr").split()
     assert "header" in code_terms("les en-têtes de la réponse", "fr").split()
     assert code_terms("where are the headers read?", "en") == ""
+    # a phrase by its words' stems whatever verb leads it ("je reviens en arrière")
+    assert "downgrade" in code_terms("comment je reviens en arrière ?", "fr").split()
+    assert "recover" in code_terms("vim a planté, je récupère mon fichier ?", "fr").split()
 
 
 def test_a_french_verb_form_is_translated_by_its_infinitive():
