@@ -260,7 +260,7 @@ def installed(folder: str | None = None) -> dict[str, bool]:
 def translate(question: str, source: str, folder: str | None = None,
               cache: str | None = None) -> str:
     """The question's content words in the other language, as one string ('' when the
-    dictionaries are missing or nothing is found). Phrases of up to three words first
+    dictionaries are missing or nothing is found). Phrases of up to four words first
     ("mot de passe"), then single words by their stem."""
     target = "en" if source == "fr" else "fr"
     table = dictionary(folder, cache).get((source, target)) or {}
@@ -334,7 +334,7 @@ def _infinitive(word: str, language: str) -> str:
 # The words French developers say for what English code names (FreeDict knows "requête"
 # as "attempt", "trier" as "divide", "tas" as "crowd"): `where` adds them to a French
 # question's translation. Keys: a French word (any form: matched by stem, verb forms by
-# their infinitive) or a phrase of up to three words (hyphens as spaces).
+# their infinitive) or a phrase of up to four words (hyphens as spaces).
 CODE_TERMS_FR = {
     "requête": "request query", "réponse": "response", "fichier": "file",
     "dossier": "directory folder dir", "répertoire": "directory dir", "chemin": "path",
@@ -485,6 +485,8 @@ CODE_TERMS_FR = {
     "processeur": "processor cpu", "ramasse miettes": "garbage collector collection gc",
     "à l avance": "in advance beforehand ahead", "hors ligne": "offline",
     "en arrière": "back revert rollback undo downgrade", "nommer": "name naming",
+    "ligne de commande": "command line cli", "en ligne de commande": "command line cli",
+    "gras": "bold", "italique": "italic", "souligné": "underline underlined",
     "clé étrangère": "foreign key", "planter": "crash", "plantage": "crash",
     "râler": "complain warn warning error",
     "en ligne": "online", "sans fil": "wireless",
@@ -596,9 +598,10 @@ def _english_terms() -> dict[str, list[str]]:
 
 
 def _phrase_at(words: list[str], i: int, table: dict, key: Callable[[str], str]):
-    """(size, entry) of the phrase of three or two words starting at `i` that `table`
-    knows, each word read by `key` (its stem, its folded form); None when neither is."""
-    for size in (3, 2):
+    """(size, entry) of the phrase of four, three or two words starting at `i` that
+    `table` knows, each word read by `key` (its stem, its folded form); None when none is
+    ("en ligne de commande" is the command line before "en ligne" is online)."""
+    for size in (4, 3, 2):
         phrase = " ".join(key(w) for w in words[i:i + size])
         if len(words[i:i + size]) == size and phrase in table:
             return size, table[phrase]
@@ -606,7 +609,7 @@ def _phrase_at(words: list[str], i: int, table: dict, key: Callable[[str], str])
 
 
 def _english_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
-    """`_english_terms`: phrases of three or two words, then a word by its forms
+    """`_english_terms`: phrases of four to two words, then a word by its forms
     (`_english_forms`: "computed" is compute, "penalties" penalty)."""
     table = _english_terms()
     phrase = _phrase_at(words, i, table, text.fold)
@@ -648,7 +651,7 @@ def _either(first, second):
 
 
 def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
-    """`CODE_TERMS_FR`: phrases of three or two words by their stems, then a word by its
+    """`CODE_TERMS_FR`: phrases of four to two words by their stems, then a word by its
     stem or its infinitive's."""
     table = _code_terms()
     phrase = _phrase_at(words, i, table, lambda w: text.stem(w, "fr"))

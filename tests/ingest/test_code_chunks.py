@@ -505,6 +505,10 @@ def test_code_terms_reads_forms_and_phrases():
     # a phrase by its words' stems whatever verb leads it ("je reviens en arrière")
     assert "downgrade" in code_terms("comment je reviens en arrière ?", "fr").split()
     assert "recover" in code_terms("vim a planté, je récupère mon fichier ?", "fr").split()
+    # the longest phrase first: "en ligne de commande" is the command line, not "online"
+    assert code_terms("en ligne de commande, je liste les styles", "fr").split()[:2] == [
+        "command", "line"]
+    assert "online" in code_terms("je suis en ligne", "fr").split()
 
 
 def test_a_french_verb_form_is_translated_by_its_infinitive():
