@@ -811,14 +811,22 @@ def _described_terms(body: str) -> list[re.Match[str]]:
             return False
         line, below = lines[i], lines[i + 1]
         text = line.group().strip()
-        return body[line.end():below.start()] == "\n" and bool(below.group().strip()) and \
-            _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
+        # (a bulleted option, "○   --slurp/-s:", may have a blank line under it)
+        gap = "\n\n" if _BULLETED_OPTION.match(text) else "\n"
+        return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
+            and _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
             len(text.split()) <= TERM_WORDS and (
-                not _END.search(text) or _COLON_TERM.match(text)) and \
+                not _END.search(text) or _COLON_TERM.match(text)
+                or _BULLETED_OPTION.match(text)) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
             not _FENCE.match(text)
 
     return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
+
+
+# an option as a bulleted item of its own, a colon after it (jq(1): "○   --slurp/-s:",
+# "○   --indent n:")
+_BULLETED_OPTION = re.compile(r"^[○•◦·]\s+(-[^\s:][^:]*?):?$")
 
 
 # a definition list's term written with a colon ("``urlize.rel``:", "navigation_depth:")
@@ -1539,6 +1547,9 @@ def _tags_its_line(unit: Sentence) -> bool:
 def _term_name(text: str) -> str:
     """A term alone on its line as a quote names it: "``urlize.rel``:" is `urlize.rel`."""
     text = text.strip()
+    bulleted = _BULLETED_OPTION.match(text)
+    if bulleted:  # "○   --slurp/-s:" names `--slurp/-s`
+        return bulleted.group(1).strip()
     return text[:-1].strip("`") if _COLON_TERM.match(text) else text
 
 

@@ -5669,3 +5669,51 @@ def test_code_a_passage_opens_on_without_its_introduction_is_not_a_sentence():
     said = " ".join(u.text for u in units)
     assert "run_migrations_online" not in said and "context.configure" not in said
     assert any(u.text.startswith("Above, we now would get a migration like") for u in units)
+
+# jq(1) (jq 1.6, Debian 12), as `man` renders it with MANWIDTH=80: lines 94-125, options as
+# bulleted items with a blank line before their description
+JQ_OPTIONS = """\
+
+       ○   --slurp/-s:
+
+           Instead of running the filter for each JSON object  in  the  input,
+           read  the entire input stream into a large array and run the filter
+           just once.
+
+       ○   --raw-input/-R:
+
+           Don't parse the input as JSON. Instead, each line of text is passed
+           to  the  filter as a string. If combined with --slurp, then the en‐
+           tire input is passed to the filter as a single long string.
+
+       ○   --null-input/-n:
+
+           Don't read any input at all! Instead, the filter is run once  using
+           null  as the input. This is useful when using jq as a simple calcu‐
+           lator or to construct JSON data from scratch.
+
+       ○   --compact-output / -c:
+
+           By default, jq pretty-prints JSON output. Using  this  option  will
+           result  in  more compact output by instead putting each JSON object
+           on a single line.
+
+       ○   --tab:
+
+           Use a tab for each indentation level instead of two spaces.
+
+       ○   --indent n:
+
+           Use the given number of spaces (no more than 8) for indentation."""
+
+
+def test_a_bulleted_option_leads_its_description(tmp_path):
+    """jq's manual page lists its options as bullets ("○   --slurp/-s:"), each with a blank
+    line before its indented description: the option was read as a sentence of its own,
+    and "read the entire input stream into a large array" came without the option that
+    does it (own37's o3, partial)."""
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "how do I make jq read the whole input into one big array?",
+            [_hit(1, "jq.1.txt", "", JQ_OPTIONS, kind="text")])
+    assert quoted.startswith("`--slurp/-s` — Instead of running the filter")
