@@ -300,7 +300,7 @@ def _walk(question: str, source: str, lookups: list) -> list[str]:
 
 
 def _dictionary_lookup(table: dict[str, list[str]], source: str):
-    """FreeDict's entries: phrases of three or two folded words, then a content word by
+    """FreeDict's entries: phrases of four to two folded words, then a content word by
     its stem (or its infinitive's)."""
     def lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
         phrase = _phrase_at(words, i, table, text.fold)
