@@ -812,12 +812,12 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         line, below = lines[i], lines[i + 1]
         text = line.group().strip()
         # (a bulleted option, "○   --slurp/-s:", may have a blank line under it)
-        gap = "\n\n" if _BULLETED_OPTION.match(text) else "\n"
+        bulleted = bool(_BULLETED_OPTION.match(text))
+        gap = "\n\n" if bulleted else "\n"
         return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
             and _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
             len(text.split()) <= TERM_WORDS and (
-                not _END.search(text) or _COLON_TERM.match(text)
-                or _BULLETED_OPTION.match(text)) and \
+                not _END.search(text) or _COLON_TERM.match(text) or bulleted) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
             not _FENCE.match(text)
 

@@ -665,7 +665,7 @@ def _code_lookup(words: list[str], i: int) -> tuple[int, list[str]] | None:
 
 
 def code_phrases(question: str) -> dict[str, str]:
-    """The developer vocabulary's phrases of two or three words in a French question, by
+    """The developer vocabulary's phrases of two to four words in a French question, by
     each of their content words as written in lower case: {"mot": "password", "passe":
     "password"} for "…mon mot de passe…" (a judgment that translates word by word reads
     "mot" as "word")."""
