@@ -11,7 +11,7 @@ import itertools
 import re
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -1038,7 +1038,9 @@ _ASKS_DEFAULT = re.compile(
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change|"
-    r"say)\b|"
+    r"say|pick|choose|select|tell|provide|supply|mention)\b|"
+    # "how many threads does zstd use unless I tell it otherwise?"
+    r"\bunless (?:i|you|we) (?:tell|say|specify|set|pass|give|choose|pick|select|ask)\b|"
     # "I wrote a trigger without saying whether it's per row or per statement"
     r"\bwithout (?:saying|specifying|stating|indicating|choosing) (?:whether|which|what|if)\b|"
     r"\b(?:i|you|we) (?:didn['’]t|did not|never) (?:say|specify|state|choose)\b|"
@@ -1213,7 +1215,8 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
 # A default given without what it is the default of ("The default is 1000." after
 # "`Request.max_form_parts` limits the number of parts…"): that is the sentence before
 _BARE_DEFAULT = re.compile(r"^(?:the )?default(?: value)? (?:is|was|will be)\b|^defaults to\b|"
-                           r"^(?:la )?valeur par d[ée]faut est\b|^(?:le )?d[ée]faut est\b", re.I)
+                           r"^(?:la )?valeur par d[ée]faut est\b|^(?:le )?d[ée]faut est\b|"
+                           r"^(?:by default|par d[ée]faut)\s*,", re.I)  # "Par défaut, /bin/bash…"
 # A step that follows the one before it: "then", "ensuite", "puis" among its first words
 # ("The user can then use ssh-copy-id…", "On lance ensuite…"); not a condition's "then"
 # ("If it fails, then…")
@@ -1481,6 +1484,11 @@ _ASKS_STATUS = re.compile(r"\b(?:exit|return|error)\s+(?:codes?|status(?:es)?|va
                           r"\b(?:statut|état|etat)s?\s+(?:de\s+)?sortie\b", re.I)
 
 
+def _states_default(unit: Sentence) -> bool:
+    """A statement that gives a default ("The default is -6.", "Par défaut, /bin/bash…")."""
+    return unit.role == STATEMENT and bool(_STATES_DEFAULT.search(unit.text))
+
+
 def _asks_status(question: str) -> bool:
     """The question asks which status a program gives, and does not give the value."""
     return bool(_ASKS_STATUS.search(question)) and not re.search(r"\d", question)
@@ -1616,6 +1624,12 @@ def _read(sentence: Sentence, own: list[Sentence]) -> str:
         # `MaxAuthTries`): with what opens the description
         lead = own[start - 1].text + " " if start > 0 and own[start - 1].term else ""
         return f"{lead}{own[start].text} {sentence.text}"
+    if start is None and sentence.index > 0 and _STATES_DEFAULT.search(sentence.text) and \
+            sentence.role == STATEMENT and len(sentence.text.split()) <= SHORT_SENTENCE:
+        before = own[sentence.index - 1]  # "Par défaut, /bin/bash est utilisé." says the
+        # default of what the sentence before it names ("DSHELL Interpréteur de connexion…")
+        if before.role == STATEMENT and before.block == sentence.block:
+            return f"{before.text} {sentence.text}"
     header = _table_header(own, [sentence])
     if header is not None:  # a row means what its columns say: "2, 3, 4 | multi-user.target"
         return f"{header.text} {sentence.text}"  # under "Niveau d'exécution | Cible"
@@ -2064,6 +2078,16 @@ class ExtractiveAnswerer:
             sentence.score = (0.6 * float(cosine) + 0.4 * overlap if self.embedder is not None
                               else overlap) + bonus
 
+    @staticmethod
+    def _values_asked(question: str) -> list[Callable[[Sentence], bool]]:
+        """What gives the value the question asks for: a statement of a default when it
+        asks for one, the tagged line of the value it names ("exit code 9")."""
+        gives = []
+        if _ASKS_DEFAULT.search(question):
+            gives.append(_states_default)
+        gives.append(lambda unit: unit.tagged and _tag_asked(question, unit.text))
+        return gives
+
     def _choose(self, question: str, kind: str, hits: list[Hit],
                 by_hit: dict[str, list[Sentence]],
                 units: list[Sentence]) -> tuple[list[Sentence], dict]:
@@ -2140,7 +2164,14 @@ class ExtractiveAnswerer:
         status = top_first is not None and rival.hit is not first and \
             _asks_status(question) and _status_value(rival, by_hit[rival.hit.chunk_id]) \
             and not any(_status_value(u, by_hit[first.chunk_id]) for u in by_hit[first.chunk_id])
-        if top_first is None or (rival.hit is not first
+        # a default asked for ("…if I don't pick one?"), or the line of a value the
+        # question names ("what does exit code 9 mean"), that the first passage has none
+        # of: the rival that has it answers, when it is the closest sentence of all
+        default = top_first is not None and rival.hit is not first and \
+            (rival.hit.rank or 1) <= RIVAL_PASSAGES and across(rival) >= held and any(
+                gives(rival) and not any(gives(u) for u in by_hit[first.chunk_id])
+                for gives in self._values_asked(question))
+        if top_first is None or default or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
                                                                                 or 0.0)
@@ -2151,8 +2182,10 @@ class ExtractiveAnswerer:
             pick = rival
             kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
                 f"the best of the passage read first (ranked {first.rank})"
-            why = (f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
-                   f"{kept} {held:.3f} + {PREFER_FIRST}")
+            why = (f"passage ranked {rival.hit.rank} gives the value asked for "
+                   f"({across(rival):.3f}), {kept} does not ({held:.3f})") if default else (
+                f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
+                f"{kept} {held:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \

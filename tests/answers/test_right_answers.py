@@ -5717,3 +5717,176 @@ def test_a_bulleted_option_leads_its_description(tmp_path):
             "how do I make jq read the whole input into one big array?",
             [_hit(1, "jq.1.txt", "", JQ_OPTIONS, kind="text")])
     assert quoted.startswith("`--slurp/-s` — Instead of running the filter")
+
+
+# adduser 3.134's French adduser.conf(5) (manpages-fr), rendered as a user reads it: each
+# setting's name opens its line, its default in a short sentence of its own
+ADDUSER_QUOTAUSER = """\
+       QUOTAUSER
+              Si positionné à une valeur non vide,  les  quotas  des  nouveaux
+              utilisateurs  seront  copiés  de cet utilisateur avec edquota -p
+              QUOTAUSER nouvel_utilisateur. Par défaut, la chaine vide.
+
+       SETGID_HOME
+              Si positionné à yes, alors les répertoires personnels  pour  les
+              utilisateurs  avec  leur propre groupe (USERGROUPS = yes) auront
+              leur bit set-group-ID positionné. Il est à remarquer  que  cette
+              caractéristique  est obsolète et sera retirée dans une prochaine
+              version d’adduser(8). DIR_MODE est à utiliser à  la  place.  Par
+              défaut, no.
+
+       SKEL   Répertoire  contenant  les  fichiers  de patron de configuration
+              d’utilisateur devant être copiés. Par défaut, /etc/skel.
+
+       SKEL_IGNORE_REGEX
+              Lors du remplissage du répertoire  personnel  nouvellement  créé
+              d’un  utilisateur non-système, les fichiers dans SKEL correspon‐
+              dant à cette expression rationnelle ne sont pas copiés.  La  va‐
+              leur  par défaut est (.(dpkg|ucf)-(old|new|dist)$), l’expression
+              rationnelle correspondant aux fichiers pas encore fusionnés  des
+              fichiers de configuration."""
+ADDUSER_DSHELL = """\
+       DHOME  Répertoire  dans  lequel  doivent être créés les nouveaux réper‐
+              toires personnels. La valeur par défaut est /home.
+
+       DSHELL Interpréteur de connexion (« login shell ») devant être  utilisé
+              par  tous  les  nouveaux utilisateurs. Par défaut, /bin/bash est
+              utilisé.
+
+       EXTRA_GROUPS
+              Liste des groupes séparés par des espaces  où  les  utilisateurs
+              non-système seront ajoutés. Par défaut, users."""
+
+
+def test_a_short_default_is_read_with_the_sentence_that_names_its_setting(tmp_path):
+    """"c'est quoi le shell par défaut des nouveaux utilisateurs avec adduser ?": DSHELL's
+    "Par défaut, /bin/bash est utilisé." says the default of what the sentence before it
+    names ("Interpréteur de connexion… nouveaux utilisateurs"), and alone it shares only
+    "défaut" with the question; QUOTAUSER's "Par défaut, la chaine vide." was quoted from
+    the first passage (trial 129's fr1, wrong). A short sentence stating a default is
+    scored with the sentence before it, and quoted with it."""
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "c'est quoi le shell par défaut des nouveaux utilisateurs avec adduser ?",
+            [_hit(1, "adduser.conf.txt", "", ADDUSER_QUOTAUSER, kind="text"),
+             _hit(2, "adduser.conf.txt", "", ADDUSER_DSHELL, kind="text")])
+    assert quoted.startswith("DSHELL Interpréteur de connexion")
+    assert "Par défaut, /bin/bash est utilisé." in quoted
+
+
+# xz-utils 5.4.1's xz(1), rendered as text: the memory limiter's paragraph, ranked first
+# for "compression level", and the presets' option, ranked second, far below
+XZ_MEMLIMIT = """\
+       If  the specified memory usage limit is exceeded when decompressing, xz
+       will display an error and decompressing the file  will  fail.   If  the
+       limit  is  exceeded when compressing, xz will try to scale the settings
+       down so that the limit is no longer exceeded (except when using  --for‐
+       mat=raw  or --no-adjust).  This way the operation won't fail unless the
+       limit is very small.  The scaling of the settings is done in steps that
+       don't match the compression level presets, for example, if the limit is
+       only slightly less than the amount required for  xz  -9,  the  settings
+       will be scaled down only a little, not all the way down to xz -8."""
+XZ_PRESETS = """\
+       -0 ... -9
+              Select  a compression preset level.  The default is -6.  If mul‐
+              tiple preset levels are specified, the last  one  takes  effect.
+              If  a  custom filter chain was already specified, setting a com‐
+              pression preset level clears the custom filter chain.
+
+              The differences between the presets are  more  significant  than
+              with  gzip(1)  and  bzip2(1).  The selected compression settings
+              determine the memory requirements of the decompressor, thus  us‐
+              ing  a too high preset level might make it painful to decompress
+              the file on an old system with little RAM.   Specifically,  it's
+              not  a  good idea to blindly use -9 for everything like it often
+              is with gzip(1) and bzip2(1).
+
+              -0 ... -3
+                     These are somewhat fast presets.  -0 is sometimes  faster
+                     than  gzip  -9 while compressing much better.  The higher
+                     ones often have speed comparable to bzip2(1) with  compa‐
+                     rable  or  better compression ratio, although the results
+                     depend a lot on the type of data being compressed."""
+
+
+def test_a_default_asked_in_other_words_comes_from_the_passage_that_states_one(tmp_path):
+    """"what compression level does xz use if I don't pick one?" asks for a default
+    without the word: the first passage (the memory limiter's, "…don't match the
+    compression level presets…") states no default, the second's "The default is -6." is
+    the closest sentence of all but its passage was scored far below (trial 129's en1,
+    wrong). A default asked for, which the first passage states none of, comes from the
+    passage that states it."""
+    first = _hit(1, "xz.txt", "", XZ_MEMLIMIT, kind="text")
+    second = _hit(2, "xz.txt", "", XZ_PRESETS, kind="text")
+    first.score, second.score = 1.557, 1.128
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "what compression level does xz use if I don't pick one?", [first, second])
+    assert "The default is -6." in quoted
+    assert "scaling of the settings" not in quoted
+
+
+# unzip 6.0's unzip(1), rendered as text: VMS's mapping of the statuses (ranked first, its
+# "unzip values 2, 9-11" another sense of 9) and the list of exit statuses
+UNZIP_VMS = """\
+       VMS  interprets  standard Unix (or PC) return values as other, scarier-
+       looking things, so unzip instead maps them into VMS-style status codes.
+       The  current  mapping  is  as  follows:    1 (success) for normal exit,
+       0x7fff0001  for  warning  errors,  and  (0x7fff000?   +   16*normal_un‐
+       zip_exit_status)  for  all other errors, where the `?' is 2 (error) for
+       unzip values 2, 9-11 and 80-82, and 4 (fatal error) for  the  remaining
+       ones  (3-8, 50, 51).  In addition, there is a compilation option to ex‐
+       pand upon this behavior:  defining RETURN_CODES  results  in  a  human-
+       readable explanation of what the error status means."""
+UNZIP_STATUSES = """\
+DIAGNOSTICS
+       The exit status (or error level) approximates the exit codes defined by
+       PKWARE and takes on the following values, except under VMS:
+
+              0      normal; no errors or warnings detected.
+
+              1      one or more warning errors were encountered, but process‐
+                     ing  completed  successfully  anyway.  This includes zip‐
+                     files where one or more files was skipped due  to  unsup‐
+                     ported  compression  method or encryption with an unknown
+                     password.
+
+              2      a generic error in the zipfile format was detected.  Pro‐
+                     cessing may have completed successfully anyway; some bro‐
+                     ken zipfiles created by other archivers have simple work-
+                     arounds.
+
+              3      a  severe error in the zipfile format was detected.  Pro‐
+                     cessing probably failed immediately.
+
+              4      unzip was unable to allocate memory for one or more  buf‐
+                     fers during program initialization.
+
+              5      unzip was unable to allocate memory or unable to obtain a
+                     tty to read the decryption password(s).
+
+              6      unzip was unable to allocate memory during  decompression
+                     to disk.
+
+              7      unzip  was unable to allocate memory during in-memory de‐
+                     compression.
+
+              8      [currently not used]
+
+              9      the specified zipfiles were not found.
+
+              10     invalid options were specified on the command line."""
+
+
+def test_the_line_of_the_value_asked_comes_from_the_passage_that_lists_it(tmp_path):
+    """"what does exit code 9 mean from unzip?": the list of statuses ("9  the specified
+    zipfiles were not found.") was ranked second, far below VMS's mapping, which the answer
+    opened on (trial 129's en9, partial). The line of the value the question names comes
+    from the passage that has it, when the first has none."""
+    first = _hit(1, "unzip.txt", "", UNZIP_VMS, kind="text")
+    second = _hit(2, "unzip.txt", "", UNZIP_STATUSES, kind="text")
+    first.score, second.score = 1.900, 1.016
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "what does exit code 9 mean from unzip?", [first, second])
+    assert quoted.startswith("9 the specified zipfiles were not found.")
