@@ -161,6 +161,9 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"night|week|month|year)|(toutes les|chaque|une fois par) (minutes?|"
                        r"heures?|nuits?|semaines?|années?)|(tous les|chaque|une fois par) "
                        r"(jours?|soirs?|matins?|mois|ans))\b|"
+                       # ... "toutes les deux secondes" (where "les deux" points back)
+                       r"\b(?:toutes|tous) les (?:deux|trois|quatre|cinq|six|dix|quinze|vingt|"
+                       r"trente) (?:secondes|minutes|heures|jours|semaines|mois|ans)\b|"
                        # ... and a span said in words answers "how long": "only last for the
                        # duration of the current database session"
                        r"\b(for the (whole |entire )?(duration|lifetime|life) of|for as long "

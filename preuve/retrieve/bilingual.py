@@ -489,6 +489,10 @@ CODE_TERMS_FR = {
     "gras": "bold", "italique": "italic", "souligné": "underline underlined",
     "clé étrangère": "foreign key", "planter": "crash", "plantage": "crash",
     "râler": "complain warn warning error",
+    "à la volée": "on the fly dynamically runtime", "fabriquer": "build create make",
+    "imbriquer": "nest nested nesting", "récursion": "recursion recursive",
+    "récursivité": "recursion recursive", "morceau": "chunk piece part hunk",
+    "ne pas tenir compte": "ignore", "sans tenir compte": "ignore regardless",
     "en ligne": "online", "sans fil": "wireless",
 }
 

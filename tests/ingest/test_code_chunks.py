@@ -509,6 +509,10 @@ def test_code_terms_reads_forms_and_phrases():
     assert code_terms("en ligne de commande, je liste les styles", "fr").split()[:2] == [
         "command", "line"]
     assert "online" in code_terms("je suis en ligne", "fr").split()
+    # an idiom is one phrase, not its words ("à la volée" is no flight; "tenir compte")
+    assert "dynamically" in code_terms("un schéma créé à la volée", "fr").split()
+    assert code_terms("ne pas tenir compte des espaces", "fr").split()[0] == "ignore"
+    assert "nested" in code_terms("mon schéma s'imbrique", "fr").split()
 
 
 def test_a_french_verb_form_is_translated_by_its_infinitive():
