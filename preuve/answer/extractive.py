@@ -1029,6 +1029,10 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "defaulting to"
+                             # "Unless changed with -SIGNAL, SIGKILL is sent."
+                             r"\bunless (?:changed|overridden|otherwise (?:specified|set|"
+                             r"stated|configured))\b|\bsauf (?:indication contraire|"
+                             r"si (?:modifié|changé))\b|"
                              # "Si aucune option n'est indiquée, -P est assumé."
                              r"\b(?:if|when) no \w+ (?:is|are) (?:given|specified|set|passed)\b|"
                              r"\bsi aucune? \w+ n['’](?:est|a été) (?:indiqué|précisé|spécifié|"

@@ -5892,3 +5892,46 @@ def test_the_line_of_the_value_asked_comes_from_the_passage_that_lists_it(tmp_pa
         quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
             "what does exit code 9 mean from unzip?", [first, second])
     assert quoted.startswith("9 the specified zipfiles were not found.")
+
+
+# psmisc 23.6's fuser(1), rendered as text: its options, each default in other words
+FUSER_OPTIONS = """\
+OPTIONS
+       -a, --all
+              Show all files specified on the command line.  By default,  only
+              files that are accessed by at least one process are shown.
+
+       -c     Same as -m option, used for POSIX compatibility.
+
+       -f     Silently ignored, used for POSIX compatibility.
+
+       -k, --kill
+              Kill processes accessing the file.  Unless changed with -SIGNAL,
+              SIGKILL is sent.  An fuser process never kills itself,  but  may
+              kill  other  fuser  processes.   The  effective  user  ID of the
+              process executing fuser is set to its real user  ID  before  at‐
+              tempting to kill.
+
+       -i, --interactive
+              Ask  the  user  for confirmation before killing a process.  This
+              option is silently ignored if -k is not present too.
+
+       -I, --inode
+              For the name space file let all comparisons be based on the  in‐
+              odes  of  the specified file(s) and never on the file names even
+              on network based file systems.
+
+       -l, --list-signals
+              List all known signal names."""
+
+
+def test_a_default_in_other_words_unless_changed_answers_the_default_asked(tmp_path):
+    """"what signal does fuser -k send if I don't give one?": `-k`'s "Unless changed with
+    -SIGNAL, SIGKILL is sent." states the default without the word, and `-a`'s "By
+    default, only files that are accessed… are shown" was quoted (trial 133's en2, wrong)."""
+    with Index(tmp_path / "index.sqlite") as index:
+        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "what signal does fuser -k send if I don't give one?",
+            [_hit(1, "fuser.txt", "", FUSER_OPTIONS, kind="text")])
+    assert "Unless changed with -SIGNAL, SIGKILL is sent." in quoted
+    assert "-a, --all" not in quoted
