@@ -2171,11 +2171,11 @@ class ExtractiveAnswerer:
         # a default asked for ("…if I don't pick one?"), or the line of a value the
         # question names ("what does exit code 9 mean"), that the first passage has none
         # of: the rival that has it answers, when it is the closest sentence of all
-        default = top_first is not None and rival.hit is not first and \
+        value_asked = top_first is not None and rival.hit is not first and \
             (rival.hit.rank or 1) <= RIVAL_PASSAGES and across(rival) >= held and any(
                 gives(rival) and not any(gives(u) for u in by_hit[first.chunk_id])
                 for gives in self._values_asked(question))
-        if top_first is None or default or (rival.hit is not first
+        if top_first is None or value_asked or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
                                                                                 or 0.0)
@@ -2187,7 +2187,7 @@ class ExtractiveAnswerer:
             kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
                 f"the best of the passage read first (ranked {first.rank})"
             why = (f"passage ranked {rival.hit.rank} gives the value asked for "
-                   f"({across(rival):.3f}), {kept} does not ({held:.3f})") if default else (
+                   f"({across(rival):.3f}), {kept} does not ({held:.3f})") if value_asked else (
                 f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
                 f"{kept} {held:.3f} + {PREFER_FIRST}")
         titled = self._closest_title(units)
