@@ -368,6 +368,13 @@ def _quote_documented(tmp_path: Path, fixture: str, question: str) -> str:
         return ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
 
 
+def _quote_hits(tmp_path: Path, question: str, hits: list[Hit]) -> str:
+    """What the answerer quotes from `hits` for `question` (the bundled model of a fresh
+    index scoring the sentences, no judgment)."""
+    with Index(tmp_path / "index.sqlite") as index:
+        return ExtractiveAnswerer(index.engine.embedder()).answer(question, hits)[0]
+
+
 def _quote_passage(index: Index, path: str, heading: str, text: str, question: str):
     """What the answerer quotes from one passage (`_hit`) for `question`, and why."""
     quoted, _, info = ExtractiveAnswerer(index.engine.embedder()).answer(
@@ -5579,10 +5586,10 @@ def test_the_first_option_under_options_leads_its_description(tmp_path):
     of a list of names ("FILTER_X86", …), and its description was quoted without it: the
     user learnt that several encodings can be tried, not with which option (trial 123's
     fr3, partial)."""
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "comment dire à manconv d'essayer plusieurs encodages d'entrée l'un après l'autre ?",
-            [_hit(1, "manconv.fr.txt", "", MANCONV_OPTIONS, kind="text")])
+    quoted = _quote_hits(
+        tmp_path,
+        "comment dire à manconv d'essayer plusieurs encodages d'entrée l'un après l'autre ?",
+        [_hit(1, "manconv.fr.txt", "", MANCONV_OPTIONS, kind="text")])
     assert quoted.startswith("`-f encodages, --from-code encodages` — Essaye chacun")
 
 # lexgrog(1) in French (man-db 2.11.2's own translation, MANWIDTH=80): the start of the page
@@ -5627,11 +5634,10 @@ def test_a_status_asked_in_other_words_comes_from_the_list_of_statuses(tmp_path)
     standard", sharing "lire", was quoted from the first passage while the second held the
     statuses (trial 123's fr2, wrong). A status asked for, which the first passage gives
     none of, comes from the list of statuses."""
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "lexgrog sort avec quel code quand il arrive pas à lire un fichier ?",
-            [_hit(1, "lexgrog.fr.txt", "", LEXGROG_START, kind="text"),
-             _hit(2, "lexgrog.fr.txt", "", LEXGROG_STATUS, kind="text")])
+    quoted = _quote_hits(
+        tmp_path, "lexgrog sort avec quel code quand il arrive pas à lire un fichier ?",
+        [_hit(1, "lexgrog.fr.txt", "", LEXGROG_START, kind="text"),
+         _hit(2, "lexgrog.fr.txt", "", LEXGROG_STATUS, kind="text")])
     assert quoted.startswith("2 lexgrog n'a pas réussi à analyser")
 
 # Alembic 1.12.1's docs/build/autogenerate.rst (PyPI sdist), lines 490-510: a passage the
@@ -5714,10 +5720,9 @@ def test_a_bulleted_option_leads_its_description(tmp_path):
     line before its indented description: the option was read as a sentence of its own,
     and "read the entire input stream into a large array" came without the option that
     does it (own37's o3, partial)."""
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "how do I make jq read the whole input into one big array?",
-            [_hit(1, "jq.1.txt", "", JQ_OPTIONS, kind="text")])
+    quoted = _quote_hits(
+        tmp_path, "how do I make jq read the whole input into one big array?",
+        [_hit(1, "jq.1.txt", "", JQ_OPTIONS, kind="text")])
     assert quoted.startswith("`--slurp/-s` — Instead of running the filter")
 
 
@@ -5767,11 +5772,10 @@ def test_a_short_default_is_read_with_the_sentence_that_names_its_setting(tmp_pa
     "défaut" with the question; QUOTAUSER's "Par défaut, la chaine vide." was quoted from
     the first passage (trial 129's fr1, wrong). A short sentence stating a default is
     scored with the sentence before it, and quoted with it."""
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "c'est quoi le shell par défaut des nouveaux utilisateurs avec adduser ?",
-            [_hit(1, "adduser.conf.txt", "", ADDUSER_QUOTAUSER, kind="text"),
-             _hit(2, "adduser.conf.txt", "", ADDUSER_DSHELL, kind="text")])
+    quoted = _quote_hits(
+        tmp_path, "c'est quoi le shell par défaut des nouveaux utilisateurs avec adduser ?",
+        [_hit(1, "adduser.conf.txt", "", ADDUSER_QUOTAUSER, kind="text"),
+         _hit(2, "adduser.conf.txt", "", ADDUSER_DSHELL, kind="text")])
     assert quoted.startswith("DSHELL Interpréteur de connexion")
     assert "Par défaut, /bin/bash est utilisé." in quoted
 
@@ -5821,9 +5825,9 @@ def test_a_default_asked_in_other_words_comes_from_the_passage_that_states_one(t
     first = _hit(1, "xz.txt", "", XZ_MEMLIMIT, kind="text")
     second = _hit(2, "xz.txt", "", XZ_PRESETS, kind="text")
     first.score, second.score = 1.557, 1.128
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "what compression level does xz use if I don't pick one?", [first, second])
+    quoted = _quote_hits(
+        tmp_path, "what compression level does xz use if I don't pick one?",
+        [first, second])
     assert "The default is -6." in quoted
     assert "scaling of the settings" not in quoted
 
@@ -5888,9 +5892,7 @@ def test_the_line_of_the_value_asked_comes_from_the_passage_that_lists_it(tmp_pa
     first = _hit(1, "unzip.txt", "", UNZIP_VMS, kind="text")
     second = _hit(2, "unzip.txt", "", UNZIP_STATUSES, kind="text")
     first.score, second.score = 1.900, 1.016
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "what does exit code 9 mean from unzip?", [first, second])
+    quoted = _quote_hits(tmp_path, "what does exit code 9 mean from unzip?", [first, second])
     assert quoted.startswith("9 the specified zipfiles were not found.")
 
 
@@ -5929,9 +5931,8 @@ def test_a_default_in_other_words_unless_changed_answers_the_default_asked(tmp_p
     """"what signal does fuser -k send if I don't give one?": `-k`'s "Unless changed with
     -SIGNAL, SIGKILL is sent." states the default without the word, and `-a`'s "By
     default, only files that are accessed… are shown" was quoted (trial 133's en2, wrong)."""
-    with Index(tmp_path / "index.sqlite") as index:
-        quoted, _, _ = ExtractiveAnswerer(index.engine.embedder()).answer(
-            "what signal does fuser -k send if I don't give one?",
-            [_hit(1, "fuser.txt", "", FUSER_OPTIONS, kind="text")])
+    quoted = _quote_hits(
+        tmp_path, "what signal does fuser -k send if I don't give one?",
+        [_hit(1, "fuser.txt", "", FUSER_OPTIONS, kind="text")])
     assert "Unless changed with -SIGNAL, SIGKILL is sent." in quoted
     assert "-a, --all" not in quoted
