@@ -42,6 +42,9 @@ _STOP = {
     them then there these they this those to too us was we were what when where which who
     whom why will with would you your""".split(),
 }
+_FOLDED_STOP = {language: frozenset(unicodedata.normalize("NFKD", w).encode("ascii", "ignore")
+                                   .decode() for w in words)
+                for language, words in _STOP.items()}
 STOPWORDS = frozenset(
     unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode()
     for words in _STOP.values()
@@ -78,6 +81,13 @@ def _stemmer(language: str):
 
 
 @lru_cache(maxsize=200_000)
+def other_language_stopword(word: str, language: str) -> bool:
+    """`word` is a function word of the other language only: English "comment", "car",
+    "son" are French ones, which the index keeps no term of (its plural it keeps)."""
+    folded = fold(word)
+    return folded in STOPWORDS and folded not in _FOLDED_STOP[language]
+
+
 def stem(word: str, language: str) -> str:
     """Stem a lower-case word in `language` ('' = no stemming), then fold accents."""
     if language in LANGUAGES and word.isalpha():

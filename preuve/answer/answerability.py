@@ -209,6 +209,11 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
         if translate is not None and len(stems) == 1:
             other = translate(word)
             extra = {t for lang in tokens.LANGUAGES for t in tokens.tokens(other, lang)}
+            # a translation the analyzer drops as the other language's function word:
+            # "commentaire" is "comment", whose plural the passages hold
+            extra |= {tokens.stem(w, lang) for lang in tokens.LANGUAGES
+                      for w in re.findall(r"[^\W\d_]{3,}", other.lower())
+                      if tokens.other_language_stopword(w, lang)}
             stems = [stems[0] | extra]
         out.extend((tokens._ELISION.sub("", word), group) for group in stems)
     return out
@@ -223,8 +228,10 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
 
     Not names: figures, words split into several terms ("math.py", "RS232": their parts
     are searched), compounds whose parts are words ("one-liners"), contractions ("I've"),
-    and misspellings of a word of the passages (`seen`, folded: "institutionelle"), unless
-    written with a capital inside (`styled`, folded: "GitLab" is no misspelt "GitHub")."""
+    misspellings of a word of the passages (`seen`, folded: "institutionelle"), unless
+    written with a capital inside (`styled`, folded: "GitLab" is no misspelt "GitHub"), and
+    a word in small letters that opens a longer word of theirs: an abbreviation ("env" of
+    "environment", "config", "perso")."""
     out = []
     for (word, _), df in zip(words, frequencies, strict=True):
         bare = _CONTRACTION.sub("", word)
@@ -235,6 +242,8 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
         if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
             continue
         if tokens.fold(bare) not in styled and _misspelt(tokens.fold(bare), seen):
+            continue
+        if bare.islower() and _abbreviates(tokens.fold(bare), seen):
             continue
         out.append(word)
     return list(dict.fromkeys(out))
@@ -345,6 +354,12 @@ def absent_versions(question: str, hits: Sequence[Hit]) -> list[str]:
                 rf"\b(?:version|release|v)){'[ ]?'}" + release.format(re.escape(number)), re.I))
     return [label for label, pattern in asked.items()
             if not any(pattern.search(text) for text in where)]
+
+
+def _abbreviates(word: str, seen: set[str]) -> bool:
+    """`word` (three letters or more) opens a word of `seen` two letters longer or more."""
+    return len(word) >= 3 and any(len(other) >= len(word) + 2 and other.startswith(word)
+                                  for other in seen)
 
 
 def _misspelt(word: str, seen: set[str]) -> bool:

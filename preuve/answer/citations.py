@@ -193,6 +193,14 @@ def _is_path(path: str, loc: dict[str, Any] | None) -> bool:
     return bool(name) or last.startswith(".")
 
 
+def _issue_reference(m: re.Match[str]) -> bool:
+    """`owner/repo#6023`: a forge's issue or pull request, not lines of a file (a line
+    anchor is `#L18`, and a file cited bare has an extension: `src/app.py#18`)."""
+    after = m.string[m.end("path"):m.end("path") + 2]
+    last = m.group("path").rsplit("/", 1)[-1]
+    return after[:1] == "#" and after[1:2].isdigit() and "." not in last
+
+
 def _int(v: str | None) -> int | None:
     return int(v) if v else None
 
@@ -203,7 +211,7 @@ def _make(
 ) -> Citation | None:
     g = m.groupdict()
     path = g["path"]
-    if not _is_path(path, g):
+    if not _is_path(path, g) or (bare and _issue_reference(m)):
         return None
     start = _int(g.get("ls") or g.get("ws") or g.get("qs"))
     end = _int(g.get("le") or g.get("we") or g.get("qe"))

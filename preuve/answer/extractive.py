@@ -597,6 +597,10 @@ _ADORNMENT = re.compile(r"^([=\-~^\"'#*+_.:<>!$%&,;?@|/\\])\1{2,}[ \t]*$")
 _OBJECT_DIRECTIVE = re.compile(r"^(?:(?:py|c|cpp|js|std|rst):)?(?:data|function|class|method|"
                                r"attribute|exception|option|envvar|describe|object|confval|"
                                r"decorator|property|program|setting|directive|role)$")
+# the directives whose content is prose the page shows in a box, and which may open on
+# the directive's own line
+_ADMONITION_DIRECTIVE = re.compile(r"^(?:note|warning|tip|hint|important|caution|attention|"
+                                   r"danger|error|seealso)$")
 # a title's underline of backticks (Flask's documentation: "Default Configuration" over
 # "`````````````````````"), which a Markdown fence's three backticks also open
 _BACKTICKS = re.compile(r"^(`{4,})[ \t]*$")
@@ -616,7 +620,7 @@ def _underlines(lines: list[str], i: int) -> bool:
 # "|MANIFEST.in|_"); a footnote's mark ("[#beta]_", "[1]_") is nothing
 _RST_ROLE = re.compile(r":[\w:.+-]+:`~?([^`<]*?)\s*(?:<[^`>]*>)?`")
 _RST_LINK = re.compile(r"(?<![`\w])`([^`<]+?)\s*(?:<[^`>]*>)?`__?(?!\w)")
-_RST_SUBSTITUTION = re.compile(r"\|([^|\s][^|]*)\|_{0,2}(?!\w)")
+_RST_SUBSTITUTION = re.compile(r"\|([^|\s][^|\n]*)\|_{0,2}(?!\w)")
 _RST_FOOTNOTE = re.compile(r"\s?\[(?:#[\w-]*|\d+|\*)\]_")
 # a field of a field list (":default: ``.mypy_cache``", ":type: boolean")
 _RST_FIELD = re.compile(r"^([ \t]*):([A-Za-z][\w -]*):[ \t]+(\S.*)$")
@@ -626,8 +630,15 @@ def _rst_inline(line: str) -> str:
     """`line` with its inline reStructuredText markup read (`_RST_ROLE`...)."""
     if "`" not in line and "|" not in line and "]_" not in line:
         return line
-    line = _RST_FOOTNOTE.sub("", _RST_ROLE.sub(r"\1", line))
-    return _RST_SUBSTITUTION.sub(r"\1", _RST_LINK.sub(r"\1", line))
+    line = _RST_FOOTNOTE.sub("", _RST_ROLE.sub(_kept_text, line))
+    return _RST_SUBSTITUTION.sub(r"\1", _RST_LINK.sub(_kept_text, line))
+
+
+def _kept_text(markup: re.Match[str]) -> str:
+    """The text a role or a link shows, and the line breaks of what it leaves out (a
+    link's target wrapped to its own line): the lines do not move."""
+    shown = markup.group(1)
+    return shown + "\n" * (markup.group().count("\n") - shown.count("\n"))
 
 
 # the first line of an indented block that is code: a definition, an import, an
@@ -681,6 +692,10 @@ def rst_markup(body: str) -> str:
             # headed by its name, its entry's term; other markup is left out
             named = _OBJECT_DIRECTIVE.match(directive.group(2) or "")
             lines[i] = " " * indent + line.split("::", 1)[1].strip() if named else ""
+            if _ADMONITION_DIRECTIVE.match(directive.group(2) or ""):
+                # ".. warning:: The private key … *must* be unencrypted.": the text on
+                # the directive's line opens its content, read with the lines under it
+                lines[i] = " " * indent + "   " + line.split("::", 1)[1].strip()
             code_after = indent if directive.group(2) and _CODE_DIRECTIVE.search(
                 directive.group(2)) else None
             options = True
@@ -724,13 +739,28 @@ def rst_markup(body: str) -> str:
             if not line.strip().startswith(":"):  # (a directive's ":linenos:" options)
                 code_after = None
         i += 1
-    fenced = False
-    for n, line in enumerate(lines):
+    # the prose between code blocks, read a paragraph at a time: a role may wrap
+    # (":ref:`binary\n   mode <tut-files>`"), and what it keeps holds its line break
+    out, prose, fenced = [], [], False
+    for line in lines:
         if line.strip() == "```":
+            if prose:
+                out.append(_rst_inline("\n".join(prose)))
+                prose = []
+            out.append(line)
             fenced = not fenced
-        elif not fenced:
-            lines[n] = _rst_inline(line)
-    return "\n".join(lines)
+        elif fenced:
+            out.append(line)
+        elif not line.strip():
+            if prose:
+                out.append(_rst_inline("\n".join(prose)))
+                prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(_rst_inline("\n".join(prose)))
+    return "\n".join(out)
 
 
 _NOWHERE = re.compile("")  # a zero-width match: a unit's end where no pattern finds one
@@ -987,6 +1017,25 @@ def term_overlap(question: str, sentence: str) -> float:
             held = tokens.loosely([wanted], set(tokens.tokens(sentence, lang)))
             best = max(best, len(wanted & held) / len(wanted))
     return best
+
+
+@lru_cache(maxsize=64)
+def _translated_words(question: str, language: str) -> tuple[frozenset[str], ...]:
+    """The question's content words, each with the stems of its translations."""
+    return tuple(stems for _, stems in content_words(
+        question, lambda word: code_translation(word, language)))
+
+
+def translated_overlap(question: str, language: str, sentence: str) -> float:
+    """Share of the question's content words that the sentence, in the other language,
+    holds as one of their translations ("commentaire" in "comments are not allowed on
+    the same line"): the words of the question as written meet only its names there."""
+    words = _translated_words(question, language)
+    if not words:
+        return 0.0
+    held = tokens.loosely(words, {t for lang in tokens.LANGUAGES
+                                  for t in tokens.tokens(sentence, lang)})
+    return sum(bool(w & held) for w in words) / len(words)
 
 
 def heading_matches(question: str, hit: Hit, share: float = 0.5) -> bool:
@@ -1828,6 +1877,13 @@ RIVAL_PASSAGES = 3
 # case") wins on a sentence sharing the question's words more often than it answers
 # (measured: docs/answers.md, thirtieth session)
 RIVAL_SCORE = 0.8
+# ... unless its sentence is closer in meaning, shares as many of the question's words and
+# scores this much more in all: it says what the first passage only touches (measured:
+# docs/answers.md, thirty-eighth session; the Regex HOWTO's LOCALE led IGNORECASE by 0.07)
+DOMINANT_MARGIN = 0.09
+# ... in the passage ranked right after the first (third, systemd-analyze's example caption
+# "Show which units took the most time during boot" outbid `time`'s description)
+DOMINANT_PASSAGES = 2
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -1931,9 +1987,12 @@ class ExtractiveAnswerer:
             # serveur est environ 20 % plus lent au démarrage…", ranked second)
             best = max(units, key=lambda s: s.score)
             asked = question_language(question)
+            # (in the question's language, when a passage is: else any, a French question
+            # over English pages)
+            spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
                           and carries(kind, u.text) and (u.hit.rank or 1) <= FIGURE_PASSAGES
-                          and _language(u.hit) == asked),
+                          and _language(u.hit) in spoken),
                          key=lambda s: s.score, default=None)
             if figure is not None and figure.score >= best.score - PREFER_FIRST:
                 again, why = self._choose(question, kind, [figure.hit], by_hit,
@@ -1990,10 +2049,14 @@ class ExtractiveAnswerer:
         # the passages with an option the question names in words (`_worded`)
         worded = {chunk for chunk, own in by_hit.items()
                   if any(_worded(u.text, asked_stems) for u in _option_terms(own))}
+        spoken = question_language(question)
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
-            overlap = term_overlap(question, text)
-            if asked:
-                overlap = (overlap + term_overlap(asked, text)) / 2
+            if self.embedder is not None and _language(sentence.hit) != spoken:
+                overlap = translated_overlap(question, spoken, text)
+            else:
+                overlap = term_overlap(question, text)
+                if asked:
+                    overlap = (overlap + term_overlap(asked, text)) / 2
             own = by_hit[sentence.hit.chunk_id]
             following = _following(own, sentence)
             bonus = 0.0
@@ -2175,7 +2238,19 @@ class ExtractiveAnswerer:
             (rival.hit.rank or 1) <= RIVAL_PASSAGES and across(rival) >= held and any(
                 gives(rival) and not any(gives(u) for u in by_hit[first.chunk_id])
                 for gives in self._values_asked(question))
-        if top_first is None or value_asked or (rival.hit is not first
+        # a rival whose sentence is closer in meaning and shares as many of the question's
+        # words as the first passage's best, by PREFER_FIRST in all: however far below
+        # retrieval scored its passage ("-s Un seul coup – pidof ne renverra qu'un seul
+        # pid" under pidof's DESCRIPTION), it says what the first only touches (not
+        # between two entries of an API reference, whose names retrieval weighed:
+        # `PurePath.suffix` over `PurePath.suffixes` for "the file extension")
+        dominates = self.embedder is not None and top_first is not None and \
+            rival.hit is not first and not (_is_entry(first) and _is_entry(rival.hit)) and \
+            (rival.hit.rank or 1) <= DOMINANT_PASSAGES \
+            and across(rival) > held + DOMINANT_MARGIN \
+            and rival.parts["cosine"] >= top_first.parts["cosine"] and \
+            (mixed or rival.parts["lexical"] >= top_first.parts["lexical"])
+        if top_first is None or value_asked or dominates or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
                                                                                 or 0.0)
@@ -2186,10 +2261,12 @@ class ExtractiveAnswerer:
             pick = rival
             kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
                 f"the best of the passage read first (ranked {first.rank})"
+            margin = DOMINANT_MARGIN if dominates else PREFER_FIRST
             why = (f"passage ranked {rival.hit.rank} gives the value asked for "
                    f"({across(rival):.3f}), {kept} does not ({held:.3f})") if value_asked else (
                 f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
-                f"{kept} {held:.3f} + {PREFER_FIRST}")
+                f"{kept} {held:.3f} + {margin}"
+                + (", closer in meaning and in words" if dominates else ""))
         titled = self._closest_title(units)
         if titled is not None and titled.hit is not pick.hit and titled.hit is not first \
                 and titled.hit.chunk_id in eligible \

@@ -351,3 +351,46 @@ def test_a_measure_the_user_gives_is_no_name_the_passages_lack():
     assert "absent_names" not in judgment.numbers, judgment.numbers
     measure = next(r for r in judgment.numbers["words"] if r["word"] == "1.2gi")
     assert measure["idf"] == 0.0, judgment.numbers["words"]
+
+
+def test_an_abbreviation_of_a_word_of_the_passages_is_no_name_they_lack():
+    """"which env variable do I set so requests uses my own CA bundle?" (trial 134's en4)
+    was refused as naming "env", which its first passage spells "environment": a word in
+    small letters that opens a longer word of the passages abbreviates it. A name they do
+    not hold at all, or one written with capitals, is still one they lack."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="advanced.rst",
+                  kind="markdown", title="Advanced Usage", heading="SSL Cert Verification",
+                  page=None, page_label=None, start_line=1, end_line=2, symbol=None,
+                  symbol_kind=None, language="en",
+                  text="This list of trusted CAs can also be specified through the "
+                       "REQUESTS_CA_BUNDLE environment variable.")
+
+    def names(question: str) -> list[str]:
+        return judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                     is_name=lambda word: word.lower() in {"env", "envoy"}
+                     ).numbers.get("absent_names", [])
+
+    assert names("which env variable sets my own CA bundle?") == []
+    assert names("which envoy variable sets my own CA bundle?") == ["envoy"]
+    assert names("does it read the ENV variable for my CA bundle?") == ["ENV"]
+
+
+def test_a_translation_that_is_the_other_language_s_function_word_is_found():
+    """"je peux mettre un commentaire au bout d'une ligne dans ma crontab ?" (trial 135's
+    fe4) over crontab(5), "comments are not allowed on the same line": "commentaire"
+    translates to "comment", which the analyzer drops as a French function word, so the
+    word was missing and the answer refused (coverage 0.30)."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="crontab.5.txt",
+                  kind="text", title="crontab", heading="DESCRIPTION", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  language="en", text="Note that comments are not allowed on the same line "
+                                      "as cron commands.")
+    words = judge("je peux mettre un commentaire dans ma crontab ?", [passage], 0.9,
+                  lambda stems: 1, 100, E5_DEFAULTS,
+                  translate=lambda word: {"commentaire": "comment"}.get(word, "")
+                  ).numbers["words"]
+    assert next(r for r in words if "commentair" in r["word"])["found"], words

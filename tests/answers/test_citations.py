@@ -153,11 +153,19 @@ def test_bare_path_in_brackets_is_a_citation_but_a_mention_is_not():
         "Footnote[^1] and [x] checkbox and [see the docs].",
         "An email: jane@example.com, a note: 3:2.",
         "Lire la [documentation](https://example.org/a:3).",
+        # a forge's issue reference, quoted from Requests' FAQ (its answer was refused)
+        "Full information can be found in psf/requests#6023 and pallets/flask#42.",
         "",
     ],
 )
 def test_not_citations(text):
     assert parse_citations(text) == []
+
+
+def test_a_line_anchor_after_a_file_is_still_a_citation():
+    """`owner/repo#6023` is an issue; a file with its extension, or `#L`, is lines."""
+    assert [c.label for c in parse_citations("see src/app.py#18 and docs/a#L3")] == [
+        "src/app.py:18", "docs/a:3"]
 
 
 def test_a_bracketed_name_in_code_is_code_unless_it_has_a_location():

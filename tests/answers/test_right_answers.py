@@ -5936,3 +5936,145 @@ def test_a_default_in_other_words_unless_changed_answers_the_default_asked(tmp_p
         [_hit(1, "fuser.txt", "", FUSER_OPTIONS, kind="text")])
     assert "Unless changed with -SIGNAL, SIGKILL is sent." in quoted
     assert "-a, --all" not in quoted
+
+
+def test_an_admonition_s_first_line_and_a_wrapped_role_are_read():
+    """Requests' documentation opens its warnings on the directive's line (".. warning::
+    The private key … *must* be unencrypted.") and wraps roles over two lines: the first
+    line was blanked (the answer lost "unencrypted") and the role left as markup. The
+    lines do not move (citations hold)."""
+    body = (".. warning:: It is strongly recommended that you open files in :ref:`binary\n"
+            "             mode <tut-files>`. Errors may occur in *text mode*.\n\n"
+            ".. note:: The private key *must* be unencrypted.\n\n"
+            ".. _ca-certificates:\n\nSee `the toolbelt's documentation\n"
+            "<https://toolbelt.readthedocs.io>`_ and a|b\nc|d.")
+    read = rst_markup(body)
+    assert read.count("\n") == body.count("\n")
+    lines = read.split("\n")
+    assert "It is strongly recommended that you open files in binary" in lines[0], lines
+    assert lines[1].strip().startswith("mode. Errors may occur"), lines
+    assert "The private key *must* be unencrypted." in lines[3], lines
+    assert lines[5] == "" and "See the toolbelt's documentation" in lines[7], lines
+    assert "<https" not in read and "a|b" in read and "c|d." in read
+
+
+# procps 4.0.2's French pidof(1), rendered as text
+PIDOF_DESCRIPTION = """\
+NOM
+       pidof - Afficher le PID d'un programme
+
+SYNOPSIS
+       pidof [-s] [-c] [-q] [-w] [-x] [-o sans_pid[,sans_pid...]...] [-S sepa‐
+       rateur] programme [programme...]
+
+DESCRIPTION
+       pidof cherche les identifiants de processus (PID) portant l'un des noms
+       de programme indiqués. Il affiche ces numéros sur la sortie standard."""
+PIDOF_OPTIONS = """\
+OPTIONS
+       -s     Un seul coup – pidof ne renverra qu'un seul pid.
+
+       -c     Ne renvoyer que les identifiants des processus qui sont exécutés
+              dans le même répertoire racine. Cette option  est  ignorée  pour
+              les  utilisateurs  autres  que le superutilisateur puisqu'ils ne
+              peuvent pas vérifier le répertoire racine en cours des processus
+              dont ils ne sont pas propriétaires.
+
+       -x     Scripts  également — pidof renverra également les PID des inter‐
+              préteurs de commandes exécutant les scripts indiqués."""
+
+
+def test_a_sentence_closer_in_meaning_and_words_answers_from_a_passage_scored_far_below(
+        tmp_path):
+    """"pidof me sort plusieurs numéros, comment j'en ai qu'un seul ?" (trial 135's fr4):
+    "-s Un seul coup – pidof ne renverra qu'un seul pid." is the closest sentence of all
+    and shares more of the question's words than any of the DESCRIPTION, which retrieval
+    scored three times higher and the answer quoted ("Il affiche ces numéros…"). A
+    sentence better on both counts answers, however far below its passage was scored."""
+    first = _hit(1, "pidof.1.txt", "", PIDOF_DESCRIPTION, kind="text")
+    second = _hit(2, "pidof.1.txt", "", PIDOF_OPTIONS, kind="text")
+    first.score, second.score = 1.221, 0.395
+    quoted = _quote_hits(tmp_path, "pidof me sort plusieurs numéros, comment j'en ai qu'un "
+                                   "seul ?", [first, second])
+    assert "ne renverra qu'un seul pid" in quoted, quoted
+
+
+# logrotate 3.21.0's logrotate(8), rendered as text: two of its directives' passages
+LOGROTATE_FILE_SELECTION = """\
+   File selection
+       missingok
+              If the log file is missing, go on to the next one without  issu‐
+              ing an error message.  See also nomissingok.
+
+       nomissingok
+              If  a  log file does not exist, issue an error.  This is the de‐
+              fault.
+
+       ignoreduplicates
+              Ignore any following matches of a log file.
+
+       ifempty
+              Rotate the log file even if it  is  empty,  overriding  the  no‐"""
+LOGROTATE_ROTATION = """\
+CONFIGURATION FILE DIRECTIVES
+       These directives may be included in a logrotate configuration file:
+
+   Rotation
+       rotate count
+              Log files are rotated count times before being removed or mailed
+              to  the  address  specified in a mail directive.  If count is 0,
+              old versions are removed rather than rotated.  If count  is  -1,
+              old  logs  are  not  removed at all, except they are affected by
+              maxage (use with caution, may waste performance and disk space).
+              Default is 0.
+"""
+
+
+def test_a_figure_asked_in_french_comes_from_an_english_passage_ranked_second(tmp_path):
+    """"si je ne mets pas rotate, logrotate garde combien d'anciens logs ?" (trial 135's
+    fe2) over logrotate(8): the figure asked for is in the passage ranked second ("Default
+    is 0."), the first gives none. The fallback to a passage that gives the figure looked
+    only at passages in the question's language, so over English pages the French
+    question was refused ("the question asks for a number and the passages quoted give
+    none")."""
+    first = _hit(1, "logrotate.8.txt", "", LOGROTATE_FILE_SELECTION, kind="text")
+    second = _hit(2, "logrotate.8.txt", "", LOGROTATE_ROTATION, kind="text")
+    first.language = second.language = "en"
+    quoted = _quote_hits(tmp_path, "combien d'anciens journaux logrotate garde-t-il ?",
+                         [first, second])
+    assert quoted.startswith("`rotate count` — Log files are rotated count times"), quoted
+
+
+# Python 3.11's io.html (python3-doc), the newline paragraph of io.TextIOWrapper's entry
+IO_NEWLINE = (
+    "newline controls how line endings are handled. It can be None, '', '\\n', '\\r', and "
+    "'\\r\\n'. It works as follows:\nWhen reading input from the stream, if newline is None, "
+    "universal newlines mode is enabled. Lines in the input can end in '\\n', '\\r', or "
+    "'\\r\\n', and these are translated into '\\n' before being returned to the caller. If "
+    "newline is '', universal newlines mode is enabled, but line endings are returned to the "
+    "caller untranslated. If newline has any of the other legal values, input lines are only "
+    "terminated by the given string, and the line ending is returned to the caller "
+    "untranslated.\nWhen writing output to the stream, if newline is None, any '\\n' "
+    "characters written are translated to the system default line separator, os.linesep. If "
+    "newline is '' or '\\n', no translation takes place. If newline is any of the other legal "
+    "values, any '\\n' characters written are translated to the given string.\nIf "
+    "line_buffering is True, flush() is implied when a call to write contains a newline "
+    "character or a carriage return.")
+
+
+def test_a_french_question_meets_an_english_sentence_through_its_translation(tmp_path):
+    """A French question over an English page: its words as written meet only the page's
+    names, so every sentence scored on meaning alone, and "If line_buffering is True…"
+    answered "comment lire le fichier sans que les fins de ligne soient converties ?"
+    (trial 18's fe3). Its words meet the sentence through their translations ("fin de
+    ligne" / line ending, "converti" / translated)."""
+    heading = ("io — Core tools for working with streams > Class hierarchy > Text I/O > "
+               "class io.TextIOWrapper(buffer, encoding=None, errors=None, newline=None, "
+               "line_buffering=False, write_through=False)")
+    passage = _hit(1, "python-library/io.html", heading, IO_NEWLINE)
+    passage.language = "en"
+    quoted = _quote_hits(tmp_path, "Je lis en Python des fichiers texte venant de Windows et "
+                         "je dois savoir si les lignes finissent par \\r\\n, mais Python me "
+                         "rend toujours des \\n. Comment lire le fichier sans que les fins "
+                         "de ligne soient converties ?", [passage])
+    assert "returned to the caller untranslated" in quoted.split(". ")[0], quoted
