@@ -57,7 +57,7 @@ _BOUNDARY = re.compile(
 _LINE_END = re.compile(r"(?<=[.!?:])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
 # ("#.": an item reStructuredText numbers itself)
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*)")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)]|#\.)\s+")  # (•: groff's bullet, in manual pages)
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
 # (a menu item's "…" before a sentence's end is not a leader: "Édition→Préférences....")
 _TOC_LINE = re.compile(r"(?:\.\s*){5,}|(?<=\s)(?:\.\s*){4}|…{2,}|"
@@ -841,9 +841,12 @@ def _described_terms(body: str) -> list[re.Match[str]]:
             return False
         line, below = lines[i], lines[i + 1]
         text = line.group().strip()
-        # (a bulleted option, "○   --slurp/-s:", may have a blank line under it)
+        # (a bulleted option, "○   --slurp/-s:", may have a blank line under it, and so
+        # may an option alone on its line: help2man's pages, sed's "-i[SUFFIX],
+        # --in-place[=SUFFIX]" over "edit files in place (makes backup if SUFFIX
+        # supplied)")
         bulleted = bool(_BULLETED_OPTION.match(text))
-        gap = "\n\n" if bulleted else "\n"
+        gap = "\n\n" if bulleted or _OPTION_LINE.match(text) else "\n"
         return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
             and _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
             len(text.split()) <= TERM_WORDS and (
@@ -1162,6 +1165,16 @@ _KNOWN_BUGS = re.compile(r"^\s*(?:known bugs|known problems|limitations|bogues c
 # a closing section that only says which suite the program belongs to (git's "GIT" /
 # "Part of the git(1) suite")
 _SUITE_NOTE = re.compile(r"^part of the [\w.+-]+(?:\(\d\w*\))? suite\.?$", re.I)
+
+
+# The lines help2man closes a GNU program's --help with, which Debian's pages keep inside
+# their last section (sed(1)'s OPTIONS), and the words of a question that asks for them
+_COLOPHON = re.compile(r"\bcopyright ©|©\s*\d{4}|\blicen[cs]e gplv\d|\bthere is no warranty\b|"
+                       r"\bfree software: you are free to change\b|"
+                       r"\b(?:e-mail|report) bug reports to\b|\bhome page: <|"
+                       r"\bgeneral help using gnu software\b|\bpackaged by debian\b", re.I)
+_ASKS_COLOPHON = re.compile(r"\b(?:licen[cs]\w*|copyright|warrant\w*|bugs?|report\w*|"
+                            r"home ?page|site|author\w*|auteurs?|bogues?|garantie)\b", re.I)
 
 
 def _closing_section(title: str, body: str, question: str) -> bool:
@@ -1747,6 +1760,8 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
         if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
+        if out and _COLOPHON.search(sentence.text):
+            break  # "GNU sed home page: <…>", "Copyright © 2022…": the page's colophon
         n = len(sentence.text.split())
         own_line = False
         if n <= LISTED_LINE_WORDS:
@@ -2133,6 +2148,9 @@ class ExtractiveAnswerer:
                 bonus = -1.0  # "--help display this help and exit": on every GNU page
             if back_matter and id(sentence) in back_matter:
                 bonus = -1.0  # "Cette traduction est une documentation libre…"
+            if _COLOPHON.search(sentence.text) and not _ASKS_COLOPHON.search(question):
+                bonus = -1.0  # help2man's closing lines inside OPTIONS (sed's "E-mail bug
+                # reports to…", "There is NO WARRANTY…"); never quoted after an answer (`window`)
             if _VERSION_NOTE.match(sentence.text):
                 if _DEPRECATED.match(sentence.text) and _ASKS_DEPRECATED.search(question):
                     bonus += KIND_BONUS  # what replaces the deprecated call

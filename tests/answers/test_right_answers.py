@@ -6078,3 +6078,154 @@ def test_a_french_question_meets_an_english_sentence_through_its_translation(tmp
                          "rend toujours des \\n. Comment lire le fichier sans que les fins "
                          "de ligne soient converties ?", [passage])
     assert "returned to the caller untranslated" in quoted.split(". ")[0], quoted
+
+
+# GNU sed 4.9's sed(1) (Debian), rendered as text: help2man's OPTIONS, each option alone on
+# its line over a blank line, its description without a full stop, and the --help text's
+# closing lines
+SED_OPTIONS = """\
+
+       -n, --quiet, --silent
+
+              suppress automatic printing of pattern space
+
+       --debug
+
+              annotate program execution
+
+       -e script, --expression=script
+
+              add the script to the commands to be executed
+
+       -f script-file, --file=script-file
+
+              add the contents of script-file to the commands to be executed
+
+       --follow-symlinks
+
+              follow symlinks when processing in place
+
+       -i[SUFFIX], --in-place[=SUFFIX]
+
+              edit files in place (makes backup if SUFFIX supplied)
+
+       -l N, --line-length=N
+
+              specify the desired line-wrap length for the `l' command
+
+       --posix
+
+              disable all GNU extensions.
+
+       -E, -r, --regexp-extended
+
+              use  extended regular expressions in the script (for portability
+              use POSIX -E).
+
+       -s, --separate
+
+              consider files as separate rather than as a  single,  continuous
+              long stream.
+
+       --sandbox
+
+              operate in sandbox mode (disable e/r/w commands).
+
+       -u, --unbuffered
+
+              load  minimal amounts of data from the input files and flush the
+              output buffers more often
+
+       -z, --null-data
+
+              separate lines by NUL characters
+
+       --help
+              display this help and exit
+
+       --version
+              output version information and exit
+
+       If no -e, --expression, -f, or --file option is given, then  the  first
+       non-option  argument  is taken as the sed script to interpret.  All re‐
+       maining arguments are names of input files; if no input files are spec‐
+       ified, then the standard input is read.
+
+       GNU  sed  home page: <https://www.gnu.org/software/sed/>.  General help
+       using GNU software: <https://www.gnu.org/gethelp/>.  E-mail bug reports
+       to: <bug-sed@gnu.org>.
+
+       Packaged by Debian Copyright © 2022 Free Software Foundation, Inc.  Li‐
+       cense  GPLv3+:  GNU  GPL  version  3  or   later   <https://gnu.org/li‐
+       censes/gpl.html>.   This  is  free software: you are free to change and
+       redistribute it.  There is NO WARRANTY, to the extent permitted by law.
+"""
+
+
+def test_an_option_over_a_blank_line_is_described_and_a_colophon_never_answers(tmp_path):
+    """"how do I make sed change the file itself but keep a backup copy?" (trial 137's
+    en9): help2man sets a blank line between an option and its description ("edit files
+    in place (makes backup if SUFFIX supplied)"), which, without a full stop, was no unit
+    at all; and the quote ran on into "GNU sed home page…", "E-mail bug reports to…",
+    "There is NO WARRANTY…", which no question about sed's work asks for."""
+    passage = _hit(1, "sed.txt", "", SED_OPTIONS, kind="text")
+    units = {u.text: u for u in split_sentences(passage)}
+    assert units["-i[SUFFIX], --in-place[=SUFFIX]"].term
+    assert units["edit files in place (makes backup if SUFFIX supplied)"].role == STATEMENT
+    quoted = _quote_hits(tmp_path, "what does sed take as its script when I give no -e?",
+                         [passage])
+    assert "first non-option argument" in quoted, quoted
+    assert "NO WARRANTY" not in quoted and "bug reports" not in quoted, quoted
+    asked = _quote_hits(tmp_path, "where do I e-mail bug reports about sed?", [passage])
+    assert "bug-sed@gnu.org" in asked, asked
+
+
+# shadow 4.13's French grpck(8), rendered as text: a list of bullets, half translated
+GRPCK_DESCRIPTION = """\
+DESCRIPTION
+       The grpck command verifies the integrity of the groups information. It
+       checks that all entries in /etc/group and /etc/gshadow have the proper
+       format and contain valid data. The user is prompted to delete entries
+       that are improperly formatted or which have other uncorrectable errors.
+
+       Voici les vérifications effectuées :
+
+       •   nombre correct de champs ;
+
+       •   unicité et validité des noms de groupe ;
+
+       •   a valid group identifier (/etc/group only)
+
+       •   a valid list of members and administrators
+
+       •   a corresponding entry in the /etc/gshadow file (respectively
+           /etc/group for the gshadow checks)
+
+       The checks for correct number of fields and unique group name are
+       fatal. If an entry has the wrong number of fields, the user will be
+       prompted to delete the entire line. If the user does not answer
+       affirmatively, all further checks are bypassed. An entry with a
+       duplicated group name is prompted for deletion, but the remaining
+       checks will still be made. All other errors are warnings and the user
+       is encouraged to run the groupmod command to correct the error."""
+
+
+def test_a_manual_page_s_bullets_are_list_items(tmp_path):
+    """groff draws a list's bullets as "•": grpck(8)'s checks without a closing ";" (the
+    ones left in English) were no sentence, and the answer listed two checks of five
+    (trial 136's fr4)."""
+    passage = _hit(1, "grpck.txt", "", GRPCK_DESCRIPTION, kind="text")
+    texts = [u.text for u in split_sentences(passage) if u.role == STATEMENT]
+    assert "• a valid group identifier (/etc/group only)" in texts, texts
+    assert "• a valid list of members and administrators" in texts, texts
+
+
+def test_the_machine_s_count_of_processors_is_a_quantity():
+    """Black's `--workers`: "Defaults to the number of CPUs in the system." answers "how
+    many processes does black spin up by default…?" (trial 136's en7), which was refused
+    as asking for a number the quote does not give. A count named by the machine's
+    processors is one; a count named by anything else is not a figure."""
+    assert carries(NUMBER, "Defaults to the number of CPUs in the system.")
+    assert carries(NUMBER, "Par défaut, autant de tâches que le nombre de processeurs.")
+    assert carries(NUMBER, "It starts as many workers as there are cores.")
+    assert not carries(NUMBER, "The number of lines is set with -n.")
