@@ -56,7 +56,7 @@ _BOUNDARY = re.compile(
 # example's command: "To print a process tree:" over "ps -ejH")
 _LINE_END = re.compile(r"(?<=[.!?:])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
 # ("#.": an item reStructuredText numbers itself)
-_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*)")
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*|:[ \t]+(?=\S))")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)]|#\.)\s+")  # (•: groff's bullet, in manual pages)
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
 # (a menu item's "…" before a sentence's end is not a leader: "Édition→Préférences....")
@@ -377,7 +377,11 @@ def _without_markup(raw: str) -> str:
         else:
             out.append(_MARKUP.sub("", line))
         before = line
-    return " ".join(out)
+    return _MYST_ROLE.sub(r"`\1`", " ".join(out))
+
+
+# a MyST role as its page shows it: "{class}`logging.Logger`" reads "`logging.Logger`"
+_MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`~?([^`<]+?)(?:\s*<[^`>]*>)?`")
 
 
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
@@ -846,9 +850,12 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         # --in-place[=SUFFIX]" over "edit files in place (makes backup if SUFFIX
         # supplied)")
         bulleted = bool(_BULLETED_OPTION.match(text))
-        gap = "\n\n" if bulleted or _OPTION_LINE.match(text) else "\n"
+        # (a definition list of MyST or Pandoc: "**logger**", a blank line, then ": Your
+        # wrapped logger object.", not indented)
+        defined = _DEFINITION.match(below.group()) is not None
+        gap = "\n\n" if bulleted or defined or _OPTION_LINE.match(text) else "\n"
         return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
-            and _indent(below.group()) >= _indent(line.group()) + TERM_INDENT and \
+            and (defined or _indent(below.group()) >= _indent(line.group()) + TERM_INDENT) and \
             len(text.split()) <= TERM_WORDS and (
                 not _END.search(text) or _COLON_TERM.match(text) or bulleted) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
@@ -857,6 +864,8 @@ def _described_terms(body: str) -> list[re.Match[str]]:
     return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
 
 
+# a definition of a Markdown definition list (MyST, Pandoc): ": what the term above is"
+_DEFINITION = re.compile(r"^[ \t]{0,3}:[ \t]+\S")
 # an option as a bulleted item of its own, a colon after it (jq(1): "○   --slurp/-s:",
 # "○   --indent n:")
 _BULLETED_OPTION = re.compile(r"^[○•◦·]\s+(-[^\s:][^:]*?):?$")

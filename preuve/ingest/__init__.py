@@ -66,7 +66,7 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # navigation (DocBook's lists of a FAQ's questions); text 5: a manual page rendered as text
 # cut at its sections, an option kept with the paragraphs that describe it; text 8:
 # reStructuredText's comments (".. TODO: …" and the lines under it) are no text
-KIND_VERSIONS = {"code": "9", "html": "11", "markdown": "6", "pdf": "2", "text": "8"}
+KIND_VERSIONS = {"code": "10", "html": "11", "markdown": "6", "pdf": "2", "text": "8"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"
@@ -257,8 +257,11 @@ def _commit(store: Store, changes: Changes, report: IngestReport, embedder,
 
 def _embed(store: Store, changes: Changes, embedder, name: str | None, progress: bool,
            settings=None) -> int:
-    """Vectors for the new chunks and for indexed chunks that have none (back-fill)."""
-    items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text))
+    """Vectors for the new chunks and for indexed chunks that have none (back-fill). A
+    back-filled definition is embedded without its container's doc (`Chunk.context` is
+    read at chunking, not stored): the next ingest that rebuilds its file embeds it whole."""
+    items = [(c.text_hash, vectors.passage_text(doc.path, doc.title, c.heading, c.symbol, c.text,
+                                                c.context))
              for doc, chunks in changes.upserts for c in chunks]
     items += [(h, vectors.passage_text(path, title, heading, symbol, body))
               for h, path, title, heading, symbol, body
@@ -383,7 +386,8 @@ def assemble(relpath: str, root: str, kind: str, parsed: Parsed, meta: dict,
         chunk.tokens = context_tokens + text.tokens(chunk.text, stem_language)
         chunk.title_tokens = len(context_tokens)
         chunk.text_hash = vectors.text_hash(
-            vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text))
+            vectors.passage_text(relpath, title, chunk.heading, chunk.symbol, chunk.text,
+                                 chunk.context))
     return document, parsed.chunks
 
 

@@ -78,13 +78,14 @@ def name_words(symbol: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", _CAMEL.sub(" ", symbol)).split())
 
 
-def definition_summary(symbol: str, text: str) -> str:
+def definition_summary(symbol: str, text: str, context: str = "") -> str:
     """What a definition is, in words an embedding model reads: its name as words, its
-    doc (`definition_parts`, at most DOC_WORDS words) and its signature. Its body is left
+    doc (`definition_parts`, at most DOC_WORDS words; without one, `context`: its
+    container's doc summary) and its signature. Its body is left
     out: a model of prose places a question near a definition's words, rarely near its
     statements (docs/measurements/code.md)."""
     doc, signature = definition_parts(text)
-    doc = " ".join(doc.split()[:DOC_WORDS])
+    doc = " ".join(doc.split()[:DOC_WORDS]) or context
     return "\n".join(filter(None, [name_words(symbol), doc, signature]))
 
 

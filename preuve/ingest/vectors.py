@@ -35,14 +35,16 @@ KEEP_ORPHANS = 10_000
 GRACE_SECONDS = 3600.0
 
 
-def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str) -> str:
+def passage_text(path: str, title: str, heading: str, symbol: str | None, text: str,
+                 context: str = "") -> str:
     """What is embedded for a chunk: where it sits, then what it says. A code definition
     (a chunk with a symbol) is embedded by what it is, not by its body: its file's path
     (`numerotation.py` carries meaning) and its summary (`comments.definition_summary`:
-    its name as words, its doc comment or docstring, its first line of code) and what the
-    standard protocol it implements means (`protocols.role_words`)."""
+    its name as words, its doc comment or docstring, or else its container's (`context`:
+    "{@inheritDoc}" says nothing, its class says what it does), its first line of code)
+    and what the standard protocol it implements means (`protocols.role_words`)."""
     if symbol:
-        summary = definition_summary(symbol, text)
+        summary = definition_summary(symbol, text, context)
         role = role_words(heading, symbol)  # `fmt` in `impl Display for Version`: as text
         return f"{path}\n{summary}" + (f"\n{role}" if role else "")
     text = without_fences(text)

@@ -6229,3 +6229,42 @@ def test_the_machine_s_count_of_processors_is_a_quantity():
     assert carries(NUMBER, "Par défaut, autant de tâches que le nombre de processeurs.")
     assert carries(NUMBER, "It starts as many workers as there are cores.")
     assert not carries(NUMBER, "The number of lines is set with -n.")
+
+
+# structlog 23.2.0's docs/processors.md (MyST): a definition list, each term over a blank
+# line and its ": definition", with MyST roles
+STRUCTLOG_CHAINS = """\
+## Chains
+
+The *processor chain* is a list of processors.
+Each processors receives three positional arguments:
+
+**logger**
+
+: Your wrapped logger object.
+  For example {class}`logging.Logger` or {class}`structlog.typing.FilteringBoundLogger` (default).
+
+**method_name**
+
+: The name of the wrapped method.
+  If you called `log.warning("foo")`, it will be `"warning"`.
+
+**event_dict**
+
+: Current context together with the current event."""
+
+
+def test_a_myst_definition_list_is_quoted_with_its_terms(tmp_path):
+    """"what arguments does a processor function receive?" (trial 138's en5): the terms
+    of a MyST definition list ("**method_name**" over ": The name of the wrapped method.")
+    were no units, so the quote listed what each argument is without its name; and a
+    role ("{class}`logging.Logger`") was quoted as markup."""
+    passage = _hit(1, "processors.md", "Processors > Chains", STRUCTLOG_CHAINS,
+                   kind="markdown")
+    passage.start_line, passage.end_line = 8, 8 + STRUCTLOG_CHAINS.count("\n")
+    quoted = _quote_hits(tmp_path, "what arguments does a processor function receive?",
+                         [passage])
+    for name in ("logger", "method_name", "event_dict"):
+        assert f"**{name}**" in quoted, quoted
+    assert "— The name of the wrapped method." in quoted, quoted
+    assert "{class}" not in quoted and "`logging.Logger`" in quoted, quoted

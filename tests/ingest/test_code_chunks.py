@@ -628,7 +628,19 @@ def _embedded(relpath: str, symbol: str) -> str:
     path = FIXTURES / relpath if (FIXTURES / relpath).exists() else DOCUMENTED / relpath
     chunk = next(c for c in parse_code(path.read_bytes(), ChunkSettings(), path.suffix).chunks
                  if c.symbol == symbol)
-    return passage_text(relpath, "", chunk.heading, chunk.symbol, chunk.text)
+    return passage_text(relpath, "", chunk.heading, chunk.symbol, chunk.text, chunk.context)
+
+
+def test_a_member_without_a_doc_of_its_own_is_embedded_with_its_class_s():
+    """monolog's `LineFormatter::format` says only "{@inheritDoc}": it was embedded by its
+    name and signature alone, while its class says what it does ("Formats incoming
+    records into a one-line string"), which keyword search already read with it. A member
+    with a doc of its own is embedded by that doc."""
+    assert _embedded("LineFormatter.php", "LineFormatter::format") == (
+        "LineFormatter.php\nLine Formatter format\nFormats incoming records into a "
+        "one-line string\npublic function format(array $record): string")
+    own = _embedded("AbstractLogger.php", "AbstractLogger::emergency")
+    assert "System is unusable." in own and "simple Logger implementation" not in own, own
 
 
 def test_a_definition_is_embedded_by_its_name_doc_comment_and_first_line():

@@ -90,7 +90,7 @@ def test_where_knows_what_a_standard_protocol_implementation_does(code_vectors):
         "semver_display.rs", 5, "Version::fmt"), [(h.path, h.start_line) for h in hits]
 
 
-def _previous_passage_text(path, title, heading, symbol, text):
+def _previous_passage_text(path, title, heading, symbol, text, context=""):
     """What the release before embedded for a chunk (a code definition by its body: git
     show d7fa511:preuve/ingest/vectors.py)."""
     context = " — ".join(filter(None, [title, heading or symbol]))
