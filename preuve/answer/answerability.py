@@ -104,7 +104,7 @@ signifier mettre mets met prendre prend trouver trouve voir vois passe passer ar
 faut falloir dois devoir sais peux pouvoir
 is are was were be been being has have had make makes made does work works use used using
 want wants need needs mean means see find happen happens go goes put keep let seem try
-give take come tourne tourner tournent marche
+give take come look tourne tourner tournent marche
 someone somebody something anything everything else same one ones thing things way about
 roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
 trucs peu près environ approximativement exactement vraiment autre autres même

@@ -2260,11 +2260,20 @@ class ExtractiveAnswerer:
             and not any(_status_value(u, by_hit[first.chunk_id]) for u in by_hit[first.chunk_id])
         # a default asked for ("…if I don't pick one?"), or the line of a value the
         # question names ("what does exit code 9 mean"), that the first passage has none
-        # of: the rival that has it answers, when it is the closest sentence of all
-        value_asked = top_first is not None and rival.hit is not first and \
-            (rival.hit.rank or 1) <= RIVAL_PASSAGES and across(rival) >= held and any(
-                gives(rival) and not any(gives(u) for u in by_hit[first.chunk_id])
-                for gives in self._values_asked(question))
+        # of: the best sentence that has it, in a passage among the first RIVAL_PASSAGES,
+        # answers when it is at least as close as the first passage's best (host's "The
+        # default is 53.", second, behind the "By default, host uses UDP…" of the sixth)
+        value_asked = False
+        if top_first is not None:
+            for gives in self._values_asked(question):
+                if any(gives(u) for u in by_hit[first.chunk_id]):
+                    continue
+                valued = max((u for u in units if u.hit.chunk_id in eligible
+                              and u.hit is not first and (u.hit.rank or 1) <= RIVAL_PASSAGES
+                              and gives(u)), key=across, default=None)
+                if valued is not None and across(valued) >= held:
+                    rival, value_asked = valued, True
+                    break
         # a rival whose sentence is closer in meaning and shares as many of the question's
         # words as the first passage's best, by PREFER_FIRST in all: however far below
         # retrieval scored its passage ("-s Un seul coup – pidof ne renverra qu'un seul

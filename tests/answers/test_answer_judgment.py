@@ -394,3 +394,15 @@ def test_a_translation_that_is_the_other_language_s_function_word_is_found():
                   translate=lambda word: {"commentaire": "comment"}.get(word, "")
                   ).numbers["words"]
     assert next(r for r in words if "commentair" in r["word"])["found"], words
+
+
+def test_to_look_at_is_what_a_question_does():
+    """"how many ports does nmap look at if I don't tell it which ones?" (trial 141's
+    en8) was refused: "look", a word no manual page uses for scanning, weighed as the
+    question's rarest, while "see" and "find" already counted as ordinary verbs."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words("how many ports does nmap look at, and which ones "
+                                         "is it looking at by default?")]
+    assert not {"look", "looking"} & set(words), words
+    assert {"ports", "nmap", "default"} <= set(words), words

@@ -6268,3 +6268,48 @@ def test_a_myst_definition_list_is_quoted_with_its_terms(tmp_path):
         assert f"**{name}**" in quoted, quoted
     assert "— The name of the wrapped method." in quoted, quoted
     assert "{class}" not in quoted and "`logging.Logger`" in quoted, quoted
+
+
+# BIND 9.18's host(1), rendered as text: three of its passages as the index keeps them
+# (words hyphenated at a line's end joined)
+HOST_IDN = """\
+IDN SUPPORT
+       If host has been built with IDN (internationalized  domain  name)  support,
+       it can accept and display non-ASCII domain names. host appropriately
+       converts character encoding of a domain name before sending a request
+       to  a DNS server or displaying a reply from the server.  To turn
+       off IDN support, define the IDN_DISABLE environment variable. IDN  support
+       is disabled if the variable is set when host runs."""
+HOST_PORT = """\
+       -p port
+              This option specifies the port to query on the server.  The  default
+              is 53.
+
+       -r     This option specifies a non-recursive query; setting this option
+              clears the RD (recursion desired) bit in the query.  This  means
+              that the name server receiving the query does not attempt to resolve"""
+HOST_TRANSPORT = """\
+       -T, -U This option specifies TCP or UDP. By default, host uses UDP when
+              making queries; the -T option makes it use a TCP connection when
+              querying  the  name  server.  TCP  is automatically selected for
+              queries that require it, such as zone transfer (AXFR)  requests.
+              Type  ANY  queries  default to TCP, but can be forced to use UDP
+              initially via -U."""
+
+
+def test_the_default_asked_comes_from_the_best_passage_that_states_one(tmp_path):
+    """"what port does host talk to on the dns server if I don't give one?" (trial 141's
+    en2): the first passage (IDN SUPPORT) states no default; the second has "The default
+    is 53."; the sixth's "By default, host uses UDP…" scored a little higher, so the rule
+    that takes the default from another passage looked at the sixth alone (too far down)
+    and the IDN paragraph answered. The best sentence that states a default among the
+    first passages answers."""
+    first = _hit(1, "host.1.txt", "", HOST_IDN, kind="text")
+    second = _hit(2, "host.1.txt", "", HOST_PORT, kind="text")
+    sixth = _hit(6, "host.1.txt", "", HOST_TRANSPORT, kind="text")
+    first.score, second.score, sixth.score = 1.266, 0.820, 0.265
+    for hit, start in ((first, 135), (second, 64), (sixth, 102)):
+        hit.start_line, hit.end_line = start, start + hit.text.count("\n")
+    quoted = _quote_hits(tmp_path, "what port does host talk to on the dns server if I "
+                                   "don't give one?", [first, second, sixth])
+    assert "The default is 53." in quoted and "IDN" not in quoted, quoted
