@@ -172,7 +172,9 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"(?:i|we|you)['’]d like|(?:go|goes|went|gone|going) wrong|"
                               # asking for a default: "…if I don't say", "si je précise rien"
                               r"if (?:i|you|we) (?:don['’]t|do not|never) (?:say|specify|tell "
-                              r"it|give|pass)(?: (?:anything|otherwise|it))?|"
+                              r"it|give|pass|set|change)(?: (?:anything|otherwise|it))?|"
+                              # idioms of "how it works inside"
+                              r"under the hood|behind the scenes|sous le capot|en coulisses?|"
                               r"si (?:je|on|tu) (?:ne )?(?:précise|dis|indique)s? rien)"
                               r"\b['’]?", re.I)
 

@@ -530,6 +530,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             role = STATEMENT  # a row of a table: its cells say what the row's line says
         elif (described and len(cleaned.split()) >= DESCRIPTION_WORDS) or \
                 is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or \
+                _BOLD_LABEL.match(cleaned) or \
                 _DEFAULT_VALUE.match(cleaned) or (
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
@@ -864,6 +865,10 @@ def _described_terms(body: str) -> list[re.Match[str]]:
     return [_NOWHERE.match(body, line.end()) for i, line in enumerate(lines) if described(i)]
 
 
+# a value given under a bold label, a line of its own: "**Import name:**
+# ``jinja2.ext.loopcontrols``", "**Default:** `none`" (what the section's text then calls
+# "this extension")
+_BOLD_LABEL = re.compile(r"^\*\*[^*\n]{1,40}(?::\*\*|\*\*:)\s+\S")
 # a definition of a Markdown definition list (MyST, Pandoc): ": what the term above is"
 _DEFINITION = re.compile(r"^[ \t]{0,3}:[ \t]+\S")
 # an option as a bulleted item of its own, a colon after it (jq(1): "○   --slurp/-s:",

@@ -406,3 +406,16 @@ def test_to_look_at_is_what_a_question_does():
                                          "is it looking at by default?")]
     assert not {"look", "looking"} & set(words), words
     assert {"ports", "nmap", "default"} <= set(words), words
+
+
+def test_under_the_hood_and_if_i_don_t_set_anything_are_no_subject():
+    """"what hash does it use under the hood for signatures if I don't set anything?"
+    (trial 142's en1) was refused at 29 %: "under", "hood" and "set" weighed as words the
+    page had to hold, where it says "The default method is hashlib.sha1"."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words("what hash does it use under the hood for "
+                                         "signatures if I don't set anything?")]
+    assert words == ["hash", "signatures"], words
+    french = [w for w, _ in content_words("quel hachage il prend sous le capot ?")]
+    assert "capot" not in french and "hachage" in french, french

@@ -6313,3 +6313,29 @@ def test_the_default_asked_comes_from_the_best_passage_that_states_one(tmp_path)
     quoted = _quote_hits(tmp_path, "what port does host talk to on the dns server if I "
                                    "don't give one?", [first, second, sixth])
     assert "The default is 53." in quoted and "IDN" not in quoted, quoted
+
+
+# Jinja 3.1.2's docs/extensions.rst: an extension's section, its import name under a bold
+# label
+JINJA_LOOP_CONTROLS = """\
+Loop Controls
+-------------
+
+**Import name:** ``jinja2.ext.loopcontrols``
+
+This extension adds support for ``break`` and ``continue`` in loops.  After
+enabling, Jinja provides those two keywords which work exactly like in
+Python.
+"""
+
+
+def test_a_value_under_a_bold_label_is_quoted_with_the_section(tmp_path):
+    """"comment je fais un break dans une boucle for en jinja ?" (trial 140's fe2): the
+    answer said "This extension adds support for ``break``…" without naming it: the line
+    "**Import name:** ``jinja2.ext.loopcontrols``", three words without a full stop, was
+    no unit at all."""
+    passage = _hit(1, "extensions.rst", "Extensions > Loop Controls", JINJA_LOOP_CONTROLS,
+                   kind="text")
+    passage.start_line, passage.end_line = 212, 212 + JINJA_LOOP_CONTROLS.count("\n")
+    quoted = _quote_hits(tmp_path, "how do I break out of a for loop in jinja?", [passage])
+    assert "jinja2.ext.loopcontrols" in quoted and "adds support for" in quoted, quoted
