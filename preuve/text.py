@@ -45,11 +45,7 @@ _STOP = {
 _FOLDED_STOP = {language: frozenset(unicodedata.normalize("NFKD", w).encode("ascii", "ignore")
                                    .decode() for w in words)
                 for language, words in _STOP.items()}
-STOPWORDS = frozenset(
-    unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode()
-    for words in _STOP.values()
-    for w in words
-)
+STOPWORDS = frozenset().union(*_FOLDED_STOP.values())
 
 _ELISION = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’](?=\w)", re.I)
 # A unit is a run of letters/digits possibly joined by - _ . (kept together for codes).
@@ -80,7 +76,6 @@ def _stemmer(language: str):
     return snowballstemmer.stemmer(name)
 
 
-@lru_cache(maxsize=200_000)
 def other_language_stopword(word: str, language: str) -> bool:
     """`word` is a function word of the other language only: English "comment", "car",
     "son" are French ones, which the index keeps no term of (its plural it keeps)."""
@@ -88,6 +83,7 @@ def other_language_stopword(word: str, language: str) -> bool:
     return folded in STOPWORDS and folded not in _FOLDED_STOP[language]
 
 
+@lru_cache(maxsize=200_000)
 def stem(word: str, language: str) -> str:
     """Stem a lower-case word in `language` ('' = no stemming), then fold accents."""
     if language in LANGUAGES and word.isalpha():
