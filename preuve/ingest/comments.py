@@ -81,12 +81,24 @@ def name_words(symbol: str) -> str:
 def definition_summary(symbol: str, text: str, context: str = "") -> str:
     """What a definition is, in words an embedding model reads: its name as words, its
     doc (`definition_parts`, at most DOC_WORDS words; without one, `context`: its
-    container's doc summary) and its signature. Its body is left
-    out: a model of prose places a question near a definition's words, rarely near its
-    statements (docs/measurements/code.md)."""
+    container's doc summary, and the comments inside its body: what its author says its
+    statements do) and its signature. Its statements are left out: a model of prose
+    places a question near a definition's words, rarely near its code
+    (docs/measurements/code.md)."""
     doc, signature = definition_parts(text)
-    doc = " ".join(doc.split()[:DOC_WORDS]) or context
+    if not doc:
+        doc = " ".join(filter(None, [context, _body_comments(text)]))
+    doc = " ".join(doc.split()[:DOC_WORDS])
     return "\n".join(filter(None, [name_words(symbol), doc, signature]))
+
+
+def _body_comments(text: str) -> str:
+    """The prose of the comment lines after a definition's first line of code
+    (`// remove leftover %extra.xxx%`, `# fatal errors are ignored if...`)."""
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines)
+                  if line.strip() and not _COMMENT_LINE.match(line)), len(lines))
+    return _doc_words([line for line in lines[first + 1:] if _COMMENT_LINE.match(line)])
 
 
 def definition_parts(text: str) -> tuple[str, str]:

@@ -634,11 +634,16 @@ def _embedded(relpath: str, symbol: str) -> str:
 def test_a_member_without_a_doc_of_its_own_is_embedded_with_its_class_s():
     """monolog's `LineFormatter::format` says only "{@inheritDoc}": it was embedded by its
     name and signature alone, while its class says what it does ("Formats incoming
-    records into a one-line string"), which keyword search already read with it. A member
-    with a doc of its own is embedded by that doc."""
+    records into a one-line string"), which keyword search already read with it, and its
+    body's comment what its statements do. A member with a doc of its own is embedded by
+    that doc, not by its body's comments."""
     assert _embedded("LineFormatter.php", "LineFormatter::format") == (
         "LineFormatter.php\nLine Formatter format\nFormats incoming records into a "
-        "one-line string\npublic function format(array $record): string")
+        "one-line string remove leftover %extra.xxx% and %context.xxx% if any\n"
+        "public function format(array $record): string")
+    documented = _embedded("sched.py", "scheduler.run")  # a docstring, and comments
+    assert "Execute events until the queue is empty" in documented, documented
+    assert "localize variable access" not in documented, documented
     own = _embedded("AbstractLogger.php", "AbstractLogger::emergency")
     assert "System is unusable." in own and "simple Logger implementation" not in own, own
 
