@@ -199,7 +199,9 @@ class Kind:
 
     `parse(data, settings)` (or `parse(data, settings, suffix)` with `takes_suffix`)
     returns a `preuve.ingest.base.Parsed` or raises `preuve.ingest.base.ParseError`.
-    `suffixes` are lower-case file endings with their dot; `filenames` whole file names.
+    `suffixes` are lower-case file endings with their dot; `filenames` whole file names;
+    `names`, a pattern of whole file names (`su.1.gz`: a manual page), tried after
+    `filenames` and before `suffixes`.
     `cites_lines`: passages are cited by line ranges (extractive answers quote lines);
     `front_matter`: the file itself may declare `access:` (uploads check it).
 
@@ -214,6 +216,7 @@ class Kind:
     parse: Callable[..., Any]
     suffixes: tuple[str, ...] = ()
     filenames: tuple[str, ...] = ()
+    names: re.Pattern | None = None
     takes_suffix: bool = False
     cites_lines: bool = False
     front_matter: bool = False
@@ -340,6 +343,9 @@ def kind_of(path: Path) -> str | None:
     entries = list(reversed(kinds.items()))
     for name, kind in entries:  # a whole file name (CMakeLists.txt) before its suffix
         if path.name in kind.filenames:
+            return name
+    for name, kind in entries:  # ... and a pattern of names (su.1.gz)
+        if kind.names is not None and kind.names.match(path.name):
             return name
     suffix = path.suffix.lower()
     for name, kind in entries:

@@ -3,9 +3,11 @@ options several verbs take, how a PreuveError is shown, and the ingest report.""
 
 from __future__ import annotations
 
+import collections
 import json
 import sys
 import time
+from pathlib import PurePosixPath
 
 import click
 
@@ -174,7 +176,13 @@ def print_report(report, as_json: bool, prefix: str = "") -> None:
     if as_json:
         print_json(report.to_dict())
         return
-    unsupported = sum(p.reason == UNSUPPORTED for p in report.skipped)
+    unsupported = collections.Counter(
+        PurePosixPath(p.path).suffix.lower() or PurePosixPath(p.path).name
+        for p in report.skipped if p.reason == UNSUPPORTED)
+    common = sorted(unsupported.items(), key=lambda item: (-item[1], item[0]))
+    kinds_seen = ", ".join(f"{suffix} {n}" for suffix, n in common[:3]) + (
+        ", ..." if len(unsupported) > 3 else "")
+    total = sum(unsupported.values())
     click.echo(
         f"{prefix}{len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.removed)} removed, {report.unchanged} unchanged, "
@@ -182,8 +190,11 @@ def print_report(report, as_json: bool, prefix: str = "") -> None:
         # vectors are cached by the text embedded: a passage met before is not embedded again
         + (f" ({report.chunks - report.embedded} had the text of one already embedded)"
            if 0 < report.embedded < report.chunks else "")
-        + (f", {unsupported} skipped (unsupported type)" if unsupported else "")
+        + (f", {total} skipped (unsupported type: {kinds_seen})" if total else "")
     )
+    if total and not (report.added or report.updated or report.unchanged):
+        click.echo("note: preuve reads none of these files; it reads "
+                   + "; ".join(kind.help for _, kind in kinds.items()), err=True)
     for problem in report.skipped:  # e.g. links, which are not followed
         if problem.reason not in ROUTINE_SKIPS:
             click.echo(f"skipped: {problem.path}: {problem.reason}", err=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from preuve.ingest.code import CODE_EXTENSIONS, CODE_FILENAMES, parse_code
 from preuve.ingest.docx import parse_docx
 from preuve.ingest.html import parse_html
+from preuve.ingest.manpage import NAME as MANUAL_PAGE
+from preuve.ingest.manpage import parse_man
 from preuve.ingest.markdown import parse_markdown, parse_text
 from preuve.registry import Kind, kinds
 
@@ -44,6 +46,8 @@ for _kind in (
     Kind("html", parse_html, (".html", ".htm"), help="HTML (main content, heading path)"),
     Kind("text", parse_text, (".txt", ".text", ".rst"), cites_lines=True, front_matter=True,
          help="plain text (front matter)"),
+    Kind("man", parse_man, names=MANUAL_PAGE, binary=True,
+         help="manual pages (roff man/mdoc, plain or gzipped: su.1, ssh_config.5.gz)"),
     Kind("docx", parse_docx, (".docx",), zipped=True, binary=True, help="Word documents"),
     Kind("code", parse_code, tuple(sorted(CODE_EXTENSIONS)), tuple(sorted(CODE_FILENAMES)),
          takes_suffix=True, cites_lines=True, help="source code (definitions, lines)"),

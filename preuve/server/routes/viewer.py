@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from preuve.errors import Conflict, InvalidInput, NotFound
 from preuve.ingest import FILE_DIGEST
 from preuve.ingest.html import html_blocks
+from preuve.ingest.manpage import man_blocks, roff_source
 from preuve.models import Document
 from preuve.server.config import Caller
 from preuve.server.i18n import TEXT, language
@@ -61,6 +62,8 @@ def get_file(app: App, who: Who, doc_id: str):
     """The source file of a document you may read (PDFs open at `#page=N`), as it
     was indexed."""
     doc, data = indexed_file(app, who, doc_id)
+    if doc.kind == "man":  # a gzipped page: its roff text, which a browser shows
+        data = roff_source(data).encode("utf-8")
     media = {"pdf": "application/pdf", "html": "text/plain; charset=utf-8",
              "docx": "application/vnd.openxmlformats-officedocument."
                      "wordprocessingml.document"}.get(doc.kind, "text/plain; charset=utf-8")
@@ -109,6 +112,8 @@ def get_passage(request: Request, app: App, who: Who, doc_id: str, start: int | 
         last = end if end is not None else start
         if doc.kind == "html":  # the text as read, never the markup or its scripts
             shown["blocks"] = anchored(html_section(html_blocks(data), start, last))
+        elif doc.kind == "man":  # ... and a manual page's as `man` prints it
+            shown["blocks"] = anchored(html_section(man_blocks(data)[1], start, last))
         else:
             text = data.decode("utf-8", errors="replace")
             shown["lines"] = anchored([(n, line, start is not None and start <= n <= last)

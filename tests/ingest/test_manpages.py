@@ -1,0 +1,137 @@
+"""Manual pages in roff (`preuve.ingest.manpage`): the two macro sets Debian ships, read
+from real gzipped pages (tests/fixtures/man/README.md) as `man` prints them, cited by the
+lines of their roff source, shown by the viewer, and asked."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import UNLIMITED, open_index
+
+from preuve.ingest.base import ChunkSettings, ParseError
+from preuve.ingest.manpage import man_blocks, parse_man, roff_source, unescape
+from preuve.registry import kind_of
+
+MAN = Path(__file__).resolve().parent.parent / "fixtures" / "man"
+
+
+def _source_line(name: str, number: int) -> str:
+    return gzip.decompress((MAN / name).read_bytes()).decode().split("\n")[number - 1]
+
+
+def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
+    for name in ("su.1.gz", "ssh_config.5", "printf.3pm.gz", "openssl.1ssl.gz",
+                 "dpkg-query.1.gz"):
+        assert kind_of(Path(name)) == "man", name
+    for name in ("notes.txt", "archive.tar.gz", "changelog.Debian.gz", "libfoo.so.1",
+                 "page.1.html"):
+        assert kind_of(Path(name)) != "man", name
+
+
+def test_a_man_page_reads_as_man_prints_it_with_its_source_lines():
+    title, blocks = man_blocks((MAN / "su.1.gz").read_bytes())
+    assert title == "su(1)"
+    headings = [b.heading for b in blocks if b.level]
+    assert headings[:4] == ["su(1)", "su(1) > NOM", "su(1) > SYNOPSIS", "su(1) > DESCRIPTION"]
+    # an option: its tag a line of its own (no font escapes), its description under it
+    at = next(i for i, b in enumerate(blocks) if b.text == "-, -l, --login")
+    tag, description = blocks[at], blocks[at + 1]
+    assert tag.heading == "su(1) > OPTIONS"
+    assert "login" in _source_line("su.1.gz", tag.first)
+    assert description.text.startswith("Démarrer l’interpréteur de commandes comme un "
+                                       "interpréteur de connexion")
+    assert "Démarrer" in _source_line("su.1.gz", description.first)
+    # a conditional's bullet (`.ie n \{ ... \}`) prints nothing of its requests
+    assert not any("\\" in b.text or b.text.startswith(".") for b in blocks)
+    exits = [b.text for b in blocks if b.heading == "su(1) > CODE DE RETOUR"]
+    assert exits[exits.index("127") + 1] == "La commande demandée n'a pas été trouvée"
+
+
+def test_an_mdoc_page_prints_its_inline_macros():
+    title, blocks = man_blocks((MAN / "ssh-agent.1.gz").read_bytes())
+    assert title == "ssh-agent(1)"
+    texts = [b.text for b in blocks]
+    assert "ssh-agent — OpenSSH authentication agent" in texts
+    synopsis = next(b.text for b in blocks if b.heading.endswith("SYNOPSIS") and not b.level)
+    assert synopsis.startswith("ssh-agent [-c | -s] [-Dd] [-a bind_address]"), synopsis
+    at = texts.index("-a bind_address")  # `.It Fl a Ar bind_address`
+    assert texts[at + 1] == ("Bind the agent to the UNIX-domain socket bind_address. The "
+                             "default is $TMPDIR/ssh-XXXXXXXXXX/agent.<ppid>.")
+    assert texts[texts.index("-k") + 1] == ("Kill the current agent (given by the "
+                                            "SSH_AGENT_PID environment variable).")
+    assert "SEE ALSO" in [b.text for b in blocks if b.level]
+
+
+def test_escapes_print_their_characters():
+    assert unescape(r"\fB\-\-login\fP=\fIcommande\fR") == "--login=commande"
+    assert unescape(r"\(lqa\(rq \[em] \*(lqb\*(rq c\e d") == "“a” — “b” c\\ d"
+    assert unescape(r"e\[u00E9]t\&. x \" a comment") == "eét. x "
+
+
+def test_what_is_no_manual_page_is_refused_with_its_reason(monkeypatch):
+    with pytest.raises(ParseError, match="not a manual page"):
+        parse_man(b"\x7fELF\x02\x01\x01 a shared library named libfoo.so.1", ChunkSettings())
+    with pytest.raises(ParseError, match="damaged gzip"):
+        roff_source(b"\x1f\x8b\x08\x00 broken")
+    # a page that only names another (`init.1.gz`: `.so man1/systemd.1`) holds no text
+    assert parse_man(gzip.compress(b".so man1/systemd.1\n"), ChunkSettings()).chunks == []
+    monkeypatch.setattr("preuve.ingest.manpage.MAX_INFLATED", 1000)
+    bomb = gzip.compress(b".TH BOMB 1\n.SH NAME\n" + b"a" * 100_000)
+    with pytest.raises(ParseError, match="inflates to more than"):
+        roff_source(bomb)
+
+
+def test_a_folder_of_manual_pages_is_ingested_and_answered(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("su.1.gz", "ssh-agent.1.gz"):
+        shutil.copy(MAN / name, docs / name)
+    with open_index(tmp_path / "index.sqlite") as index:
+        report = index.ingest([docs])
+        assert sorted(report.added) == ["ssh-agent.1.gz", "su.1.gz"], report
+        answer = index.ask("How do I kill the running ssh-agent?")
+        assert "-k" in answer.answer and "Kill the current agent" in answer.answer, answer
+        assert answer.citations[0]["path"] == "ssh-agent.1.gz"
+        french = index.ask("Avec su, quelle option démarre un interpréteur de connexion ?")
+        assert "--login" in french.answer, french.answer
+        assert french.citations[0]["path"] == "su.1.gz"
+
+
+def test_the_viewer_shows_a_gzipped_page_as_text(tmp_path):
+    from preuve.server.app import create_app
+    from preuve.server.runner import ServerThread
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(MAN / "ssh-agent.1.gz", docs / "ssh-agent.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs], access="public")
+        doc = index.documents()[0]
+    app = create_app(tmp_path / "index.sqlite", {"api_keys": {"k": "public"}, **UNLIMITED})
+    with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30,
+                                                 headers={"X-API-Key": "k"}) as http:
+        raw = http.get(f"/files/{doc.doc_id}")
+        assert raw.status_code == 200 and raw.text.startswith(".\\\"")
+        shown = http.get(f"/passages/{doc.doc_id}?start=103&end=106")
+        assert shown.status_code == 200
+        assert "Kill the current agent" in shown.text and "\\fB" not in shown.text
+
+
+def test_a_folder_of_nothing_readable_says_what_preuve_reads(tmp_path):
+    """Before man pages were a kind, a folder of them was '0 added ... 9 skipped
+    (unsupported type)', exit 0, and every question then 'I don't know'."""
+    from conftest import run_cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("slides.odp", "notes.odt", "diagram.ps"):
+        (docs / name).write_bytes(b"not read")
+    result = run_cli("ingest", str(docs), "--index", str(tmp_path / "index.sqlite"))
+    assert result.returncode == 0, result.stderr
+    assert "3 skipped (unsupported type: .odp 1, .odt 1, .ps 1)" in result.stdout
+    assert "preuve reads none of these files" in result.stderr
+    assert "manual pages" in result.stderr and "Markdown" in result.stderr
