@@ -541,8 +541,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
         elif by_lines and out and out[-1].role == STATEMENT and _page_command(hit, cleaned):
             role = ATTACHED  # a manual page's example: "Extend an LV to use all remaining
             # free space…" over "lvextend -l+100%FREE -r vg01/lvol01", the page's command
-        elif hit.kind in ("html", "man") and _labels_next(raw, cleaned, following, body,
-                                                          start, match, headings):
+        elif hit.kind == "html" and _labels_next(raw, cleaned, following, body, start, match,
+                                                 headings):
             role, term = HEADING, True  # a definition list's term (HTML's <dt>, "Moyenne du
             # voisinage") over its description ("Cette option vous permet…")
         if usage and not title:
@@ -1236,20 +1236,17 @@ def _quotes_all(literals: list[str], text: str) -> bool:
 
 # a manual page's title, its NAME line: "bzip2, bunzip2 - a block-sorting file compressor"
 _PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
-# a roff manual page's title: "su(1)", "ssh_config(5)"
-_MAN_TITLE = re.compile(r"^([\w.+-]+)\(\w+\)$")
 
 
 def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
-    """The manual pages among `hits` (plain text titled by their NAME line, roff by their
-    name and section) that
+    """The manual pages among `hits` (rendered as text or read from roff, titled by their
+    NAME line) that
     `question` names by one of their commands ("what compression level does zip use…",
     "uniq me laisse des doublons", "bunzip2" for bzip2(1)), in rank order."""
     asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
     out: list[str] = []
     for hit in hits:
-        names = (_PAGE_NAMES.match(hit.title or "") if hit.kind == "text" else
-                 _MAN_TITLE.match(hit.title or "") if hit.kind == "man" else None)
+        names = _PAGE_NAMES.match(hit.title or "") if hit.kind in ("text", "man") else None
         if names and hit.path not in out and asked & {
                 n.strip().lower() for n in names.group(1).split(",")}:
             out.append(hit.path)

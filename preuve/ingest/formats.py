@@ -46,7 +46,7 @@ for _kind in (
     Kind("html", parse_html, (".html", ".htm"), help="HTML (main content, heading path)"),
     Kind("text", parse_text, (".txt", ".text", ".rst"), cites_lines=True, front_matter=True,
          help="plain text (front matter)"),
-    Kind("man", parse_man, names=MANUAL_PAGE, binary=True,
+    Kind("man", parse_man, names=MANUAL_PAGE, binary=True, cites_lines=True,
          help="manual pages (roff man/mdoc, plain or gzipped: su.1, ssh_config.5.gz)"),
     Kind("docx", parse_docx, (".docx",), zipped=True, binary=True, help="Word documents"),
     Kind("code", parse_code, tuple(sorted(CODE_EXTENSIONS)), tuple(sorted(CODE_FILENAMES)),

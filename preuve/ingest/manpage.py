@@ -14,11 +14,12 @@ shows as text."""
 from __future__ import annotations
 
 import re
+import textwrap
 import zlib
+from dataclasses import dataclass
 
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError, decode_text
-from preuve.ingest.chunking import chunks_from_blocks, word_count
-from preuve.ingest.html import Block, fenced
+from preuve.ingest.markdown import parse_text
 
 # a manual page's file name: `su.1`, `ssh_config.5.gz`, `printf.3pm.gz`, `openssl.1ssl`
 # (not a shared library's `libfoo.so.1`)
@@ -281,99 +282,147 @@ _BREAKS = {"PP", "P", "LP", "Pp", "Lp", "sp", "br", "HP", "RS", "RE"}
 _BULLETS = {"\\(bu", "\\[bu]", "•", "-", "*", "\\-", "o", "\\(em", "\\(en"}
 
 
+@dataclass
+class _Unit:
+    """A piece of the page as `man` lays it out: a section title (`level` 1) or a
+    subsection's (2), an item's tag, a paragraph or a display, at its indentation."""
+
+    kind: str  # "heading", "tag", "text" or "display"
+    text: str
+    indent: int = 0
+    level: int = 0
+    spaced: bool = True  # a blank line above it (`.PP`, `.sp`, `.TP`...; not `.br`, `.RS`)
+
+
 class _Page:
-    """The blocks of a page as its lines are read."""
+    """The units of a page as its lines are read, with the indentation each is set at."""
 
     def __init__(self):
-        self.blocks: list[Block] = []
-        self.path: list[tuple[int, str]] = []
+        self.units: list[_Unit] = []
         self.lines: list[str] = []
-        self.first = self.last = 0
+        self.indent = 0           # where the paragraph being read started
         self.preformatted = False
-        self.name = ""
+        self.name = ""            # what `.Nm` prints (mdoc), else .TH's name
+        self.page = ""            # .TH's or .Dt's name, as written
+        self.section = ""
+        self.synopsis = False     # in SYNOPSIS: each `.Nm` starts a usage line
+        self.header = ""          # .TH's manual title ("User Commands")
+        self.footer: list[str] = []  # .TH's source and date
         self.url = ""
         self.spaced = True        # mdoc's `.Sm off` closes words up...
         self.closing = False      # ... and the next macro line onto this one
-        self.title = ""
-        self.in_name = False
         self.expect_heading = 0   # a level when `.SH` came alone: its text is the next line
         self.expect_tag = False   # after `.TP`: the next line is the item's tag
+        self.shifts: list[int] = []  # `.RS` (and mdoc's lists and displays) indent by these
+        self.body = 0             # an item's description, further than its tag
         self.lists: list[str] = []  # mdoc lists open: -tag, -bullet, -enum, -column...
         self.counters: list[int] = []
         self.prefix = ""          # a bullet or number the next paragraph starts with
+        self.space = True         # the next unit has a blank line above it
 
-    def heading(self) -> str:
-        return " > ".join(text for _, text in self.path)
+    def margin(self) -> int:
+        return BODY_INDENT + sum(self.shifts) + self.body
 
     def flush(self) -> None:
         if not self.lines:
             return
         if self.preformatted:
-            raw = "\n".join(self.lines).strip("\n")
-            text = " ".join(raw.split())
-            pre = raw if raw.strip() else None
+            text = "\n".join(line.rstrip() for line in self.lines).strip("\n")
+            if text.strip():
+                self.units.append(_Unit("display", text, self.indent, spaced=self.space))
+                self.space = False
         else:
-            text, pre = " ".join(" ".join(self.lines).split()), None
-        if text:
-            self.blocks.append(Block(self.heading(), text, self.first, self.last, 0, pre))
-            if self.in_name and not self.title:
-                self.title = text
+            text = " ".join(" ".join(self.lines).split())
+            if text:
+                self.units.append(_Unit("text", text, self.indent, spaced=self.space))
+                self.space = False
         self.lines = []
 
-    def add(self, text: str, number: int) -> None:
+    def spacing(self) -> None:
+        """The paragraph being read ends, and a blank line opens the next one."""
+        self.flush()
+        self.space = True
+
+    def add(self, text: str) -> None:
         if self.expect_heading:
-            self.start_section(self.expect_heading, text, number)
+            self.start_section(self.expect_heading, text)
             return
         if self.expect_tag:  # the tag of a .TP item: a line of its own
             self.expect_tag = False
-            self.flush()
-            self.lines, self.first, self.last = [text], number, number
-            self.flush()
+            self.tag(text)
             return
         if not self.preformatted and not text.strip():
             self.flush()
             return
         if not self.lines:
-            self.first = number
+            self.indent = self.margin()
             if self.prefix:
                 text, self.prefix = f"{self.prefix} {text}", ""
-        self.last = number
         self.lines.append(text)
 
-    def start_section(self, level: int, text: str, number: int) -> None:
+    def tag(self, text: str) -> None:
+        """An item's tag on its line; what follows describes it, further in."""
+        self.flush()
+        self.body = 0
+        if text.strip():
+            self.units.append(_Unit("tag", " ".join(text.split()), self.margin(),
+                                    spaced=self.space))
+            self.space = False
+        self.body = ITEM_INDENT
+
+    def paragraph(self) -> None:
+        """A new paragraph at the margin (`.PP`, `.LP`): an item's description ends."""
+        self.spacing()
+        self.body = 0
+
+    def start_section(self, level: int, text: str) -> None:
         self.flush()
         self.expect_heading = 0
         self.expect_tag = False
+        self.shifts, self.body, self.lists, self.counters = [], 0, [], []
         text = " ".join(text.split())
         if not text:
             self.expect_heading = level
             return
-        self.path = [(lvl, t) for lvl, t in self.path if lvl < level] + [(level, text)]
-        self.in_name = level == 2 and text.upper() in _NAME_SECTIONS
-        self.blocks.append(Block(self.heading(), text, number, number, level))
+        self.units.append(_Unit("heading", text, 0 if level == 1 else 3, level))
+        self.space = False
+        if level == 1:
+            self.synopsis = text.upper() in ("SYNOPSIS", "SYNOPSIS ", "RÉSUMÉ")
 
-    def item(self, tag: str, number: int) -> None:
-        """An item of a list: its tag a line of its own, or its bullet or number the
+    def item(self, tag: str) -> None:
+        """An item of an mdoc list: its tag a line of its own, or its bullet or number the
         start of its paragraph."""
-        self.flush()
         kind = self.lists[-1] if self.lists else "-tag"
         if kind in ("-bullet", "-dash", "-hyphen"):
+            self.paragraph()
             self.prefix = "•" if kind == "-bullet" else "-"
         elif kind == "-enum":
+            self.paragraph()
             self.counters[-1] += 1
             self.prefix = f"{self.counters[-1]}."
-        elif tag:
-            self.lines, self.first, self.last = [tag], number, number
-            self.flush()
+        elif kind == "-column":
+            self.paragraph()
+            if tag:
+                self.add(tag)
+        else:
+            self.spacing()
+            self.tag(tag)
 
 
-_NAME_SECTIONS = {"NAME", "NOM", "NOMBRE", "NOME", "BEZEICHNUNG", "NAAM", "НАЗВАНИЕ"}
+_LIST_KINDS = {"-tag", "-bullet", "-dash", "-hyphen", "-enum", "-item", "-column", "-hang",
+               "-ohang", "-inset", "-diag"}
+
+# `man`'s layout: a section's text this far from the margin, an item's description this
+# much further than its tag, an mdoc list's or display's `-offset indent`; lines this wide
+BODY_INDENT = 7
+ITEM_INDENT = 7
+OFFSET_INDENT = 8
+WIDTH = 80
 
 
-def man_blocks(data: bytes) -> tuple[str, list[Block]]:
-    """A page's title (`name(section)`, as `.TH` or `.Dt` gives them) and the blocks of its
-    text, the headings' among them (level 1 the page, 2 a section, 3 a subsection)."""
-    lines = roff_source(data).split("\n")
+def _read(text: str) -> _Page:
+    """The page of roff `text`, read line by line."""
+    lines = text.split("\n")
     page = _Page()
     skip_until = ""        # inside `.de`/`.ig` (to `..`) or a conditional's \{ ... \}
     depth = 0
@@ -381,15 +430,11 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
     table_format = False
     tab = "\t"
     pending = ""           # a line continued by a final backslash
-    pending_start = 0
-    for number, raw in enumerate(lines, 1):
+    for raw in lines:
         if pending:
-            raw, number_shown = pending + raw, pending_start
-            pending = ""
-        else:
-            number_shown = number
+            raw, pending = pending + raw, ""
         if raw.endswith("\\") and not raw.endswith("\\\\"):
-            pending, pending_start = raw[:-1], number_shown
+            pending = raw[:-1]
             continue
         if skip_until:
             if skip_until == "}":
@@ -430,11 +475,11 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
             cells = [unescape(cell).strip() for cell in raw.split(tab)]
             cells = [c for c in cells if c not in ("T{", "T}", "")]
             if cells:
-                page.add(" | ".join(cells), number_shown)
+                page.add(" | ".join(cells))
                 page.flush()
             continue
         if not control:
-            page.add(unescape(raw), number_shown)
+            page.add(unescape(raw))
             page.closing = False
             continue
         args = arguments(rest)
@@ -446,30 +491,37 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
             if depth > 0:
                 skip_until = "}"
             continue
-        if macro in ("TH", "Dt"):  # the page's name and section: the heading path's root
-            name = unescape(args[0]) if args else ""
-            page.name = name.lower() if name.isupper() else name
-            section = f"({unescape(args[1])})" if len(args) > 1 else ""
-            if page.name and not page.path:
-                page.start_section(1, page.name + section, number_shown)
+        if macro in ("TH", "Dt"):  # the page's name and section, its header and footer
+            fields = [unescape(a) for a in args]
+            page.page = fields[0] if fields else ""
+            page.name = page.page if macro == "TH" else page.name
+            page.section = fields[1] if len(fields) > 1 else ""
+            if macro == "TH":
+                page.footer = [f for f in fields[3:4] + fields[2:3] if f]
+                page.header = fields[4] if len(fields) > 4 else ""
             continue
         if macro in ("SH", "Sh"):
-            page.start_section(2, _line_text(macro, args, page), number_shown)
+            page.start_section(1, _line_text(macro, args, page))
             continue
         if macro in ("SS", "Ss"):
-            page.start_section(3, _line_text(macro, args, page), number_shown)
+            page.start_section(2, _line_text(macro, args, page))
             continue
         if macro in ("nf", "EX") or (macro == "Bd" and any(
                 a in ("-literal", "-unfilled") for a in args)):
             page.flush()
+            if macro == "Bd":
+                page.shifts.append(OFFSET_INDENT if "-offset" in args else 0)
             page.preformatted = True
             continue
         if macro in ("fi", "EE", "Ed"):
             page.flush()
             page.preformatted = False
+            if macro == "Ed" and page.shifts:
+                page.shifts.pop()
             continue
         if macro == "Bd":
-            page.flush()
+            page.spacing()
+            page.shifts.append(OFFSET_INDENT if "-offset" in args else 0)
             continue
         if macro == "TS":
             page.flush()
@@ -477,30 +529,50 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
             continue
         if macro in ("TP", "TQ"):
             page.flush()
+            if macro == "TP":
+                page.spacing()
+                page.body = 0
             page.expect_tag = True
             continue
         if macro == "IP":
             tag = unescape(args[0]).strip() if args else ""
-            page.flush()
+            page.paragraph()
             if args and args[0] in _BULLETS or tag in ("•", "-", "*", "o"):
+                page.body = ITEM_INDENT
                 page.prefix = "•"
             elif re.fullmatch(r"\(?\d+[.)]?|[a-z][.)]", tag):
+                page.body = ITEM_INDENT
                 page.prefix = tag
-            elif tag:
-                page.lines, page.first, page.last = [tag], number_shown, number_shown
-                page.flush()
+            else:
+                page.tag(tag)
+            continue
+        if macro == "RS":
+            page.flush()
+            page.shifts.append(page.body + (_number(args[0]) if args else ITEM_INDENT))
+            page.body = 0
+            continue
+        if macro == "RE":
+            page.flush()
+            if page.shifts:
+                page.shifts.pop()
+            page.body = 0
             continue
         if macro == "Bl":
-            page.flush()
+            page.spacing()
             kind = next((a for a in args if a in _LIST_KINDS), "-tag")
+            page.shifts.append(page.body + (OFFSET_INDENT if "-offset" in args else 0))
+            page.body = 0
             page.lists.append(kind)
             page.counters.append(0)
             continue
         if macro == "El":
-            page.flush()
+            page.paragraph()
             if page.lists:
                 page.lists.pop()
                 page.counters.pop()
+            if page.shifts:
+                page.shifts.pop()
+            page.body = ITEM_INDENT if page.lists else 0
             continue
         if macro == "It":
             kind = page.lists[-1] if page.lists else "-tag"
@@ -508,54 +580,67 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
                                                             "-enum", "-item") else ""
             if "Xo" in args:  # the tag goes on over the next lines, to `Xc`
                 page.flush()
-                page.expect_tag = False
-                page.lines, page.first, page.last = [tag], number_shown, number_shown
+                page.body = 0
+                page.indent, page.lines = page.margin(), [tag]
                 continue
-            page.item(tag, number_shown)
+            page.item(tag)
             continue
         if macro == "Xc":
             page.lines.append(mdoc_text(args, page.name))
-            page.flush()
+            tag = " ".join(" ".join(page.lines).split())
+            page.lines = []
+            page.tag(tag)
             continue
         if macro in ("D1", "Dl"):
             page.flush()
             was = page.preformatted
             page.preformatted = macro == "Dl"
-            page.add(mdoc_text(args, page.name), number_shown)
+            page.shifts.append(OFFSET_INDENT)
+            page.add(mdoc_text(args, page.name))
             page.flush()
+            page.shifts.pop()
             page.preformatted = was
             continue
         if macro == "Nm" and page.name == "" and args:
-            page.name = args[0]
-        if macro == "Nm" and page.path and page.path[0][1].upper() == "SYNOPSIS":
+            page.name = unescape(args[0])
+        if macro == "Nm" and page.synopsis:
             page.flush()
         if macro == "Nd":
-            page.add("— " + mdoc_text(args, page.name), number_shown)
+            page.add("- " + mdoc_text(args, page.name))
             continue
         if macro in ("UR", "MT"):  # a link: its text follows, its address is printed after
             page.url = unescape(args[0]) if args else ""
             continue
         if macro in ("UE", "ME"):
             if page.url:
-                page.add(f"<{page.url}>" + "".join(args), number_shown)
+                page.add(f"<{page.url}>" + "".join(args))
             page.url = ""
             continue
         if macro == "SY":
-            page.flush()
-            page.add(unescape(" ".join(args)), number_shown)
+            page.paragraph()
+            page.add(unescape(" ".join(args)))
             continue
         if macro == "OP":
-            page.add("[" + unescape(" ".join(args)) + "]", number_shown)
+            page.add("[" + unescape(" ".join(args)) + "]")
             continue
-        if macro in _BREAKS:
+        if macro in ("PP", "P", "LP", "HP"):
+            page.paragraph()
+            continue
+        if macro in ("Pp", "Lp"):  # (mdoc's stays in the item it is in)
+            page.spacing()
+            continue
+        if macro == "sp":
+            page.spacing()
+            continue
+        if macro == "br":
             page.flush()
             continue
         if macro in _FONT_JOINED:  # (`.B` alone sets the next line in bold: no text)
             if args:
-                page.add(unescape(" ".join(args)), number_shown)
+                page.add(unescape(" ".join(args)))
             continue
         if macro in _FONT_ALTERNATING:
-            page.add(unescape("".join(args)), number_shown)
+            page.add(unescape("".join(args)))
             continue
         if macro == "Sm":  # mdoc's spacing mode: off, words and lines close up
             page.spaced = bool(args) and args[0] == "on" or not args and not page.spaced
@@ -566,17 +651,57 @@ def man_blocks(data: bytes) -> tuple[str, list[Block]]:
             if page.closing and page.lines:
                 page.lines[-1] += text
             else:
-                page.add(text, number_shown)
+                page.add(text)
             page.closing = not page.spaced
             continue
         # anything else (a layout request, an unknown macro) prints nothing
     page.flush()
-    root = page.path[0][1] if page.path and page.path[0][0] == 1 else page.name
-    return root or page.title, page.blocks
+    return page
 
 
-_LIST_KINDS = {"-tag", "-bullet", "-dash", "-hyphen", "-enum", "-item", "-column", "-hang",
-               "-ohang", "-inset", "-diag"}
+def _number(value: str) -> int:
+    """An indentation given to `.RS` ("4", "7n", "0.5i"), in characters."""
+    found = re.match(r"[+-]?\d+(?:\.\d+)?", value)
+    if not found:
+        return ITEM_INDENT
+    amount = float(found.group())
+    return max(0, round(amount * 10 if value.rstrip().endswith("i") else amount))
+
+
+def render(data: bytes) -> str:
+    """A page as `man` prints it as text: its header ("SU(1)   User Commands   SU(1)"),
+    section titles at the margin, subsections indented three spaces, paragraphs indented
+    and wrapped to WIDTH columns, each item's tag on its line over its description,
+    displays as laid out, and its footer. Empty for a page that only names another."""
+    source = roff_source(data)
+    if not source:
+        return ""
+    page = _read(source)
+    name = page.page or page.name or "?"
+    ends = f"{name.upper() if name.islower() else name}({page.section})"
+    out = [f"{ends}{' ' * 4}{page.header or 'Manual'}{' ' * 4}{ends}", ""]
+    previous = None
+    for unit in page.units:
+        if unit.kind == "heading":
+            if out[-1]:
+                out.append("")
+            out.append(" " * unit.indent + unit.text)
+        else:
+            if previous is not None and unit.spaced and previous.kind != "heading" and out[-1]:
+                out.append("")
+            margin = " " * unit.indent
+            if unit.kind == "display":
+                out.extend(margin + line if line else "" for line in unit.text.split("\n"))
+            elif unit.kind == "tag":
+                out.append(margin + unit.text)
+            else:
+                out.extend(textwrap.wrap(unit.text, width=max(WIDTH - unit.indent, 40),
+                                         initial_indent=margin, subsequent_indent=margin,
+                                         break_long_words=False, break_on_hyphens=False))
+        previous = unit
+    if page.footer:
+        out += ["", f"{' ' * 4}".join([*page.footer, ends])]
+    return "\n".join(out) + "\n"
 
 
 def _line_text(macro: str, args: list[str], page: _Page) -> str:
@@ -587,17 +712,10 @@ def _line_text(macro: str, args: list[str], page: _Page) -> str:
 
 
 def parse_man(data: bytes, settings: ChunkSettings) -> Parsed:
-    title, blocks = man_blocks(data)
-    if not blocks:  # a page that only names another (`.so`): skipped, nothing to index
+    """A manual page read as the text `man` prints (`render`), which the plain-text
+    reader cuts as it cuts a page rendered by `man`: sections, options kept with their
+    descriptions, the NAME line as title. Its lines, cited, are the rendering's."""
+    text = render(data)
+    if not text:  # a page that only names another (`.so`): skipped, nothing to index
         return Parsed()
-    rows = [(block.heading,
-             fenced(block.preformatted) if block.preformatted
-             and word_count(block.text) <= settings.max_words else block.text,
-             block.first, block.last)
-            for block in blocks]
-    if not any(block.level == 0 for block in blocks):
-        raise ParseError("no text in this manual page")
-    chunks = chunks_from_blocks(rows, settings.max_words, settings.overlap_words)
-    return Parsed(title=title, chunks=chunks,
-                  language_sample=" ".join(text for _, text, _, _ in rows))
-
+    return parse_text(text.encode("utf-8"), settings)

@@ -1,6 +1,6 @@
 """Manual pages in roff (`preuve.ingest.manpage`): the two macro sets Debian ships, read
 from real gzipped pages (tests/fixtures/man/README.md) as `man` prints them, cited by the
-lines of their roff source, shown by the viewer, and asked."""
+lines of that text, shown by the viewer, and asked."""
 
 from __future__ import annotations
 
@@ -13,14 +13,10 @@ import pytest
 from conftest import UNLIMITED, open_index
 
 from preuve.ingest.base import ChunkSettings, ParseError
-from preuve.ingest.manpage import man_blocks, parse_man, roff_source, unescape
+from preuve.ingest.manpage import parse_man, render, roff_source, unescape
 from preuve.registry import kind_of
 
 MAN = Path(__file__).resolve().parent.parent / "fixtures" / "man"
-
-
-def _source_line(name: str, number: int) -> str:
-    return gzip.decompress((MAN / name).read_bytes()).decode().split("\n")[number - 1]
 
 
 def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
@@ -32,38 +28,46 @@ def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
         assert kind_of(Path(name)) != "man", name
 
 
-def test_a_man_page_reads_as_man_prints_it_with_its_source_lines():
-    title, blocks = man_blocks((MAN / "su.1.gz").read_bytes())
-    assert title == "su(1)"
-    headings = [b.heading for b in blocks if b.level]
-    assert headings[:4] == ["su(1)", "su(1) > NOM", "su(1) > SYNOPSIS", "su(1) > DESCRIPTION"]
-    # an option: its tag a line of its own (no font escapes), its description under it
-    at = next(i for i, b in enumerate(blocks) if b.text == "-, -l, --login")
-    tag, description = blocks[at], blocks[at + 1]
-    assert tag.heading == "su(1) > OPTIONS"
-    assert "login" in _source_line("su.1.gz", tag.first)
-    assert description.text.startswith("Démarrer l’interpréteur de commandes comme un "
-                                       "interpréteur de connexion")
-    assert "Démarrer" in _source_line("su.1.gz", description.first)
+def _rendered(name: str) -> str:
+    return render((MAN / name).read_bytes())
+
+
+def test_a_man_page_reads_as_man_prints_it():
+    text = _rendered("su.1.gz")
+    lines = text.split("\n")
+    assert lines[0].startswith("SU(1)") and lines[0].endswith("SU(1)")
+    assert "NOM\n       su - exécuter une commande avec un UID et un GID de substitution" \
+        in text
+    # an option: its tag on a line of its own (no font escapes), its description under it
+    assert ("OPTIONS\n       -c, --command=commande\n           Passer une commande à "
+            "l’interpréteur de commandes avec\n           l'option -c.\n") in text
     # a conditional's bullet (`.ie n \{ ... \}`) prints nothing of its requests
-    assert not any("\\" in b.text or b.text.startswith(".") for b in blocks)
-    exits = [b.text for b in blocks if b.heading == "su(1) > CODE DE RETOUR"]
-    assert exits[exits.index("127") + 1] == "La commande demandée n'a pas été trouvée"
+    assert not any(line.lstrip().startswith((".", "\\")) or "\\f" in line for line in lines)
+    assert ("       127\n           La commande demandée n'a pas été trouvée\n") in text
+    assert all(len(line) <= 80 for line in lines if not line.startswith(" " * 16))
 
 
 def test_an_mdoc_page_prints_its_inline_macros():
-    title, blocks = man_blocks((MAN / "ssh-agent.1.gz").read_bytes())
-    assert title == "ssh-agent(1)"
-    texts = [b.text for b in blocks]
-    assert "ssh-agent — OpenSSH authentication agent" in texts
-    synopsis = next(b.text for b in blocks if b.heading.endswith("SYNOPSIS") and not b.level)
-    assert synopsis.startswith("ssh-agent [-c | -s] [-Dd] [-a bind_address]"), synopsis
-    at = texts.index("-a bind_address")  # `.It Fl a Ar bind_address`
-    assert texts[at + 1] == ("Bind the agent to the UNIX-domain socket bind_address. The "
-                             "default is $TMPDIR/ssh-XXXXXXXXXX/agent.<ppid>.")
-    assert texts[texts.index("-k") + 1] == ("Kill the current agent (given by the "
-                                            "SSH_AGENT_PID environment variable).")
-    assert "SEE ALSO" in [b.text for b in blocks if b.level]
+    text = _rendered("ssh-agent.1.gz")
+    assert "NAME\n       ssh-agent - OpenSSH authentication agent\n" in text
+    assert "SYNOPSIS\n       ssh-agent [-c | -s] [-Dd] [-a bind_address]" in text
+    assert "\n       ssh-agent [-c | -s] -k\n" in text  # each `.Nm` a usage line
+    # `.It Fl a Ar bind_address`, its description further in, `\*(Lt` and `\*(Gt` printed
+    assert ("       -a bind_address\n              Bind the agent to the UNIX-domain socket\n"
+            "              bind_address. The default is\n"
+            "              $TMPDIR/ssh-XXXXXXXXXX/agent.<ppid>.\n") in text
+    assert "       -k\n              Kill the current agent (given by the SSH_AGENT_PID" in text
+    assert "\nSEE ALSO\n       ssh(1), ssh-add(1), ssh-keygen(1)" in text
+
+
+def test_a_page_is_cut_and_cited_by_the_lines_man_prints():
+    lines = _rendered("su.1.gz").split("\n")
+    parsed = parse_man((MAN / "su.1.gz").read_bytes(), ChunkSettings())
+    assert parsed.title == "su - exécuter une commande avec un UID et un GID de substitution"
+    option = next(c for c in parsed.chunks if "-, -l, --login" in c.text)
+    shown = "\n".join(lines[option.start_line - 1:option.end_line])
+    assert "-, -l, --login" in shown and "Démarrer l’interpréteur" in shown
+    assert not any("SU(1)" in c.text for c in parsed.chunks)  # the header is furniture
 
 
 def test_escapes_print_their_characters():
@@ -114,11 +118,12 @@ def test_the_viewer_shows_a_gzipped_page_as_text(tmp_path):
     app = create_app(tmp_path / "index.sqlite", {"api_keys": {"k": "public"}, **UNLIMITED})
     with ServerThread(app) as url, httpx.Client(base_url=url, timeout=30,
                                                  headers={"X-API-Key": "k"}) as http:
-        raw = http.get(f"/files/{doc.doc_id}")
-        assert raw.status_code == 200 and raw.text.startswith(".\\\"")
-        shown = http.get(f"/passages/{doc.doc_id}?start=103&end=106")
+        raw = http.get(f"/files/{doc.doc_id}")  # as `man` prints it: the lines cited
+        assert raw.status_code == 200 and raw.text == _rendered("ssh-agent.1.gz")
+        line = raw.text.split("\n").index("       -k") + 1
+        shown = http.get(f"/passages/{doc.doc_id}?start={line}&end={line + 1}")
         assert shown.status_code == 200
-        assert "Kill the current agent" in shown.text and "\\fB" not in shown.text
+        assert "Kill the current agent" in shown.text and ".It Fl" not in shown.text
 
 
 def test_a_folder_of_nothing_readable_says_what_preuve_reads(tmp_path):

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from preuve.errors import Conflict, InvalidInput, NotFound
 from preuve.ingest import FILE_DIGEST
 from preuve.ingest.html import html_blocks
-from preuve.ingest.manpage import man_blocks, roff_source
+from preuve.ingest.manpage import render
 from preuve.models import Document
 from preuve.server.config import Caller
 from preuve.server.i18n import TEXT, language
@@ -62,8 +62,8 @@ def get_file(app: App, who: Who, doc_id: str):
     """The source file of a document you may read (PDFs open at `#page=N`), as it
     was indexed."""
     doc, data = indexed_file(app, who, doc_id)
-    if doc.kind == "man":  # a gzipped page: its roff text, which a browser shows
-        data = roff_source(data).encode("utf-8")
+    if doc.kind == "man":  # a (gzipped) roff page: as `man` prints it, the lines cited
+        data = render(data).encode("utf-8")
     media = {"pdf": "application/pdf", "html": "text/plain; charset=utf-8",
              "docx": "application/vnd.openxmlformats-officedocument."
                      "wordprocessingml.document"}.get(doc.kind, "text/plain; charset=utf-8")
@@ -112,10 +112,8 @@ def get_passage(request: Request, app: App, who: Who, doc_id: str, start: int | 
         last = end if end is not None else start
         if doc.kind == "html":  # the text as read, never the markup or its scripts
             shown["blocks"] = anchored(html_section(html_blocks(data), start, last))
-        elif doc.kind == "man":  # ... and a manual page's as `man` prints it
-            shown["blocks"] = anchored(html_section(man_blocks(data)[1], start, last))
-        else:
-            text = data.decode("utf-8", errors="replace")
+        else:  # (a manual page's lines as `man` prints them: the lines cited)
+            text = render(data) if doc.kind == "man" else data.decode("utf-8", errors="replace")
             shown["lines"] = anchored([(n, line, start is not None and start <= n <= last)
                                        for n, line in enumerate(text.splitlines(), 1)])
     response = app.templates.TemplateResponse(request, "passage.html", shown)
