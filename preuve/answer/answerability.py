@@ -112,6 +112,9 @@ vient viennent venir venu vienne provient proviennent provenir retrouver retrouv
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
 already just also even ever never yet
 chez rester reste restent stay stays
+juste précise précises précisent préciser précisé précisée précisés précisant
+specify specifies specified specifying
+donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
 got gotten think thinks thought believe believes pense pensent penser crois croit croire
 everywhere anywhere somewhere partout
 simple simplest simply easy easiest easily quick quickly quickest fast fastest best better
