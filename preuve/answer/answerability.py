@@ -130,7 +130,7 @@ jamais toujours souvent parfois déjà encore always often sometimes usually
 soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
 aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
-before after during while since instead again
+before after during while since instead again because
 entre uniquement seulement très trop between within only very too
 rien non aucune nothing none nobody
 each every all any some both either neither several few own per quelques certains

@@ -671,8 +671,9 @@ def _number(value: str) -> int:
 def render(data: bytes) -> str:
     """A page as `man` prints it as text: its header ("SU(1)   User Commands   SU(1)"),
     section titles at the margin, subsections indented three spaces, paragraphs indented
-    and wrapped to WIDTH columns, each item's tag on its line over its description,
-    displays as laid out, and its footer. Empty for a page that only names another."""
+    and wrapped to WIDTH columns, each item's tag on its line over its description (on
+    its first line when the tag is narrower than the indent), displays as laid out, and
+    its footer. Empty for a page that only names another."""
     source = roff_source(data)
     if not source:
         return ""
@@ -695,9 +696,16 @@ def render(data: bytes) -> str:
             elif unit.kind == "tag":
                 out.append(margin + unit.text)
             else:
-                out.extend(textwrap.wrap(unit.text, width=max(WIDTH - unit.indent, 40),
-                                         initial_indent=margin, subsequent_indent=margin,
-                                         break_long_words=False, break_on_hyphens=False))
+                lines = textwrap.wrap(unit.text, width=max(WIDTH - unit.indent, 40),
+                                      initial_indent=margin, subsequent_indent=margin,
+                                      break_long_words=False, break_on_hyphens=False)
+                gap = unit.indent - previous.indent if previous is not None else 0
+                if previous is not None and previous.kind == "tag" and not unit.spaced \
+                        and 0 < len(previous.text) < gap and out[-1].strip() == previous.text:
+                    # a tag narrower than the indent shares its description's first line,
+                    # as `man` sets it ("124    if COMMAND times out")
+                    lines[0] = out.pop() + lines[0][previous.indent + len(previous.text):]
+                out.extend(lines)
         previous = unit
     if page.footer:
         out += ["", f"{' ' * 4}".join([*page.footer, ends])]
