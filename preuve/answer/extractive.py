@@ -1119,6 +1119,9 @@ _ASKS_DEFAULT = re.compile(
     r"\boubli[ée]s? (?:de|d['’]) ?(?:dire|préciser|indiquer|spécifier|donner|choisir)\b|"
     r"\bsans (?:dire|préciser|indiquer|spécifier|choisir) (?:si|s['’]il|quel|quelle|lequel|"
     r"laquelle)\b|"
+    # "sur un PID sans préciser de signal", "without specifying a signal": what is used then
+    r"\bsans (?:rien )?(?:préciser|spécifier|indiquer)\b|"
+    r"\bwithout (?:specifying|giving|passing|setting|choosing|naming)\b|"
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) "

@@ -142,3 +142,20 @@ def test_a_folder_of_nothing_readable_says_what_preuve_reads(tmp_path):
     assert "3 skipped (unsupported type: .odp 1, .odt 1, .ps 1)" in result.stdout
     assert "preuve reads none of these files" in result.stderr
     assert "manual pages" in result.stderr and "Markdown" in result.stderr
+
+
+def test_a_question_without_the_value_asks_for_the_default(tmp_path):
+    """"Quand je fais kill sur un PID sans préciser de signal, lequel est envoyé ?"
+    (trial 148) quoted "Un PID de valeur -1 est particulier…": "sans préciser de signal"
+    asks what is used when nothing is given, the page's "Le signal par défaut de kill est
+    TERM". Only a few nouns (option, argument, valeur…) were read so after "sans"."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(MAN / "kill.1.gz", docs / "kill.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        for question in ("Quand je fais kill sur un PID sans préciser de signal, lequel "
+                         "est envoyé ?",
+                         "Which signal does kill send to a PID without specifying one?"):
+            answer = index.ask(question).answer
+            assert answer.startswith("Le signal par défaut de kill est TERM."), answer
