@@ -1652,6 +1652,23 @@ def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
                     index=index, block=block, role=ATTACHED)
 
 
+def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
+    """The quote without a term's lead ("`-L, --table` —") that no description of its
+    passage follows: a listed term whose description did not fit, quoted alone, reads as
+    an answer cut off ("`-L, --table` — This command meets appropriate standards")."""
+    def lead(unit: Sentence) -> bool:
+        return unit.role == ATTACHED and unit.text.endswith("` —")
+
+    kept = []
+    for i, unit in enumerate(chosen):
+        if lead(unit):
+            after = next((u for u in chosen[i + 1:] if not lead(u)), None)
+            if after is None or after.hit is not unit.hit:
+                continue
+        kept.append(unit)
+    return kept or chosen
+
+
 def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
     """The term alone on its line (`Sentence.term`) that this statement describes, if any."""
     before = own[sentence.index - 1] if sentence.index > 0 else None
@@ -2049,6 +2066,7 @@ class ExtractiveAnswerer:
                    "score": round(s.score, 3), **s.parts,
                    "quoted": any(s is c for c in chosen)}
                   for s in shown]
+        chosen = _described_leads(chosen)
         return cite(chosen), chosen, {"latency_s": time.perf_counter() - started,
                                       "sentences_scored": len(units), "kind": kind,
                                       "choice": choice, "sentences": scores}

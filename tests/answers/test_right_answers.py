@@ -6339,3 +6339,23 @@ def test_a_value_under_a_bold_label_is_quoted_with_the_section(tmp_path):
     passage.start_line, passage.end_line = 212, 212 + JINJA_LOOP_CONTROLS.count("\n")
     quoted = _quote_hits(tmp_path, "how do I break out of a for loop in jinja?", [passage])
     assert "jinja2.ext.loopcontrols" in quoted and "adds support for" in quoted, quoted
+
+
+def test_a_term_whose_description_is_not_quoted_is_left_out():
+    """"Which signal does kill send…" (trial 148's kill(1) in French) answered "`-L,
+    --table` — This command meets appropriate standards": a listed term's lead whose
+    description did not fit the quote, followed by another passage's sentence. A lead is
+    quoted only with a description of its own passage after it (several leads over one
+    description stay together)."""
+    from preuve.answer.extractive import ATTACHED, _described_leads
+
+    options = _hit(1, "kill.1.gz", "", "x", kind="man")
+    notes = _hit(2, "kill.1.gz#2", "", "x", kind="man")
+    dangling = Sentence("`-L, --table` —", options, role=ATTACHED)
+    other = Sentence("This command meets appropriate standards.", notes)
+    assert _described_leads([dangling, other]) == [other]
+    leads = [Sentence("`-signal` —", options, role=ATTACHED),
+             Sentence("`-s signal` —", options, role=ATTACHED)]
+    described = Sentence("Indiquer le signal à envoyer.", options)
+    assert _described_leads([*leads, described, other]) == [*leads, described, other]
+    assert _described_leads([dangling]) == [dangling]  # never an empty quote
