@@ -1652,18 +1652,32 @@ def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
                     index=index, block=block, role=ATTACHED)
 
 
+# a term's description quoted from the next passage starts at most this many lines under it
+DESCRIPTION_GAP = 12
+
+
 def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
-    """The quote without a term's lead ("`-L, --table` —") that no description of its
-    passage follows: a listed term whose description did not fit, quoted alone, reads as
-    an answer cut off ("`-L, --table` — This command meets appropriate standards")."""
+    """The quote without a term's lead ("`-L, --table` —") that no description follows
+    (of its passage, or of the next one right under it): a listed term whose description
+    did not fit, quoted alone, reads as an answer cut off ("`-L, --table` — This command
+    meets appropriate standards")."""
     def lead(unit: Sentence) -> bool:
         return unit.role == ATTACHED and unit.text.endswith("` —")
+
+    def _describes(unit: Sentence, term: Sentence) -> bool:
+        """`unit` comes right under the term, in its passage or the next one."""
+        if unit.hit.chunk_id == term.hit.chunk_id:
+            return True
+        below = unit.start_line if unit.start_line is not None else unit.hit.start_line
+        above = term.end_line if term.end_line is not None else term.hit.end_line
+        return unit.hit.path == term.hit.path and None not in (below, above) and \
+            0 < below - above <= DESCRIPTION_GAP
 
     kept = []
     for i, unit in enumerate(chosen):
         if lead(unit):
             after = next((u for u in chosen[i + 1:] if not lead(u)), None)
-            if after is None or after.hit is not unit.hit:
+            if after is None or not _describes(after, unit):
                 continue
         kept.append(unit)
     return kept or chosen

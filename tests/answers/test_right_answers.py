@@ -6350,12 +6350,16 @@ def test_a_term_whose_description_is_not_quoted_is_left_out():
     from preuve.answer.extractive import ATTACHED, _described_leads
 
     options = _hit(1, "kill.1.gz", "", "x", kind="man")
-    notes = _hit(2, "kill.1.gz#2", "", "x", kind="man")
-    dangling = Sentence("`-L, --table` —", options, role=ATTACHED)
-    other = Sentence("This command meets appropriate standards.", notes)
+    notes = _hit(2, "kill.1.gz", "", "x", kind="man")
+    notes.chunk_id = "kill.1.gz:standards"
+    dangling = Sentence("`-L, --table` —", options, 47, 47, role=ATTACHED)
+    other = Sentence("This command meets appropriate standards.", notes, 76, 76)
     assert _described_leads([dangling, other]) == [other]
     leads = [Sentence("`-signal` —", options, role=ATTACHED),
              Sentence("`-s signal` —", options, role=ATTACHED)]
     described = Sentence("Indiquer le signal à envoyer.", options)
     assert _described_leads([*leads, described, other]) == [*leads, described, other]
     assert _described_leads([dangling]) == [dangling]  # never an empty quote
+    # a description that goes on in the next passage, right under its term, is its own
+    other.start_line = other.end_line = 49
+    assert _described_leads([dangling, other]) == [dangling, other]
