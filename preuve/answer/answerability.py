@@ -113,6 +113,7 @@ aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn any
 already just also even ever never yet
 chez rester reste restent stay stays
 juste précise précises précisent préciser précisé précisée précisés précisant
+concrètement concretely genre
 specify specifies specified specifying
 donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
 got gotten think thinks thought believe believes pense pensent penser crois croit croire
@@ -178,6 +179,9 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"it|give|pass|set|change)(?: (?:anything|otherwise|it))?|"
                               # idioms of "how it works inside"
                               r"under the hood|behind the scenes|sous le capot|en coulisses?|"
+                              # "all at once": how, not what
+                              r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"
+                              r"all at once|"
                               r"si (?:je|on|tu) (?:ne )?(?:précise|dis|indique)s? rien)"
                               r"\b['’]?", re.I)
 

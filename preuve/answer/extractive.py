@@ -1241,6 +1241,42 @@ def _quotes_all(literals: list[str], text: str) -> bool:
 _PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
 
 
+def _page_defined(question: str, kind: str, hits: Sequence[Hit],
+                  by_hit: dict[str, list[Sentence]]) -> list[Sentence]:
+    """When a question asks what a manual page's command is, and nothing else ("À quoi
+    sert shuf ?", "What does ssh-agent do?"), the page's NAME line ("shuf - Générer des
+    permutations aléatoires", kept as the page's title, never a unit of its own) and the
+    first statement of its description: each of its sentences shares no word with such a
+    question but the command's name, and an option's description won by its meaning
+    alone (trial 151: "-z, --zero-terminated"). Empty for any other question."""
+    if kind != DEFINITION:
+        return []
+    pages = named_pages(question, hits)
+    if len(pages) != 1:
+        return []
+    names = {n.strip().lower() for h in hits if h.path == pages[0]
+             for match in [_PAGE_NAMES.match(h.title or "")] if match
+             for n in match.group(1).split(",")}
+    if any(word.lower() not in names for word, _ in content_words(question)):
+        return []  # ("à quoi sert l'option -z de shuf ?" asks of an option)
+    own = sorted((h for h in hits if h.path == pages[0]), key=lambda h: h.start_line or 0)
+    for hit in own:
+        lines = hit.text.split("\n")
+        at = next((n for n, line in enumerate(lines)
+                   if " ".join(line.split()) == " ".join((hit.title or "").split())), None)
+        if at is None or hit.start_line is None:
+            continue
+        line = hit.start_line + at
+        name = Sentence(" ".join(lines[at].split()), hit, line, line, role=STATEMENT)
+        # (in its passage or the next one of the page: after an ellipsis)
+        first = next((u for h in own for u in by_hit[h.chunk_id] if u.role == STATEMENT
+                      and (u.start_line or 0) > line), None)
+        if first is not None:
+            first.elided = True
+        return [name] + ([first] if first is not None else [])
+    return []
+
+
 def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     """The manual pages among `hits` (rendered as text or read from roff, titled by their
     NAME line) that
@@ -1656,6 +1692,20 @@ def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
 DESCRIPTION_GAP = 12
 
 
+def _announces_nothing(chosen: list[Sentence], by_hit: dict[str, list[Sentence]]
+                       ) -> str | None:
+    """The passage (its chunk id) whose only statement the quote is, when that statement
+    announces what follows it ("Both the profile and cProfile modules provide the
+    following functions:") and nothing follows it there (the entries it announces are
+    passages of their own): it answers nothing."""
+    said = [u for u in chosen if not u.aside]
+    if len(said) != 1 or said[0].role != STATEMENT or not said[0].text.rstrip().endswith(":"):
+        return None
+    own = by_hit.get(said[0].hit.chunk_id, [])
+    alone = [u for u in own if u.role in (STATEMENT, ATTACHED)] == [said[0]]
+    return said[0].hit.chunk_id if alone else None
+
+
 def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     """The quote without a term's lead ("`-L, --table` —") that no description follows
     (of its passage, or of the next one right under it): a listed term whose description
@@ -2039,7 +2089,22 @@ class ExtractiveAnswerer:
                             "kind": kind}
         self._score(question, kind, units, by_hit)
         hits, moved = _subject_first(hits, units, subject)
-        chosen, choice = self._choose(question, kind, hits, by_hit, units)
+        page = _page_defined(question, kind, hits, by_hit)
+        if page:  # "à quoi sert shuf ?": the page's NAME line and its description's start
+            chosen, choice = page, {"passage": page[0].label, "rank": page[0].hit.rank,
+                                    "why": "the question asks what the command its manual "
+                                           "page names is: the page's NAME line and the "
+                                           "first sentence of its description"}
+        else:
+            chosen, choice = self._choose(question, kind, hits, by_hit, units)
+            empty = _announces_nothing(chosen, by_hit)
+            if empty is not None:  # "Both … provide the following functions:" and no more
+                rest = [h for h in hits if h.chunk_id != empty]
+                others = [u for u in units if u.hit.chunk_id != empty]
+                if any(u.role == STATEMENT for u in others):
+                    chosen, choice = self._choose(question, kind, rest, by_hit, others)
+                    choice["why"] = (f"{choice['why']}; the passage ranked first only "
+                                     "announces what other passages hold")
         if moved is not None:  # "the first-ranked passage" is now the one moved first
             rest = _FIRST_PASSAGE.sub("", choice["why"]).lstrip("; ")
             choice["why"] = f"{moved}; {rest}" if rest else moved

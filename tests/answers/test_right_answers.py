@@ -6363,3 +6363,21 @@ def test_a_term_whose_description_is_not_quoted_is_left_out():
     # a description that goes on in the next passage, right under its term, is its own
     other.start_line = other.end_line = 49
     assert _described_leads([dangling, other]) == [dangling, other]
+
+
+def test_a_passage_that_only_announces_other_passages_is_no_answer():
+    """"Should I use cProfile or profile, and why?" (trial 152, python3-doc's profile
+    page): the first passage, "profile and cProfile Module Reference", holds one
+    sentence, "Both the profile and cProfile modules provide the following functions:",
+    whose functions are passages of their own; it was the whole answer. A quote that is
+    only such a sentence, alone in its passage, gives way to the next passage."""
+    question = "Should I use cProfile or profile, and why?"
+    reference = _hit(1, "profile.html", "The Python Profilers > profile and cProfile Module "
+                     "Reference", "profile and cProfile Module Reference\nBoth the profile "
+                     "and cProfile modules provide the following functions:")
+    reason = _hit(2, "profile.html", "The Python Profilers > Calibration",
+                  "The problem is more important with profile than with the lower-overhead "
+                  "cProfile. For this reason, profile provides a means of calibrating itself.")
+    text, _, why = ExtractiveAnswerer(None).answer(question, [reference, reason])
+    assert text.startswith("The problem is more important with profile"), text
+    assert "only announces" in why["choice"]["why"], why["choice"]

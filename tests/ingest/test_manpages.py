@@ -159,3 +159,25 @@ def test_a_question_without_the_value_asks_for_the_default(tmp_path):
                          "Which signal does kill send to a PID without specifying one?"):
             answer = index.ask(question).answer
             assert answer.startswith("Le signal par défaut de kill est TERM."), answer
+
+
+def test_what_a_command_is_comes_from_its_name_line_and_description(tmp_path):
+    """"À quoi sert shuf, concrètement ?" (trial 151) quoted "-z, --zero-terminated":
+    no sentence of the page shares a word with the question but the command's name, so
+    meaning alone chose among its options. A question that asks what a page's command is,
+    and nothing more, is answered by the page's NAME line and its description's first
+    sentence; one about an option of it is not."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("kill.1.gz", "ssh-agent.1.gz", "su.1.gz"):
+        shutil.copy(MAN / name, docs / name)
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("What does ssh-agent do?").answer
+        assert answer.startswith("ssh-agent - OpenSSH authentication agent [ssh-agent.1.gz:4"
+                                 ), answer
+        assert "ssh-agent is a program to hold private keys" in answer, answer
+        answer = index.ask("À quoi sert kill ?").answer
+        assert answer.startswith("kill - Envoyer un signal à un processus … "), answer
+        option = index.ask("À quoi sert l'option -k de ssh-agent ?").answer
+        assert not option.startswith("ssh-agent - OpenSSH"), option
