@@ -42,8 +42,10 @@ from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
 from preuve.text import question_language
 
-# a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs."
-_ABBREVIATED = r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\ba\.k\.a\.)"
+# a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs.", "resp." ("is 1000
+# (resp. 60000)"), "approx.", "c.-à-d."
+_ABBREVIATED = (r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\ba\.k\.a\.)"
+                r"(?<!\bresp\.)(?<!\bapprox\.)(?<!\bc\.-à-d\.)")
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])" + _ABBREVIATED + r"(?<!\bex\.)"
     r"(?!(?<=\bp\.)\s+\d)(?!(?<=\bpp\.)\s+\d)(?!(?<=\b[Nn]o\.)\s+\d)"

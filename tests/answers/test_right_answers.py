@@ -6381,3 +6381,15 @@ def test_a_passage_that_only_announces_other_passages_is_no_answer():
     text, _, why = ExtractiveAnswerer(None).answer(question, [reference, reason])
     assert text.startswith("The problem is more important with profile"), text
     assert "only announces" in why["choice"]["why"], why["choice"]
+
+
+def test_resp_is_an_abbreviation_not_a_sentence_end():
+    """login.defs(5) (trial 153): "The default value for UID_MIN (resp. UID_MAX) is 1000
+    (resp. 60000)." was quoted up to "is 1000 (resp.": the full stop of "resp." ended the
+    sentence before a figure, and the maximum asked for was cut off."""
+    passage = _hit(1, "login.defs.txt", "", "Range of user IDs used for the creation of "
+                   "regular users.\nThe default value for UID_MIN (resp. UID_MAX) is 1000\n"
+                   "(resp. 60000).", kind="html")
+    texts = [s.text for s in split_sentences(passage)]
+    assert "The default value for UID_MIN (resp. UID_MAX) is 1000 (resp. 60000)." in texts, \
+        texts
