@@ -181,6 +181,7 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"under the hood|behind the scenes|sous le capot|en coulisses?|"
                               # "all at once": how, not what
                               r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"
+                              r"en tant que|en tant qu['’]|"
                               r"all at once|"
                               r"si (?:je|on|tu) (?:ne )?(?:précise|dis|indique)s? rien)"
                               r"\b['’]?", re.I)
