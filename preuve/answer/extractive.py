@@ -521,6 +521,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                               and start >= len(body) // 2)
         elif (by_lines and _MD_HEADING.match(raw.lstrip("\n"))) or _ADMONITION.match(cleaned) or (
                 _CAPTION.match(cleaned)) or (
+                # a manual page's NAME line, its title ("ip-neighbour - neighbour/arp
+                # tables management."): what the page is about, said by `_page_defined`
+                hit.kind in ("text", "man") and hit.title and _PAGE_NAMES.match(cleaned)
+                and " ".join(cleaned.split()) == " ".join(hit.title.split())) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
                 _TERM.match(cleaned) and not (out and announces(out[-1].text))) or (
                 _labelled_term(cleaned)):

@@ -6393,3 +6393,20 @@ def test_resp_is_an_abbreviation_not_a_sentence_end():
     texts = [s.text for s in split_sentences(passage)]
     assert "The default value for UID_MIN (resp. UID_MAX) is 1000 (resp. 60000)." in texts, \
         texts
+
+
+def test_a_manual_pages_name_line_is_its_title_not_a_statement():
+    """"Comment rendre une adresse IP statique permanente…?" (trial 150, out of scope over
+    iproute2's pages) was answered "ip-neighbour - neighbour/arp tables management.": the
+    NAME line, ended by a full stop, was quotable like any sentence and the only one of
+    the passage ranked second. It is the page's title: what the page is about, quoted
+    only when the question asks what its command is."""
+    from preuve.answer.extractive import HEADING
+
+    page = _hit(2, "ip-neighbour.8.txt", "", "NAME\n       ip-neighbour - neighbour/arp "
+                "tables management.\n\nDESCRIPTION\n       The ip neigh command manipulates "
+                "neighbour objects.", kind="text")
+    page.title = "ip-neighbour - neighbour/arp tables management."
+    roles = {s.text: s.role for s in split_sentences(page)}
+    assert roles["ip-neighbour - neighbour/arp tables management."] == HEADING, roles
+    assert roles["The ip neigh command manipulates neighbour objects."] == STATEMENT, roles
