@@ -114,6 +114,7 @@ already just also even ever never yet
 chez rester reste restent stay stays
 juste précise précises précisent préciser précisé précisée précisés précisant
 concrètement concretely genre
+vaut valent valoir
 specify specifies specified specifying
 donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
 got gotten think thinks thought believe believes pense pensent penser crois croit croire
@@ -246,7 +247,7 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
     for (word, _), df in zip(words, frequencies, strict=True):
         bare = _CONTRACTION.sub("", word)
         if df or len(bare) < 3 or _NUMBER.match(bare) or _MEASURE.match(bare) \
-                or not is_name(bare):
+                or _KEYS.match(bare) or not is_name(bare):
             continue
         parts = [p for p in re.split(r"[-_/.]+", bare) if p]
         if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
@@ -257,6 +258,11 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
             continue
         out.append(word)
     return list(dict.fromkeys(out))
+
+
+# a key or a chord the user presses, no product: "Ctrl-C", "ctrl", "Alt+F4", "Cmd"
+_KEYS = re.compile(r"^(?:ctrl|control|alt|altgr|shift|meta|cmd|super|esc|fn)(?:[-+]\w+)*$",
+                   re.I)
 
 
 # a name given as an example of what is asked about: "like", "such as", "e.g.",

@@ -312,9 +312,10 @@ def test_giving_and_specifying_are_not_what_a_question_is_about():
     words = [w for w, _ in content_words(
         "Si je ne précise pas de délimiteur, sort me donne juste le total ? Without "
         "specifying a delimiter, does it give just the total because of it? Comment obtenir "
-        "la colonne d'un coup, concrètement, en tant que simple utilisateur ?")]
+        "la colonne d'un coup, concrètement, en tant que simple utilisateur ? Il vaut "
+        "combien ?")]
     assert not {"précise", "donne", "juste", "specifying", "give", "just", "obtenir",
-                "because", "coup", "concrètement", "tant"} & set(words), words
+                "because", "coup", "concrètement", "tant", "vaut"} & set(words), words
     assert {"délimiteur", "sort", "total", "delimiter", "colonne"} <= set(words), words
 
 
@@ -436,3 +437,14 @@ def test_under_the_hood_and_if_i_don_t_set_anything_are_no_subject():
     assert words == ["hash", "signatures"], words
     french = [w for w, _ in content_words("quel hachage il prend sous le capot ?")]
     assert "capot" not in french and "hachage" in french, french
+
+
+def test_a_key_the_user_presses_is_no_name_the_pages_lack():
+    """"Est-ce que tee peut ignorer un Ctrl-C ?" (trial 151) was refused because the
+    French tee(1) never says "Ctrl-C" (it says "signaux d'interruption"): a key chord was
+    read as the name of a product the pages do not hold."""
+    from preuve.answer.answerability import absent_names
+
+    words = [("Ctrl-C", frozenset({"ctrl-c"})), ("Alt+F4", frozenset({"alt+f4"})),
+             ("debmirror", frozenset({"debmirror"}))]
+    assert absent_names(words, [0, 0, 0], lambda word: True) == ["debmirror"]
