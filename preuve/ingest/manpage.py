@@ -277,8 +277,6 @@ def _plain(tokens: list[str], i: int) -> list[str]:
 
 _FONT_ALTERNATING = {"BR", "RB", "BI", "IB", "IR", "RI"}
 _FONT_JOINED = {"B", "I", "SM", "SB", "CW", "R"}
-# a new paragraph (an indented one too: `.RS` after a tag line starts its description)
-_BREAKS = {"PP", "P", "LP", "Pp", "Lp", "sp", "br", "HP", "RS", "RE"}
 _BULLETS = {"\\(bu", "\\[bu]", "•", "-", "*", "\\-", "o", "\\(em", "\\(en"}
 
 
@@ -387,7 +385,7 @@ class _Page:
         self.units.append(_Unit("heading", text, 0 if level == 1 else 3, level))
         self.space = False
         if level == 1:
-            self.synopsis = text.upper() in ("SYNOPSIS", "SYNOPSIS ", "RÉSUMÉ")
+            self.synopsis = text.upper() in ("SYNOPSIS", "RÉSUMÉ", "SINOPSIS")
 
     def item(self, tag: str) -> None:
         """An item of an mdoc list: its tag a line of its own, or its bullet or number the
