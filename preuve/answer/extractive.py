@@ -523,8 +523,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
                 _CAPTION.match(cleaned)) or (
                 # a manual page's NAME line, its title ("ip-neighbour - neighbour/arp
                 # tables management."): what the page is about, said by `_page_defined`
-                hit.kind in ("text", "man") and hit.title and _PAGE_NAMES.match(cleaned)
-                and " ".join(cleaned.split()) == " ".join(hit.title.split())) or (
+                _is_name_line(hit, cleaned)) or (
                 cleaned and _is_heading_line(cleaned, headings)) or (
                 _TERM.match(cleaned) and not (out and announces(out[-1].text))) or (
                 _labelled_term(cleaned)):
@@ -1245,6 +1244,15 @@ def _quotes_all(literals: list[str], text: str) -> bool:
 
 # a manual page's title, its NAME line: "bzip2, bunzip2 - a block-sorting file compressor"
 _PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
+# the kinds a manual page comes as: rendered by `man` to text, or roff (`preuve.ingest.manpage`)
+_PAGE_KINDS = frozenset({"text", "man"})
+
+
+def _is_name_line(hit: Hit, line: str) -> bool:
+    """`line` is the NAME line of the manual page `hit` is from: its title ("ip-neighbour -
+    neighbour/arp tables management.")."""
+    return hit.kind in _PAGE_KINDS and bool(hit.title) and bool(_PAGE_NAMES.match(line.strip())) \
+        and " ".join(line.split()) == " ".join(hit.title.split())
 
 
 def _page_defined(question: str, kind: str, hits: Sequence[Hit],
@@ -1268,8 +1276,7 @@ def _page_defined(question: str, kind: str, hits: Sequence[Hit],
     own = sorted((h for h in hits if h.path == pages[0]), key=lambda h: h.start_line or 0)
     for hit in own:
         lines = hit.text.split("\n")
-        at = next((n for n, line in enumerate(lines)
-                   if " ".join(line.split()) == " ".join((hit.title or "").split())), None)
+        at = next((n for n, line in enumerate(lines) if _is_name_line(hit, line)), None)
         if at is None or hit.start_line is None:
             continue
         line = hit.start_line + at
@@ -1291,7 +1298,7 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
     out: list[str] = []
     for hit in hits:
-        names = _PAGE_NAMES.match(hit.title or "") if hit.kind in ("text", "man") else None
+        names = _PAGE_NAMES.match(hit.title or "") if hit.kind in _PAGE_KINDS else None
         if names and hit.path not in out and asked & {
                 n.strip().lower() for n in names.group(1).split(",")}:
             out.append(hit.path)
@@ -1694,10 +1701,6 @@ def _term_lead(term: Sentence, index: int, block: int) -> Sentence:
                     index=index, block=block, role=ATTACHED)
 
 
-# a term's description quoted from the next passage starts at most this many lines under it
-DESCRIPTION_GAP = 12
-
-
 def _announces_nothing(chosen: list[Sentence], by_hit: dict[str, list[Sentence]]
                        ) -> str | None:
     """The passage (its chunk id) whose only statement the quote is, when that statement
@@ -1712,6 +1715,10 @@ def _announces_nothing(chosen: list[Sentence], by_hit: dict[str, list[Sentence]]
     return said[0].hit.chunk_id if alone else None
 
 
+# a term's description quoted from the next passage starts at most this many lines under it
+DESCRIPTION_GAP = 12
+
+
 def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     """The quote without a term's lead ("`-L, --table` —") that no description follows
     (of its passage, or of the next one right under it): a listed term whose description
@@ -1720,7 +1727,7 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     def lead(unit: Sentence) -> bool:
         return unit.role == ATTACHED and unit.text.endswith("` —")
 
-    def _describes(unit: Sentence, term: Sentence) -> bool:
+    def describes(unit: Sentence, term: Sentence) -> bool:
         """`unit` comes right under the term, in its passage or the next one."""
         if unit.hit.chunk_id == term.hit.chunk_id:
             return True
@@ -1733,7 +1740,7 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     for i, unit in enumerate(chosen):
         if lead(unit):
             after = next((u for u in chosen[i + 1:] if not lead(u)), None)
-            if after is None or not _describes(after, unit):
+            if after is None or not describes(after, unit):
                 continue
         kept.append(unit)
     return kept or chosen
@@ -3068,7 +3075,7 @@ def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
 
 def _page_section(heading: Sentence) -> bool:
     """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS")."""
-    return heading.hit.kind in ("text", "man") and not heading.term and \
+    return heading.hit.kind in _PAGE_KINDS and not heading.term and \
         bool(_SECTION_TITLE.match(heading.text.strip()))
 
 

@@ -1,15 +1,15 @@
 """Manual pages: roff with the man(7) or mdoc(7) macros, plain or gzipped (`su.1`,
 `ssh_config.5.gz`, as /usr/share/man keeps them), read as `man` shows them.
 
-The page's name and section (`su(1)`, from `.TH` or `.Dt`) are its title and the root of
-its heading path, its sections (`.SH`, `.Sh`) and subsections (`.SS`, `.Ss`) the rest. A
-tagged item (`.TP`, `.IP`, `.It` of a tag list) is its tag on a line of its own, then its
-description, as an HTML page's <dt> and <dd>; a display (`.nf`, `.EX`, `.Bd -literal`) is
-kept as laid out, fenced like <pre>; a tbl table's rows are lines of cells. Font
-changes, escapes and mdoc's inline macros (`Fl p Ar port` -> "-p port", `Xr ssh 1` ->
-"ssh(1)") become the text they print; conditionals, macro definitions and layout requests
-print nothing. A block's lines are the roff source's (decompressed), which the viewer
-shows as text."""
+The page is rendered as text (`render`): its header ("SU(1)   User Commands   SU(1)"),
+section titles (`.SH`, `.Sh`) at the margin and subsections (`.SS`, `.Ss`) three spaces
+in, paragraphs indented and wrapped, a tagged item (`.TP`, `.IP`, `.It` of a tag list) as
+its tag over its description (on its first line when the tag is narrower than the
+indent), displays (`.nf`, `.EX`, `.Bd -literal`) as laid out, a tbl table's rows as lines
+of cells. Font changes, escapes and mdoc's inline macros (`Fl p Ar port` -> "-p port",
+`Xr ssh 1` -> "ssh(1)") become the text they print; conditionals, macro definitions and
+layout requests print nothing. That text is cut by the plain-text reader of manual pages
+(`parse_man`), and its lines are what a citation gives and the viewer shows."""
 
 from __future__ import annotations
 
@@ -89,11 +89,9 @@ _SIMPLE = {"-": "-", "e": "\\", "\\": "\\", " ": " ", "~": " ", "0": " ", "t": "
 def _character(name: str) -> str:
     if name in _CHARS:
         return _CHARS[name]
-    if re.fullmatch(r"u[0-9A-Fa-f]{4,6}", name):
-        return chr(int(name[1:], 16))
-    if re.fullmatch(r"char\d+", name):
-        return chr(int(name[4:]))
-    return ""
+    code = (int(name[1:], 16) if re.fullmatch(r"u[0-9A-Fa-f]{4,6}", name) else
+            int(name[4:]) if re.fullmatch(r"char\d{1,7}", name) else None)
+    return chr(code) if code is not None and code < 0x110000 else ""  # (none beyond)
 
 
 def _replace(match: re.Match) -> str:
@@ -282,13 +280,12 @@ _BULLETS = {"\\(bu", "\\[bu]", "•", "-", "*", "\\-", "o", "\\(em", "\\(en"}
 
 @dataclass
 class _Unit:
-    """A piece of the page as `man` lays it out: a section title (`level` 1) or a
-    subsection's (2), an item's tag, a paragraph or a display, at its indentation."""
+    """A piece of the page as `man` lays it out: a section's or subsection's title, an
+    item's tag, a paragraph or a display, at its indentation."""
 
     kind: str  # "heading", "tag", "text" or "display"
     text: str
     indent: int = 0
-    level: int = 0
     spaced: bool = True  # a blank line above it (`.PP`, `.sp`, `.TP`...; not `.br`, `.RS`)
 
 
@@ -319,7 +316,7 @@ class _Page:
         self.space = True         # the next unit has a blank line above it
 
     def margin(self) -> int:
-        return BODY_INDENT + sum(self.shifts) + self.body
+        return min(BODY_INDENT + sum(self.shifts) + self.body, MAX_INDENT)
 
     def flush(self) -> None:
         if not self.lines:
@@ -382,7 +379,7 @@ class _Page:
         if not text:
             self.expect_heading = level
             return
-        self.units.append(_Unit("heading", text, 0 if level == 1 else 3, level))
+        self.units.append(_Unit("heading", text, 0 if level == 1 else 3))
         self.space = False
         if level == 1:
             self.synopsis = text.upper() in ("SYNOPSIS", "RÉSUMÉ", "SINOPSIS")
@@ -416,6 +413,9 @@ BODY_INDENT = 7
 ITEM_INDENT = 7
 OFFSET_INDENT = 8
 WIDTH = 80
+# however deep `.RS` nests (`.RS 100000000` would print lines of a hundred million spaces;
+# no page under /usr/share/man goes beyond it)
+MAX_INDENT = 4 * WIDTH
 
 
 def _read(text: str) -> _Page:

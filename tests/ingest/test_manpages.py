@@ -84,6 +84,12 @@ def test_what_is_no_manual_page_is_refused_with_its_reason(monkeypatch):
         roff_source(b"\x1f\x8b\x08\x00 broken")
     # a page that only names another (`init.1.gz`: `.so man1/systemd.1`) holds no text
     assert parse_man(gzip.compress(b".so man1/systemd.1\n"), ChunkSettings()).chunks == []
+    # a hostile page: an indentation of a hundred million spaces, a character past
+    # Unicode's last (the page is read, within bounds; no "chr() arg not in range")
+    hostile = render(b".TH X 1\n.SH NAME\n" + b".RS 100000000\nword\n" * 3
+                     + b"x \\[char99999999] \\[u110000] y\n")
+    assert len(hostile) < 5_000, len(hostile)
+    assert " ".join(hostile.split()).endswith("NAME word word word x y"), hostile[-200:]
     monkeypatch.setattr("preuve.ingest.manpage.MAX_INFLATED", 1000)
     bomb = gzip.compress(b".TH BOMB 1\n.SH NAME\n" + b"a" * 100_000)
     with pytest.raises(ParseError, match="inflates to more than"):
