@@ -58,6 +58,11 @@ _CAMEL = re.compile(
 )
 
 
+# A short option ("-v", "-C"): its letter alone is no word, yet it is what a question about
+# a command names ("what does grep -v do?"). A term of its own, kept as written: `-V` is
+# another option than `-v` (FTS5, the fallback engine, folds them together)
+SHORT_OPTION = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
+
 # an acronym's plural ("PDFs", "URLs", "IDs"): one word, not "PD" and "Fs"
 _PLURAL_ACRONYM = re.compile(r"^[A-ZÀ-Þ]{2,}s$")
 
@@ -154,6 +159,7 @@ def tokens(text: str, language: str = "") -> list[str]:
     out: list[str] = []
     for unit in _units(text):
         out.extend(_unit_tokens(unit, language))
+    out.extend(SHORT_OPTION.findall(text))
     return out
 
 
@@ -182,6 +188,7 @@ def query_terms(text: str) -> tuple[str, ...]:
     for language in (*LANGUAGES, ""):
         for unit in units:
             seen.update(dict.fromkeys(_unit_tokens(unit, language)))
+    seen.update(dict.fromkeys(SHORT_OPTION.findall(text)))
     return tuple(seen)
 
 

@@ -210,9 +210,6 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
                 or (question_language_en and _english_form_of_ordinary(bare)))):
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]
-        if not any(by_language) and _SHORT_OPTION.match(word):
-            out.append((word, frozenset([word])))  # "-v", "-q": as written (`-V` is another)
-            continue
         if len({len(t) for t in by_language}) != 1:  # not aligned: one term per stem
             stems = [frozenset([t]) for t in dict.fromkeys(x for ts in by_language for x in ts)]
         else:
@@ -407,19 +404,13 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
-    """Every stem (French and English) of the passages' text and headings, and the short
-    options they name as written ("-v": no stem)."""
+    """Every stem (French and English) of the passages' text and headings (and the short
+    options they name, as written: `text.SHORT_OPTION`)."""
     out: set[str] = set()
     for hit in hits:
         for lang in tokens.LANGUAGES:
             out.update(tokens.tokens(f"{hit.heading}\n{hit.text}", lang))
-        out.update(_SHORT_OPTIONS.findall(f"{hit.heading}\n{hit.text}"))
     return out
-
-
-# a short option, which the keyword analyzer keeps no term of: "-v", "-q"
-_SHORT_OPTION = re.compile(r"^-[^\W\d_]$")
-_SHORT_OPTIONS = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
 
 
 def idf(df: int, n: int) -> float:
@@ -520,9 +511,10 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     # each passage the answer may be drawn from, on its own (`read_first`), and the first
     # PASSAGES together
     stems = [passage_stems([hit]) for hit in hits[:ASK_K]]
-    # a short option has no term in the index: counted among the passages read instead
+    # a short option ("-v") is counted among the passages read: an index made before
+    # options were terms has none, and FTS5 folds `-V` into `-v`
     frequencies = [sum(bool(w & own) for own in stems)
-                   if len(w) == 1 and _SHORT_OPTION.match(next(iter(w)))
+                   if len(w) == 1 and tokens.SHORT_OPTION.fullmatch(next(iter(w)))
                    else min(document_frequency(w), DF_CAP) for w in words]
     weights = [idf(df, n_passages) for df in frequencies]
     if translate is not None and is_name is not None:

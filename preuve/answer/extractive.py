@@ -40,6 +40,7 @@ from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
+from preuve.retrieve.entries import asked_options, entry_line
 from preuve.text import question_language
 
 # a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs.", "resp." ("is 1000
@@ -1305,6 +1306,19 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     return out
 
 
+def _page_names(question: str, hits: Sequence[Hit]) -> dict[str, str]:
+    """The manual pages among `hits` that `question` names (`named_pages`) -> the names
+    it gives them ("grep" for grep(1), whose NAME line is "grep, egrep, fgrep, rgrep")."""
+    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+    out: dict[str, str] = {}
+    for path in named_pages(question, hits):
+        title = next(h.title for h in hits if h.path == path)
+        match = _PAGE_NAMES.match(title or "")
+        names = {n.strip().lower() for n in match.group(1).split(",")} if match else set()
+        out[path] = " ".join(sorted(names & asked))
+    return out
+
+
 def closing_only(hit: Hit, question: str) -> bool:
     """`hit` holds nothing but a manual page's closing sections (`_closing_section`:
     authors, where to report bugs, copyright, see also, translators) that `question` does
@@ -1746,6 +1760,46 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     return kept or chosen
 
 
+def _is_entry_of(entries: list[re.Pattern[str]], unit: Sentence) -> bool:
+    """`unit` is the term line of one of these options' entries, or the line that tags
+    the option with its description ("-i     demander une confirmation…", "-p     same as
+    --preserve=…"), as the passage writes it."""
+    if unit.term:
+        line = unit.text.replace("`", "")
+    elif unit.role == STATEMENT and _opens_on_option(unit.text) and \
+            unit.start_line is not None and unit.hit.start_line is not None:
+        lines = unit.hit.text.split("\n")  # the line as written: its gap after the tag
+        at = unit.start_line - unit.hit.start_line
+        line = lines[at] if 0 <= at < len(lines) else ""
+    else:
+        return False
+    return any(entry.match(line) for entry in entries)
+
+
+def _each_option(question: str, units: list[Sentence], by_hit: dict[str, list[Sentence]]
+                 ) -> list[Sentence]:
+    """When the question names two options or more ("quelle est la différence entre rm -i
+    et rm -I ?", "-c with -v"), the entry of each among the passages read, in the
+    question's order: the option's line and the first statement of its description (a
+    tagged line is both). Empty when one of them has no entry there."""
+    options = asked_options(question)
+    if len(options) < 2:
+        return []
+    out: list[Sentence] = []
+    for option in options:
+        entry = entry_line(option)
+        found = next((u for u in units if _is_entry_of([entry], u)), None)
+        if found is None:
+            return []
+        out.append(found)
+        if found.term:
+            own = by_hit[found.hit.chunk_id]
+            after = own[found.index + 1] if found.index + 1 < len(own) else None
+            if after is not None and _described_by(after, own) is found:
+                out.append(after)
+    return out
+
+
 def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
     """The term alone on its line (`Sentence.term`) that this statement describes, if any."""
     before = own[sentence.index - 1] if sentence.index > 0 else None
@@ -2143,6 +2197,11 @@ class ExtractiveAnswerer:
                     chosen = again
                     choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
                                             f"; passage ranked {figure.hit.rank} does"}
+        each = _each_option(question, units, by_hit)
+        if each and not all(any(u is c for c in chosen) for u in each):
+            chosen = each  # "la différence entre rm -i et rm -I ?": the two entries
+            choice = {**choice, "why": f"the question names {len(asked_options(question))} "
+                                      "options: their entries, in its order"}
         # the number or date asked for is in the answer, not only in the second quote
         if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
                                           if not s.aside):
@@ -2183,6 +2242,8 @@ class ExtractiveAnswerer:
             asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
+        # the options the question names ("what does grep -v do?"): their entries answer
+        entries = [entry_line(option) for option in asked_options(question)]
         literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
@@ -2193,14 +2254,24 @@ class ExtractiveAnswerer:
         worded = {chunk for chunk, own in by_hit.items()
                   if any(_worded(u.text, asked_stems) for u in _option_terms(own))}
         spoken = question_language(question)
+        # a manual page the question names by its command and one of its options: the
+        # options' entries speak of that command without writing its name ("-v,
+        # --invert-match  Invert the sense of matching" in grep(1)), where its prose does
+        # ("When the -v … option is also used, grep stops…"): the name counts as said there
+        pages = _page_names(question, list({id(u.hit): u.hit for u in units}.values())
+                            ) if entries else {}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
-            if self.embedder is not None and _language(sentence.hit) != spoken:
-                overlap = translated_overlap(question, spoken, text)
-            else:
-                overlap = term_overlap(question, text)
-                if asked:
-                    overlap = (overlap + term_overlap(asked, text)) / 2
             own = by_hit[sentence.hit.chunk_id]
+            named_page = pages.get(sentence.hit.path, "") if (
+                sentence.term or sentence.tagged or _opens_on_option(sentence.text)
+                or _described_by(sentence, own) is not None) else ""
+            scored = f"{text} {named_page}" if named_page else text
+            if self.embedder is not None and _language(sentence.hit) != spoken:
+                overlap = translated_overlap(question, spoken, scored)
+            else:
+                overlap = term_overlap(question, scored)
+                if asked:
+                    overlap = (overlap + term_overlap(asked, scored)) / 2
             following = _following(own, sentence)
             bonus = 0.0
             # "…looks like this:" with what it shows in the next passage: its colon
@@ -2237,6 +2308,11 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
             named = sentence if sentence.term else _described_by(sentence, own)
+            option_named = bool(entries) and _is_entry_of(
+                entries, named if named is not None else sentence)
+            if option_named:
+                bonus += FIGURE_BONUS  # "-v, --invert-match" and what it does for "what
+                # does grep -v do?", not the `-c` entry that mentions `-v`
             if named is not None and not _HELP_OPTION.match(named.text) and \
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
@@ -2272,7 +2348,8 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
-            if _HELP_OPTION.match(text) and not _ASKS_HELP.search(question):
+            if _HELP_OPTION.match(text) and not _ASKS_HELP.search(question) and \
+                    not option_named:
                 bonus = -1.0  # "--help display this help and exit": on every GNU page
             if back_matter and id(sentence) in back_matter:
                 bonus = -1.0  # "Cette traduction est une documentation libre…"

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from preuve.ingest.base import ChunkSettings, Parsed, ParseError, decode_text
 from preuve.ingest.markdown import parse_text
 
-# a manual page's file name: `su.1`, `ssh_config.5.gz`, `printf.3pm.gz`, `openssl.1ssl`
-# (not a shared library's `libfoo.so.1`)
-NAME = re.compile(r"^(?!.*\.so\.)[\w.+@-]+\.[1-9][a-z]{0,6}(?:\.gz)?$", re.I)
+# a manual page's file name: `su.1`, `ssh_config.5.gz`, `printf.3pm.gz`, `openssl.1ssl`,
+# a translation as source trees name it (`ls.1.fr.gz`, `dpkg.1.pt_BR`); not a shared
+# library's `libfoo.so.1`
+NAME = re.compile(r"^(?!.*\.so\.)[\w.+@-]+\.[1-9][a-z]{0,6}(?:\.[a-z]{2}(?:_[a-z]{2})?)?"
+                  r"(?:\.gz)?$", re.I)
 # a gzipped page may inflate to this at most (a page is rarely over 1 MB)
 MAX_INFLATED = 32 * 1024 * 1024
 

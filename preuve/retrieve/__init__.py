@@ -7,6 +7,9 @@ those of `preuve.registry.methods`, where these are registered and plugins add t
   (`adaptive.py`) and normalised scores or reciprocal ranks (`fusion.py`), together with
   the keyword list of the question translated (`bilingual.py`) and the list of a second,
   multilingual embedder (`companion`);
+
+bm25 and hybrid put first the entry of a command-line option the question names
+(`entries.py`: "what does grep -v do?").
 - `rerank`: a cross-encoder re-scores the hybrid candidates (see `rerank.py`).
 
 Every method receives the same `Filters` and applies them before its top k.
@@ -35,6 +38,7 @@ from preuve.retrieve.adaptive import (
     plan,
 )
 from preuve.retrieve.dense import dense, embed_beside
+from preuve.retrieve.entries import first_entry
 from preuve.retrieve.fusion import RRF_CONSTANT, combine, rrf
 from preuve.retrieve.lexical import bm25
 from preuve.store import Store
@@ -102,7 +106,7 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
     for name in (TRANSLATED, COMPANION):  # the lists in their usual order (--explain)
         if name in others:
             rankings[name] = others[name]
-    return fuse(query, rankings, k, options)
+    return first_entry(store, query, fuse(query, rankings, k, options), filters)
 
 
 def companion(store: Store, query: str, filters: Filters, k: int, options: Options
@@ -191,7 +195,7 @@ def distinct(hits: list[Hit], k: int) -> list[Hit]:
 
 
 def _bm25(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
-    return bm25(store, query, filters, k)
+    return first_entry(store, query, bm25(store, query, filters, k), filters)
 
 
 def _dense(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:

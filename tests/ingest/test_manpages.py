@@ -21,10 +21,10 @@ MAN = Path(__file__).resolve().parent.parent / "fixtures" / "man"
 
 def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
     for name in ("su.1.gz", "ssh_config.5", "printf.3pm.gz", "openssl.1ssl.gz",
-                 "dpkg-query.1.gz"):
+                 "dpkg-query.1.gz", "ls.1.fr.gz", "dpkg.1.pt_BR"):
         assert kind_of(Path(name)) == "man", name
     for name in ("notes.txt", "archive.tar.gz", "changelog.Debian.gz", "libfoo.so.1",
-                 "page.1.html"):
+                 "page.1.html", "notes.1.html.gz", "data.2.tar.gz"):
         assert kind_of(Path(name)) != "man", name
 
 
@@ -187,3 +187,33 @@ def test_what_a_command_is_comes_from_its_name_line_and_description(tmp_path):
         assert answer.startswith("kill - Envoyer un signal à un processus … "), answer
         option = index.ask("À quoi sert l'option -k de ssh-agent ?").answer
         assert not option.startswith("ssh-agent - OpenSSH"), option
+
+
+def test_an_option_asked_by_its_letter_is_answered_by_its_entry(tmp_path):
+    """"What does grep -v do?" (own questions, session 40) quoted grep's description:
+    `-v` was no search term, so the passage of its entry was never retrieved, and the
+    sentences that mention "-v" and "grep" (GREP_COLORS's "when the -v command-line
+    option is specified") outranked the entry, which never writes the command's name.
+    The entry comes first and is what is quoted, for a long option too."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("grep.1.gz", "kill.1.gz", "su.1.gz"):
+        shutil.copy(MAN / name, docs / name)
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        first = index.search("What does grep -v do?", k=5)[0]
+        assert first.text.startswith("       -v, --invert-match\n"), first.label
+        cases = {"What does grep -v do?": ("-v, --invert-match", "Invert the sense"),
+                 "à quoi sert l'option -c de grep ?": ("-c, --count", "print a count"),
+                 "What is -V for in grep?": ("-V, --version", "version"),
+                 "what does --max-count do in grep": ("-m NUM, --max-count=NUM", "Stop"),
+                 "Que fait l'option -L de kill ?": ("-L, --table", "tableau")}
+        for question, (entry, description) in cases.items():
+            answer = index.ask(question).answer
+            assert answer.startswith(f"`{entry}` — "), (question, answer)
+            assert description in answer.split("[")[0], (question, answer)
+        # two options named: each one's entry, in the question's order (trial 158: "la
+        # différence entre rm -i et rm -I ?" quoted a sentence of the description on -i)
+        both = index.ask("What is the difference between grep -c and grep -v?").answer
+        assert both.startswith("-c, --count Suppress normal output"), both
+        assert "-v, --invert-match Invert the sense of matching" in both, both

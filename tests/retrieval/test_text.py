@@ -127,3 +127,15 @@ def test_code_abbreviations_give_the_short_forms_code_writes():
 def test_an_acronym_s_plural_is_one_word(plural, word):
     """"PDFs" was cut as CamelCase into "pd" and "fs", terms no passage about PDF holds."""
     assert tokens(plural, "en") == [word] and tokens(plural, "fr") == [word]
+
+
+def test_a_short_option_is_a_term_as_written():
+    """"what does grep -v do?": the letter alone is no word (dropped as too short), so the
+    entry of `-v` could not be searched for. The option is a term of its own, its case
+    kept (`-V` is grep's --version); a hyphen inside a word or a French inversion is
+    none."""
+    found = tokens("Use -v, or -V for the version; the e-mail x-y, peut-on, -1", "en")
+    assert "-v" in found and "-V" in found
+    assert not [t for t in found if t.startswith("-") and t not in ("-v", "-V")]
+    assert "-v" in query_terms("What does grep -v do?")
+    assert "-C" in query_terms("à quoi sert l'option -C de tar ?")
