@@ -28,6 +28,15 @@ def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
         assert kind_of(Path(name)) != "man", name
 
 
+def _pages(tmp_path: Path, *names: str) -> Path:
+    """A folder of these fixture pages, to ingest."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in names:
+        shutil.copy(MAN / name, docs / name)
+    return docs
+
+
 def _rendered(name: str) -> str:
     return render((MAN / name).read_bytes())
 
@@ -97,10 +106,7 @@ def test_what_is_no_manual_page_is_refused_with_its_reason(monkeypatch):
 
 
 def test_a_folder_of_manual_pages_is_ingested_and_answered(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name in ("su.1.gz", "ssh-agent.1.gz"):
-        shutil.copy(MAN / name, docs / name)
+    docs = _pages(tmp_path, "su.1.gz", "ssh-agent.1.gz")
     with open_index(tmp_path / "index.sqlite") as index:
         report = index.ingest([docs])
         assert sorted(report.added) == ["ssh-agent.1.gz", "su.1.gz"], report
@@ -116,9 +122,7 @@ def test_the_viewer_shows_a_gzipped_page_as_text(tmp_path):
     from preuve.server.app import create_app
     from preuve.server.runner import ServerThread
 
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    shutil.copy(MAN / "ssh-agent.1.gz", docs / "ssh-agent.1.gz")
+    docs = _pages(tmp_path, "ssh-agent.1.gz")
     with open_index(tmp_path / "index.sqlite") as index:
         index.ingest([docs], access="public")
         doc = index.documents()[0]
@@ -155,9 +159,7 @@ def test_a_question_without_the_value_asks_for_the_default(tmp_path):
     (trial 148) quoted "Un PID de valeur -1 est particulier…": "sans préciser de signal"
     asks what is used when nothing is given, the page's "Le signal par défaut de kill est
     TERM". Only a few nouns (option, argument, valeur…) were read so after "sans"."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    shutil.copy(MAN / "kill.1.gz", docs / "kill.1.gz")
+    docs = _pages(tmp_path, "kill.1.gz")
     with open_index(tmp_path / "index.sqlite") as index:
         index.ingest([docs])
         for question in ("Quand je fais kill sur un PID sans préciser de signal, lequel "
@@ -173,10 +175,7 @@ def test_what_a_command_is_comes_from_its_name_line_and_description(tmp_path):
     meaning alone chose among its options. A question that asks what a page's command is,
     and nothing more, is answered by the page's NAME line and its description's first
     sentence; one about an option of it is not."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name in ("kill.1.gz", "ssh-agent.1.gz", "su.1.gz"):
-        shutil.copy(MAN / name, docs / name)
+    docs = _pages(tmp_path, "kill.1.gz", "ssh-agent.1.gz", "su.1.gz")
     with open_index(tmp_path / "index.sqlite") as index:
         index.ingest([docs])
         answer = index.ask("What does ssh-agent do?").answer
@@ -195,10 +194,7 @@ def test_an_option_asked_by_its_letter_is_answered_by_its_entry(tmp_path):
     sentences that mention "-v" and "grep" (GREP_COLORS's "when the -v command-line
     option is specified") outranked the entry, which never writes the command's name.
     The entry comes first and is what is quoted, for a long option too."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name in ("grep.1.gz", "kill.1.gz", "su.1.gz"):
-        shutil.copy(MAN / name, docs / name)
+    docs = _pages(tmp_path, "grep.1.gz", "kill.1.gz", "su.1.gz")
     with open_index(tmp_path / "index.sqlite") as index:
         index.ingest([docs])
         first = index.search("What does grep -v do?", k=5)[0]
