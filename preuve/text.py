@@ -285,15 +285,30 @@ IRREGULAR_VERBS = {
     "woken": "wake", "spun": "spin", "split": "split", "slept": "sleep", "fell": "fall",
     "fallen": "fall", "grown": "grow", "thought": "think", "struck": "strike",
 }
+# The verbs code names an action by, for the everyday words a question uses for it: a
+# question says "posted to Slack", the code `send` or `write`
+CODE_VERBS = {
+    "post": "send write", "posted": "send write", "transmit": "send pass",
+    "deliver": "send", "forward": "send pass",
+    "erase": "delete remove", "wipe": "delete clear", "discard": "drop remove",
+    "store": "save write", "persist": "save write",
+    "fetch": "get load read", "retrieve": "get load", "obtain": "get",
+    "turn": "convert format", "transform": "convert",
+    "verify": "check validate", "ensure": "check",
+    "launch": "start run", "execute": "run", "invoke": "call run",
+    "halt": "stop", "terminate": "stop close kill", "modify": "update set",
+}
 _ABBREVIATION_STEMS = {stem(word, "en"): short for word, short in CODE_ABBREVIATIONS.items()}
+for _verb, _names in CODE_VERBS.items():
+    _ABBREVIATION_STEMS.setdefault(stem(_verb, "en"), _names)
 _ABBREVIATION_STEMS.update({stem(form, "en"): verb for form, verb in IRREGULAR_VERBS.items()
                             if form != verb})
 
 
 def code_abbreviations(text: str) -> str:
-    """The short forms code uses for the words of `text` ("arguments" -> "arg args") and
-    the verbs of its irregular forms ("written" -> "write"), as one string ('' when there
-    are none)."""
+    """The short forms code uses for the words of `text` ("arguments" -> "arg args"), the
+    verbs of its irregular forms ("written" -> "write") and the verbs code names its
+    everyday ones by ("posted" -> "send write"), as one string ('' when there are none)."""
     out: dict[str, None] = {}
     for unit in _units(text):
         for word in _parts(unit)[1]:

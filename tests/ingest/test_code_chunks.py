@@ -764,6 +764,18 @@ def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():
     assert code_abbreviations("where is it parsed") == ""
 
 
+def test_everyday_verbs_meet_the_verbs_code_names_an_action_by():
+    """"Where is a log message posted to a Slack channel?" (monolog's
+    `SlackWebhookHandler::write`) and "how is a log record turned into a line of text?"
+    (`LineFormatter::format`): the question's verb is not the code's."""
+    from preuve.text import code_abbreviations
+
+    assert {"send", "write"} <= set(code_abbreviations("where is it posted to Slack").split())
+    assert "format" in code_abbreviations("how is a record turned into text").split()
+    assert {"save", "write"} <= set(code_abbreviations("where are the sessions stored").split())
+    assert "delete" in code_abbreviations("where are old files erased").split()
+
+
 def test_a_files_opening_doc_is_its_module_chunk_and_title(code_index):
     # Rust's `//!` doc: a module chunk, and its first sentence the file's title (what a
     # Python module docstring gives), so every chunk of the file is searched with it
