@@ -40,7 +40,7 @@ from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
-from preuve.retrieve.entries import asked_options, entry_line
+from preuve.retrieve.entries import PAGE_NAMES, asked_options, entry_line, named_files
 from preuve.text import question_language
 
 # a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs.", "resp." ("is 1000
@@ -1244,7 +1244,7 @@ def _quotes_all(literals: list[str], text: str) -> bool:
 
 
 # a manual page's title, its NAME line: "bzip2, bunzip2 - a block-sorting file compressor"
-_PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
+
 # the kinds a manual page comes as: rendered by `man` to text, or roff (`preuve.ingest.manpage`)
 _PAGE_KINDS = frozenset({"text", "man"})
 
@@ -1252,7 +1252,7 @@ _PAGE_KINDS = frozenset({"text", "man"})
 def _is_name_line(hit: Hit, line: str) -> bool:
     """`line` is the NAME line of the manual page `hit` is from: its title ("ip-neighbour -
     neighbour/arp tables management.")."""
-    return hit.kind in _PAGE_KINDS and bool(hit.title) and bool(_PAGE_NAMES.match(line.strip())) \
+    return hit.kind in _PAGE_KINDS and bool(hit.title) and bool(PAGE_NAMES.match(line.strip())) \
         and " ".join(line.split()) == " ".join(hit.title.split())
 
 
@@ -1270,7 +1270,7 @@ def _page_defined(question: str, kind: str, hits: Sequence[Hit],
     if len(pages) != 1:
         return []
     names = {n.strip().lower() for h in hits if h.path == pages[0]
-             for match in [_PAGE_NAMES.match(h.title or "")] if match
+             for match in [PAGE_NAMES.match(h.title or "")] if match
              for n in match.group(1).split(",")}
     if any(word.lower() not in names for word, _ in content_words(question)):
         return []  # ("à quoi sert l'option -z de shuf ?" asks of an option)
@@ -1299,7 +1299,7 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
     out: list[str] = []
     for hit in hits:
-        names = _PAGE_NAMES.match(hit.title or "") if hit.kind in _PAGE_KINDS else None
+        names = PAGE_NAMES.match(hit.title or "") if hit.kind in _PAGE_KINDS else None
         if names and hit.path not in out and asked & {
                 n.strip().lower() for n in names.group(1).split(",")}:
             out.append(hit.path)
@@ -1313,7 +1313,7 @@ def _page_names(question: str, hits: Sequence[Hit]) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in named_pages(question, hits):
         title = next(h.title for h in hits if h.path == path)
-        match = _PAGE_NAMES.match(title or "")
+        match = PAGE_NAMES.match(title or "")
         names = {n.strip().lower() for n in match.group(1).split(",")} if match else set()
         out[path] = " ".join(sorted(names & asked))
     return out
@@ -1785,10 +1785,12 @@ def _each_option(question: str, units: list[Sentence], by_hit: dict[str, list[Se
     options = asked_options(question)
     if len(options) < 2:
         return []
+    files = set(named_files(question, [u.hit for u in units]))
     out: list[Sentence] = []
     for option in options:
         entry = entry_line(option)
-        found = next((u for u in units if _is_entry_of([entry], u)), None)
+        found = next((u for u in units if u.hit.path in files and _is_entry_of([entry], u)),
+                     None)
         if found is None:
             return []
         out.append(found)
@@ -2244,6 +2246,7 @@ class ExtractiveAnswerer:
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
         # the options the question names ("what does grep -v do?"): their entries answer
         entries = [entry_line(option) for option in asked_options(question)]
+        entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
         literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
@@ -2308,7 +2311,7 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS  # "…run:" and the command: what "how do I" asks (a
                 # file name under the colon is what a step leaves, not a step)
             named = sentence if sentence.term else _described_by(sentence, own)
-            option_named = bool(entries) and _is_entry_of(
+            option_named = sentence.hit.path in entry_files and _is_entry_of(
                 entries, named if named is not None else sentence)
             if option_named:
                 bonus += FIGURE_BONUS  # "-v, --invert-match" and what it does for "what

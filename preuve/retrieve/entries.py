@@ -5,9 +5,9 @@ the option's entry in the command's manual ("-v, --invert-match  Invert the sens
 matching…"), yet every passage of that page holds the command's name, and the option's
 letter is no word. The keyword list ranks passages that *mention* `-v` (the description
 of `-c` says "with the -v option") with the entry, and the dense list knows nothing of
-what a letter means. `first_entry` looks, in the files of the first hits, for the passage
-where a line opens on the option (its entry: a term line, or a short tag with its
-description on the same line), and puts it first.
+what a letter means. `first_entry` looks, in the files the question names among the
+hits (`named_files`), for the passage where a line opens on the option (its entry: a term
+line, or a short tag with its description on the same line), and puts it first.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from preuve.store import Store
 
 # an option the question names: "-v", "-C", "--strip-components", find's "-mtime"
 _ASKED = re.compile(r"(?<![\w-])--?[^\W\d_][\w-]*")
-# the files of the first hits searched for an entry, and how many of their passages
+# the named files searched for an entry, and how many of their passages
 FILES = 3
 POOL = 50
 # An option's entry line: the option among its other spellings ("-v, --invert-match",
@@ -53,20 +53,44 @@ def entry_line(option: str) -> re.Pattern[str]:
                       rf"(?![\w-]){_ARGUMENT}{_THEN}", re.M)
 
 
+# a manual page's title, its NAME line: the commands it documents, then a dash
+PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
+
+
+def named_files(question: str, hits: list[Hit]) -> list[str]:
+    """The files among `hits` that `question` names by their command: a manual page by
+    a name of its NAME line, any file by its name before the first dot (`grep.1.gz`,
+    `zipfile.html`), in rank order. An option is looked for there only: "my script runs
+    `curl -s $URL | tee out.json`…" over the Bash manual asks of no `-s` entry."""
+    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+    out: dict[str, None] = {}
+    for hit in hits:
+        names = {hit.path.rsplit("/", 1)[-1].split(".", 1)[0].lower()}
+        page = PAGE_NAMES.match(hit.title or "")
+        if page:
+            names |= {name.strip().lower() for name in page.group(1).split(",")}
+        if names & asked:
+            out[hit.path] = None
+    return list(out)
+
+
 def first_entry(store: Store, question: str, hits: list[Hit], filters: Filters) -> list[Hit]:
     """`hits` with the entries of the options the question names first, in its order
-    (moved up, or read from the files of the first FILES hits), ranks renumbered; as they
-    are when the question names no option, or no such file holds an entry of one."""
+    (moved up, or read from the first FILES files among the hits that it names by their
+    command), ranks renumbered; as they are when the question names no option or no such
+    file, or none of them holds an entry of one."""
     options = asked_options(question)[:FILES]
     if not options or not hits:
         return hits
-    paths = list(dict.fromkeys(hit.path for hit in hits))[:FILES]
-    # the first hits' files, in their order: the page the question is about comes first
+    paths = named_files(question, hits)[:FILES]
+    if not paths:
+        return hits
+    # the files the question names, in their order: the first hit's first
     within = dataclasses.replace(filters, path_prefixes=tuple(paths))
     entries: dict[str, Hit] = {}
     for option in options:
         line = entry_line(option)
-        found = [hit for hit in hits if line.search(hit.text)]
+        found = [hit for hit in hits if hit.path in paths and line.search(hit.text)]
         if not found:
             terms = text.query_terms(option) or (option,)
             found = [hit for hit in store.search_bm25(terms, within, POOL)

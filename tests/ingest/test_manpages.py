@@ -208,6 +208,11 @@ def test_an_option_asked_by_its_letter_is_answered_by_its_entry(tmp_path):
             answer = index.ask(question).answer
             assert answer.startswith(f"`{entry}` — "), (question, answer)
             assert description in answer.split("[")[0], (question, answer)
+        # an option of a command no page is about is no entry to look for: trial 25's
+        # "…I run `curl -s $URL | tee out.json`…" over the Bash manual quoted `jobs -l`
+        scene = ("My script runs `curl -s $URL | tee out.json` and exits 0 when curl "
+                 "fails: how can the pipeline report the failure?")
+        assert not [h for h in index.search(scene, k=5) if "option entry" in h.scores]
         # two options named: each one's entry, in the question's order (trial 158: "la
         # différence entre rm -i et rm -I ?" quoted a sentence of the description on -i)
         both = index.ask("What is the difference between grep -c and grep -v?").answer
