@@ -174,6 +174,7 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"au fur et à mesure|de temps en temps|à peu près|"
                               r"in place of|instead of|as well as|a lot of|lots of|a little|"
                               r"(?:make|makes|making|be) sure(?: that)?|"
+                              r"faire en sorte (?:que|qu['’])|"
                               r"(?:i|we|you)['’]d like|(?:go|goes|went|gone|going) wrong|"
                               # asking for a default: "…if I don't say", "si je précise rien"
                               r"if (?:i|you|we) (?:don['’]t|do not|never) (?:say|specify|tell "

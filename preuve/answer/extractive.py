@@ -40,7 +40,14 @@ from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
 from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
-from preuve.retrieve.entries import PAGE_NAMES, asked_options, entry_line, named_files
+from preuve.retrieve.entries import (
+    PAGE_NAMES,
+    asked_options,
+    asked_subcommands,
+    entry_line,
+    named_files,
+    subcommand_line,
+)
 from preuve.text import question_language
 
 # a full stop that ends no sentence: after "i.e.", "e.g.", "cf.", "vs.", "resp." ("is 1000
@@ -2247,6 +2254,11 @@ class ExtractiveAnswerer:
         # the options the question names ("what does grep -v do?"): their entries answer
         entries = [entry_line(option) for option in asked_options(question)]
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
+        # asked what a command of a page's command does ("what does systemctl isolate
+        # do?"): that command's entry (`isolate UNIT`)
+        commands = [subcommand_line(word) for word in asked_subcommands(
+            question, list({id(u.hit): u.hit for u in units}.values()))
+                    ] if kind == DEFINITION else []
         literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
         # which status a program gives, when the question does not give the value itself
@@ -2257,12 +2269,12 @@ class ExtractiveAnswerer:
         worded = {chunk for chunk, own in by_hit.items()
                   if any(_worded(u.text, asked_stems) for u in _option_terms(own))}
         spoken = question_language(question)
-        # a manual page the question names by its command and one of its options: the
-        # options' entries speak of that command without writing its name ("-v,
+        # a manual page the question names by its command and one of its options or
+        # commands: their entries speak of that command without writing its name ("-v,
         # --invert-match  Invert the sense of matching" in grep(1)), where its prose does
         # ("When the -v … option is also used, grep stops…"): the name counts as said there
         pages = _page_names(question, list({id(u.hit): u.hit for u in units}.values())
-                            ) if entries else {}
+                            ) if entries or commands else {}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             own = by_hit[sentence.hit.chunk_id]
             named_page = pages.get(sentence.hit.path, "") if (
@@ -2313,6 +2325,10 @@ class ExtractiveAnswerer:
             named = sentence if sentence.term else _described_by(sentence, own)
             option_named = sentence.hit.path in entry_files and _is_entry_of(
                 entries, named if named is not None else sentence)
+            if commands and named is not None and named.term and any(
+                    c.match(named.text.replace("`", "")) for c in commands):
+                bonus += FIGURE_BONUS  # `isolate UNIT` and what it does for "what does
+                # systemctl isolate do?", not `emergency`, "equivalent to systemctl isolate…"
             if option_named:
                 bonus += FIGURE_BONUS  # "-v, --invert-match" and what it does for "what
                 # does grep -v do?", not the `-c` entry that mentions `-v`
@@ -2407,7 +2423,8 @@ class ExtractiveAnswerer:
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
         termed = _termed(question, quotable, first, by_hit) or _worded_option(
-            question, quotable, first, by_hit)
+            question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
+                                                             by_hit)
         named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
@@ -2972,6 +2989,25 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
         return None
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and not _is_entry(h)
                  and terms(h)), None)
+
+
+def _commanded(question: str, kind: str, hits: Sequence[Hit], first: Hit,
+               by_hit: dict[str, list[Sentence]]) -> Hit | None:
+    """When a definition question names a command of a page's command ("à quoi sert
+    systemctl isolate ?") and the first-ranked passage has no entry of it (`emergency`,
+    "equivalent to systemctl isolate emergency.target"), the passage among the first
+    WORDED_DEPTH that has: its description answers."""
+    if kind != DEFINITION:
+        return None
+    lines = [subcommand_line(w) for w in asked_subcommands(question, list(hits))]
+
+    def entry(hit: Hit) -> bool:
+        return any(u.term and line.match(u.text.replace("`", ""))
+                   for u in by_hit[hit.chunk_id] for line in lines)
+
+    if not lines or entry(first):
+        return None
+    return next((h for h in hits[:WORDED_DEPTH] if h is not first and entry(h)), None)
 
 
 @lru_cache(maxsize=64)

@@ -74,6 +74,36 @@ def named_files(question: str, hits: list[Hit]) -> list[str]:
     return list(out)
 
 
+# a command's own command on its entry's line, then how it is used (`isolate UNIT`, `mask
+# UNIT...`, `enable UNIT..., enable PATH...`, `pop [--index] [<stash>]`), or nothing
+_USAGE = r"(?:[ \t,|]*(?:\[[^\]\n]*\]|<[^>\n]*>|[A-Z][A-Z\d_]*|\.\.\.|…|--?[\w-]+(?:=\S*)?|{}))*"
+
+
+def subcommand_line(word: str) -> re.Pattern[str]:
+    """A line that opens on the entry of `word`, a command of a command (systemctl's
+    `isolate`), followed by nothing but its usage."""
+    name = re.escape(word)
+    return re.compile(rf"^[ \t]*{name}(?![\w-]){_USAGE.format(name)}[ \t]*$", re.M)
+
+
+def asked_subcommands(question: str, hits: list[Hit]) -> list[str]:
+    """The words the question writes right after the command of a page it names ("what
+    does systemctl isolate do?": `isolate`), function words aside."""
+    names = set()
+    for hit in hits:
+        if hit.path in named_files(question, [hit]):
+            page = PAGE_NAMES.match(hit.title or "")
+            names |= {n.strip().lower() for n in page.group(1).split(",")} if page else set()
+            names.add(hit.path.rsplit("/", 1)[-1].split(".", 1)[0].lower())
+    out: dict[str, None] = {}
+    for name in names:
+        for match in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+([a-z][\w-]{{2,}})", question,
+                                 re.I):
+            if text.fold(match.group(1)) not in text.STOPWORDS:
+                out[match.group(1).lower()] = None
+    return list(out)
+
+
 def first_entry(store: Store, question: str, hits: list[Hit], filters: Filters) -> list[Hit]:
     """`hits` with the entries of the options the question names first, in its order
     (moved up, or read from the first FILES files among the hits that it names by their

@@ -319,6 +319,18 @@ def test_giving_and_specifying_are_not_what_a_question_is_about():
     assert {"délimiteur", "sort", "total", "delimiter", "colonne"} <= set(words), words
 
 
+def test_faire_en_sorte_que_shapes_a_question_as_make_sure_does():
+    """"Comment faire en sorte que diff ignore les différences d'espaces ?" (own questions
+    of session 41): "sorte" counted as a word the answer had to hold, as "sure" would in
+    "make sure"."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words(
+        "Comment faire en sorte que diff ignore les espaces, et faire en sorte qu'il "
+        "s'arrête ?")]
+    assert "sorte" not in words and {"diff", "ignore", "espaces"} <= set(words), words
+
+
 def test_a_figure_the_user_gives_counts_against_no_passage():
     """"make tcpdump grab only 100 packets", "which lsof option shows who listens on port
     8080": the figure is a value the user will type, and the page that answers never holds

@@ -218,3 +218,23 @@ def test_an_option_asked_by_its_letter_is_answered_by_its_entry(tmp_path):
         both = index.ask("What is the difference between grep -c and grep -v?").answer
         assert both.startswith("-c, --count Suppress normal output"), both
         assert "-v, --invert-match Invert the sense of matching" in both, both
+
+
+def test_a_command_of_a_command_asked_about_is_answered_by_its_entry(tmp_path):
+    """"À quoi sert systemctl isolate et pourquoi est-ce dangereux ?" (trial 157) quoted
+    `emergency` ("This is equivalent to systemctl isolate emergency.target"): the passage
+    ranked first names `isolate` in every sentence, the one with its entry (`isolate
+    UNIT`) came second. Asked what a command of the page's command does, the answer is
+    that command's entry; asked how to do something, it is not chosen by that word."""
+    docs = _pages(tmp_path, "systemctl.1.gz", "kill.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        for question in ("What does systemctl isolate do?",
+                         "À quoi sert systemctl isolate et pourquoi est-ce dangereux ?"):
+            answer = index.ask(question).answer
+            assert answer.startswith("`isolate UNIT` — Start the unit specified"), answer
+        answer = index.ask("What is systemctl daemon-reload for?").answer
+        assert answer.startswith("`daemon-reload` — Reload the systemd manager"), answer
+        answer = index.ask("How do I make systemctl start my service at boot?").answer
+        assert not answer.startswith("`start PATTERN"), answer
+
