@@ -22,10 +22,12 @@ from preuve.ingest.base import ChunkSettings, Parsed, ParseError, decode_text
 from preuve.ingest.markdown import parse_text
 
 # a manual page's file name: `su.1`, `ssh_config.5.gz`, `printf.3pm.gz`, `openssl.1ssl`,
-# a translation as source trees name it (`ls.1.fr.gz`, `dpkg.1.pt_BR`); not a shared
-# library's `libfoo.so.1`
-NAME = re.compile(r"^(?!.*\.so\.)[\w.+@-]+\.[1-9][a-z]{0,6}(?:\.[a-z]{2}(?:_[a-z]{2})?)?"
-                  r"(?:\.gz)?$", re.I)
+# a translation as source trees name it (`ls.1.fr.gz`, `dpkg.1.pt_BR`: a language's code,
+# not a file type's: `README-0.27.2.md`); not a shared library's `libfoo.so.1`
+_LANGUAGES = ("bg ca cs da de el eo es et eu fi fr gl hr hu id it ja ko lt lv nb nl nn pl pt "
+              "ro ru sk sl sr sv tr uk vi zh").split()
+NAME = re.compile(r"^(?!.*\.so\.)[\w.+@-]+\.[1-9][a-z]{0,6}"
+                  rf"(?:\.(?:{'|'.join(_LANGUAGES)})(?:_[a-z]{{2}})?)?(?:\.gz)?$", re.I)
 # a gzipped page may inflate to this at most (a page is rarely over 1 MB)
 MAX_INFLATED = 32 * 1024 * 1024
 

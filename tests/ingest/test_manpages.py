@@ -24,7 +24,8 @@ def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
                  "dpkg-query.1.gz", "ls.1.fr.gz", "dpkg.1.pt_BR"):
         assert kind_of(Path(name)) == "man", name
     for name in ("notes.txt", "archive.tar.gz", "changelog.Debian.gz", "libfoo.so.1",
-                 "page.1.html", "notes.1.html.gz", "data.2.tar.gz"):
+                 "page.1.html", "notes.1.html.gz", "data.2.tar.gz", "README-0.27.2.md",
+                 "CHANGES-1.2.rst", "v2.1.js"):
         assert kind_of(Path(name)) != "man", name
 
 
