@@ -293,7 +293,7 @@ CODE_VERBS = {
     "erase": "delete remove", "wipe": "delete clear", "discard": "drop remove",
     "store": "save write", "persist": "save write",
     "fetch": "get load read", "retrieve": "get load", "obtain": "get",
-    "turn": "convert format", "transform": "convert",
+    "transform": "convert",
     "verify": "check validate", "ensure": "check",
     "launch": "start run", "execute": "run", "invoke": "call run",
     "halt": "stop", "terminate": "stop close kill", "modify": "update set",

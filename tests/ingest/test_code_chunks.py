@@ -766,12 +766,11 @@ def test_irregular_verb_forms_meet_the_verbs_code_is_named_by():
 
 def test_everyday_verbs_meet_the_verbs_code_names_an_action_by():
     """"Where is a log message posted to a Slack channel?" (monolog's
-    `SlackWebhookHandler::write`) and "how is a log record turned into a line of text?"
-    (`LineFormatter::format`): the question's verb is not the code's."""
+    `SlackWebhookHandler::write`): the question's verb is not the code's."""
     from preuve.text import code_abbreviations
 
     assert {"send", "write"} <= set(code_abbreviations("where is it posted to Slack").split())
-    assert "format" in code_abbreviations("how is a record turned into text").split()
+    assert "convert" in code_abbreviations("how is a record transformed into text").split()
     assert {"save", "write"} <= set(code_abbreviations("where are the sessions stored").split())
     assert "delete" in code_abbreviations("where are old files erased").split()
 
