@@ -1113,9 +1113,10 @@ _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "def
                              r"stated|configured))\b|\bsauf (?:indication contraire|"
                              r"si (?:modifié|changé))\b|"
                              # "Si aucune option n'est indiquée, -P est assumé."
-                             r"\b(?:if|when) no \w+ (?:is|are) (?:given|specified|set|passed)\b|"
-                             r"\bsi aucune? \w+ n['’](?:est|a été) (?:indiqué|précisé|spécifié|"
-                             r"donné|fourni)e?\b", re.I)
+                             r"\b(?:if|when) no (?:other )?\w+ (?:is|are) (?:given|specified|set|"
+                             r"passed)\b|"  # "…TERM si aucun autre SIGNAL n'est indiqué"
+                             r"\bsi aucune? (?:autre )?\w+ n['’](?:est|a été) "
+                             r"(?:indiqué|précisé|spécifié|donné|fourni)e?\b", re.I)
 _ASKS_DEFAULT = re.compile(
     _STATES_DEFAULT.pattern + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
@@ -1139,7 +1140,10 @@ _ASKS_DEFAULT = re.compile(
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) "
     r"(?:ne |n['’])?(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|"
-    r"passes|mets|mettez)\b(?! (?:le|la|les|l['’]|un|une|des|ce|cette)\b)", re.I)
+    r"passes|mets|mettez)\b(?! (?:le|la|les|l['’]|un|une|des|ce|cette)\b)|"
+    # "quel signal… si on ne change rien ?", "si je ne touche à rien"
+    r"\bsi (?:je|on|tu|vous) (?:ne |n['’])(?:change|changes|changez|touche|touches|touchez|"
+    r"modifie|modifies|modifiez|règle|règles|réglez) (?:à )?rien\b", re.I)
 # A question asking what is missing or needed first ("…nothing arrives out of order. What
 # am I missing?", "What do I have to enable… before pg_rewind will work", "Qu'est-ce que
 # j'ai oublié ?"), and a sentence stating a requirement ("a delay option must be
@@ -2090,7 +2094,8 @@ KIND_BONUS = 0.06
 # ... and those giving the figure, sum or date that a question of a kind that must carry one
 # asks for ("how many…", "combien…"), this much more: a sentence without it cannot answer
 FIGURE_BONUS = 0.2
-# ... and when the passages read first give none, how far down a passage may give it
+# ... and when the passages read first give none, how far down a passage may give it (one
+# further down in the first passage's own document: renice(1)'s "-20 à 19" third)
 FIGURE_PASSAGES = 2
 # A sentence defines the term a definition question asks about when one of its first this
 # many words is a word of that term (`_opens_on`; `_names_first` reads three)
@@ -2196,7 +2201,8 @@ class ExtractiveAnswerer:
             # over English pages)
             spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
-                          and carries(kind, u.text) and (u.hit.rank or 1) <= FIGURE_PASSAGES
+                          and carries(kind, u.text)
+                          and (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
                           and _language(u.hit) in spoken),
                          key=lambda s: s.score, default=None)
             if figure is not None and figure.score >= best.score - PREFER_FIRST:

@@ -338,6 +338,8 @@ def _infinitive(word: str, language: str) -> str:
 CODE_TERMS_FR = {
     "requête": "request query", "réponse": "response", "fichier": "file",
     "dossier": "directory folder dir", "répertoire": "directory dir", "chemin": "path",
+    "disposition": "layout", "disposition du clavier": "keyboard layout keymap",
+    "agencement": "layout",
     "clé": "key", "clef": "key", "valeur": "value", "tableau": "array", "liste": "list",
     "chaîne": "string str", "chaîne de caractères": "string str", "caractère": "char",
     "entier": "int integer", "booléen": "bool", "flottant": "float", "objet": "object",

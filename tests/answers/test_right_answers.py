@@ -5384,6 +5384,15 @@ def test_a_phrase_of_the_vocabulary_is_translated_by_each_of_its_words():
     assert bilingual.code_phrases("quel est mon mot de passe ?")["mot"] == "password"
 
 
+def test_a_keyboard_s_disposition_is_its_layout():
+    """"Dans quels fichiers sont enregistrés la langue du système et la disposition du
+    clavier ?" over localectl(1) (trial 159) was refused with the page first: FreeDict
+    knows "disposition" as arrangement or adjustment, the page says "keyboard layout"."""
+    assert "layout" in bilingual.code_translation("la disposition du clavier", "fr").split()
+    assert "layout" in bilingual.code_phrases(
+        "où est la disposition du clavier ?")["disposition"].split()
+
+
 def test_a_tool_the_user_compares_with_is_no_example():
     """"Can makepp farm out compile jobs…, like distcc does, …?" names another tool to
     compare with, not an example of what is asked: it stays a name the passages must hold
@@ -6410,3 +6419,62 @@ def test_a_manual_pages_name_line_is_its_title_not_a_statement():
     roles = {s.text: s.role for s in split_sentences(page)}
     assert roles["ip-neighbour - neighbour/arp tables management."] == HEADING, roles
     assert roles["The ip neigh command manipulates neighbour objects."] == STATEMENT, roles
+
+
+# coreutils 9.1's French timeout(1), rendered as `man` prints it (manpages-fr 4.18.1): its
+# options, then (the next passage) what it sends
+TIMEOUT_OPTIONS_FR = """\
+DESCRIPTION
+       Lancer COMMANDE et la tuer si elle est toujours en cours après la
+       DURÉE indiquée.
+
+       -k, --kill-after=DURÉE
+
+              envoyer aussi un signal KILL si la COMMANDE est
+              toujours en cours
+
+              une fois la DURÉE écoulée après l’envoi du signal
+              initial
+
+       -s, --signal=SIGNAL
+
+              indiquer le signal à envoyer lors de l'expiration de
+              la limite de temps.
+"""
+TIMEOUT_SIGNAL_FR = """\
+       Lors de l'expiration de la limite de temps, envoyer le signal TERM à
+       COMMANDE si aucun autre SIGNAL n'est indiqué. Le signal TERM tue tous
+       les processus qui ne bloquent ni n'interceptent ce signal.
+"""
+
+
+def test_changing_nothing_asks_for_the_default_and_no_other_states_it(tmp_path):
+    """"Quel signal timeout envoie à la commande quand le temps est écoulé, si on ne change
+    rien ?" (trial 160) quoted `-k, --kill-after` (a KILL as well) from the passage ranked
+    first: "si on ne change rien" asks what is used when nothing is said, and "…TERM à
+    COMMANDE si aucun autre SIGNAL n'est indiqué", in the next passage, states it ("aucun
+    autre" as "aucun")."""
+    hits = [_hit(1, "timeout.1.gz", "DESCRIPTION", TIMEOUT_OPTIONS_FR, kind="text"),
+            _hit(2, "timeout.1.gz", "DESCRIPTION", TIMEOUT_SIGNAL_FR, kind="text")]
+    for question in ("Quel signal timeout envoie à la commande quand le temps est écoulé, si "
+                     "on ne change rien ?", "Quel signal timeout envoie-t-il si je ne touche "
+                     "à rien ?"):
+        quoted = _quote_hits(tmp_path, question, hits)
+        assert quoted.startswith("Lors de l'expiration de la limite de temps, envoyer le "
+                                 "signal TERM"), (question, quoted)
+
+
+def test_a_figure_asked_for_is_read_in_the_third_passage_too(tmp_path):
+    """"Avec renice, la priorité peut aller de combien à combien ?" (trial 160) was refused
+    ("the passages quoted give none") with renice(1)'s "…n'importe quelle valeur dans
+    l'intervalle de -20 à 19" in the third passage: the figure was looked for in the
+    first two only."""
+    name = _hit(1, "renice.1.gz", "NOM", "renice - Modifier la priorité des processus en "
+                "cours d'exécution. renice modifie la priorité d'un processus.", kind="text")
+    history = _hit(2, "renice.1.gz", "HISTORIQUE", "La commande renice est apparue pour la "
+                   "première fois dans BSD. Elle modifie la priorité.", kind="text")
+    notes = _hit(3, "renice.1.gz", "NOTES", "Le superutilisateur peut configurer la priorité "
+                 "avec n'importe quelle valeur dans l'intervalle de -20 à 19.", kind="text")
+    quoted = _quote_hits(tmp_path, "Avec renice, la priorité peut aller de combien à "
+                         "combien ?", [name, history, notes])
+    assert "de -20 à 19" in quoted, quoted
