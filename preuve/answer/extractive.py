@@ -25,6 +25,7 @@ from preuve.answer.intent import (
     MUST_CARRY,
     NAME,
     OTHER,
+    PLACE,
     PROCEDURE,
     REASON,
     THINGS,
@@ -140,7 +141,8 @@ _DEFAULT_VALUE = re.compile(r"^[*_`\s]*(?:default(?: value)?|valeur par d[ée]fa
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
 NAVIGATION = "navigation"
-_ASKED = {"amount": "sum of money", "number": "number", "time": "date or time"}
+_ASKED = {"amount": "sum of money", "number": "number", "time": "date or time",
+          "place": "file or folder"}
 
 
 # What a unit of a passage is: a statement (quotable), a question or heading (context:
@@ -2094,6 +2096,10 @@ KIND_BONUS = 0.06
 # ... and those giving the figure, sum or date that a question of a kind that must carry one
 # asks for ("how many…", "combien…"), this much more: a sentence without it cannot answer
 FIGURE_BONUS = 0.2
+# A question asking which file or folder: the path is what answers
+_ASKS_FILE = re.compile(r"\b(?:which|what) (?:config(?:uration)? )?(?:files?|directory|folder|"
+                        r"path)\b|\b(?:quel(?:le)?s?|dans quel(?:le)?s?) (?:fichiers?|"
+                        r"répertoires?|dossiers?|chemin)\b", re.I)
 # ... and when the passages read first give none, how far down a passage may give it (one
 # further down in the first passage's own document: renice(1)'s "-20 à 19" third)
 FIGURE_PASSAGES = 2
@@ -2189,8 +2195,10 @@ class ExtractiveAnswerer:
         if moved is not None:  # "the first-ranked passage" is now the one moved first
             rest = _FIRST_PASSAGE.sub("", choice["why"]).lstrip("; ")
             choice["why"] = f"{moved}; {rest}" if rest else moved
-        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
-                                          if not s.aside):
+        # (a file or folder asked for: "which file gets modified when…", "dans quel
+        # fichier…": looked for as a figure is, never refused for want of one)
+        carried = kind in MUST_CARRY or (kind == PLACE and bool(_ASKS_FILE.search(question)))
+        if carried and not any(carries(kind, s.text) for s in chosen if not s.aside):
             # the passages read first give no figure: the best-scoring sentence that does,
             # in the question's language among the first FIGURE_PASSAGES, when it scores
             # within PREFER_FIRST of the best ("…ça coûte combien en performances ?": "Le

@@ -6478,3 +6478,19 @@ def test_a_figure_asked_for_is_read_in_the_third_passage_too(tmp_path):
     quoted = _quote_hits(tmp_path, "Avec renice, la priorité peut aller de combien à "
                          "combien ?", [name, history, notes])
     assert "de -20 à 19" in quoted, quoted
+
+
+def test_a_file_asked_for_is_read_in_the_passage_that_names_one(tmp_path):
+    """"Which file gets modified when I change the time zone with timedatectl?" (trial 159)
+    quoted timedatectl(1)'s DESCRIPTION, ranked first, and not `set-timezone`'s "This call
+    will alter the /etc/localtime symlink.", ranked second: a question asking which file
+    is answered by a sentence naming one, looked for as a figure is."""
+    intro = _hit(1, "timedatectl.1.gz", "DESCRIPTION", "timedatectl may be used to query "
+                 "and change the system clock and its settings, and enable or disable time "
+                 "synchronization services.\n", kind="text")
+    command = _hit(2, "timedatectl.1.gz", "COMMANDS", "       set-timezone [TIMEZONE]\n"
+                   "           Set the system time zone to the specified value. This call "
+                   "will alter the /etc/localtime symlink.\n", kind="text")
+    quoted = _quote_hits(tmp_path, "Which file gets modified when I change the time zone "
+                         "with timedatectl?", [intro, command])
+    assert "/etc/localtime" in quoted, quoted
