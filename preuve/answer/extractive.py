@@ -241,9 +241,17 @@ def _labelled_term(line: str) -> str:
     return match.group(1) if match and _TERM.match(match.group(1)) else ""
 
 
+# A sentence that stops, without a colon, where its example begins: "…create that file
+# before initializing it with mkswap, e.g. using a command like" over "# dd if=/dev/zero…"
+_ANNOUNCING_BARE = re.compile(r"\b(?:like|such as|e\.g\.|for (?:example|instance)|using|"
+                              r"as in|comme|par exemple|tel(?:le)?s? que|avec)$", re.I)
+ANNOUNCING_WORDS = 6
+
+
 def announces(sentence: str) -> bool:
     """The sentence ends on a colon, or says that what follows completes it."""
-    return sentence.endswith(":") or bool(_ANNOUNCING.search(sentence))
+    return sentence.endswith(":") or bool(_ANNOUNCING.search(sentence)) or (
+        len(sentence.split()) >= ANNOUNCING_WORDS and bool(_ANNOUNCING_BARE.search(sentence)))
 
 
 def is_navigation(line: str) -> bool:
@@ -336,7 +344,7 @@ def is_statement(sentence: str, list_item: bool = False) -> bool:
         return False
     if _TOC_LINE.search(sentence):
         return False
-    return list_item or bool(_END.search(sentence))
+    return list_item or bool(_END.search(sentence)) or announces(sentence)
 
 
 def unwrap(body: str, headings: Sequence[str] = ()) -> str:

@@ -6494,3 +6494,33 @@ def test_a_file_asked_for_is_read_in_the_passage_that_names_one(tmp_path):
     quoted = _quote_hits(tmp_path, "Which file gets modified when I change the time zone "
                          "with timedatectl?", [intro, command])
     assert "/etc/localtime" in quoted, quoted
+
+
+# util-linux 2.38's mkswap(8), NOTES, rendered as `man` prints it
+MKSWAP_NOTES = """\
+NOTES
+       mkswap refuses areas smaller than 10 pages.
+
+       To set up a swap file, it is necessary to create that file before
+       initializing it with mkswap, e.g. using a command like
+
+       # dd if=/dev/zero of=swapfile bs=1MiB count=$((8*1024))
+
+       to create 8GiB swapfile.
+"""
+
+
+def test_a_sentence_stopping_where_its_example_begins_carries_it(tmp_path):
+    """"I want an 8 GB swap file. How should I create the file before running mkswap on
+    it?" (trial 162) quoted "…getconf PAGESIZE. … to create 8GiB swapfile.": "…e.g. using
+    a command like", without a colon or a full stop, was no sentence, so the `dd` line
+    under it was no part of one either, and both were dropped."""
+    passage = _hit(1, "mkswap.8.gz", "NOTES", MKSWAP_NOTES, kind="man")
+    units = split_sentences(passage)
+    like = next(u for u in units if u.text.endswith("using a command like"))
+    assert like.role == STATEMENT
+    assert units[units.index(like) + 1].text == "`dd if=/dev/zero of=swapfile bs=1MiB " \
+        "count=$((8*1024))`"
+    quoted = _quote_hits(tmp_path, "How should I create the file before running mkswap on "
+                         "it?", [passage])
+    assert "dd if=/dev/zero of=swapfile" in quoted, quoted
