@@ -1814,12 +1814,14 @@ def _each_option(question: str, units: list[Sentence], by_hit: dict[str, list[Se
                      None)
         if found is None:
             return []
-        out.append(found)
-        if found.term:
-            own = by_hit[found.hit.chunk_id]
-            after = own[found.index + 1] if found.index + 1 < len(own) else None
-            if after is not None and _described_by(after, own) is found:
-                out.append(after)
+        if not found.term:  # a tagged line: the option and its description
+            out.append(found)
+            continue
+        own = by_hit[found.hit.chunk_id]
+        after = own[found.index + 1] if found.index + 1 < len(own) else None
+        if after is None or _described_by(after, own) is not found:
+            return []
+        out += [_term_lead(found, found.index, found.block), after]  # "`-c, --count` — …"
     return out
 
 

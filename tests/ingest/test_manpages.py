@@ -217,8 +217,8 @@ def test_an_option_asked_by_its_letter_is_answered_by_its_entry(tmp_path):
         # two options named: each one's entry, in the question's order (trial 158: "la
         # différence entre rm -i et rm -I ?" quoted a sentence of the description on -i)
         both = index.ask("What is the difference between grep -c and grep -v?").answer
-        assert both.startswith("-c, --count Suppress normal output"), both
-        assert "-v, --invert-match Invert the sense of matching" in both, both
+        assert both.startswith("`-c, --count` — Suppress normal output"), both
+        assert "`-v, --invert-match` — Invert the sense of matching" in both, both
 
 
 def test_a_command_of_a_command_asked_about_is_answered_by_its_entry(tmp_path):
