@@ -242,9 +242,12 @@ def _labelled_term(line: str) -> str:
 
 
 # A sentence that stops, without a colon, where its example begins: "…create that file
-# before initializing it with mkswap, e.g. using a command like" over "# dd if=/dev/zero…"
+# before initializing it with mkswap, e.g. using a command like" over "# dd if=/dev/zero…",
+# git-rebase(1)'s "…you can continue the rebasing process with" over "git rebase --continue"
 _ANNOUNCING_BARE = re.compile(r"\b(?:like|such as|e\.g\.|for (?:example|instance)|using|"
-                              r"as in|comme|par exemple|tel(?:le)?s? que|avec)$", re.I)
+                              r"as in|with|by|via|by running|run|type|enter|comme|"
+                              r"par exemple|tel(?:le)?s? que|avec|par|via|en tapant|"
+                              r"en lançant|en exécutant)$", re.I)
 ANNOUNCING_WORDS = 6
 
 

@@ -6510,6 +6510,22 @@ NOTES
 """
 
 
+GIT_REBASE_CONFLICT = """\
+       In case of conflict, git rebase will stop at the first problematic
+       commit and leave conflict markers in the tree. You can use git
+       diff to locate the markers (<<<<<<) and make edits to resolve the
+       conflict. For each file you edit, you need to tell Git that the
+       conflict has been resolved, typically this would be done with
+
+       git add <filename>
+
+       After resolving the conflict manually and updating the index with
+       the desired resolution, you can continue the rebasing process with
+
+       git rebase --continue
+"""
+
+
 def test_a_sentence_stopping_where_its_example_begins_carries_it(tmp_path):
     """"I want an 8 GB swap file. How should I create the file before running mkswap on
     it?" (trial 162) quoted "…getconf PAGESIZE. … to create 8GiB swapfile.": "…e.g. using
@@ -6524,3 +6540,9 @@ def test_a_sentence_stopping_where_its_example_begins_carries_it(tmp_path):
     quoted = _quote_hits(tmp_path, "How should I create the file before running mkswap on "
                          "it?", [passage])
     assert "dd if=/dev/zero of=swapfile" in quoted, quoted
+    # git 2.39's git-rebase(1): "…with" over each command (trial 165's "I've fixed the
+    # file, what do I do now to keep going?" stopped before `git add` and `--continue`)
+    rebase = _hit(1, "git-rebase.1.gz", "DESCRIPTION", GIT_REBASE_CONFLICT, kind="man")
+    quoted = _quote_hits(tmp_path, "My rebase stopped because of a conflict. I've fixed the "
+                         "file, what do I do now to keep going?", [rebase])
+    assert "`git add <filename>`" in quoted and "`git rebase --continue`" in quoted, quoted
