@@ -28,10 +28,42 @@ POOL = 50
 # "--directory=DIR, -C DIR", jq's "○ --slurp/-s:"), each with its argument, then nothing
 # or its description after a gap (a short tag: "-t     sort by time"). A wrapped line
 # of prose that starts with an option ("-v command-line option is specified") is none.
-_ARGUMENT = r"(?:[= ]?\[?=?[\w<][\w<>.:|=-]*\]?)?"
-_SPELLING = rf"--?[\w-]+{_ARGUMENT}"
-_BULLET = r"(?:[•○*·]\s+)?"
-_THEN = r"(?:\s*[,|/]\s*" + _SPELLING + r")*:?(?:[ \t]*$|[ \t]{2,}\S|\t)"
+# Read spelling by spelling (no pattern that backtracks over a long line of options).
+_BULLET = re.compile(r"^[•○*·]\s+")
+_GAP = re.compile(r"[ \t]{2,}|\t")
+_SEPARATOR = re.compile(r"\s*[,|/]\s*")
+_SPELLING = re.compile(r"(--?[\w-]+)(?:(?:=|\[=| )[^\s,|/]*)?")
+# a line longer than this is prose, never an entry
+LONGEST_ENTRY = 200
+
+
+class EntryLine:
+    """Whether a line (`match`), or any line of a text (`search`), opens on the entry of
+    one option."""
+
+    def __init__(self, option: str):
+        self.option = option
+
+    def match(self, line: str) -> bool:
+        line = _BULLET.sub("", line.lstrip(" \t"))
+        if not line.startswith("-") or len(line) > LONGEST_ENTRY:
+            return False
+        head = _GAP.split(line, 1)[0].rstrip().removesuffix(":")
+        names = []
+        for spelling in _SEPARATOR.split(head):
+            found = _SPELLING.fullmatch(spelling)
+            if found is None:
+                return False
+            names.append(found.group(1))
+        return self.option in names
+
+    def search(self, text: str) -> bool:
+        return any(self.match(line) for line in text.split("\n"))
+
+
+def entry_line(option: str) -> EntryLine:
+    """A line that opens on `option`'s entry."""
+    return EntryLine(option)
 
 
 # an option named as absent ("when I give no -e", "sans -r", "without --force"): what
@@ -45,12 +77,6 @@ def asked_options(question: str) -> list[str]:
     it names as absent."""
     return list(dict.fromkeys(match.group().rstrip("-") for match in _ASKED.finditer(question)
                               if not _ABSENT.search(question[:match.start()])))
-
-
-def entry_line(option: str) -> re.Pattern[str]:
-    """A line that opens on `option`'s entry."""
-    return re.compile(rf"^[ \t]*{_BULLET}(?:{_SPELLING}\s*[,|/]\s*)*{re.escape(option)}"
-                      rf"(?![\w-]){_ARGUMENT}{_THEN}", re.M)
 
 
 # a manual page's title, its NAME line: the commands it documents, then a dash
@@ -75,15 +101,29 @@ def named_files(question: str, hits: list[Hit]) -> list[str]:
 
 
 # a command's own command on its entry's line, then how it is used (`isolate UNIT`, `mask
-# UNIT...`, `enable UNIT..., enable PATH...`, `pop [--index] [<stash>]`), or nothing
-_USAGE = r"(?:[ \t,|]*(?:\[[^\]\n]*\]|<[^>\n]*>|[A-Z][A-Z\d_]*|\.\.\.|…|--?[\w-]+(?:=\S*)?|{}))*"
+# UNIT...`, `enable UNIT..., enable PATH...`, `pop [--index] [<stash>]`), or nothing: each
+# word of its usage a value in capitals, in brackets, an option, an ellipsis
+_USAGE_WORD = re.compile(r"\[[^\]]*\]?|[^\[]*\]|<[^>]*>?|[A-Z][A-Z\d_]*(?:\.\.\.|…)?|"
+                         r"\.\.\.|…|\||--?[\w-]+(?:=\S*)?")
 
 
-def subcommand_line(word: str) -> re.Pattern[str]:
-    """A line that opens on the entry of `word`, a command of a command (systemctl's
+class CommandLine:
+    """Whether a line (`match`) opens on the entry of a command of a command (systemctl's
     `isolate`), followed by nothing but its usage."""
-    name = re.escape(word)
-    return re.compile(rf"^[ \t]*{name}(?![\w-]){_USAGE.format(name)}[ \t]*$", re.M)
+
+    def __init__(self, word: str):
+        self.word = word
+
+    def match(self, line: str) -> bool:
+        words = line.replace(",", " ").split()
+        if not words or words[0] != self.word or len(line) > LONGEST_ENTRY:
+            return False
+        return all(w == self.word or _USAGE_WORD.fullmatch(w) for w in words[1:])
+
+
+def subcommand_line(word: str) -> CommandLine:
+    """A line that opens on the entry of `word`, a command of a command."""
+    return CommandLine(word)
 
 
 def asked_subcommands(question: str, hits: list[Hit]) -> list[str]:

@@ -239,3 +239,25 @@ def test_a_command_of_a_command_asked_about_is_answered_by_its_entry(tmp_path):
         answer = index.ask("How do I make systemctl start my service at boot?").answer
         assert not answer.startswith("`start PATTERN"), answer
 
+
+
+def test_an_entry_line_is_read_spelling_by_spelling():
+    """An option's entry line ("-m NUM, --max-count=NUM", "○ --slurp/-s:", a short tag
+    "-t     sort by time") and what is none: a wrapped line of prose that starts with an
+    option, a line of thousands of options (a pattern over such a line once backtracked
+    for minutes: it is read spelling by spelling, and a line that long is prose)."""
+    from preuve.retrieve.entries import entry_line, subcommand_line
+
+    for option, line in (("-m", "       -m NUM, --max-count=NUM"), ("--max-count", "-m NUM, "
+                         "--max-count=NUM"), ("-s", "○   --slurp/-s:"), ("-t", "   -t     sort "
+                         "by time"), ("--color", "--color[=WHEN], --colour[=WHEN]"),
+                         ("-C", "--directory=DIR, -C DIR"), ("-mtime", "  -mtime n")):
+        assert entry_line(option).match(line), (option, line)
+    for option, line in (("-v", " -v command-line option is specified"),
+                         ("-o", "-o file is used"), ("-v", ", ".join(["--opt-x=VAL"] * 3000)),
+                         ("-v", ", ".join(["--opt-x=VAL"] * 3000) + ", -v")):
+        assert not entry_line(option).match(line), (option, line[:60])
+    assert subcommand_line("pop").match("pop [--index] [-q|--quiet] [<stash>]")
+    assert subcommand_line("enable").match("enable UNIT..., enable PATH...")
+    assert not subcommand_line("isolate").match("isolate the unit from the others")
+    assert not subcommand_line("isolate").match("isolate " + "A" * 50_000 + "!")
