@@ -8,6 +8,9 @@ of `-c` says "with the -v option") with the entry, and the dense list knows noth
 what a letter means. `first_entry` looks, in the files the question names among the
 hits (`named_files`), for the passage where a line opens on the option (its entry: a term
 line, or a short tag with its description on the same line), and puts it first.
+
+The answerer reads the same lines (`entry_line`; `subcommand_line` for a command of a
+command, "what does systemctl isolate do?") to quote the entry the question names.
 """
 
 from __future__ import annotations
