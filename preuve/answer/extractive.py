@@ -43,10 +43,13 @@ from preuve.retrieve.bilingual import code_translation, is_word
 from preuve.retrieve.dense import query_vector
 from preuve.retrieve.entries import (
     PAGE_NAMES,
+    EntryLine,
     asked_options,
     asked_subcommands,
+    asked_words,
     entry_line,
     named_files,
+    page_names,
     subcommand_line,
 )
 from preuve.text import question_language
@@ -246,7 +249,7 @@ def _labelled_term(line: str) -> str:
 # git-rebase(1)'s "…you can continue the rebasing process with" over "git rebase --continue"
 _ANNOUNCING_BARE = re.compile(r"\b(?:like|such as|e\.g\.|for (?:example|instance)|using|"
                               r"as in|with|by|via|by running|run|type|enter|comme|"
-                              r"par exemple|tel(?:le)?s? que|avec|par|via|en tapant|"
+                              r"par exemple|tel(?:le)?s? que|avec|par|en tapant|"
                               r"en lançant|en exécutant)$", re.I)
 ANNOUNCING_WORDS = 6
 
@@ -1267,8 +1270,6 @@ def _quotes_all(literals: list[str], text: str) -> bool:
     return True
 
 
-# a manual page's title, its NAME line: "bzip2, bunzip2 - a block-sorting file compressor"
-
 # the kinds a manual page comes as: rendered by `man` to text, or roff (`preuve.ingest.manpage`)
 _PAGE_KINDS = frozenset({"text", "man"})
 
@@ -1293,9 +1294,7 @@ def _page_defined(question: str, kind: str, hits: Sequence[Hit],
     pages = named_pages(question, hits)
     if len(pages) != 1:
         return []
-    names = {n.strip().lower() for h in hits if h.path == pages[0]
-             for match in [PAGE_NAMES.match(h.title or "")] if match
-             for n in match.group(1).split(",")}
+    names = set().union(*(page_names(h.title) for h in hits if h.path == pages[0]))
     if any(word.lower() not in names for word, _ in content_words(question)):
         return []  # ("à quoi sert l'option -z de shuf ?" asks of an option)
     own = sorted((h for h in hits if h.path == pages[0]), key=lambda h: h.start_line or 0)
@@ -1320,12 +1319,11 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
     NAME line) that
     `question` names by one of their commands ("what compression level does zip use…",
     "uniq me laisse des doublons", "bunzip2" for bzip2(1)), in rank order."""
-    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+    asked = asked_words(question)
     out: list[str] = []
     for hit in hits:
-        names = PAGE_NAMES.match(hit.title or "") if hit.kind in _PAGE_KINDS else None
-        if names and hit.path not in out and asked & {
-                n.strip().lower() for n in names.group(1).split(",")}:
+        names = page_names(hit.title) if hit.kind in _PAGE_KINDS else set()
+        if hit.path not in out and asked & names:
             out.append(hit.path)
     return out
 
@@ -1333,14 +1331,9 @@ def named_pages(question: str, hits: Sequence[Hit]) -> list[str]:
 def _page_names(question: str, hits: Sequence[Hit]) -> dict[str, str]:
     """The manual pages among `hits` that `question` names (`named_pages`) -> the names
     it gives them ("grep" for grep(1), whose NAME line is "grep, egrep, fgrep, rgrep")."""
-    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
-    out: dict[str, str] = {}
-    for path in named_pages(question, hits):
-        title = next(h.title for h in hits if h.path == path)
-        match = PAGE_NAMES.match(title or "")
-        names = {n.strip().lower() for n in match.group(1).split(",")} if match else set()
-        out[path] = " ".join(sorted(names & asked))
-    return out
+    asked = asked_words(question)
+    return {path: " ".join(sorted(page_names(next(h.title for h in hits if h.path == path))
+                                  & asked)) for path in named_pages(question, hits)}
 
 
 def closing_only(hit: Hit, question: str) -> bool:
@@ -1784,7 +1777,7 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     return kept or chosen
 
 
-def _is_entry_of(entries: list[re.Pattern[str]], unit: Sentence) -> bool:
+def _is_entry_of(entries: list[EntryLine], unit: Sentence) -> bool:
     """`unit` is the term line of one of these options' entries, or the line that tags
     the option with its description ("-i     demander une confirmation…", "-p     same as
     --preserve=…"), as the passage writes it."""
@@ -2283,8 +2276,8 @@ class ExtractiveAnswerer:
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
         # asked what a command of a page's command does ("what does systemctl isolate
         # do?"): that command's entry (`isolate UNIT`)
-        commands = [subcommand_line(word) for word in asked_subcommands(
-            question, list({id(u.hit): u.hit for u in units}.values()))
+        passages = list({id(u.hit): u.hit for u in units}.values())
+        commands = [subcommand_line(word) for word in asked_subcommands(question, passages)
                     ] if kind == DEFINITION else []
         literals = quoted_literals(question)  # what the user quotes, as written
         requirement = bool(_ASKS_REQUIREMENT.search(question))
@@ -2300,8 +2293,7 @@ class ExtractiveAnswerer:
         # commands: their entries speak of that command without writing its name ("-v,
         # --invert-match  Invert the sense of matching" in grep(1)), where its prose does
         # ("When the -v … option is also used, grep stops…"): the name counts as said there
-        pages = _page_names(question, list({id(u.hit): u.hit for u in units}.values())
-                            ) if entries or commands else {}
+        pages = _page_names(question, passages) if entries or commands else {}
         for sentence, text, cosine in zip(units, read, cosines, strict=True):
             own = by_hit[sentence.hit.chunk_id]
             named_page = pages.get(sentence.hit.path, "") if (

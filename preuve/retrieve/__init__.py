@@ -7,10 +7,10 @@ those of `preuve.registry.methods`, where these are registered and plugins add t
   (`adaptive.py`) and normalised scores or reciprocal ranks (`fusion.py`), together with
   the keyword list of the question translated (`bilingual.py`) and the list of a second,
   multilingual embedder (`companion`);
+- `rerank`: a cross-encoder re-scores the hybrid candidates (see `rerank.py`).
 
 bm25 and hybrid put first the entry of a command-line option the question names
 (`entries.py`: "what does grep -v do?").
-- `rerank`: a cross-encoder re-scores the hybrid candidates (see `rerank.py`).
 
 Every method receives the same `Filters` and applies them before its top k.
 """

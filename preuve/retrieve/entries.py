@@ -86,21 +86,30 @@ def asked_options(question: str) -> list[str]:
 PAGE_NAMES = re.compile(r"^([\w.+-]+(?:,\s*[\w.+-]+)*)\s+[-—–]\s")
 
 
+def page_names(title: str | None) -> set[str]:
+    """The commands a manual page's NAME line names ("grep, egrep - print lines…": grep,
+    egrep), lower case; none for any other title."""
+    match = PAGE_NAMES.match(title or "")
+    return {name.strip().lower() for name in match.group(1).split(",")} if match else set()
+
+
+def command_names(hit: Hit) -> set[str]:
+    """The names a question calls a file by: its name before the first dot (`grep.1.gz`,
+    `zipfile.html`) and, for a manual page, the commands of its NAME line."""
+    return {hit.path.rsplit("/", 1)[-1].split(".", 1)[0].lower()} | page_names(hit.title)
+
+
+def asked_words(question: str) -> set[str]:
+    """The question's words as a command or a file is named, lower case."""
+    return {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+
+
 def named_files(question: str, hits: list[Hit]) -> list[str]:
-    """The files among `hits` that `question` names by their command: a manual page by
-    a name of its NAME line, any file by its name before the first dot (`grep.1.gz`,
-    `zipfile.html`), in rank order. An option is looked for there only: "my script runs
-    `curl -s $URL | tee out.json`…" over the Bash manual asks of no `-s` entry."""
-    asked = {w.lower() for w in re.findall(r"[\w.+-]+", question)}
-    out: dict[str, None] = {}
-    for hit in hits:
-        names = {hit.path.rsplit("/", 1)[-1].split(".", 1)[0].lower()}
-        page = PAGE_NAMES.match(hit.title or "")
-        if page:
-            names |= {name.strip().lower() for name in page.group(1).split(",")}
-        if names & asked:
-            out[hit.path] = None
-    return list(out)
+    """The files among `hits` that `question` names by their command (`command_names`),
+    in rank order. An option is looked for there only: "my script runs `curl -s $URL |
+    tee out.json`…" over the Bash manual asks of no `-s` entry."""
+    asked = asked_words(question)
+    return list(dict.fromkeys(hit.path for hit in hits if command_names(hit) & asked))
 
 
 # a command's own command on its entry's line, then how it is used (`isolate UNIT`, `mask
@@ -132,12 +141,8 @@ def subcommand_line(word: str) -> CommandLine:
 def asked_subcommands(question: str, hits: list[Hit]) -> list[str]:
     """The words the question writes right after the command of a page it names ("what
     does systemctl isolate do?": `isolate`), function words aside."""
-    names = set()
-    for hit in hits:
-        if hit.path in named_files(question, [hit]):
-            page = PAGE_NAMES.match(hit.title or "")
-            names |= {n.strip().lower() for n in page.group(1).split(",")} if page else set()
-            names.add(hit.path.rsplit("/", 1)[-1].split(".", 1)[0].lower())
+    asked = asked_words(question)
+    names = set().union(*(command_names(hit) for hit in hits if command_names(hit) & asked))
     out: dict[str, None] = {}
     for name in names:
         for match in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+([a-z][\w-]{{2,}})", question,
