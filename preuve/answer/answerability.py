@@ -28,6 +28,7 @@ from preuve.answer.intent import asked_part, sets_scene
 from preuve.models import ASK_K, Hit
 from preuve.retrieve.fusion import FUSED
 
+_PRONOUN_CONTRACTION = re.compile(r"['’](?:ve|re|d|ll|m)$", re.I)
 _CONTRACTION = re.compile(r"['’](?:ve|re|s|d|ll|m|t)$|n['’]t$", re.I)  # I've, don't
 _NUMBER = re.compile(r"^[\d.,:/-]+$")  # 0.2, 3.11, 2026-11-05: figures, never names
 # A word found only through its dictionary translation counts this share of its weight.
@@ -185,6 +186,10 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"
                               r"en tant que|en tant qu['’]|"
                               r"all at once|"
+                              # "no matter if the text is upper or lower case", "peu importe"
+                              r"no matter (?:if|whether|what|how|which|who|where|when)|"
+                              r"(?:peu |n['’])importe (?:si|s['’]|quel(?:le)?s?|comment|où|qui|"
+                              r"quand)|"
                               r"si (?:je|on|tu) (?:ne )?(?:précise|dis|indique)s? rien)"
                               r"\b['’]?", re.I)
 
@@ -200,6 +205,7 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
     opens = True  # the word opens a sentence
     for raw in question.replace("?", "? ").split():
         word = _INVERTED.sub("", raw.strip(".,;:!?'’\"«»()"))  # "faut-il" asks as "faut"
+        word = _PRONOUN_CONTRACTION.sub("", word)  # "I've", "we're": no "ve", "re" to find
         bare = tokens.fold(word)
         # an ordinary word written with a capital inside a sentence names something:
         # Python's "None", HTTP's "GET"
@@ -264,9 +270,12 @@ _KEYS = re.compile(r"^(?:ctrl|control|alt|altgr|shift|meta|cmd|super|esc|fn)(?:[
 
 
 # a name given as an example of what is asked about: "like", "such as", "e.g.",
-# "comme", "par exemple" and the name after it
+# "comme", "par exemple", a file "called" so, and the name after it
 _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
-                      r"par exemple,?|tel(?:le)?s? que)\s+[\"'`«“(]?"
+                      r"par exemple,?|tel(?:le)?s? que|"
+                      # "all files called Makefile": a file's name is a value, not a topic
+                      r"(?:files?|folders?|director(?:y|ies)|fichiers?|dossiers?|"
+                      r"répertoires?)\s+(?:called|named|nommée?s?|appelée?s?))\s+[\"'`«“(]?"
                       r"([\w$][\w.$/-]*\w)(?![\w$/-])[\"'`»”)]?"
                       # not a comparison: "…like distcc does" names another tool
                       r"(?!\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will|"
@@ -406,12 +415,19 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
     """Every stem (French and English) of the passages' text and headings (and the short
-    options they name, as written: `text.SHORT_OPTION`)."""
+    options they name, as written: `text.SHORT_OPTION`), and a name written in parts as
+    one word: zsh's NO_CLOBBER is the "noclobber" a user types."""
     out: set[str] = set()
     for hit in hits:
+        text = f"{hit.heading}\n{hit.text}"
+        joined = " ".join(re.sub(r"[_-]", "", m) for m in _PARTED.findall(text))
         for lang in tokens.LANGUAGES:
-            out.update(tokens.tokens(f"{hit.heading}\n{hit.text}", lang))
+            out.update(tokens.tokens(text, lang))
+            out.update(tokens.tokens(joined, lang))
     return out
+
+
+_PARTED = re.compile(r"(?<![\w-])[^\W\d_]+(?:[_-][^\W\d_]+)+(?![\w-])")
 
 
 def idf(df: int, n: int) -> float:

@@ -70,7 +70,9 @@ _BOUNDARY = re.compile(
 # example's command: "To print a process tree:" over "ps -ejH")
 _LINE_END = re.compile(r"(?<=[.!?:])" + _ABBREVIATED + r"\n(?=[ \t]*[a-z])")
 # ("#.": an item reStructuredText numbers itself)
-_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?!>>)\s*|\|\s*|:[ \t]+(?=\S))")
+# (a quote's ">" before a space: not the shell's ">>word 2>&1", nor Python's ">>>")
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|#\.\s+|>(?=\s|$)\s*|\|\s*|"
+                     r":[ \t]+(?=\S))")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)]|#\.)\s+")  # (•: groff's bullet, in manual pages)
 # "Frais et indemnités .... 2", "3.2 Journée d'équipe 4": a contents entry, no statement
 # (a menu item's "…" before a sentence's end is not a leader: "Édition→Préférences....")
@@ -350,7 +352,17 @@ def is_statement(sentence: str, list_item: bool = False) -> bool:
         return False
     if _TOC_LINE.search(sentence):
         return False
-    return list_item or bool(_END.search(sentence)) or announces(sentence)
+    return list_item or bool(_END.search(sentence)) or announces(sentence) \
+        or bool(_COLON_CODE.search(sentence))
+
+
+# a sentence that ends on the code its colon announces, on its line ("The format for
+# appending standard output and standard error is: &>>word")
+_COLON_CODE = re.compile(r"\w:\s+[^\s:]*[^\w\s.,;:!?'’\"»)][^\s:]*$")
+# a line that ends on a word no sentence or title ends on: the paragraph goes on below
+# ("This is semantically equivalent to" / ">>word 2>&1 (see…)")
+_DANGLING = re.compile(r"(?<![\w-])(?:to|of|the|an?|with|by|for|from|into|and|or|than|is|are|"
+                       r"de|du|des|le|la|les|une?|à|au|aux|pour|avec|par|et|ou|est|sont)$", re.I)
 
 
 def unwrap(body: str, headings: Sequence[str] = ()) -> str:
@@ -377,7 +389,7 @@ def unwrap(body: str, headings: Sequence[str] = ()) -> str:
                 and not (headings and _is_heading_line(out[-1], headings)):
             prev = out[-1]
             soft = not _END.search(prev) and not _LIST_ITEM.match(line) and (
-                line[:1].islower() or len(prev) >= 0.7 * widest) and \
+                line[:1].islower() or len(prev) >= 0.7 * widest or _DANGLING.search(prev)) and \
                 not is_table_row(prev) and not is_table_row(line) and \
                 not (_LONE_NAME.match(prev) and len(out) > 1 and out[-2].endswith(":"))
             # (a table's row, a name listed under a colon: lines of their own)
@@ -1072,11 +1084,16 @@ def _translated_words(question: str, language: str) -> tuple[frozenset[str], ...
         question, lambda word: code_translation(word, language)))
 
 
-def translated_overlap(question: str, language: str, sentence: str) -> float:
+def translated_overlap(question: str, language: str, sentence: str,
+                       translated_only: bool = False) -> float:
     """Share of the question's content words that the sentence, in the other language,
     holds as one of their translations ("commentaire" in "comments are not allowed on
-    the same line"): the words of the question as written meet only its names there."""
+    the same line"): the words of the question as written meet only its names there.
+    `translated_only`: of the words that have a translation (not names, figures and
+    words written alike in both languages, which any passage about them holds)."""
     words = _translated_words(question, language)
+    if translated_only:
+        words = tuple(w for w in words if len(w) > 1)
     if not words:
         return 0.0
     held = tokens.loosely(words, {t for lang in tokens.LANGUAGES
@@ -1912,12 +1929,15 @@ def _whole_lines(hit: Hit) -> frozenset[str]:
     return frozenset(line.strip() for line in hit.text.splitlines())
 
 
-def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
+def window(sentences: list[Sentence], start: int, words: int, *,
+           paragraphs: bool = False) -> list[Sentence]:
     """Contiguous quotable units from `start` while they fit in `words` (the first always),
-    never across a heading, a question or another unquoted line; a statement that ends with
-    a colon brings what it announces (the unit after it and the lines that complete it, up
-    to ANNOUNCED_WORDS more), and a quote never ends on such a colon; it stops at a
-    reference's change or audit note ("Changed in version 3.6: …")."""
+    never across a heading, a question or another unquoted line, nor into another
+    paragraph unless `paragraphs` (a section whose heading names what is asked, quoted
+    from its start: "This construct allows both…" / "The format… is: &>word"); a
+    statement that ends with a colon brings what it announces (the unit after it and the
+    lines that complete it, up to ANNOUNCED_WORDS more), and a quote never ends on such a
+    colon; it stops at a reference's change or audit note ("Changed in version 3.6: …")."""
     out: list[Sentence] = []
     used, extra = 0, 0
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
@@ -1940,7 +1960,8 @@ def window(sentences: list[Sentence], start: int, words: int) -> list[Sentence]:
             extra += n
             out.append(sentence)
             continue
-        if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block):
+        if sentence.role not in QUOTABLE or (out and sentence.block != out[0].block
+                                                 and not paragraphs):
             break
         if out and (_opens_on_option(out[0].text) and _opens_on_option(sentence.text)
                     or _LABELLED_ITEM.match(out[0].text) and _LABELLED_ITEM.match(sentence.text)):
@@ -2559,6 +2580,7 @@ class ExtractiveAnswerer:
         start = pick.index
         # steps take room, and so does a yes or no with its condition: half as many words again
         budget = self.words * 3 // 2 if kind in (PROCEDURE, YESNO) else self.words
+        whole = False  # the quote may go on past its paragraph (`window`)
         if pick.role != STATEMENT:  # a question or heading: its body answers it
             body = next((s for s in own[pick.index + 1:] if s.role == STATEMENT), None)
             if body is None:  # nothing after it here: the best statement of the passage
@@ -2583,7 +2605,7 @@ class ExtractiveAnswerer:
                 # quoted questions): quoted from the start of the passage ranked higher
             if opening is not None:  # the passage goes on from an earlier one found too
                 own = by_hit[opening.chunk_id]
-            start = _body_start(own)
+            start, whole = _body_start(own), True
             why += "; its heading names what is asked: quoted from the section's start"
             if opening is not None:
                 why += f" (passage ranked {opening.rank}, where the section opens)"
@@ -2592,7 +2614,7 @@ class ExtractiveAnswerer:
                 or any(s is pick for s in window(own, _body_start(own), budget))):
             start = _body_start(own)
             why += "; an API entry: quoted from its description"
-        elif kind != YESNO and (described := _description_start(own, pick)) is not None \
+        elif (described := _description_start(own, pick)) is not None \
                 and described < start and any(s is pick for s in window(own, described, budget)):
             start = described  # "-P max-procs" / "Run up to…; the default is 1." / "If…"
             why += "; a term's description: quoted from its start"
@@ -2603,7 +2625,7 @@ class ExtractiveAnswerer:
         # a "why" that also asks what to do ("Pourquoi, et quelle est la bonne méthode ?")
         # is quoted as far as a procedure is, from where a reason's quote starts
         room = self.words * 3 // 2 if _WHY_AND_HOW.search(question) else budget
-        chosen = _with_antecedent(own, window(own, start, room), room)
+        chosen = _with_antecedent(own, window(own, start, room, paragraphs=whole), room)
         chosen = _with_tail(own, chosen)
         chosen = _with_reason(kind, own, chosen)
         chosen = _with_default(question, own, chosen)
@@ -2681,11 +2703,14 @@ class ExtractiveAnswerer:
         own = by_hit[best.hit.chunk_id]
         words = 2 * SECOND_WORDS if best is goes_on else SECOND_WORDS  # the section goes on
         quote = window(own, _lean_start(own, best.index, words), words)
-        # across languages, the question's words as translated (their senses)
-        words = question if _language(best.hit) == asked else code_translation(
-            question, asked)
-        if best is not goes_on and words and \
-                term_overlap(words, " ".join(u.text for u in quote)) <= SECOND_OVERLAP:
+        # across languages, the question's words as translated: the share of all their
+        # senses, or of the translated words one of whose senses is there ("garde": keep,
+        # preserve, retain; "…APT stores a copy of those files")
+        said_there = " ".join(u.text for u in quote)
+        overlap = term_overlap(question, said_there) if _language(best.hit) == asked else \
+            max(term_overlap(code_translation(question, asked), said_there),
+                translated_overlap(question, asked, said_there, translated_only=True))
+        if best is not goes_on and overlap <= SECOND_OVERLAP:
             # another section close in meaning by chance: one word of the question
             # ("server" in an HTTP server's example for a question about a time server);
             # the quote's own section going on is not chance

@@ -47,8 +47,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # ("what's the longest name…", "what is the maximum length…", "quel est le plus gros…": a
     # superlative of a measure; "the biggest difference" is none)
     (NUMBER, re.compile(r"\b(how (many|much|long|often|big|old|fast|large|high|hot)|combien|"
-                        r"(what|which)('s| is| are| was| were)? the (maximum|minimum|max|min|"
-                        r"longest|shortest|largest|smallest|highest|lowest|biggest|greatest)"
+                        r"(what|which)('s| is| are| was| were)? the (default )?(maximum|minimum|"
+                        r"max|min|longest|shortest|largest|smallest|highest|lowest|biggest|"
+                        r"greatest)"
                         r"(?!-| (difference|problem|issue|advantage|benefit|drawback|risk|"
                         r"change|mistake|reason|challenge|limitation|thing|deal)s?\b)|"
                         r"quel(le)?s? (est|sont) (le |la |les |l['’])?(\w+ )?plus "
@@ -115,7 +116,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),
     (YESNO, re.compile(r"^\W*(is|are|can|could|do|does|did|should|will|would|may|must|has|have|"
                        r"est-ce|peut-on|puis-je|dois-je|faut-il|y a-t-il|existe-t-il|"
-                       r"\w+-t-(il|elle|on)|\w+-(je|tu|il|elle|on|nous|vous|ils|elles))\b", _I)),
+                       r"\w+-t-(il|elle|on)|\w+-(je|tu|il|elle|on|nous|vous|ils|elles))\b|"
+                       # its subject first: "le répertoire personnel est-il créé ?", "mes
+                       # fichiers seront-ils écrasés ?" (no word that asks comes before)
+                       r"^\W*((?!(comment|pourquoi|quel\w*|lequel|laquelle|lesquel\w*|où|"
+                       r"combien|quand|qui|que|qu['’]\w*|à|a)\b)[\w'’]+\s+){1,5}"
+                       r"\w+-(t-)?(il|elle|on|ils|elles)\b", _I)),
 )
 
 # What a sentence carries, for each kind it can serve.

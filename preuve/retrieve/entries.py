@@ -28,13 +28,14 @@ _ASKED = re.compile(r"(?<![\w-])--?[^\W\d_][\w-]*")
 FILES = 3
 POOL = 50
 # An option's entry line: the option among its other spellings ("-v, --invert-match",
-# "--directory=DIR, -C DIR", jq's "○ --slurp/-s:"), each with its argument, then nothing
-# or its description after a gap (a short tag: "-t     sort by time"). A wrapped line
+# "--directory=DIR, -C DIR", jq's "○ --slurp/-s:", less's "-b n or --buffers=n"), each
+# with its argument, then nothing or its description after a gap (a short tag: "-t
+# sort by time"). A wrapped line
 # of prose that starts with an option ("-v command-line option is specified") is none.
 # Read spelling by spelling (no pattern that backtracks over a long line of options).
 _BULLET = re.compile(r"^[•○*·]\s+")
 _GAP = re.compile(r"[ \t]{2,}|\t")
-_SEPARATOR = re.compile(r"\s*[,|/]\s*")
+_SEPARATOR = re.compile(r"\s*[,|/]\s*|\s+(?:or|ou)\s+")
 _SPELLING = re.compile(r"(--?[\w-]+)(?:(?:=|\[=| )[^\s,|/]*)?")
 # a line longer than this is prose, never an entry
 LONGEST_ENTRY = 200

@@ -460,3 +460,56 @@ def test_a_key_the_user_presses_is_no_name_the_pages_lack():
     words = [("Ctrl-C", frozenset({"ctrl-c"})), ("Alt+F4", frozenset({"alt+f4"})),
              ("debmirror", frozenset({"debmirror"}))]
     assert absent_names(words, [0, 0, 0], lambda word: True) == ["debmirror"]
+
+
+def test_no_matter_if_and_i_ve_shape_a_question():
+    """"How do I get my regex to match no matter if the text is upper or lower case?" and
+    "I've got noclobber turned on…" (trials 174 and 171, English pages): "matter" and the
+    "ve" of "I've" counted as words the passages had to hold, weighing most since no
+    passage has them."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words(
+        "I've tried, we're stuck: how do I match no matter if it is upper case, and peu "
+        "importe si c'est en majuscules ?")]
+    assert not {"I've", "we're", "matter", "importe"} & set(words), words
+    assert {"stuck", "match", "upper", "majuscules"} <= set(words), words
+
+
+def test_a_name_written_in_parts_is_found_written_as_one_word():
+    """"I've got noclobber turned on…" over zsh's options page, which writes NO_CLOBBER
+    (trial 171): the word the user types was a word no passage holds."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="Options.html",
+                  kind="html", title="Options", heading="Input/Output", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  language="en", text="NO_CLOBBER (-C) Allows > redirection to truncate "
+                                      "existing files.")
+    rows = judge("is noclobber set?", [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                 is_name=lambda word: False).numbers["words"]
+    assert next(r for r in rows if r["word"] == "noclobb")["found"], rows  # (its stem)
+
+
+def test_a_file_s_name_the_user_gives_is_no_name_the_pages_lack():
+    """"How can I find all files called Makefile in this directory and all subdirectories
+    with just a glob?" (trial 171, zsh's Expansion page, whose recursive globbing section
+    ranked first) was refused as naming "Makefile", which no passage holds: the name of
+    the files looked for is a value, as an example is. A tool "called" so is still a name
+    the passages lack."""
+    from preuve.answer.answerability import judge
+
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="Expansion.html",
+                  kind="html", title="Expansion", heading="Recursive Globbing", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  language="en", text="As a shorthand, '**/' is equivalent to '(*/)#'; this "
+                                      "matches files in subdirectories.")
+
+    def names(question: str) -> list[str]:
+        return judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                     is_name=lambda word: word.lower() in {"makefile", "debmirror"}
+                     ).numbers.get("absent_names", [])
+
+    assert names("How do I glob all files called Makefile in subdirectories?") == []
+    assert names("Comment trouver les fichiers nommés Makefile ?") == []
+    assert names("How do I glob subdirectories with a tool called debmirror?") == ["debmirror"]

@@ -6546,3 +6546,63 @@ def test_a_sentence_stopping_where_its_example_begins_carries_it(tmp_path):
     quoted = _quote_hits(tmp_path, "My rebase stopped because of a conflict. I've fixed the "
                          "file, what do I do now to keep going?", [rebase])
     assert "`git add <filename>`" in quoted and "`git rebase --continue`" in quoted, quoted
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Quand je crée un compte système avec useradd -r, le répertoire personnel est-il créé "
+     "automatiquement ?", "yesno"),
+    ("Les chiens sont-ils acceptés au bureau ?", "yesno"),
+    ("Comment le répertoire personnel est-il créé ?", PROCEDURE),
+    ("Pourquoi le fichier est-il vide ?", "reason")])
+def test_a_french_yes_or_no_may_name_its_subject_first(question, kind):
+    """"…, le répertoire personnel est-il créé automatiquement ?" (trial 175) was read as
+    asking nothing in particular, and its answer stopped before useradd's "You have to
+    specify the -m options…": a yes or no is quoted with its condition."""
+    assert question_kind(question) == kind
+
+
+def test_a_pdf_section_named_by_the_question_is_quoted_past_its_first_paragraph():
+    """"How do I send both the normal output and the error messages of a command into the
+    same log file?" over the Bash manual in PDF (trial 168) quoted only "This construct
+    allows both the standard output… to be appended to the file whose name is the
+    expansion of word.": the lines that give the construct were left out, one ending on
+    its code ("…is: &>>word"), one ending on "to" with the code on the next line. A
+    section whose heading names what is asked is quoted from its start, past its first
+    paragraph; a line that ends on "to" goes on below."""
+    text = ("3.6.5 Appending Standard Output and Standard Error\n"
+            "This construct allows both the standard output (file descriptor 1) and the "
+            "standard error output (file descriptor 2) to be appended to the file whose name "
+            "is the expansion of word.\n"
+            "The format for appending standard output and standard error is: &>>word\n"
+            "This is semantically equivalent to\n"
+            ">>word 2>&1 (see Duplicating File Descriptors below).")
+    hit = _hit(1, "bashref.pdf", "Basic Shell Features > Redirections > Appending Standard "
+               "Output and Standard Error", text, kind="pdf")
+    hit.page, hit.start_line, hit.end_line = 46, None, None
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How do I append both the standard output and the standard error to a file?", [hit])
+    assert "is: &>>word" in quoted and "equivalent to >>word 2>&1" in quoted, quoted
+
+
+def test_a_french_admin_s_words_have_their_admin_sense_in_english():
+    """"Quel code de sortie renvoie userdel quand l'utilisateur est encore connecté ?"
+    (trial 175: userdel's exit values, "8 user currently logged in", ranked first) and
+    "…les mots de passe chiffrés des comptes utilisateurs" (trial 170) were refused:
+    "sortie" read as output only, "connecté" as plugged in, "comptes" as counts; "gardent
+    leur ordre de départ" (trial 174: "their order will be preserved… the original items")
+    as keep and departure."""
+    def english(words: str) -> set[str]:
+        return set(bilingual.code_translation(words, "fr").split())
+
+    assert {"exit", "status"} <= english("code de sortie")
+    assert "account" in english("comptes") and {"logged", "in"} <= english("connecté")
+    assert "preserve" in english("gardent") and "original" in english("ordre de départ")
+
+
+def test_a_default_maximum_asks_for_a_figure():
+    """"What is the default maximum number of columns a table can have in SQLite?" (trial
+    169, out of scope: the pages name SQLITE_MAX_COLUMN, never its value) was read as
+    asking nothing in particular, and a sentence without a figure answered it."""
+    assert question_kind("What is the default maximum number of columns a table can "
+                         "have?") == NUMBER
+    assert question_kind("What's the default maximum size of a page?") == NUMBER

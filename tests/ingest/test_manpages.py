@@ -251,13 +251,46 @@ def test_an_entry_line_is_read_spelling_by_spelling():
     for option, line in (("-m", "       -m NUM, --max-count=NUM"), ("--max-count", "-m NUM, "
                          "--max-count=NUM"), ("-s", "○   --slurp/-s:"), ("-t", "   -t     sort "
                          "by time"), ("--color", "--color[=WHEN], --colour[=WHEN]"),
-                         ("-C", "--directory=DIR, -C DIR"), ("-mtime", "  -mtime n")):
+                         ("-C", "--directory=DIR, -C DIR"), ("-mtime", "  -mtime n"),
+                         ("-F", "-F or --quit-if-one-screen"), ("--buffers", "-b n or "
+                         "--buffers=n")):
         assert entry_line(option).match(line), (option, line)
     for option, line in (("-v", " -v command-line option is specified"),
-                         ("-o", "-o file is used"), ("-v", ", ".join(["--opt-x=VAL"] * 3000)),
+                         ("-o", "-o file is used"), ("-v", "-v or any other option"),
+                         ("-v", ", ".join(["--opt-x=VAL"] * 3000)),
                          ("-v", ", ".join(["--opt-x=VAL"] * 3000) + ", -v")):
         assert not entry_line(option).match(line), (option, line[:60])
     assert subcommand_line("pop").match("pop [--index] [-q|--quiet] [<stash>]")
     assert subcommand_line("enable").match("enable UNIT..., enable PATH...")
     assert not subcommand_line("isolate").match("isolate the unit from the others")
     assert not subcommand_line("isolate").match("isolate " + "A" * 50_000 + "!")
+
+
+def test_an_option_listed_with_or_is_answered_by_its_entry(tmp_path):
+    """"what does less -F actually do? saw it in someone's LESS variable" (trial 172) was
+    refused: less lists its options as "-F or --quit-if-one-screen", which was read as no
+    entry line, and no passage ranked had the option."""
+    docs = _pages(tmp_path, "less.1.gz", "xargs.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("what does less -F actually do? it is in my LESS variable"
+                           ).answer
+    assert answer.startswith("`-F or --quit-if-one-screen` — Causes less to automatically "
+                             "exit"), answer
+
+
+def test_a_yes_or_no_answered_inside_an_option_s_description_is_quoted_from_its_start(
+        tmp_path):
+    """"Can xargs run several of the commands at the same time instead of one after
+    another?" (trial 172) quoted "xargs never terminates its commands; when asked to
+    decrease…", the eleventh line of `-P`'s description: the reader never learnt the option.
+    A yes or no read inside a term's description is quoted from the description's start,
+    as other questions are."""
+    docs = _pages(tmp_path, "xargs.1.gz", "less.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Can xargs run several of the commands at the same time instead "
+                           "of one after another?").answer
+    assert answer.startswith("`-P max-procs, --max-procs=max-procs` — Run up to max-procs "
+                             "processes at a time"), answer
+
