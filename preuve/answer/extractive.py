@@ -2496,8 +2496,13 @@ class ExtractiveAnswerer:
                     and (named is None or h is first or _continues(first, h)
                          and not (named is termed and any(u.role == HEADING
                                                           for u in by_hit[h.chunk_id])))}
-        rival = max((u for u in units if u.hit.chunk_id in eligible), key=across,
-                    default=None) or max(units, key=across)
+        # (the best among the passages that may outbid the first: one further down that
+        # scores more cannot, and must not hide the second's "Pour effacer le contenu d'un
+        # fichier journal…" behind its own best)
+        rival = max((u for u in units if u.hit.chunk_id in eligible
+                     and (u.hit.rank or 1) <= RIVAL_PASSAGES), key=across, default=None) or \
+            max((u for u in units if u.hit.chunk_id in eligible), key=across,
+                default=None) or max(units, key=across)
         why = ("the first-ranked passage" if top.rank in (None, 1) else
                f"the first passage with a statement (ranked {top.rank})") if first is top else (
             f"the entry the question names (ranked {first.rank})" if first is named else

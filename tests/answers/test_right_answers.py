@@ -6606,3 +6606,24 @@ def test_a_default_maximum_asks_for_a_figure():
     assert question_kind("What is the default maximum number of columns a table can "
                          "have?") == NUMBER
     assert question_kind("What's the default maximum size of a page?") == NUMBER
+
+
+def test_a_rival_passage_is_not_hidden_by_a_better_sentence_further_down():
+    """"Mon fichier de log est devenu énorme, comment le vider proprement sans le
+    supprimer ?" (trial 173, the Debian Reference in French) quoted the first passage's
+    "Tous les fichiers supprimés mais ouverts…" though the second, "Effacer le contenu d'un
+    fichier", says how: the best sentence of all was the fifth passage's, which may not
+    outbid the first, and the second was never weighed against it."""
+    question = "Comment vider un fichier de log devenu énorme sans le supprimer ?"
+    hits = [_hit(1, "ch09.html", "Consommation d'espace disque invisible",
+                 "Tous les fichiers supprimés mais encore ouverts prennent de l'espace disque."),
+            _hit(2, "ch09.html", "Effacer le contenu d'un fichier",
+                 "Pour vider un fichier de log, n'utilisez pas rm pour le supprimer puis le "
+                 "recréer."),
+            _hit(3, "ch10.html", "Sauvegardes", "Les sauvegardes se font chaque nuit."),
+            _hit(4, "ch10.html", "Réseau", "Le réseau se configure dans un fichier."),
+            _hit(5, "ch09.html", "Nettoyer une image disque",
+                 "Un fichier de log énorme devenu inutile se supprime, et vider le fichier de "
+                 "log suffit sans le supprimer.")]
+    quoted, _, info = ExtractiveAnswerer(None).answer(question, hits)
+    assert quoted.startswith("Pour vider un fichier de log"), (quoted, info["choice"])
