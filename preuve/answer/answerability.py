@@ -114,7 +114,9 @@ aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn any
 already just also even ever never yet
 chez rester reste restent stay stays
 juste précise précises précisent préciser précisé précisée précisés précisant
-concrètement concretely genre
+concrètement concretely genre tel telle tels telles
+onto upon towards toward throughout despite beneath underneath besides amongst among whereas
+whether versus lorsqu puisque parmi envers durant hormis
 vaut valent valoir
 specify specifies specified specifying
 donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
@@ -547,6 +549,16 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     weights = [0.0 if (_NUMBER.match(word) or _MEASURE.match(word)) and not stems_of & read
                else weight
                for (stems_of, word), weight in zip(written, weights, strict=True)]
+    # a compound whose parts are words of the question too ("FAT-formatted": "fat",
+    # "formatted") is weighed by its parts, not once more as a whole no passage writes
+    def parted(group: frozenset[str]) -> bool:
+        whole = next((s for s in group if "-" in s.strip("-")), None)
+        return whole is not None and all(
+            any(part in other for other in words if other is not group)
+            for part in whole.strip("-").split("-") if len(part) > 1)
+
+    weights = [0.0 if parted(group) else weight
+               for group, weight in zip(words, weights, strict=True)]
     share, rows = coverage(words, tokens.loosely(words, set().union(*stems[:PASSAGES])),
                            weights, own_stems)
     agree = agreement(hits)

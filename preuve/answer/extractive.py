@@ -140,8 +140,11 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")  # a fenced block starts here (`models.F
 _CODE_LIKE = re.compile(r"[\[\]{}$\\/=<>|]|\s--?\w|^\S+$|^(?:\$\s|>>>|#!)")
 # A reference entry's default, on a line of its own: "**Default** - ``10``", "Default: #f",
 # "Valeur par défaut : 101", an Apache directive's "Défaut: | LogFormat "%h %l…""
+# (and a short sentence that gives it: "Defaults to 100ms.", "Default is 0.", "Par défaut
+# : 5.": too short to be read as a statement otherwise)
 _DEFAULT_VALUE = re.compile(r"^[*_`\s]*(?:default(?: value)?|valeur par d[ée]faut|"
-                            r"(?:par )?d[ée]faut)[*_`\s]*(?:[:=]|\s[-–—])\s*\S", re.I)
+                            r"(?:par )?d[ée]faut)[*_`\s]*(?:[:=]|\s[-–—])\s*\S|"
+                            r"^(?:the )?defaults? (?:is|to|value is) \S+\.?$", re.I)
 # The short answer that opens a body: "Yes.", "Non.", "Go right ahead!"
 _SHORT_ANSWER = re.compile(r"^\S+(?:\s+\S+){0,3}[.!]$")
 _END = re.compile(r"(?:[.!?…:;][\"»”')\]]*|\s[:;]-?[)(DP])$")  # an emoticon ends one too
@@ -1156,6 +1159,12 @@ _ASKS_DEFAULT = re.compile(
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change|"
     r"say|pick|choose|select|tell|provide|supply|mention)\b|"
+    # "…when I haven't configured anything?", "…but don't say --soft or --hard", "…and I
+    # don't give a backup option": what it does then
+    r"\b(?:(?:when|if|but) (?:(?:i|you|we) )?(?:don['’]t|do not|didn['’]t|did not|haven['’]t|"
+    r"have not|never)|and (?:i|you|we) (?:don['’]t|do not)) (?:specif(?:y|ied)|give|given|"
+    r"pass|passed|set|configur(?:e|ed)|change|changed|say|said|pick|picked|choose|chosen|tell|"
+    r"told|provide|provided|touch|touched)\b|"
     # "how many threads does zstd use unless I tell it otherwise?"
     r"\bunless (?:i|you|we) (?:tell|say|specify|set|pass|give|choose|pick|select|ask)\b|"
     # "I wrote a trigger without saying whether it's per row or per statement"
@@ -2638,7 +2647,8 @@ class ExtractiveAnswerer:
         if header is not None:  # a row means what its columns say
             chosen = [header] + chosen
         signature = _signature_before(own, chosen) or _term_carried_over(
-            own, chosen, hits, by_hit) or (_name_before(own, chosen) if kind == NAME else None)
+            own, chosen, hits, by_hit) or (_name_before(own, chosen) if kind == NAME else None) \
+            or _term_far_above(own, chosen)
         if signature is not None:  # an API entry's description: its name leads the quote
             chosen = [signature] + chosen
         if own is not by_hit[pick.hit.chunk_id]:  # quoted from where the section opens:
@@ -3242,6 +3252,20 @@ def _page_section(heading: Sentence) -> bool:
     """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS")."""
     return heading.hit.kind in _PAGE_KINDS and not heading.term and \
         bool(_SECTION_TITLE.match(heading.text.strip()))
+
+
+def _term_far_above(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:
+    """When the quote starts inside a long description of a term alone on its line (an
+    option's, a directive's), past what a quote from its start reaches ("…Default is 3."
+    at the end of `retries NUMBER`'s): the term, to lead it after an ellipsis; the reader
+    learns what the description is of."""
+    if not chosen or chosen[0].role != STATEMENT:
+        return None
+    start = _description_start(own, chosen[0])
+    if start is None or start >= chosen[0].index or not own[start - 1].term:
+        return None
+    chosen[0].elided = True
+    return _term_lead(own[start - 1], own[start - 1].index, chosen[0].block)
 
 
 def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

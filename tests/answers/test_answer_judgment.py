@@ -513,3 +513,27 @@ def test_a_file_s_name_the_user_gives_is_no_name_the_pages_lack():
     assert names("How do I glob all files called Makefile in subdirectories?") == []
     assert names("Comment trouver les fichiers nommés Makefile ?") == []
     assert names("How do I glob subdirectories with a tool called debmirror?") == ["debmirror"]
+
+
+def test_a_compound_s_parts_and_little_words_weigh_not_the_compound():
+    """"What's the largest single file I can copy onto a FAT-formatted USB stick?" (trial
+    179, the Debian Reference: "For FAT filesystems… the maximum file size is (2^32 - 1)
+    bytes", first) was refused at 32 % of its words: "FAT-formatted", which no passage
+    writes, weighed as much as a name beside its parts "fat" and "formatted", and "onto"
+    counted as a word to find; so did "tel" in "Comment récupérer un fichier tel qu'il
+    était…" (trial 182)."""
+    from preuve.answer.answerability import content_words, judge
+
+    words = [w for w, _ in content_words("copy it onto a stick, tel qu'il était, among "
+                                         "others")]
+    assert not {"onto", "tel", "among"} & set(words), words
+    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="ch10.html",
+                  kind="html", title="Data management", heading="Filesystems", page=None,
+                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
+                  language="en", text="For FAT filesystems by its design, the maximum file "
+                                      "size is (2^32 - 1) bytes.")
+    rows = judge("What is the maximum file size on a FAT-formatted disk?", [passage], 0.9,
+                 lambda stems: 0, 100, E5_DEFAULTS, is_name=lambda word: False
+                 ).numbers["words"]
+    compound = next(r for r in rows if r["word"] == "fat-formatted")
+    assert compound["idf"] == 0.0 and next(r for r in rows if r["word"] == "fat")["found"]

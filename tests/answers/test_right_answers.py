@@ -6627,3 +6627,41 @@ def test_a_rival_passage_is_not_hidden_by_a_better_sentence_further_down():
                  "log suffit sans le supprimer.")]
     quoted, _, info = ExtractiveAnswerer(None).answer(question, hits)
     assert quoted.startswith("Pour vider un fichier de log"), (quoted, info["choice"])
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("If my service crashes, how long does systemd wait before starting it again when I "
+     "haven't configured anything?", True),
+    ("If I run git reset with a commit but don't say --soft or --hard, which mode does it "
+     "use?", True),
+    ("When fileinput edits a file in place and I don't give a backup option, what "
+     "extension does the backup get?", True),
+    ("It failed and I did not change anything, why?", False),
+    ("I don't know how to set it up, where do I start?", False)])
+def test_a_default_asked_without_the_word(question, asks):
+    """Trials 177, 182 and 176: "…when I haven't configured anything?", "…but don't say
+    --soft or --hard", "…and I don't give a backup option" ask what happens by default
+    (systemd's "Defaults to 100ms.", git reset's "defaults to --mixed", fileinput's "by
+    default, the extension is '.bak'"), and were answered without it."""
+    from preuve.answer.extractive import _ASKS_DEFAULT
+
+    assert bool(_ASKS_DEFAULT.search(question)) is asks
+
+
+def test_a_quote_deep_in_a_long_description_is_led_by_its_term():
+    """A default read at the end of a long description ("…Default is 3.") was quoted
+    without the term it describes: the reader did not learn which setting it is. The term
+    leads the quote, after an ellipsis."""
+    filler = " ".join(f"The retry loop also logs attempt number {i} to the journal with "
+                      "its timestamp." for i in range(1, 9))
+    text = ("OPTIONS\n"
+            "       retries NUMBER\n"
+            "              How many times a failed transfer is tried again before the job "
+            "gives up. " + filler + " Default is 3.\n"
+            "\n"
+            "       timeout SECONDS\n"
+            "              How long a transfer may take.\n")
+    hit = _hit(1, "fetcher.5", "OPTIONS", text, kind="text")
+    quoted, _, _ = ExtractiveAnswerer(None).answer(
+        "How many times is a failed transfer tried again if I don't set retries?", [hit])
+    assert quoted.startswith("`retries NUMBER` — …") and "Default is 3." in quoted, quoted

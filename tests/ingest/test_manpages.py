@@ -294,3 +294,19 @@ def test_a_yes_or_no_answered_inside_an_option_s_description_is_quoted_from_its_
     assert answer.startswith("`-P max-procs, --max-procs=max-procs` — Run up to max-procs "
                              "processes at a time"), answer
 
+
+
+def test_a_default_asked_in_other_words_is_quoted_from_its_entry(tmp_path):
+    """"Si je ne mets pas de directive rotate, combien d'anciennes versions d'un log
+    logrotate garde-t-il ?" (trial 177) quoted `rotate count`'s description without its
+    last sentence, "Default is 0.": three words, too short to be read as a statement, as
+    systemd's "Defaults to 100ms." was. A short sentence that gives a default is one."""
+    docs = _pages(tmp_path, "logrotate.8.gz", "xargs.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        for question in ("Si je ne mets pas de directive rotate, combien d'anciennes "
+                         "versions d'un log logrotate garde-t-il ?",
+                         "If I don't set the rotate count in logrotate, how many old versions "
+                         "are kept?"):
+            answer = index.ask(question).answer
+            assert answer.startswith("`rotate count`") and "Default is 0." in answer, answer
