@@ -708,13 +708,31 @@ def _quoted_output(answer: str, c: Citation, fenced: list[tuple[int, int]],
                    passages: Sequence[Hit]) -> bool:
     """A bare path and line inside a fenced block whose whole line a passage holds word for
     word ("test.py:7: RuntimeWarning: coroutine 'test' was never awaited", a program's
-    output shown in the documentation): text quoted from that passage, not a citation."""
-    if not c.bare or not any(s <= c.span[0] < e for s, e in fenced):
+    output shown in the documentation), or in prose whose words around it a passage holds
+    word for word (the Debian Reference's 'Set "IP address or host name of the outgoing
+    smarthost:" to "smtp.hostname.dom:587"', quoted): text quoted from that passage, not a
+    citation."""
+    if not c.bare:
         return False
     start = answer.rfind("\n", 0, c.span[0]) + 1
     end = answer.find("\n", c.span[1])
-    line = " ".join(answer[start:end if end >= 0 else len(answer)].split())
-    return any(line in " ".join(h.text.split()) for h in passages)
+    end = end if end >= 0 else len(answer)
+    if any(s <= c.span[0] < e for s, e in fenced):
+        line = " ".join(answer[start:end].split())
+        return any(line in " ".join(h.text.split()) for h in passages)
+    # the words around it on its line, the first and last cut ones left out
+    around = answer[max(start, c.span[0] - QUOTED_AROUND):min(end, c.span[1] + QUOTED_AROUND)]
+    words = around.split()[1:-1]
+    if len(words) < QUOTED_WORDS:
+        return False
+    quoted = " ".join(words)
+    return any(quoted in " ".join(h.text.split()) for h in passages)
+
+
+# A bare citation in prose is passage text when the QUOTED_AROUND characters on each side
+# of it, QUOTED_WORDS words at least, are a passage's word for word
+QUOTED_AROUND = 60
+QUOTED_WORDS = 6
 
 
 def verify(answer: str, passages: Sequence[Hit]) -> Verification:

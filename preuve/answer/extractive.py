@@ -47,6 +47,7 @@ from preuve.retrieve.entries import (
     asked_options,
     asked_subcommands,
     asked_words,
+    command_names,
     entry_line,
     named_files,
     page_names,
@@ -1574,11 +1575,15 @@ CODE_BEFORE_TERMS = 2
 def _with_antecedent(own: list[Sentence], chosen: list[Sentence], words: int
                      ) -> list[Sentence]:
     """`chosen` with what its first sentence points back to (`_POINTS_ABOVE`) before it:
-    the statements just before it, across a note's heading, up to half of `words`."""
+    the statements just before it, across a note's heading, up to half of `words`; never
+    across a term alone on its line (logrotate's "delaycompress" / "Postpone compression
+    of the previous log file…" speaks of its own term, not of `compressoptions` above)."""
     if not chosen or not _POINTS_ABOVE.search(chosen[0].text):
         return chosen
     i = chosen[0].index - 1
     while i >= 0 and own[i].role == HEADING:
+        if own[i].term:
+            return chosen
         i -= 1
     if i < 0 or own[i].role not in QUOTABLE:
         return chosen
@@ -1872,11 +1877,15 @@ def _names_asked(question: str, term: str) -> bool:
 def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
     """`sentence` describes a term alone on its line whose compound name the question
     gives part by part ("urlize.rel" for "le rel que urlize met…", "truncate.leeway"): every
-    part of two letters or more is one of the question's words."""
+    part of two letters or more is one of the question's words; or whose name, no word of
+    either language, the question writes ("delaycompress", "copytruncate")."""
     start = _description_start(own, sentence)
     if not start or not own[start - 1].term:
         return False
     name = _term_name(own[start - 1].text).strip("`")
+    if _PLAIN_NAME.fullmatch(name):
+        return name.lower() in {w.lower() for w in _PLAIN_NAME.findall(question)} and \
+            is_word(name) is False
     parts = [p for p in re.split(r"[.:_/-]+", name) if p]
     if len(parts) < 2 or any(len(p) < 2 for p in parts) or not re.fullmatch(r"[\w.:/-]+", name):
         return False
@@ -2471,7 +2480,7 @@ class ExtractiveAnswerer:
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
-        termed = _termed(question, quotable, first, by_hit) or _worded_option(
+        termed = _termed(question, quotable, first, by_hit, kind) or _worded_option(
             question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
                                                              by_hit)
         named = _named_entry(question, quotable, first) or termed
@@ -2629,8 +2638,12 @@ class ExtractiveAnswerer:
             start = _body_start(own)
             why += "; an API entry: quoted from its description"
         elif (described := _description_start(own, pick)) is not None \
-                and described < start and any(s is pick for s in window(own, described, budget)):
+                and described < start and (any(
+                    s is pick for s in window(own, described, budget))
+                    or kind == DEFINITION and _names_term(question, own[described - 1])):
             start = described  # "-P max-procs" / "Run up to…; the default is 1." / "If…"
+            # (what a term the question names is or does, its description's first
+            # sentences say: the best sentence past them follows an ellipsis, `_with_best`)
             why += "; a term's description: quoted from its start"
         else:
             start = _lean_start(own, start, budget)
@@ -3031,14 +3044,20 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
 
 
 def _termed(question: str, hits: Sequence[Hit], first: Hit,
-            by_hit: dict[str, list[Sentence]]) -> Hit | None:
+            by_hit: dict[str, list[Sentence]], kind: str = OTHER) -> Hit | None:
     """When the question names a setting by its identifier ("what's work_mem out of the
     box?") and the first-ranked passage has no heading or term of that name (it only
     mentions it: hash_mem_multiplier's "…multiplying work_mem by…"), the passage among
     the first WORDED_DEPTH whose term is that name: its description answers. (A setting's
-    name, in snake case; an API's `copy.deepcopy` or `worker.terminate()` is
-    `_named_entry`'s.)"""
+    name, in snake case; or, asked what it is or does, a name that is no word of either
+    language: logrotate's "delaycompress", fileinput's "filelineno"; an API's
+    `copy.deepcopy` or `worker.terminate()` is `_named_entry`'s.)"""
     names = {n.lower() for n in _SNAKE_NAME.findall(question)}
+    if kind == DEFINITION:  # (not the command a page is about: "systemctl isolate")
+        pages = set().union(*(command_names(hit) for hit in hits))
+        names |= {w.lower() for w in _PLAIN_NAME.findall(question)
+                  if tokens.fold(w) not in tokens.STOPWORDS and w.lower() not in pages
+                  and is_word(w) is False}
 
     def terms(hit: Hit) -> bool:
         return any(u.role == HEADING and (m := _LEADING_NAME.match(u.text)) is not None
@@ -3129,6 +3148,8 @@ def _worded_option(question: str, hits: Sequence[Hit], first: Hit,
 _LEADING_NAME = re.compile(r"^[`*\s]*([A-Za-z_]\w*)(?![\w.(])")
 # a name in snake case, written alone: "work_mem" (not "pg_hba.conf", "copy.deep_copy()")
 _SNAKE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+(?![\w.(])")
+# a name written as one word of letters: "delaycompress", "filelineno"
+_PLAIN_NAME = re.compile(r"(?<![\w.=-])[A-Za-z]{5,}(?![\w.=(-])")
 
 
 def _member_entry(question: str, names: set[str], hits: Sequence[Hit],
@@ -3252,6 +3273,13 @@ def _page_section(heading: Sentence) -> bool:
     """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS")."""
     return heading.hit.kind in _PAGE_KINDS and not heading.term and \
         bool(_SECTION_TITLE.match(heading.text.strip()))
+
+
+def _names_term(question: str, term: Sentence) -> bool:
+    """The question writes the name of `term`, a term alone on its line ("copytruncate")."""
+    name = _LEADING_NAME.match(_term_name(term.text))
+    return term.term and name is not None and re.search(
+        rf"(?<![\w-]){re.escape(name.group(1))}(?![\w-])", question, re.I) is not None
 
 
 def _term_far_above(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None:

@@ -623,3 +623,23 @@ def test_a_program_s_output_quoted_from_a_passage_is_text_not_a_citation():
     written = quoted.replace("never awaited", "not awaited")
     assert not verify(written, [page]).ok
     assert not verify(quoted, [hit("library/asyncio-dev.html", 289, 326)]).ok
+
+
+def test_a_host_and_port_quoted_in_prose_from_a_passage_is_text_not_a_citation():
+    """The Debian Reference's smarthost steps, 'Set "IP address or host name of the
+    outgoing smarthost:" to "smtp.hostname.dom:587"', quoted as the answer to "how do I send
+    my mail through my ISP's relay host?", was read as a citation of "smtp.hostname.dom"
+    line 587, no passage, and the right answer was refused (own questions of session 42).
+    A bare path and line whose words around it a passage holds word for word is that
+    passage's text; one the answer writes in words of its own is still a citation."""
+    from dataclasses import replace
+
+    said = ('Unset contents of "Machines to relay mail for:". Set "IP address or host name '
+            'of the outgoing smarthost:" to "smtp.hostname.dom:587". Select "No" for "Hide '
+            'local mail name in outgoing mail?".')
+    page = replace(hit("ch06.en.html", 963, 988), text=said.replace(". ", ".\n"))
+    checked = verify(f"{said} [ch06.en.html:963-988]", [page])
+    assert checked.ok, checked.reasons
+    assert [c.citation.path for c in checked.citations] == ["ch06.en.html"]
+    written = "The relay is configured in smtp.hostname.dom:587 of the mail setup, as shown."
+    assert not verify(f"{written} [ch06.en.html:963-988]", [page]).ok

@@ -310,3 +310,23 @@ def test_a_default_asked_in_other_words_is_quoted_from_its_entry(tmp_path):
                          "are kept?"):
             answer = index.ask(question).answer
             assert answer.startswith("`rotate count`") and "Default is 0." in answer, answer
+
+
+def test_a_directive_asked_what_it_does_is_answered_by_its_own_entry(tmp_path):
+    """"What does delaycompress actually do in a logrotate config?" and "À quoi sert
+    l'option copytruncate dans logrotate ?" (trial 177): the first was answered from the
+    passage about config files on the command line (the directive's entry ranked second;
+    its name, no word, was not looked for as snake-case names are), then from
+    `compressoptions`' tail ("Postpone compression of the previous log file…" pointed back
+    across the term above it); the second from the tail of its own entry, without
+    "Truncate the original log file to zero size…". With the bundled model, as users run
+    it."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "logrotate.8.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("What does delaycompress actually do in a logrotate config?").answer
+        assert answer.startswith("`delaycompress` — Postpone compression"), answer
+        answer = index.ask("À quoi sert l'option copytruncate dans logrotate ?").answer
+        assert answer.startswith("`copytruncate` — Truncate the original log file"), answer
