@@ -146,6 +146,9 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"(?!(?<=since )\d+\.\d|(?<=depuis )\d+\.\d)"
                        r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d|\.x\b)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
+                       # a count of one: "At most one handler will be executed", "un seul"
+                       r"\b(at most|at least|only|exactly|no more than|more than|just) one\b|"
+                       r"\b(une? seule?|au plus une?|au moins une?|une? et une? seule?)\b|"
                        # ("the two values", "les deux fichiers" point back: no figure)
                        r"(?<!\bthe )(?<!\bles )(?<!\bces )(?<!\bthese )(?<!\bthose )"
                        r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"

@@ -6665,3 +6665,15 @@ def test_a_quote_deep_in_a_long_description_is_led_by_its_term():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "How many times is a failed transfer tried again if I don't set retries?", [hit])
     assert quoted.startswith("`retries NUMBER` — …") and "Default is 3." in quoted, quoted
+
+
+def test_a_count_of_one_said_in_words_is_a_figure():
+    """"If several except blocks could match an error, how many of them actually run?"
+    (trial 183, Python's tutorial: "At most one handler will be executed.", first) was
+    refused: a "how many" answer must hold a figure, and "one" was read as one only before
+    a unit of time or size."""
+    from preuve.answer.intent import NUMBER, carries
+
+    assert carries(NUMBER, "At most one handler will be executed.")
+    assert carries(NUMBER, "Un seul gestionnaire est exécuté, au plus une fois.")
+    assert not carries(NUMBER, "One of the handlers is executed.")
