@@ -1884,8 +1884,7 @@ def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> b
         return False
     name = _term_name(own[start - 1].text).strip("`")
     if _PLAIN_NAME.fullmatch(name):
-        return name.lower() in {w.lower() for w in _PLAIN_NAME.findall(question)} and \
-            is_word(name) is False
+        return _names_term(question, own[start - 1]) and is_word(name) is False
     parts = [p for p in re.split(r"[.:_/-]+", name) if p]
     if len(parts) < 2 or any(len(p) < 2 for p in parts) or not re.fullmatch(r"[\w.:/-]+", name):
         return False

@@ -175,6 +175,13 @@ def test_streamed_unverified_tokens_never_reach_the_client(fresh):
 # ----------------------------------------------------------------- extractive, pure parts
 
 
+def _passage(path: str, kind: str, title: str, heading: str, text: str) -> Hit:
+    """The one passage, in English, a judgment is asked of."""
+    return Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path=path, kind=kind,
+               title=title, heading=heading, page=None, page_label=None, start_line=1,
+               end_line=2, symbol=None, symbol_kind=None, text=text, language="en")
+
+
 def _pdf_hit(page: int, text: str, rank: int = 1) -> Hit:
     return Hit(rank=rank, score=1.0, chunk_id=f"c{page}", doc_id="d", path="guide.pdf",
                kind="pdf", title="Guide", heading="", page=page, page_label=str(page),
@@ -258,11 +265,9 @@ def test_a_refusal_says_which_condition_the_dense_evidence_missed():
     the reason now says that was what failed."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="random.html",
-                  kind="html", title="random", heading="random.sample(population, k)",
-                  page=None, page_label=None, start_line=1, end_line=2, symbol=None,
-                  symbol_kind=None, text="Return a k length sample of unique elements chosen "
-                  "from the population sequence, without replacement.", language="en")
+    passage = _passage("random.html", "html", "random", "random.sample(population, k)",
+                       "Return a k length sample of unique elements chosen from the "
+                       "population sequence, without replacement.")
     question = ("how do I pick a handful of random items from a list without getting the "
                 "same one twice?")
     sure = E5_DEFAULTS.dense_sure + 0.004
@@ -340,10 +345,7 @@ def test_a_figure_the_user_gives_counts_against_no_passage():
     from preuve.answer.answerability import judge
 
     def passage(text: str) -> Hit:
-        return Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="random.html",
-                   kind="html", title="random", heading="random.sample(population, k)",
-                   page=None, page_label=None, start_line=1, end_line=2, symbol=None,
-                   symbol_kind=None, text=text, language="en")
+        return _passage("random.html", "html", "random", "random.sample(population, k)", text)
 
     sample = passage("Return a k length list of unique elements chosen from the population "
                      "sequence, without replacement.")
@@ -367,11 +369,8 @@ def test_a_measure_the_user_gives_is_no_name_the_passages_lack():
     no passage read holds it."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="free.txt",
-                  kind="text", title="free - Display amount of free and used memory",
-                  heading="", page=None, page_label=None, start_line=1, end_line=2,
-                  symbol=None, symbol_kind=None, language="en",
-                  text="-h, --human\n       Show all output fields automatically scaled to "
+    passage = _passage("free.txt", "text", "free - Display amount of free and used memory", "",
+                       "-h, --human\n       Show all output fields automatically scaled to "
                        "shortest three digit unit and display the units of print out.")
     judgment = judge("how do I get free to show readable numbers like 1.2Gi?", [passage],
                      0.9, lambda stems: 1, 100, E5_DEFAULTS, is_name=lambda word: True)
@@ -390,11 +389,8 @@ def test_an_abbreviation_of_a_word_of_the_passages_is_no_name_they_lack():
     not hold at all, or one written with capitals, is still one they lack."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="advanced.rst",
-                  kind="markdown", title="Advanced Usage", heading="SSL Cert Verification",
-                  page=None, page_label=None, start_line=1, end_line=2, symbol=None,
-                  symbol_kind=None, language="en",
-                  text="This list of trusted CAs can also be specified through the "
+    passage = _passage("advanced.rst", "markdown", "Advanced Usage", "SSL Cert Verification",
+                       "This list of trusted CAs can also be specified through the "
                        "REQUESTS_CA_BUNDLE environment variable.")
 
     def names(question: str) -> list[str]:
@@ -414,11 +410,9 @@ def test_a_translation_that_is_the_other_language_s_function_word_is_found():
     word was missing and the answer refused (coverage 0.30)."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="crontab.5.txt",
-                  kind="text", title="crontab", heading="DESCRIPTION", page=None,
-                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
-                  language="en", text="Note that comments are not allowed on the same line "
-                                      "as cron commands.")
+    passage = _passage("crontab.5.txt", "text", "crontab", "DESCRIPTION",
+                       "Note that comments are not allowed on the same line "
+                       "as cron commands.")
     words = judge("je peux mettre un commentaire dans ma crontab ?", [passage], 0.9,
                   lambda stems: 1, 100, E5_DEFAULTS,
                   translate=lambda word: {"commentaire": "comment"}.get(word, "")
@@ -481,11 +475,9 @@ def test_a_name_written_in_parts_is_found_written_as_one_word():
     (trial 171): the word the user types was a word no passage holds."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="Options.html",
-                  kind="html", title="Options", heading="Input/Output", page=None,
-                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
-                  language="en", text="NO_CLOBBER (-C) Allows > redirection to truncate "
-                                      "existing files.")
+    passage = _passage("Options.html", "html", "Options", "Input/Output",
+                       "NO_CLOBBER (-C) Allows > redirection to truncate "
+                       "existing files.")
     rows = judge("is noclobber set?", [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
                  is_name=lambda word: False).numbers["words"]
     assert next(r for r in rows if r["word"] == "noclobb")["found"], rows  # (its stem)
@@ -499,11 +491,9 @@ def test_a_file_s_name_the_user_gives_is_no_name_the_pages_lack():
     the passages lack."""
     from preuve.answer.answerability import judge
 
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="Expansion.html",
-                  kind="html", title="Expansion", heading="Recursive Globbing", page=None,
-                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
-                  language="en", text="As a shorthand, '**/' is equivalent to '(*/)#'; this "
-                                      "matches files in subdirectories.")
+    passage = _passage("Expansion.html", "html", "Expansion", "Recursive Globbing",
+                       "As a shorthand, '**/' is equivalent to '(*/)#'; this "
+                       "matches files in subdirectories.")
 
     def names(question: str) -> list[str]:
         return judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
@@ -527,11 +517,9 @@ def test_a_compound_s_parts_and_little_words_weigh_not_the_compound():
     words = [w for w, _ in content_words("copy it onto a stick, tel qu'il était, among "
                                          "others")]
     assert not {"onto", "tel", "among"} & set(words), words
-    passage = Hit(rank=1, score=1.0, chunk_id="p:0", doc_id="p", path="ch10.html",
-                  kind="html", title="Data management", heading="Filesystems", page=None,
-                  page_label=None, start_line=1, end_line=2, symbol=None, symbol_kind=None,
-                  language="en", text="For FAT filesystems by its design, the maximum file "
-                                      "size is (2^32 - 1) bytes.")
+    passage = _passage("ch10.html", "html", "Data management", "Filesystems",
+                       "For FAT filesystems by its design, the maximum file "
+                       "size is (2^32 - 1) bytes.")
     rows = judge("What is the maximum file size on a FAT-formatted disk?", [passage], 0.9,
                  lambda stems: 0, 100, E5_DEFAULTS, is_name=lambda word: False
                  ).numbers["words"]
