@@ -121,6 +121,7 @@ vaut valent valoir
 specify specifies specified specifying
 donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
 got gotten think thinks thought believe believes pense pensent penser crois croit croire
+people say says said saying hear heard gens disent entendu
 everywhere anywhere somewhere partout
 simple simplest simply easy easiest easily quick quickly quickest fast fastest best better
 good proper properly correct correctly right whole entire entirely inside possible
@@ -256,8 +257,9 @@ def absent_names(words: Sequence[tuple[str, frozenset[str]]], frequencies: Seque
                 or _KEYS.match(bare) or not is_name(bare):
             continue
         parts = [p for p in re.split(r"[-_/.]+", bare) if p]
-        if len(parts) > 1 and all(len(p) < 3 or not is_name(p) for p in parts):
-            continue
+        if len(parts) > 1 and all(len(p) < 3 or not is_name(p) or tokens.fold(p) in seen
+                                  for p in parts):
+            continue  # (its names written in the passages: "NFS-mounted" where "NFS" is)
         if tokens.fold(bare) not in styled and _misspelt(tokens.fold(bare), seen):
             continue
         if bare.islower() and _abbreviates(tokens.fold(bare), seen):

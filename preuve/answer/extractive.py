@@ -24,6 +24,7 @@ from preuve.answer.intent import (
     DEFINITION,
     MUST_CARRY,
     NAME,
+    NUMBER,
     OTHER,
     PLACE,
     PROCEDURE,
@@ -947,7 +948,12 @@ _SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
 _TAG_WORD = r"(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})"  # a value or a name in capitals
 _TAG = re.compile(rf"^{_TAG_WORD}$")
 _INLINE_TAG = re.compile(r"^[ \t]*(?:--?\w\S*(?:, --?\S+)*[ \t]{2,}\S|"
-                         rf"{_TAG_WORD}[ \t]{{2,}}[^\W\d_])")
+                         rf"{_TAG_WORD}[ \t]{{2,}}[^\W\d_]|"
+                         # an escape or a conversion of a format language ("\\n     saut de
+                         # ligne", "%q     PARAMÈTRE est affiché…"; "\\uHHHH caractère…"
+                         # fills the tag's column)
+                         r"[\\%](?:[A-Za-z0-9][A-Z]*|[%\"\\])[ \t]{2,}\S|"
+                         r"\\[A-Za-z0-9][A-Z]{3,}[ \t][^\W\d_])")
 # `_described_terms`: a term's words at most, and how much further its description is indented
 TERM_WORDS = 6
 TERM_INDENT = 4
@@ -1401,8 +1407,11 @@ ANNOUNCED_WORDS = 120
 _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|therefore|"
                     r"then|also|ce|cela|ceci|ces|cette|il|elle|ils|elles|mais|donc|ainsi|"
                     r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
-                    r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs)\b",
-                    re.I)
+                    r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs|"
+                    # what follows from the sentence before ("Due to that, it suffers…")
+                    r"due to (?:this|that)|because of (?:this|that)|for (?:this|that) reason|"
+                    r"as a result|à cause de (?:cela|ça)|de ce fait|pour cette raison|"
+                    r"par conséquent|c['’]est pourquoi)\b", re.I)
 # A default given without what it is the default of ("The default is 1000." after
 # "`Request.max_form_parts` limits the number of parts…"): that is the sentence before
 _BARE_DEFAULT = re.compile(r"^(?:the )?default(?: value)? (?:is|was|will be)\b|^defaults to\b|"
@@ -1482,6 +1491,11 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
         if own[shown].role == STATEMENT and own[shown].block == sentence.block and \
                 any(s is sentence for s in window(own, shown, words)):
             return shown
+    if start > 0 and own[start - 1].role == STATEMENT and own[start - 1].block == \
+            sentence.block and own[start - 1].text.rstrip().endswith(":") and \
+            any(s is sentence for s in window(own, start - 1, words)):
+        return start - 1  # what a colon announces, with it ("Sans paramètre « -S », le
+        # script échouera probablement avec :" over the error it prints)
     leans = _LEANS.match(sentence.text) or _NEXT_STEP.match(sentence.text) or (
         start > 0 and _names_again(sentence.text, own[start - 1].text)) or \
         _BARE_DEFAULT.match(sentence.text)
@@ -1633,6 +1647,13 @@ def _line_indent(unit: Sentence) -> int | None:
     return None if line is None else _indent(line)
 
 
+def _back_at_margin(tag: Sentence, unit: Sentence) -> bool:
+    """`unit` starts a line no further indented than the tagged line `tag` (whose
+    description goes on in deeper lines): it is past that description."""
+    margin, indent = _line_indent(tag), _line_indent(unit)
+    return margin is not None and indent is not None and indent <= margin
+
+
 def _own_line(unit: Sentence) -> str | None:
     """The line `unit` starts, as the passage writes it, when it starts one (None
     otherwise)."""
@@ -1641,8 +1662,9 @@ def _own_line(unit: Sentence) -> str | None:
         return None
     lines = hit.text.splitlines()
     at = unit.start_line - hit.start_line
+    opening = " ".join(unit.text[:12].split())  # (a tag's gap is one space in the unit)
     if not 0 <= at < len(lines) or not lines[at].strip() or \
-            not lines[at].strip().startswith(unit.text[:12].strip()):
+            not " ".join(lines[at].split()).startswith(opening):
         return None
     return lines[at]
 
@@ -1657,11 +1679,73 @@ def _gives(question: str, value: str) -> bool:
     return bool(re.search(rf"(?<![\w.,]){value}(?![\w]|[.,]\d)", question))
 
 
+# a list's item that gives a value and what it means ("• 24 - Partial transfer due to
+# vanished source files", rsync's exit values), as a tagged line does
+_BULLET_MARK = re.compile(r"^[•◦▪‣*]\s+")
+_VALUE_ITEM = re.compile(r"^[•◦▪‣*]\s+\d{1,4}\s*(?:[-–—:]\s|\s{2,})\s*\S")
+
+
+# A name the question writes (no word of either language, not the command of a page read)
+# that few of the units read hold: the sentences that hold it are about what is asked
+_NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w+]*[A-Za-z\d+](?![\w-])")
+RARE_SHARE = 0.25
+RARE_NAME_BONUS = 0.03
+
+
+def _rare_names(question: str, units: list[Sentence]) -> list[re.Pattern[str]]:
+    """The names of `question` that at most RARE_SHARE of `units` hold (one at least), as
+    patterns of the whole name; not those the passages' titles or headings write."""
+    hits = list({id(u.hit): u.hit for u in units}.values())
+    pages = set().union(*(command_names(hit) for hit in hits)) if hits else set()
+    titles = " ".join(f"{hit.title or ''} {hit.heading or ''}" for hit in hits)
+    out = []
+    for name in dict.fromkeys(_NAME_WORD.findall(question)):
+        if name.lower() in pages or tokens.fold(name) in tokens.STOPWORDS or \
+                is_word(name) is not False:
+            continue
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
+        if pattern.search(titles):
+            continue  # what the documents are about ("The mypy configuration file")
+        held = sum(1 for u in units if pattern.search(u.text))
+        if 0 < held <= max(1, int(len(units) * RARE_SHARE)):
+            out.append(pattern)
+    return out
+
+
+# what a "how many" question counts ("combien de partitions primaires…": partitions), and
+# a figure said of it ("quatre partitions", "6 consoles", "four primary partitions")
+_COUNTED = re.compile(r"\b(?:how many|combien (?:de|d['’]))\s*([^\W\d_][\w-]+)", re.I)
+_COUNT = re.compile(r"(?<![\w.,])(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|"
+                    r"eleven|twelve|twenty|hundred|une?|deux|trois|quatre|cinq|sept|huit|"
+                    r"neuf|dix|onze|douze|vingt|cent)\s+(?:[«“\"']\s*)?([^\W\d_][\w-]*)"
+                    r"(?:\s+(?:[«“\"']\s*)?([^\W\d_][\w-]*))?", re.I)
+
+
+def _counted(question: str) -> str:
+    """The noun a "how many" question counts, '' when it names none."""
+    match = _COUNTED.search(question)
+    return match.group(1).lower() if match else ""
+
+
+def _counts(noun: str, text: str) -> bool:
+    """`text` gives a figure of `noun` ("quatre partitions", "four primary partitions")."""
+    stems = {tokens.stem(noun, lang) for lang in tokens.LANGUAGES}
+    return any(word and tokens.stem(word.lower(), lang) in stems
+               for m in _COUNT.finditer(text) for word in m.groups()
+               for lang in tokens.LANGUAGES)
+
+
+def _tags_value(unit: Sentence) -> bool:
+    """The unit describes a value on its line: a tagged line, or a list's item that opens
+    on the value."""
+    return unit.tagged or bool(_VALUE_ITEM.match(unit.text))
+
+
 def _tag_asked(question: str, text: str) -> bool:
     """The value a unit describes on its line ("42     Did not find…", an exit status) is
     one the question gives (a single digit only when the question speaks of a status,
     a code or a signal: "exit code 1")."""
-    tag = text.split(" ", 1)[0]
+    tag = _BULLET_MARK.sub("", text).split(" ", 1)[0]
     if not tag.isdigit() or not _gives(question, tag):
         return False
     return len(tag) > 1 or bool(_STATUS_WORDS.search(question))
@@ -1814,7 +1898,7 @@ def _is_entry_of(entries: list[EntryLine], unit: Sentence) -> bool:
     --preserve=…"), as the passage writes it."""
     if unit.term:
         line = unit.text.replace("`", "")
-    elif unit.role == STATEMENT and _opens_on_option(unit.text) and \
+    elif unit.role == STATEMENT and (_opens_on_option(unit.text) or unit.tagged) and \
             unit.start_line is not None and unit.hit.start_line is not None:
         lines = unit.hit.text.split("\n")  # the line as written: its gap after the tag
         at = unit.start_line - unit.hit.start_line
@@ -1983,6 +2067,9 @@ def window(sentences: list[Sentence], start: int, words: int, *,
         if out and (_opens_on_option(out[0].text) and _opens_on_option(sentence.text)
                     or _LABELLED_ITEM.match(out[0].text) and _LABELLED_ITEM.match(sentence.text)):
             break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
+        if out and out[0].tagged and not sentence.tagged and _back_at_margin(out[0], sentence):
+            break  # "%q     PARAMÈTRE est affiché…" then, at its tag's margin, the page's
+            # text again ("et toutes les spécifications de format C…")
         if out and _entry_note(sentence.text):
             break  # "Changed in version 3.6: …": a reference entry's history, not its answer
         if out and _COLOPHON.search(sentence.text):
@@ -2322,6 +2409,8 @@ class ExtractiveAnswerer:
         # which status a program gives, when the question does not give the value itself
         status_asked = _asks_status(question)
         back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
+        rare = _rare_names(question, units)
+        counted = _counted(question) if kind == NUMBER else ""
         asked_stems = _question_stems(question)
         # the passages with an option the question names in words (`_worded`)
         worded = {chunk for chunk, own in by_hit.items()
@@ -2406,7 +2495,13 @@ class ExtractiveAnswerer:
             if sentence.role == STATEMENT and _row_asked(question, sentence, own):
                 bonus += FIGURE_BONUS  # "2, 3, 4 | multi-user.target" for "l'ancien niveau
                 # d'exécution 3 correspond à quelle cible ?"
-            if sentence.tagged and _tag_asked(question, sentence.text):
+            if counted and sentence.role == STATEMENT and _counts(counted, said):
+                bonus += KIND_BONUS  # "…limitée à quatre partitions « primaires »" for
+                # "combien de partitions primaires…", not "…disques de plus de 2 To"
+            if sentence.role == STATEMENT and any(n.search(said) for n in rare):
+                bonus += RARE_NAME_BONUS  # "Filter the archive through xz(1)." for "…une
+                # archive compressée avec xz", not compress(1)'s line beside it
+            if _tags_value(sentence) and _tag_asked(question, sentence.text):
                 bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
                 # for "…gets exit code 42. What does that mean?"
             if literals and sentence.role == STATEMENT and _quotes_all(literals, said):
@@ -2451,7 +2546,7 @@ class ExtractiveAnswerer:
         gives = []
         if _ASKS_DEFAULT.search(question):
             gives.append(_states_default)
-        gives.append(lambda unit: unit.tagged and _tag_asked(question, unit.text))
+        gives.append(lambda unit: _tags_value(unit) and _tag_asked(question, unit.text))
         return gives
 
     def _choose(self, question: str, kind: str, hits: list[Hit],
@@ -3138,8 +3233,10 @@ def _worded_option(question: str, hits: Sequence[Hit], first: Hit,
     def names(hit: Hit) -> bool:
         return any(_worded(u.text, asked) for u in _option_terms(by_hit[hit.chunk_id]))
 
-    if names(first):
-        return None
+    if names(first) or any(entry_line(option).search(first.text)
+                           for option in asked_options(question)):
+        return None  # (the option the question writes, "…using tar --delete?", has its
+        # entry there: "remove a single file" names no `--remove-files` beside it)
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and names(h)), None)
 
 

@@ -77,7 +77,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                       r"time|année|jour|heure)|à quelle (date|heure))\b", _I)),
     (PLACE, re.compile(r"^\W*(where|où|in which (file|directory|folder|section)|which (file|"
                        r"directory|folder)|dans quel(le)?s? (fichier|répertoire|dossier|"
-                       r"section)|quel(le)?s? (fichier|répertoire|dossier))\b", _I)),
+                       r"section)|quel(le)?s? (fichier|répertoire|dossier))\b|"
+                       # asked last, after its subject ("Le nom de la machine, il est lu dans
+                       # quel fichier ?", "…is read from which file?")
+                       r"\b(dans|depuis|in|from|into) (quel(le)?s?|which|what) (fichier|"
+                       r"répertoire|dossier|file|directory|folder)\W*$", _I)),
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)?( \w+)? command (should|do|must|"
                            r"can|to)\b|\b(what|which)( is the)? command|\bquelle commande|"
@@ -226,10 +230,18 @@ _DEFINED = re.compile(r"^\W*(?:what(?:['’]s| is| are)|qu['’]est-ce (?:que|qu
                       r"en|exactement|exactly|au juste)\b|\s*[?.!,;:]|$)", _I)
 
 
+# ... or the state it asks the meaning of: "what does it mean when people say a datetime
+# object is naive?", "qu'est-ce que ça veut dire quand un paquet est orphelin ?"
+_DEFINED_STATE = re.compile(r"^\W*(?:what does it mean|qu['’]est-ce que (?:ça|cela) veut dire|"
+                            r"que veut dire|ça veut dire quoi)\s+(?:when|if|that|quand|si|"
+                            r"qu['’]|que)\b.*?\s(?:is|are|to be|gets?|est|sont|soit|être)\s+"
+                            r"(?P<term>[^\W\d_][\w-]*)\W*$", _I)
+
+
 def defined_term(question: str) -> str:
     """The term a definition question asks about ("limite soft" for "C'est quoi une
     limite soft pour les quotas disque ?"), '' when none is found."""
-    match = _DEFINED.match(question)
+    match = _DEFINED_STATE.match(question) or _DEFINED.match(question)
     return match.group("term").strip(" \"'«»“”`") if match else ""
 
 

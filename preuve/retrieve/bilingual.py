@@ -230,16 +230,20 @@ _INFLECTED = re.compile(r"(?<=[a-z]{6})(?:ing|ed)$")
 
 
 def _clipped(word: str, lists: dict[str, tuple[str, ...]]) -> bool:
-    """A clipped form of a word ("ordis" for "ordinateurs", "appli" for "application"):
+    """A clipped form of a word ("ordis" for "ordinateurs", "appli" for "application",
+    "distro" for "distribution"):
     four letters or more, the start of a longer stem of a word list (stems are folded and
     sorted there: one binary search per language)."""
     start = text.fold(word).removesuffix("s")
     if len(start) < 4 or not start.isalpha():
         return False
+    # an English clipping may end on an "o" of its own ("distro" for "distribution")
+    starts = [start, start[:-1]] if len(start) >= 6 and start.endswith("o") else [start]
     for ordered in lists.values():
-        i = bisect.bisect_right(ordered, start)
-        if i < len(ordered) and ordered[i].startswith(start):
-            return True
+        for start in starts:
+            i = bisect.bisect_right(ordered, start)
+            if i < len(ordered) and ordered[i].startswith(start):
+                return True
     return False
 
 

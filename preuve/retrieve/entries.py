@@ -22,8 +22,13 @@ from preuve import text
 from preuve.models import Filters, Hit
 from preuve.store import Store
 
-# an option the question names: "-v", "-C", "--strip-components", find's "-mtime"
-_ASKED = re.compile(r"(?<![\w-])--?[^\W\d_][\w-]*")
+# an option the question names: "-v", "-C", "--strip-components", find's "-mtime"; or an
+# escape or a conversion a format language lists like options ("\\u" in printf's "\\uHHHH
+# caractère Unicode…", "%q", strftime's "%Y")
+_ASKED = re.compile(r"(?<![\w-])--?[^\W\d_][\w-]*|(?<![\w\\%])(?:\\[A-Za-z0-9]|%[A-Za-z])(?!\w)")
+# such a symbol on its entry's line, with the placeholders of what it takes in capitals
+# ("\\uHHHH", "\\xHH", "\\0NNN")
+_SYMBOL = re.compile(r"([\\%][A-Za-z0-9])[A-Z]*")
 # the named files searched for an entry, and how many of their passages
 FILES = 3
 POOL = 50
@@ -50,6 +55,9 @@ class EntryLine:
 
     def match(self, line: str) -> bool:
         line = _BULLET.sub("", line.lstrip(" \t"))
+        if self.option[:1] in "\\%":  # as written: "\\u" is another than "\\U"
+            found = _SYMBOL.fullmatch(line.split(None, 1)[0]) if line.strip() else None
+            return found is not None and found.group(1) == self.option
         if not line.startswith("-") or len(line) > LONGEST_ENTRY:
             return False
         head = _GAP.split(line, 1)[0].rstrip().removesuffix(":")

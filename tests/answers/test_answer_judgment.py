@@ -525,3 +525,44 @@ def test_a_compound_s_parts_and_little_words_weigh_not_the_compound():
                  ).numbers["words"]
     compound = next(r for r in rows if r["word"] == "fat-formatted")
     assert compound["idf"] == 0.0 and next(r for r in rows if r["word"] == "fat")["found"]
+
+
+def test_a_compound_whose_name_the_passages_write_names_nothing_missing():
+    """"Why doesn't my path unit notice files that other servers drop into an NFS-mounted
+    folder?" (trial 191) was refused as naming "nfs-mounted", which no passage writes,
+    though systemd.path(5) says path units "cannot be used to monitor files… on remote
+    NFS file systems": the name in the compound is written there, its other part is a
+    word. A compound whose only name is absent still names it."""
+    from preuve.answer.answerability import judge
+
+    passage = _passage("systemd.path.5.gz", "man", "systemd.path", "DESCRIPTION",
+                       "Internally, path units use the inotify(7) API to monitor file "
+                       "systems. Due to that, it suffers by the same limitations as "
+                       "inotify, and for example cannot be used to monitor files or "
+                       "directories changed by other machines on remote NFS file systems.")
+
+    def names(question: str) -> list[str]:
+        return judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                     is_name=lambda word: word.lower() in {"nfs", "nfs-mounted", "cifs",
+                                                           "cifs-mounted"}
+                     ).numbers.get("absent_names", [])
+
+    assert names("Why doesn't my path unit notice files dropped into an NFS-mounted "
+                 "folder?") == []
+    assert names("Why doesn't my path unit notice files dropped into a CIFS-mounted "
+                 "folder?") == ["cifs-mounted"]
+
+
+def test_a_clipped_word_and_the_words_of_hearsay_are_no_subject():
+    """"How do I change just one setting of a service shipped by my distro…?" (trial 191)
+    was refused as naming "distro", and "What does it mean when people say a datetime
+    object is naive?" (trial 184) at 31 % of its words, "people" and "say" among those
+    missing: "distro" is "distribution" clipped, and who says a word is not what it
+    means."""
+    from preuve.answer.answerability import content_words
+    from preuve.retrieve.bilingual import is_word
+
+    assert is_word("distro") and is_word("distros")
+    assert is_word("debmirro") is False  # (no word ends on an "o" of its own)
+    words = {w for w, _ in content_words("what does it mean when people say it is naive")}
+    assert "naive" in words and not {"people", "say"} & words, words

@@ -6677,3 +6677,51 @@ def test_a_count_of_one_said_in_words_is_a_figure():
     assert carries(NUMBER, "At most one handler will be executed.")
     assert carries(NUMBER, "Un seul gestionnaire est exécuté, au plus une fois.")
     assert not carries(NUMBER, "One of the handlers is executed.")
+
+
+def test_a_count_said_of_what_is_counted_answers_how_many(tmp_path):
+    """"Avec une table de partitions MS-DOS sur un PC, combien de partitions primaires je
+    peux avoir au maximum ?" (trial 190, the French Debian Administrator's Handbook) was
+    answered by "…ne supporte pas des disques de plus de 2 To": a figure, and more of the
+    question's words. "Combien de partitions" counts partitions: "quatre partitions"
+    answers."""
+    text = ("L'architecture PC (ou « i386 », y compris son jeune cousin « amd64 ») est limitée "
+            "à quatre partitions « primaires » par disque. Pour outrepasser cette limitation, "
+            "l'une d'entre elles sera créée comme une partition « étendue ».\n\n"
+            "Une autre restriction de la table de partition MS-DOS est qu'elle ne supporte "
+            "pas des disques de plus de 2 To, ce qui devient un vrai problème avec les "
+            "disques récents.")
+    question = ("Avec une table de partitions MS-DOS sur un PC, combien de partitions "
+                "primaires je peux avoir au maximum ?")
+    quoted = _quote_hits(tmp_path, question, [_hit(1, "sect.config-bootloader.html",
+                                                   "Partitionnement", text)])
+    assert quoted.startswith("L'architecture PC") and "quatre partitions" in quoted, quoted
+
+
+def test_what_follows_from_the_sentence_before_is_quoted_with_it(tmp_path):
+    """systemd.path(5): "Due to that, it suffers by the same limitations as inotify, and
+    for example cannot be used to monitor files… on remote NFS file systems." (trial 191)
+    was quoted alone: "that" is the sentence before ("path units use the inotify(7) API")."""
+    text = ("Internally, path units use the inotify(7) API to monitor file systems. Due to "
+            "that, it suffers by the same limitations as inotify, and for example cannot be "
+            "used to monitor files or directories changed by other machines on remote NFS "
+            "file systems.")
+    quoted = _quote_hits(tmp_path, "Why doesn't my path unit notice files that other "
+                         "servers drop into an NFS-mounted folder?",
+                         [_hit(1, "systemd.path.5", "DESCRIPTION", text, kind="text")])
+    assert quoted.startswith("Internally, path units use the inotify(7) API"), quoted
+
+
+def test_a_file_asked_for_last_is_a_place_and_a_state_asked_the_meaning_of_is_defined():
+    """"Le nom de la machine au démarrage, il est lu dans quel fichier ?" (trial 187) asks
+    for a place, though it says its subject first; "What does it mean when people say a
+    datetime object is naive?" (trial 184) asks what "naive" is."""
+    from preuve.answer.intent import PLACE, defined_term
+
+    for question in ("Le nom de la machine au démarrage, il est lu dans quel fichier ?",
+                     "The hostname at boot is read from which file?"):
+        assert question_kind(question) == PLACE, question
+    assert defined_term("What does it mean when people say a datetime object is naive?"
+                        ) == "naive"
+    assert defined_term("Qu'est-ce que ça veut dire quand un paquet est orphelin ?"
+                        ) == "orphelin"

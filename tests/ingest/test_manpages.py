@@ -330,3 +330,77 @@ def test_a_directive_asked_what_it_does_is_answered_by_its_own_entry(tmp_path):
         assert answer.startswith("`delaycompress` — Postpone compression"), answer
         answer = index.ask("À quoi sert l'option copytruncate dans logrotate ?").answer
         assert answer.startswith("`copytruncate` — Truncate the original log file"), answer
+
+
+def test_an_escape_or_a_conversion_asked_by_its_symbol_is_answered_by_its_entry(tmp_path):
+    """"Dans printf, c'est quoi le format %q ?" and "How many hex digits does printf expect
+    after \\u…?" (trial 186): printf lists its escapes and conversions as a page lists
+    options ("%q     PARAMÈTRE est affiché…", "\\uHHHH caractère Unicode…"), yet the
+    symbols were no words to look for: the first was answered by the page's introduction,
+    the second by `\\UHHHHHHHH` (8 digits), the entry beside it. A symbol the question
+    writes is looked for as written, "\\u" is not "\\U", and its entry is quoted alone."""
+    docs = _pages(tmp_path, "printf.1.gz", "env.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Dans printf, c'est quoi le format %q ?").answer
+        assert answer.startswith("%q PARAMÈTRE est affiché dans un format qui peut être "
+                                 "réutilisé"), answer
+        assert "diouxXfeEgGcs" not in answer, answer  # the page's text after the entry
+        answer = index.ask("How many hex digits does printf expect after \\u for a Unicode "
+                           "character?").answer
+        assert answer.startswith("\\uHHHH caractère Unicode") and "(4 chiffres)" in answer, \
+            answer
+
+
+def test_what_a_colon_announces_is_quoted_with_it(tmp_path):
+    """"Mon script commence par #!/usr/bin/env perl -w -T et plante avec « Aucun fichier ou
+    répertoire de ce type », pourquoi ?" (trial 186) was answered by the error alone, the
+    user's own words: the sentence that announces it with a colon, "Sans paramètre « -S »,
+    le script échouera probablement avec :", says why."""
+    docs = _pages(tmp_path, "env.1.gz", "printf.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Mon script commence par #!/usr/bin/env perl -w -T et plante avec "
+                           "« Aucun fichier ou répertoire de ce type », pourquoi ?").answer
+    assert answer.startswith("Sans paramètre « -S », le script échouera probablement avec :"), \
+        answer
+
+
+def test_the_option_of_the_compressor_named_is_quoted_not_its_neighbour(tmp_path):
+    """"Comment je fais pour créer une archive tar compressée avec xz ?" (trial 185) was
+    answered by `-Z, --compress`: "Filter the archive through compress(1)" holds the
+    translation of "compressée", and xz(1)'s line held no more of the question's words. A
+    name the question writes that few sentences hold (xz) marks those that answer."""
+    docs = _pages(tmp_path, "tar.1.gz", "env.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Comment je fais pour créer une archive tar compressée avec xz ?"
+                           ).answer
+    assert answer.startswith("`-J, --xz` — Filter the archive through xz(1)."), answer
+
+
+def test_an_option_the_question_writes_wins_over_one_its_words_name(tmp_path):
+    """"Can I remove a single file from a .tar.gz without unpacking everything, using tar
+    --delete?" (trial 185) was answered by `--remove-files` ("remove… files" names it in
+    words), though the question writes `--delete`, whose entry says "This option does not
+    operate on compressed archives"."""
+    docs = _pages(tmp_path, "tar.1.gz", "env.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Can I remove a single file from a .tar.gz without unpacking "
+                           "everything, using tar --delete?").answer
+    assert answer.startswith("`--delete` — Delete from the archive.") and \
+        "does not operate on compressed archives" in answer, answer
+
+
+def test_an_exit_value_of_a_bulleted_list_answers_what_it_means(tmp_path):
+    """"My nightly rsync cron job keeps finishing with exit code 24. What does that mean?"
+    (trial 185) was answered by `--itemize-changes`' legend: rsync lists its exit values
+    as bullets ("• 24 - Partial transfer due to vanished source files"), which were not
+    read as the tagged lines other pages write ("24     …")."""
+    docs = _pages(tmp_path, "rsync.1.gz", "tar.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("My nightly rsync cron job keeps finishing with exit code 24. "
+                           "What does that mean?").answer
+    assert answer.startswith("• 24 - Partial transfer due to vanished source files"), answer
