@@ -121,7 +121,6 @@ vaut valent valoir
 specify specifies specified specifying
 donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
 got gotten think thinks thought believe believes pense pensent penser crois croit croire
-people say says said saying hear heard gens disent entendu
 everywhere anywhere somewhere partout
 simple simplest simply easy easiest easily quick quickly quickest fast fastest best better
 good proper properly correct correctly right whole entire entirely inside possible
@@ -286,11 +285,20 @@ _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|
                       r"fait|font|le fait)\b)", re.I)
 
 
+# who says the word the question asks about ("what does it mean when people say a
+# datetime object is naive?", "quand on dit qu'un paquet est orphelin"): not its subject
+_HEARSAY = re.compile(r"\b(?:(?:when|if|that) (?:people|they|someone|folks|you hear) "
+                      r"(?:say|says|call|talk about)|(?:quand|si) (?:on|les gens|quelqu['’]un) "
+                      r"(?:dit|disent|parle de|parlent de))\b", re.I)
+
+
 def without_examples(question: str, is_name: Callable[[str], bool] | None) -> str:
     """`question` without the names it gives as examples ("how do I keep an env var like
     CCACHE_DIR from…", "une unité comme nginx.service"): the example stands for its kind,
     which is what is asked about; neither evidence nor, when no passage holds it, a name
-    the passages lack. A word of the language after "like" stays ("files like photos")."""
+    the passages lack. A word of the language after "like" stays ("files like photos").
+    Nor who says the word asked about (`_HEARSAY`: "when people say")."""
+    question = _HEARSAY.sub(" ", question)
     if is_name is None:
         return question
     return _EXAMPLE.sub(lambda m: " " if is_name(m.group(1).lower()) else m.group(0), question)
