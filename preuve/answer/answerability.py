@@ -26,6 +26,7 @@ from functools import lru_cache
 from preuve import text as tokens
 from preuve.answer.intent import asked_part, sets_scene
 from preuve.models import ASK_K, Hit
+from preuve.retrieve.bilingual import plain_senses
 from preuve.retrieve.fusion import FUSED
 
 _PRONOUN_CONTRACTION = re.compile(r"['’](?:ve|re|d|ll|m)$", re.I)
@@ -135,7 +136,7 @@ jamais toujours souvent parfois déjà encore always often sometimes usually
 soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
 aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
-before after during while since instead again because
+before after during while since instead rather again because
 entre uniquement seulement très trop between within only very too
 rien non aucune nothing none nobody
 each every all any some both either neither several few own per quelques certains
@@ -199,9 +200,11 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
 def content_words(question: str, translate: Callable[[str], str] | None = None
                   ) -> list[tuple[str, frozenset[str]]]:
     """(the word as written, its stems) for each content word of `question` (see
-    `question_words`)."""
+    `question_words`); with the stems of its translation (`translate`) and of the words
+    manuals say for it (`bilingual.plain_senses`)."""
     out: list[tuple[str, frozenset[str]]] = []
     question = _FUNCTION_PHRASE.sub(" ", question)
+    plain = plain_senses(question)  # "soft link" is found as "symbolic link"
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"
     opens = True  # the word opens a sentence
@@ -232,6 +235,9 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
                       for w in re.findall(r"[^\W\d_]{3,}", other.lower())
                       if tokens.other_language_stopword(w, lang)}
             stems = [stems[0] | extra]
+        if bare in plain and len(stems) == 1:
+            stems = [stems[0] | {t for lang in tokens.LANGUAGES
+                                 for t in tokens.tokens(plain[bare], lang)}]
         out.extend((tokens._ELISION.sub("", word), group) for group in stems)
     return out
 

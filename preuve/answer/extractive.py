@@ -40,7 +40,7 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
-from preuve.retrieve.bilingual import code_translation, is_word
+from preuve.retrieve.bilingual import code_translation, is_word, plain_senses
 from preuve.retrieve.dense import query_vector
 from preuve.retrieve.entries import (
     PAGE_NAMES,
@@ -1077,12 +1077,19 @@ CODE_DOC_WORDS = 60
 
 def term_overlap(question: str, sentence: str) -> float:
     """Share of the question's terms the sentence holds (the better of French and English
-    stemming; a word's other forms count: `text.loosely`)."""
+    stemming; a word's other forms count: `text.loosely`, and the manual's words for an
+    everyday one: `bilingual.plain_senses`)."""
     best = 0.0
+    plain = plain_senses(question)
     for lang in tokens.LANGUAGES:
         wanted = set(tokens.tokens(question, lang))
         if wanted:
-            held = tokens.loosely([wanted], set(tokens.tokens(sentence, lang)))
+            found = set(tokens.tokens(sentence, lang))
+            held = tokens.loosely([wanted], found)
+            # a word said as manuals say it ("soft link": "symbolic links")
+            held |= {stem for word, senses in plain.items()
+                     for stem in tokens.tokens(word, lang)
+                     if set(tokens.tokens(senses, lang)) & found}
             best = max(best, len(wanted & held) / len(wanted))
     return best
 
@@ -2399,6 +2406,9 @@ class ExtractiveAnswerer:
         # the options the question names ("what does grep -v do?"): their entries answer
         entries = [entry_line(option) for option in asked_options(question)]
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
+        # an option the question writes that no passage read has an entry of: the prose
+        # that writes it says what it does ("…the -y option (or --assume-yes) tells APT…")
+        written = _written_options(question, units)
         # asked what a command of a page's command does ("what does systemctl isolate
         # do?"): that command's entry (`isolate UNIT`)
         passages = list({id(u.hit): u.hit for u in units}.values())
@@ -2498,6 +2508,8 @@ class ExtractiveAnswerer:
             if counted and sentence.role == STATEMENT and _counts(counted, said):
                 bonus += KIND_BONUS  # "…limitée à quatre partitions « primaires »" for
                 # "combien de partitions primaires…", not "…disques de plus de 2 To"
+            if written and sentence.role == STATEMENT and all(o.search(said) for o in written):
+                bonus += 2 * KIND_BONUS  # as a quoted literal is
             if sentence.role == STATEMENT and any(n.search(said) for n in rare):
                 bonus += RARE_NAME_BONUS  # "Filter the archive through xz(1)." for "…une
                 # archive compressée avec xz", not compress(1)'s line beside it
@@ -2576,7 +2588,8 @@ class ExtractiveAnswerer:
                       and _editions(h, top)), top)
         termed = _termed(question, quotable, first, by_hit, kind) or _worded_option(
             question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
-                                                             by_hit)
+                                                             by_hit) or _option_prose(
+            question, quotable, first, by_hit)
         named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
@@ -3092,8 +3105,8 @@ def _entry_names(hit: Hit) -> set[str]:
 # a name the question sets against what it wants ("…alors que asyncio.run en recrée une
 # à chaque appel", "instead of os.system") is not the entry it asks for
 _CONTRASTED = re.compile(r"\b(?:instead of|rather than|other than|unlike|alors que|au lieu "
-                         r"d[eu'’]|plutôt que|contrairement à|autre que)\s+(?:the |la |le |l['’])?"
-                         r"[\w.]+(?:\(\))?", re.I)
+                         r"d[eu'’]|plutôt que|contrairement à|autre que)\s+(?:the |la |le |l['’]|"
+                         r"an? |une? |des |les )?[\w.]+(?:\(\))?", re.I)
 # ... nor one it asks to have called ("pour que found_terminator soit appelé…", "how do I
 # get __del__ to be called"): what calls it answers
 _CALLED_BY = re.compile(r"[\w.]+(?:\(\))?\s+(?:soit|soient|est|sera|be|is|gets?|will be)\s+"
@@ -3222,13 +3235,40 @@ def _in_worded_option(asked: frozenset[str], sentence: Sentence, own: list[Sente
     return term.role == HEADING and _worded(term.text, asked)
 
 
+def _written_options(question: str, units: list[Sentence]) -> list[re.Pattern[str]]:
+    """The options the question writes ("what does the -y switch do…?") when no unit is
+    the entry of one: patterns of each as written. The prose that writes them says what
+    they do ("…the -y option (or --assume-yes) tells APT…")."""
+    entries = [entry_line(option) for option in asked_options(question)]
+    if not entries or any(_is_entry_of(entries, u) for u in units):
+        return []
+    return [re.compile(rf"(?<![\w-]){re.escape(entry.option)}(?![\w-])") for entry in entries]
+
+
+def _option_prose(question: str, hits: Sequence[Hit], first: Hit,
+                  by_hit: dict[str, list[Sentence]]) -> Hit | None:
+    """When the question writes options no passage has an entry of, and no statement of
+    the first-ranked passage writes them (a code block may: "apt-get -y -o…"), the
+    passage among the first WORDED_DEPTH whose statement does."""
+    written = _written_options(question, [u for h in hits for u in by_hit[h.chunk_id]])
+
+    def writes(hit: Hit) -> bool:
+        return any(u.role == STATEMENT and all(o.search(u.text) for o in written)
+                   for u in by_hit[hit.chunk_id])
+
+    if not written or writes(first):
+        return None
+    return next((h for h in hits[:WORDED_DEPTH] if h is not first and writes(h)), None)
+
+
 def _worded_option(question: str, hits: Sequence[Hit], first: Hit,
                    by_hit: dict[str, list[Sentence]]) -> Hit | None:
     """When the question names an option in words (`_worded`: "a dry run") and the
     first-ranked passage has no such option, the passage among the first WORDED_DEPTH
     that has it: its description answers (apt-get's `--dry-run` entry, ranked second
-    behind a block of options that say "upgrade" more often)."""
-    asked = _question_stems(question)
+    behind a block of options that say "upgrade" more often). Not one it names as what
+    it does not want ("a soft link rather than a hard one": no `--hard-links`)."""
+    asked = _question_stems(_CONTRASTED.sub(" ", question))
 
     def names(hit: Hit) -> bool:
         return any(_worded(u.text, asked) for u in _option_terms(by_hit[hit.chunk_id]))

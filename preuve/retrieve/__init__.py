@@ -98,7 +98,7 @@ def hybrid(store: Store, query: str, filters: Filters, k: int, options: Options)
         language = text.question_language(query)
         if store.languages(filters) - {language, ""}:
             others[COMPANION] = companion(store, query, filters, depth, options)
-    rankings = {"bm25": bm25(store, query, filters, depth)}
+    rankings = {"bm25": bm25(store, with_plain_words(query), filters, depth)}
     if params.fusion.translated:
         others[TRANSLATED] = translated(store, query, filters, depth, options)
     rankings["dense"] = dense(store, query, filters, depth, embedder=options.embedder,
@@ -194,8 +194,15 @@ def distinct(hits: list[Hit], k: int) -> list[Hit]:
     return out
 
 
+def with_plain_words(query: str) -> str:
+    """`query` with the manual's words for its everyday ones ("soft link": symbolic link;
+    `bilingual.plain_words`), for the keyword list."""
+    plain = bilingual.plain_words(query)
+    return f"{query} {plain}" if plain else query
+
+
 def _bm25(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:
-    return first_entry(store, query, bm25(store, query, filters, k), filters)
+    return first_entry(store, query, bm25(store, with_plain_words(query), filters, k), filters)
 
 
 def _dense(store: Store, query: str, filters: Filters, k: int, options: Options) -> list[Hit]:

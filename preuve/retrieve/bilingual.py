@@ -723,3 +723,80 @@ def code_translation(question: str, source: str, folder: str | None = None,
         lookups = [_either(_english_lookup, _dictionary_lookup(table, source))
                    if table else _english_lookup]
     return " ".join(dict.fromkeys(_walk(question, source, lookups)))
+
+
+# The words users say for what documentation names otherwise, in the same language: a
+# help desk's "soft link" is the manual's "symbolic link", a "tarball" a "tar archive", a
+# "dossier" a "répertoire". A question's word is found in a passage that says it the
+# manual's way (`answerability.content_words`), and the keyword list looks for the
+# manual's words too (`plain_words`). Phrases match by their words' stems.
+PLAIN_TERMS = {
+    # files and folders
+    "folder": "directory", "subfolder": "subdirectory", "top-level folder": "directory",
+    "soft link": "symbolic link, symlink", "softlink": "symbolic link, symlink",
+    "tarball": "tar archive", "unpack": "extract", "unzip": "extract, decompress",
+    "wipe": "delete, erase, remove", "nuke": "delete, remove", "temp": "temporary",
+    "tmp": "temporary", "perms": "permissions", "dir": "directory", "repo": "repository",
+    "pkg": "package", "env var": "environment variable", "args": "arguments",
+    "hard drive": "disk", "hdd": "disk", "thumb drive": "removable device",
+    "usb stick": "removable device", "usb key": "removable device", "ram": "memory",
+    # what a command does
+    "preview": "dry run, simulate", "dry run": "simulate, simulation",
+    "reboot": "restart, boot", "survive a reboot": "persistent",
+    "distro": "distribution", "cap": "limit, maximum", "throttle": "limit, rate",
+    "complain": "warn, warning, error", "nag": "warn, warning", "silence": "quiet, suppress",
+    "undo": "revert, reset", "roll back": "revert, downgrade", "rollback": "revert",
+    "uninstall": "remove, purge", "grab": "fetch, get, download", "kick off": "start, run",
+    "spin up": "start", "turn on": "enable", "switch on": "enable", "turn off": "disable",
+    "switch off": "disable", "at boot": "enable, startup", "on startup": "enable, boot",
+    "autostart": "enable, boot", "crash": "fail, failure, error", "chunk": "hunk",
+    "sign in": "login, log in, authenticate", "log in": "login",
+    "password-protect": "encrypt, password",
+    # French
+    "dossier": "répertoire", "sous-dossier": "sous-répertoire", "clé usb": "périphérique "
+    "amovible", "râler": "avertissement, erreur", "se plaindre": "avertissement, erreur",
+    "planter": "échouer, erreur", "désinstaller": "supprimer, enlever, purger",
+    "décompresser": "extraire", "dézipper": "extraire, décompresser",
+    "raccourci": "lien symbolique", "mdp": "mot de passe",
+}
+
+
+# a word this short is matched as written (or with an "s"): "dir" is no stem of "dire"
+PLAIN_STEMMED = 5
+
+
+def _plain_key(word: str, lang: str) -> str:
+    """A word of a phrase of PLAIN_TERMS, or of a question, as the phrases are matched:
+    its stem, or itself (without a plural's "s") when short."""
+    if len(word) < PLAIN_STEMMED or len(word) == PLAIN_STEMMED and word.endswith("s"):
+        return word.removesuffix("s") if len(word) > 3 else word
+    return text.stem(word, lang)
+
+
+@lru_cache(maxsize=1)
+def _plain_keys() -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """language -> (a phrase of PLAIN_TERMS as its words' keys, the manual's words)."""
+    return {lang: [(tuple(_plain_key(w, lang) for w in re.findall(r"[^\W\d_]+", text.fold(head))),
+                    " ".join(_phrases(words))) for head, words in PLAIN_TERMS.items()]
+            for lang in text.LANGUAGES}
+
+
+def plain_senses(question: str) -> dict[str, str]:
+    """Each word of `question` (folded) that a phrase of PLAIN_TERMS holds -> the manual's
+    words for that phrase ("soft link": soft and link -> "symbolic link symlink")."""
+    words = re.findall(r"[^\W\d_]+", text.fold(question))
+    out: dict[str, str] = {}
+    for lang, keys in _plain_keys().items():
+        stems = [_plain_key(w, lang) for w in words]
+        for key, senses in keys:
+            for i in range(len(stems) - len(key) + 1):
+                if tuple(stems[i:i + len(key)]) == key:
+                    for word in words[i:i + len(key)]:
+                        out[word] = " ".join(dict.fromkeys(f"{out.get(word, '')} {senses}"
+                                                           .split()))
+    return out
+
+
+def plain_words(question: str) -> str:
+    """The manual's words for the everyday ones of `question`, as one string."""
+    return " ".join(dict.fromkeys(" ".join(plain_senses(question).values()).split()))

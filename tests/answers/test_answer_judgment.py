@@ -572,3 +572,22 @@ def test_a_clipped_word_and_the_words_of_hearsay_are_no_subject():
     words = {w for w, _ in content_words(without_examples(
         "How do I unmount it when it keeps saying target is busy?", None))}
     assert "saying" in words, words
+
+
+def test_an_everyday_word_is_found_as_manuals_say_it():
+    """"How do I create a soft link rather than a hard one?" (trial 185) was refused over
+    ln(1), first: no passage writes "soft", manuals say "symbolic link". The words users
+    say for what manuals name otherwise (`bilingual.PLAIN_TERMS`) are found as manuals
+    write them; a short one only as written ("dire" is no "dir")."""
+    from preuve.answer.answerability import judge
+    from preuve.retrieve.bilingual import plain_senses
+
+    assert "symbolic" in plain_senses("How do I create a soft link?")["soft"]
+    assert plain_senses("unpack the tarballs")["tarballs"] == "tar archive"
+    assert "dire" not in plain_senses("que veut dire ce dossier ?")
+    passage = _passage("ln.1.gz", "man", "ln - make links between files", "DESCRIPTION",
+                       "-s, --symbolic\n       make symbolic links instead of hard links")
+    rows = judge("How do I create a soft link rather than a hard one?", [passage], 0.9,
+                 lambda stems: 0, 100, E5_DEFAULTS, is_name=lambda word: False
+                 ).numbers["words"]
+    assert next(r for r in rows if "soft" in r["word"].split("/"))["found"], rows

@@ -6725,3 +6725,40 @@ def test_a_file_asked_for_last_is_a_place_and_a_state_asked_the_meaning_of_is_de
                         ) == "naive"
     assert defined_term("Qu'est-ce que ça veut dire quand un paquet est orphelin ?"
                         ) == "orphelin"
+
+
+def test_an_option_named_as_what_is_not_wanted_is_not_the_answer(tmp_path):
+    """"How do I create a soft link rather than a hard one?" (trial 185) was answered by
+    rsync's `--hard-links` entry: "hard" and "link" name it in words, though the question
+    names it as what it does not want. ln's own description answers."""
+    ln = ("ln - make links between files\n\nDESCRIPTION\n"
+          "       In the 1st form, create a link to TARGET with the name LINK_NAME.\n"
+          "       Create hard links by default, symbolic links with --symbolic.\n")
+    rsync = ("--hard-links, -H\n"
+             "       This tells rsync to look for hard-linked files in the source and link\n"
+             "       together the corresponding files on the destination.\n")
+    quoted = _quote_hits(tmp_path, "How do I create a soft link rather than a hard one?",
+                         [_hit(1, "ln.1", "DESCRIPTION", ln, kind="text"),
+                          _hit(2, "rsync.1", "OPTIONS", rsync, kind="text")])
+    assert "symbolic links with --symbolic" in quoted and "rsync" not in quoted, quoted
+
+
+def test_an_option_without_an_entry_is_answered_by_the_prose_that_writes_it(tmp_path):
+    """"what does the -y switch do when I run apt-get in a script?" (trial 188, the Debian
+    Administrator's Handbook) was answered by the caption of a script that runs "apt-get
+    -y …": no passage has an entry of `-y`, and the prose that says what it does ("the -y
+    option (or --assume-yes) tells APT…") was the second passage's."""
+    script = ("The Miracle Combination\n\nBy combining the previous elements, it is possible "
+              "to design a small but rather reliable script which can handle automatic "
+              "upgrades.\n\nNon-interactive upgrade script\n\n```\nexport "
+              "DEBIAN_FRONTEND=noninteractive\nyes '' | apt-get -y -o "
+              "Dpkg::Options::=\"--force-confdef\" dist-upgrade\n```\n")
+    prose = ("Avoiding interaction\n\nThe case of APT is simple: the -y option (or "
+             "--assume-yes) tells APT to consider the answer to all its questions to be "
+             "\"yes\".\n")
+    quoted = _quote_hits(tmp_path, "what does the -y switch do when I run apt-get in a script?",
+                         [_hit(1, "sect.automatic-upgrades.md", "The Miracle Combination",
+                               script, kind="text"),
+                          _hit(2, "sect.automatic-upgrades.md", "Avoiding interaction", prose,
+                               kind="text")])
+    assert quoted.startswith("The case of APT is simple: the -y option"), quoted
