@@ -2510,9 +2510,11 @@ class ExtractiveAnswerer:
                 # "combien de partitions primaires…", not "…disques de plus de 2 To"
             if written and sentence.role == STATEMENT and all(o.search(said) for o in written):
                 bonus += 2 * KIND_BONUS  # as a quoted literal is
-            if sentence.role == STATEMENT and any(n.search(said) for n in rare):
+            if rare and sentence.role == STATEMENT and (sentence.tagged or named is not None) \
+                    and any(n.search(said) for n in rare):
                 bonus += RARE_NAME_BONUS  # "Filter the archive through xz(1)." for "…une
-                # archive compressée avec xz", not compress(1)'s line beside it
+                # archive compressée avec xz", not compress(1)'s line beside it (an entry's
+                # description: in prose the name weighs as the other words do)
             if _tags_value(sentence) and _tag_asked(question, sentence.text):
                 bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
                 # for "…gets exit code 42. What does that mean?"

@@ -751,13 +751,15 @@ PLAIN_TERMS = {
     "switch off": "disable", "at boot": "enable, startup", "on startup": "enable, boot",
     "autostart": "enable, boot", "crash": "fail, failure, error", "chunk": "hunk",
     "sign in": "login, log in, authenticate", "log in": "login",
-    "password-protect": "encrypt, password",
+    "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
+    "get around": "force, ignore", "override": "force",
     # French
     "dossier": "répertoire", "sous-dossier": "sous-répertoire", "clé usb": "périphérique "
     "amovible", "râler": "avertissement, erreur", "se plaindre": "avertissement, erreur",
     "planter": "échouer, erreur", "désinstaller": "supprimer, enlever, purger",
     "décompresser": "extraire", "dézipper": "extraire, décompresser",
     "raccourci": "lien symbolique", "mdp": "mot de passe",
+    "passer outre": "forcer, force, ignorer", "contourner": "forcer, force, ignorer",
 }
 
 
