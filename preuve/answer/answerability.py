@@ -136,7 +136,8 @@ jamais toujours souvent parfois déjà encore always often sometimes usually
 soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
 aurait auraient avait avaient mis mise mises eux lui leur leurs
 après avant pendant lorsque puis ensuite selon malgré plusieurs
-before after during while since instead rather again because
+before after during while since instead rather again because without except around
+through sauf autour
 entre uniquement seulement très trop between within only very too
 rien non aucune nothing none nobody
 each every all any some both either neither several few own per quelques certains
@@ -434,11 +435,15 @@ def _distance(a: str, b: str, limit: int) -> int:
 def passage_stems(hits: Sequence[Hit]) -> set[str]:
     """Every stem (French and English) of the passages' text and headings (and the short
     options they name, as written: `text.SHORT_OPTION`), and a name written in parts as
-    one word: zsh's NO_CLOBBER is the "noclobber" a user types."""
+    one word: zsh's NO_CLOBBER is the "noclobber" a user types, tr's "lower case" the
+    "lowercase"."""
     out: set[str] = set()
     for hit in hits:
         text = f"{hit.heading}\n{hit.text}"
         joined = " ".join(re.sub(r"[_-]", "", m) for m in _PARTED.findall(text))
+        # two words a user writes as one ("lowercase" where the page says "lower case")
+        words = _WORD.findall(text)
+        joined += " " + " ".join(a + b for a, b in zip(words, words[1:], strict=False))
         for lang in tokens.LANGUAGES:
             out.update(tokens.tokens(text, lang))
             out.update(tokens.tokens(joined, lang))
@@ -446,6 +451,7 @@ def passage_stems(hits: Sequence[Hit]) -> set[str]:
 
 
 _PARTED = re.compile(r"(?<![\w-])[^\W\d_]+(?:[_-][^\W\d_]+)+(?![\w-])")
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def idf(df: int, n: int) -> float:

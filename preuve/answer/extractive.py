@@ -2588,7 +2588,8 @@ class ExtractiveAnswerer:
         top = quotable[0] if quotable else hits[0]
         first = next((h for h in quotable[:LANG_WINDOW] if _language(h) == asked
                       and _editions(h, top)), top)
-        termed = _termed(question, quotable, first, by_hit, kind) or _worded_option(
+        termed = _option_entry(question, quotable, by_hit) or _termed(
+            question, quotable, first, by_hit, kind) or _worded_option(
             question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
                                                              by_hit) or _option_prose(
             question, quotable, first, by_hit)
@@ -3237,11 +3238,27 @@ def _in_worded_option(asked: frozenset[str], sentence: Sentence, own: list[Sente
     return term.role == HEADING and _worded(term.text, asked)
 
 
+def _option_entry(question: str, hits: Sequence[Hit],
+                  by_hit: dict[str, list[Sentence]]) -> Hit | None:
+    """The first passage, in a file the question names by its command, that holds the
+    entry of the one option the question writes ("…using tar --delete?": `--delete`'s):
+    its description answers, whatever another option's words share with the question
+    ("Extract all files into DIR…" for "without unpacking everything")."""
+    options = asked_options(question)
+    if len(options) != 1:
+        return None
+    entries = [entry_line(options[0])]
+    files = set(named_files(question, list(hits)))
+    return next((h for h in hits if h.path in files and any(
+        _is_entry_of(entries, u) for u in by_hit[h.chunk_id])), None)
+
+
 def _written_options(question: str, units: list[Sentence]) -> list[re.Pattern[str]]:
     """The options the question writes ("what does the -y switch do…?") when no unit is
     the entry of one: patterns of each as written. The prose that writes them says what
     they do ("…the -y option (or --assume-yes) tells APT…")."""
-    entries = [entry_line(option) for option in asked_options(question)]
+    entries = [entry_line(option) for option in asked_options(question)
+               if option.startswith("-")]  # (an escape, "\n", is written in any prose)
     if not entries or any(_is_entry_of(entries, u) for u in units):
         return []
     return [re.compile(rf"(?<![\w-]){re.escape(entry.option)}(?![\w-])") for entry in entries]

@@ -73,7 +73,9 @@ _CHARS = {"em": "—", "en": "–", "hy": "-", "aq": "'", "dq": '"', "lq": "“"
 # the predefined strings of man(7) and mdoc(7): \*(lq, \*R...
 _STRINGS = {"lq": "“", "rq": "”", "R": "®", "Tm": "™", "S": "", "Lq": "“", "Rq": "”",
             "q": '"', "Pi": "π", "Ne": "≠", "Le": "≤", "Ge": "≥", "Lt": "<", "Gt": ">",
-            "Pm": "±", "If": "∞", "Na": "NaN", "Ba": "|", "Am": "&"}
+            "Pm": "±", "If": "∞", "Na": "NaN", "Ba": "|", "Am": "&",
+            # the apostrophe every DocBook page defines (`.ds Aq \(aq`): "qu\*(Aqil"
+            "Aq": "'"}
 _ESCAPE = re.compile(
     r"\\(?:"
     r"(?P<font>f(?:\[[^\]]*\]|\(..|.))"       # \fB \fR \f(CW \f[B]: a font change
@@ -82,6 +84,7 @@ _ESCAPE = re.compile(
     r"|(?P<string>\*(?:\((?P<s2>..)|\[(?P<sl>[^\]]*)\]|(?P<s1>.)))"  # \*(lq \*R: a string
     r"|(?P<arg>[hvwoDlLNbxXZkMmVYg]'[^']*')"   # \h'...' \w'...' \N'..': drawing, widths
     r"|(?P<number>n(?:\(..|\[[^\]]*\]|.))"     # \n(.l: a register
+    r"|(?P<color>[mM](?:\[[^\]]*\]|\(..|.))"     # \m[blue] \m[]: a colour change (DocBook's)
     r"|(?P<other>.)"
     r")", re.S)
 _SIMPLE = {"-": "-", "e": "\\", "\\": "\\", " ": " ", "~": " ", "0": " ", "t": "\t",
@@ -99,7 +102,7 @@ def _character(name: str) -> str:
 
 
 def _replace(match: re.Match) -> str:
-    if match["font"] or match["size"] or match["arg"] or match["number"]:
+    if match["font"] or match["size"] or match["arg"] or match["number"] or match["color"]:
         return ""
     if match["named"]:
         return _character(match["n2"] or match["nl"] or "")

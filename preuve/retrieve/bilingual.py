@@ -487,6 +487,7 @@ CODE_TERMS_FR = {
     "retour à la ligne": "line break newline wrap", "fin de fichier": "end of file eof",
     "sous répertoire": "subdirectory", "sous dossier": "subdirectory subfolder",
     "tabulation": "tab", "espace insécable": "non-breaking space nbsp",
+    "virgule": "comma", "côte à côte": "side by side parallel",
     "bande passante": "bandwidth", "pare feu": "firewall", "mot clé": "keyword",
     "nom d hôte": "hostname host name", "lien symbolique": "symlink symbolic link",
     "variable d environnement": "environment variable env", "droits d accès": "permissions access",
@@ -729,8 +730,9 @@ def code_translation(question: str, source: str, folder: str | None = None,
 # help desk's "soft link" is the manual's "symbolic link", a "tarball" a "tar archive", a
 # "dossier" a "répertoire". A question's word is found in a passage that says it the
 # manual's way (`answerability.content_words`), and the keyword list looks for the
-# manual's words too (`plain_words`). Phrases match by their words' stems.
-PLAIN_TERMS = {
+# manual's words too (`plain_words`). Phrases match by their words' stems in their own
+# language (the French "converties" is no English "convert").
+PLAIN_TERMS_EN = {
     # files and folders
     "folder": "directory", "subfolder": "subdirectory", "top-level folder": "directory",
     "soft link": "symbolic link, symlink", "softlink": "symbolic link, symlink",
@@ -752,8 +754,12 @@ PLAIN_TERMS = {
     "autostart": "enable, boot", "crash": "fail, failure, error", "chunk": "hunk",
     "sign in": "login, log in, authenticate", "log in": "login",
     "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
+    "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
+    "convert": "translate, transform", "pipe": "standard input, stdin",
+    "column": "field",
     "get around": "force, ignore", "override": "force",
-    # French
+}
+PLAIN_TERMS_FR = {
     "dossier": "répertoire", "sous-dossier": "sous-répertoire", "clé usb": "périphérique "
     "amovible", "râler": "avertissement, erreur", "se plaindre": "avertissement, erreur",
     "planter": "échouer, erreur", "désinstaller": "supprimer, enlever, purger",
@@ -775,11 +781,14 @@ def _plain_key(word: str, lang: str) -> str:
     return text.stem(word, lang)
 
 
+PLAIN_TERMS = {"en": PLAIN_TERMS_EN, "fr": PLAIN_TERMS_FR}
+
+
 @lru_cache(maxsize=1)
 def _plain_keys() -> dict[str, list[tuple[tuple[str, ...], str]]]:
-    """language -> (a phrase of PLAIN_TERMS as its words' keys, the manual's words)."""
+    """language -> (a phrase of its PLAIN_TERMS as its words' keys, the manual's words)."""
     return {lang: [(tuple(_plain_key(w, lang) for w in re.findall(r"[^\W\d_]+", text.fold(head))),
-                    " ".join(_phrases(words))) for head, words in PLAIN_TERMS.items()]
+                    " ".join(_phrases(words))) for head, words in PLAIN_TERMS[lang].items()]
             for lang in text.LANGUAGES}
 
 

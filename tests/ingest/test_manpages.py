@@ -404,3 +404,18 @@ def test_an_exit_value_of_a_bulleted_list_answers_what_it_means(tmp_path):
         answer = index.ask("My nightly rsync cron job keeps finishing with exit code 24. "
                            "What does that mean?").answer
     assert answer.startswith("• 24 - Partial transfer due to vanished source files"), answer
+
+
+def test_a_colour_change_prints_nothing():
+    """systemd's pages (DocBook) colour their links: "\\m[blue]\\fBControl Groups
+    v2\\fR\\m[]" printed "m[blue]Control Groups v2m[]" in an answer (trial 198)."""
+    assert unescape(r"see \m[blue]\fBControl Groups v2\fR\m[]\&\s-2\u[2]\d\s+2.") == \
+        "see Control Groups v2[2]."
+    assert unescape(r"\M[yellow]x\M[] \m(rey") == "x y"
+
+
+def test_docbook_s_apostrophe_prints_an_apostrophe():
+    """French pages made with DocBook (shadow(5), trial 194) write "qu\\*(Aqil" for
+    "qu'il", the page defining `Aq` as the apostrophe: the answers read "lexpiration dun
+    compte", and a quote no longer matched the page."""
+    assert unescape(r"qu\*(Aqil n\*(Aqy a pas d\*(Aq\(^age") == "qu'il n'y a pas d'âge"
