@@ -176,6 +176,7 @@ _INVERTED = re.compile(r"(?:-t)?-(?:il|elle|on|ils|elles|je|tu|nous|vous|ce)$", 
 
 # Phrases that work as one function word: "au lieu de" is "instead of", not a place
 _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es)?|"
+                              r"à partir d(?:e|u|es)?|"
                               r"au fur et à mesure|de temps en temps|à peu près|"
                               r"in place of|instead of|as well as|a lot of|lots of|a little|"
                               r"(?:make|makes|making|be) sure(?: that)?|"
@@ -227,6 +228,11 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
             stems = [frozenset([t]) for t in dict.fromkeys(x for ts in by_language for x in ts)]
         else:
             stems = [frozenset(group) for group in zip(*by_language, strict=True)]
+        if translate is not None and len(stems) > 1 and "-" in word.strip("-"):
+            # a compound's parts are found through its translation, whole
+            # ("ramasse-miettes": garbage collector, not a rake and crumbs)
+            whole = {t for lang in tokens.LANGUAGES for t in tokens.tokens(translate(word), lang)}
+            stems = [group | whole for group in stems]
         if translate is not None and len(stems) == 1:
             other = translate(word)
             extra = {t for lang in tokens.LANGUAGES for t in tokens.tokens(other, lang)}

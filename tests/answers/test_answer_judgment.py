@@ -591,3 +591,21 @@ def test_an_everyday_word_is_found_as_manuals_say_it():
                  lambda stems: 0, 100, E5_DEFAULTS, is_name=lambda word: False
                  ).numbers["words"]
     assert next(r for r in rows if "soft" in r["word"].split("/"))["found"], rows
+
+
+def test_a_french_compound_is_found_through_its_translation_whole():
+    """"…quand un objet est récupéré par le ramasse-miettes ?" (trial 192, over Python's
+    weakref page) was refused: "ramasse" and "miettes" were looked for apart, a rake and
+    crumbs, where the page says "garbage collection". "À partir de quel niveau…" asks
+    from which level: "partir" is no word to find."""
+    from preuve.answer.answerability import content_words
+    from preuve.retrieve.bilingual import code_translation
+
+    def translate(word: str) -> str:
+        return code_translation(word, "fr")
+
+    groups = content_words("récupéré par le ramasse-miettes", translate)
+    parts = [g for w, g in groups if w.lower().startswith("ramasse")]
+    assert parts and all("garbag" in g or "garbage" in g for g in parts), groups
+    words = {w for w, _ in content_words("à partir de quel niveau de gravité", translate)}
+    assert "partir" not in words and "gravité" in words, words
