@@ -64,7 +64,10 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"(quel(le)?s? (est |sont )?|c['’]est quoi )(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix|numéro|tension|"
                         r"fréquence|température|vitesse|résolution|puissance|intensité|débit|"
-                        r"longueur|largeur|hauteur|poids|profondeur))\b", _I)),
+                        r"longueur|largeur|hauteur|poids|profondeur)|"
+                        # a port is a number: "which TCP port does it listen on?"
+                        r"(what|which|on which|on what) ((tcp|udp|default|network) )?ports?\b|"
+                        r"(quel|sur quel) ((numéro de|n° de) )?port( tcp| udp)?\b)\b", _I)),
     # "when do I have to…", "when should I…", "when am I supposed to…", "quand faut-il…" ask
     # in which case, not a date
     (TIME, re.compile(r"^\W*((when(?! (do|does|should|must|can|could|would|shall|need|am i|"

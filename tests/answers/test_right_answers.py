@@ -6762,3 +6762,17 @@ def test_an_option_without_an_entry_is_answered_by_the_prose_that_writes_it(tmp_
                           _hit(2, "sect.automatic-upgrades.md", "Avoiding interaction", prose,
                                kind="text")])
     assert quoted.startswith("The case of APT is simple: the -y option"), quoted
+
+
+def test_a_port_asked_for_is_a_number():
+    """"What TCP port does the git:// daemon listen on by default?" (trial 189, out of
+    scope: git-doc's pages never give 9418) was answered by `instaweb.modulePath`, and
+    "Quel port faut-il utiliser pour envoyer mes mails vers le smarthost ?" (trial 195) by
+    the smarthost's configuration steps without "587": a port is a number, and a quote
+    without one does not answer."""
+    for question in ("What TCP port does the git:// daemon listen on by default?",
+                     "Which port does the munin node daemon listen on?",
+                     "Quel port faut-il utiliser pour envoyer mes mails vers le smarthost ?",
+                     "Sur quel port écoute le démon ?"):
+        assert question_kind(question) == NUMBER, question
+    assert question_kind("How do I change the port sshd listens on?") == PROCEDURE
