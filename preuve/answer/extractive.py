@@ -1080,18 +1080,24 @@ def term_overlap(question: str, sentence: str) -> float:
     stemming; a word's other forms count: `text.loosely`, and the manual's words for an
     everyday one: `bilingual.plain_senses`)."""
     best = 0.0
-    plain = plain_senses(question)
     for lang in tokens.LANGUAGES:
         wanted = set(tokens.tokens(question, lang))
         if wanted:
             found = set(tokens.tokens(sentence, lang))
             held = tokens.loosely([wanted], found)
             # a word said as manuals say it ("soft link": "symbolic links")
-            held |= {stem for word, senses in plain.items()
-                     for stem in tokens.tokens(word, lang)
-                     if set(tokens.tokens(senses, lang)) & found}
+            held |= {stem for stems, senses in _plain_stems(question, lang)
+                     if senses & found for stem in stems}
             best = max(best, len(wanted & held) / len(wanted))
     return best
+
+
+@lru_cache(maxsize=64)
+def _plain_stems(question: str, lang: str) -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
+    """The question's everyday words as `lang` stems them, each with the stems of the
+    manual's words for it (`bilingual.plain_senses`): read once per question."""
+    return tuple((tuple(tokens.tokens(word, lang)), frozenset(tokens.tokens(senses, lang)))
+                 for word, senses in plain_senses(question).items())
 
 
 @lru_cache(maxsize=64)

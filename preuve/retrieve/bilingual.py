@@ -797,6 +797,12 @@ def _plain_keys() -> dict[str, list[tuple[tuple[str, ...], str]]]:
 def plain_senses(question: str) -> dict[str, str]:
     """Each word of `question` (folded) that a phrase of PLAIN_TERMS holds -> the manual's
     words for that phrase ("soft link": soft and link -> "symbolic link symlink")."""
+    return dict(_plain_senses(question))
+
+
+@lru_cache(maxsize=256)
+def _plain_senses(question: str) -> tuple[tuple[str, str], ...]:
+    """`plain_senses`, read once per question (the answerer scores each sentence with it)."""
     words = re.findall(r"[^\W\d_]+", text.fold(question))
     out: dict[str, str] = {}
     for lang, keys in _plain_keys().items():
@@ -807,7 +813,7 @@ def plain_senses(question: str) -> dict[str, str]:
                     for word in words[i:i + len(key)]:
                         out[word] = " ".join(dict.fromkeys(f"{out.get(word, '')} {senses}"
                                                            .split()))
-    return out
+    return tuple(out.items())
 
 
 def plain_words(question: str) -> str:
