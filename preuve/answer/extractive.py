@@ -7,6 +7,7 @@ a fragment; it cannot invent, and it answers in the passages' own language."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import textwrap
@@ -32,6 +33,7 @@ from preuve.answer.intent import (
     THINGS,
     YESNO,
     asked_after_scene,
+    asked_part,
     carries,
     defined_term,
     question_kind,
@@ -472,12 +474,15 @@ def _without_marks(text: str, indexed: set[str]) -> str:
     return _NOTE_MARK.sub(mark, text)
 
 
-def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> list[Sentence]:
+def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
+                    announced: bool = False) -> list[Sentence]:
     """The passage's units, in order, with the source lines each spans (when it has lines):
     statements, the questions and headings that introduce them (roles QUESTION, HEADING:
     context, never quoted) and the fragments that complete a statement ending with a colon
     (role ATTACHED: a command, a list item, a code line). `skip`: header/footer lines
-    (digits as '#', lower case) to leave out."""
+    (digits as '#', lower case) to leave out. `announced`: the passage before it ends on
+    a sentence announcing what follows, so a code block that opens this one completes
+    that sentence (`_announced_next`)."""
     body = hit.text
     if hit.kind == "code":
         return [_code_sentence(hit)]
@@ -533,7 +538,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset()) -> 
             cleaned = " ".join(raw.split())  # list item
         usage = (title and raw.strip() == "SYNOPSIS") or (usage and not title)
         if code:  # a code block completes the statement that announces it, or is left out
-            if out and out[-1].role in (STATEMENT, ATTACHED) and (
+            if announced and not out:
+                role = ATTACHED
+            elif out and out[-1].role in (STATEMENT, ATTACHED) and (
                     out[-1].role == ATTACHED or out[-1].runs_on or announces(out[-1].text)
                     or _one_command(raw) or _runs_named(out[-1].text, raw)
                     or _illustrates(out[-1].text, raw)
@@ -1201,8 +1208,8 @@ _ASKS_DEFAULT = re.compile(
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) "
-    r"(?:ne |n['’])?(?:précise|précises|indique|indiques|donne|donnes|spécifie|spécifies|passe|"
-    r"passes|mets|mettez)\b(?! (?:le|la|les|l['’]|un|une|des|ce|cette)\b)|"
+    r"(?:ne |n['’])?(?:en |y )?(?:précise|précises|indique|indiques|donne|donnes|spécifie|"
+    r"spécifies|passe|passes|mets|mettez)\b(?! (?:le|la|les|l['’]|un|une|des|ce|cette)\b)|"
     # "quel signal… si on ne change rien ?", "si je ne touche à rien"
     r"\bsi (?:je|on|tu|vous) (?:ne |n['’])(?:change|changes|changez|touche|touches|touchez|"
     r"modifie|modifies|modifiez|règle|règles|réglez) (?:à )?rien\b", re.I)
@@ -2096,6 +2103,10 @@ def window(sentences: list[Sentence], start: int, words: int, *,
         lines = own_line and (lines or bool(out and _goes_on(out[-1])))
         if sentence.role == ATTACHED or (out and _goes_on(out[-1])) or lines:
             if extra + n > ANNOUNCED_WORDS:
+                clipped = _clipped_code(sentence, ANNOUNCED_WORDS - extra) \
+                    if out and _goes_on(out[-1]) else None
+                if clipped is not None:  # the example's first lines (its command), not
+                    out.append(clipped)  # the announcing sentence left hanging
                 break
             extra += n
         else:
@@ -2106,6 +2117,23 @@ def window(sentences: list[Sentence], start: int, words: int, *,
     while len(out) > 1 and _goes_on(out[-1]):
         out.pop()  # "…as follows:" with what follows cut off says nothing
     return out
+
+
+def _clipped_code(unit: Sentence, words: int) -> Sentence | None:
+    """A code block too long to quote whole, as its first lines within `words` (at least
+    its first line, where the command an example runs is): None for anything else."""
+    lines = unit.text.split("\n")
+    if len(lines) < 3 or not _FENCE.match(lines[0]) or not _FENCE.match(lines[-1]):
+        return None
+    kept, used = [], 0
+    for line in lines[1:-1]:
+        used += len(line.split())
+        if kept and used > words:
+            break
+        kept.append(line)
+    end = unit.end_line if unit.start_line is None else min(
+        unit.end_line or unit.start_line, unit.start_line + len(kept) + 1)
+    return dataclasses.replace(unit, text="\n".join([lines[0], *kept, lines[-1]]), end_line=end)
 
 
 def cite(chosen: list[Sentence]) -> str:
@@ -2132,6 +2160,8 @@ def cite(chosen: list[Sentence]) -> str:
         quote += f"{'' if quote.endswith(chr(10)) else ' '}[{label}]"
         if parts and first.hit.path != parts_from[-1] and first.hit.kind != "code":
             quote = "\n\n" + quote  # another document's quote: a paragraph of its own
+        elif parts and _FENCE.match(quote):
+            quote = "\n" + quote  # a code block the quote before announces: on its line
         parts.append(quote)
         parts_from.append(first.hit.path)
         group.clear()
@@ -2145,7 +2175,7 @@ def cite(chosen: list[Sentence]) -> str:
             flush()
         group.append(sentence)
     flush()
-    return " ".join(parts).replace(" \n\n", "\n\n")
+    return " ".join(parts).replace(" \n\n", "\n\n").replace(" \n```", "\n```")
 
 
 def _joined(texts: list[str]) -> str:
@@ -2312,6 +2342,7 @@ class ExtractiveAnswerer:
         hits.sort(key=lambda h: bool(_EXERCISES.match((h.heading or "").split(" > ")[-1])))
         skip = furniture(hits)
         by_hit = {h.chunk_id: split_sentences(h, skip) for h in hits}
+        _announced_next(hits, by_hit, skip)
         units = [s for h in hits for s in by_hit[h.chunk_id]
                  if s.role in (STATEMENT, QUESTION, HEADING)]
         kind = question_kind(question)
@@ -3092,15 +3123,23 @@ def _is_entry(hit: Hit) -> bool:
 
 
 def _is_signature(text: str) -> bool:
-    """A dotted name or a name with its parameters, as an API entry's heading is."""
+    """A dotted name or a name with its parameters, as an API entry's heading is (a
+    Markdown heading quotes it: "`dns.lookup(hostname)`")."""
+    text = _unquoted(text)
     return bool(_SIGNATURE.match(text)) and ("." in text.split("(")[0] or "(" in text)
+
+
+def _unquoted(text: str) -> str:
+    """A heading's text without the backticks Markdown writes code in."""
+    text = text.strip()
+    return text[1:-1].strip() if len(text) > 2 and text[0] == text[-1] == "`" else text
 
 
 def _signature_name(part: str) -> str:
     """The dotted name a signature (a heading part) gives its object, as written:
     "class contextvars.ContextVar(name)" -> "contextvars.ContextVar",
     "@functools.lru_cache(maxsize=128)" -> "functools.lru_cache"."""
-    signature = part.split("(")[0].split()
+    signature = _unquoted(part).split("(")[0].split()
     return signature[-1].lstrip("@") if signature else ""
 
 
@@ -3155,8 +3194,12 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     if any(n.rsplit(".", 1)[-1].lower() in containers and n.rsplit(".", 1)[-1][:1].isupper()
            for n in written):
         return None
-    return next((h for h in hits if h is not first and _is_entry(h)
-                 and names & _entry_names(h)), None)
+    # the entry of a name in what is asked before one of the scene's ("dns.lookup me
+    # renvoie l'IPv6… Je passe quelle valeur à dns.setDefaultResultOrder ?")
+    asked_names = names & {n.lstrip("@").lower() for n in _IDENTIFIER.findall(asked_part(asked))}
+    return next((h for wanted in (asked_names, names) for h in hits
+                 if wanted and h is not first and _is_entry(h) and wanted & _entry_names(h)),
+                None)
 
 
 def _termed(question: str, hits: Sequence[Hit], first: Hit,
@@ -3485,7 +3528,7 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
         return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
         # the term the paragraph after it describes (under a manual page's "OPTIONS", the
         # first option is one)
-    return Sentence(", ".join(f"`{n}`" for n in names) + " —", heading.hit,
+    return Sentence(", ".join(f"`{_unquoted(n)}`" for n in names) + " —", heading.hit,
                     heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)
 
@@ -3523,7 +3566,7 @@ def _name_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence | None
         return None
     first = chosen[0]
     title = (first.hit.heading or "").split(" > ")[-1]
-    name = _NUMBERING.sub("", title.strip()).rstrip(" :.")
+    name = _unquoted(_NUMBERING.sub("", title.strip()).rstrip(" :."))
     if not name or len(name.split()) > 3:
         return None
     return Sentence(f"`{name}` —", first.hit, first.start_line, first.start_line,
@@ -3645,6 +3688,30 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
     # servers") opens hundreds of lines before the passage that answers
     earlier = [h for h in hits if _position(h) < _position(hit) and _continues(h, hit)]
     return min(earlier, key=_position, default=None)
+
+
+def _announced_next(hits: Sequence[Hit], by_hit: dict[str, list[Sentence]],
+                    skip: frozenset[str] | set[str]) -> None:
+    """A passage that ends on a sentence announcing code ("The simplest way to do this is
+    with the OpenSSL package, using something like the following:") whose code block the
+    chunker put at the start of the next passage: that block, when the next passage was
+    retrieved too, goes on the first one's units (cited at its own lines), so that the
+    sentence carries what it announces."""
+    for hit in hits:
+        own = by_hit[hit.chunk_id]
+        if not own or own[-1].role != STATEMENT or not announces(own[-1].text) \
+                or hit.end_line is None:
+            continue
+        following = next((h for h in hits if h.path == hit.path and h.heading == hit.heading
+                          and h.start_line is not None
+                          and 0 < h.start_line - hit.end_line <= 1), None)
+        if following is None:
+            continue
+        last = own[-1]
+        code = itertools.takewhile(lambda u: u.role == ATTACHED,
+                                   split_sentences(following, skip, announced=True))
+        own.extend(dataclasses.replace(u, index=len(own) + i, block=last.block)
+                   for i, u in enumerate(list(code)))
 
 
 def _continues(a: Hit, b: Hit) -> bool:

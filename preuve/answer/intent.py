@@ -21,10 +21,12 @@ _I = re.I | re.U
 # commande…"): what is asked for, not its subject
 _THINGS_EN = (r"tools?|programs?|utilit(y|ies)|commands?|packages?|options?|flags?|settings?|"
               r"functions?|methods?|modules?|librar(y|ies)|class(es)?|format|variables?|"
-              r"fields?|keys?|headers?")
+              r"fields?|keys?|headers?|parameters?|arguments?|attributes?|propert(y|ies)|"
+              r"directives?|keywords?")
 _THINGS_FR = (r"outils?|programmes?|utilitaires?|commandes?|paquets?|options?|paramètres?|"
               r"réglages?|fonctions?|méthodes?|modules?|bibliothèques?|classes?|format|"
-              r"variables?|champs?|clés?|clefs?|en-têtes?")
+              r"variables?|champs?|clés?|clefs?|en-têtes?|arguments?|attributs?|"
+              r"propriétés?|directives?|mots-clés?")
 THINGS = re.compile(rf"\b(?:{_THINGS_EN}|{_THINGS_FR})\b", _I)
 # First match wins: "how many" is a number before "how" is a procedure, "what command" a
 # procedure before "what is" a definition.

@@ -6776,3 +6776,92 @@ def test_a_port_asked_for_is_a_number():
                      "Sur quel port écoute le démon ?"):
         assert question_kind(question) == NUMBER, question
     assert question_kind("How do I change the port sshd listens on?") == PROCEDURE
+
+
+def test_a_markdown_entry_named_in_what_is_asked_answers_over_one_named_in_the_scene():
+    """Trial 19, Node's dns.md: "…dns.lookup me renvoie l'adresse IPv6 en premier… Je passe
+    quelle valeur à dns.setDefaultResultOrder ?" quoted the `family` parameter of
+    `dnsPromises.lookup`, ranked first. Markdown headings quote their signatures
+    ("`dns.setDefaultResultOrder(order)`"), so no entry was read as one; and of the two
+    entries the question names, the one in what it asks answers, not the scene's."""
+    from preuve.answer.extractive import _is_entry, _named_entry
+
+    page = "DNS"
+    promises = _hit(1, "dns.md", f"{page} > DNS promises API > `dnsPromises.lookup(hostname"
+                    "[, options])`", "`family` {integer} The record family. Must be `4`, "
+                    "`6`, or `0`. The value `0` indicates that either an IPv4 or IPv6 "
+                    "address is returned.", kind="markdown")
+    lookup = _hit(2, "dns.md", f"{page} > `dns.lookup(hostname[, options], callback)`",
+                  "Resolves a host name into the first found A (IPv4) or AAAA (IPv6) "
+                  "record.", kind="markdown")
+    order = _hit(3, "dns.md", f"{page} > `dns.setDefaultResultOrder(order)`", "`order` "
+                 "{string} must be `'ipv4first'` or `'verbatim'`. Set the default value of "
+                 "`order` in `dns.lookup()`.", kind="markdown")
+    assert _is_entry(order) and _is_entry(promises)
+    question = ("Sur mon serveur Node, dns.lookup me renvoie l'adresse IPv6 en premier alors "
+                "que je voudrais les IPv4 d'abord. Je passe quelle valeur à "
+                "dns.setDefaultResultOrder ?")
+    assert _named_entry(question, [promises, lookup, order], promises) is order
+    # the scene's entry when it is the only one named
+    assert _named_entry("Sur mon serveur Node, dns.lookup me renvoie l'IPv6 en premier : "
+                        "pourquoi ?", [promises, lookup, order], promises) is lookup
+
+
+def test_which_parameter_asks_for_a_name_even_after_a_count_in_the_scene():
+    """Trial 19, click's options page: "…get back how many times it was given. Which
+    parameter on the option does that?" was read as asking for a number (the scene's
+    "how many"), and the quote a callback's "invoked with three parameters" over the
+    `count=True` example ranked first. A parameter, an argument, an attribute, a directive
+    asked for by "which" is a name, as an option is."""
+    assert question_kind("In my click tool I'd like users to pass -v several times and get "
+                         "back how many times it was given. Which parameter on the option "
+                         "does that?") == NAME
+    assert question_kind("What argument do I pass to sorted() to reverse the order?") == NAME
+    assert question_kind("Quelle directive Apache limite la taille des requêtes ?") == NAME
+    assert question_kind("How many parameters does the callback get?") == NUMBER
+
+
+def test_a_default_left_unsaid_with_en_asks_for_the_default():
+    """Trial 201, timeout(1) in French: "Quel signal timeout envoie-t-il quand le délai
+    expire, si je n'en précise aucun ?" quoted `-s`'s "indiquer le signal à envoyer…"
+    instead of "envoyer le signal TERM… si aucun autre SIGNAL n'est indiqué": "n'en
+    précise" was not read as leaving the value out."""
+    from preuve.answer.extractive import _ASKS_DEFAULT
+
+    assert _ASKS_DEFAULT.search("Quel signal timeout envoie-t-il quand le délai expire, si "
+                                "je n'en précise aucun ?")
+    assert not _ASKS_DEFAULT.search("Si je précise le signal, lequel est envoyé ?")
+
+
+def test_code_the_chunker_put_in_the_next_passage_completes_the_sentence_announcing_it(
+        tmp_path):
+    """Trial 200, python3-doc's ssl page: "The simplest way to do this is with the OpenSSL
+    package, using something like the following:" ended its passage, the `openssl req`
+    example opened the next one; the quote dropped the hanging sentence and never gave the
+    command. When the next passage (same section, the line after) was retrieved too, its
+    opening code block completes the sentence, cited at its own lines, and a long example
+    is quoted by its first lines."""
+    intro = ("If you are going to create a server that provides SSL-encrypted connection "
+             "services, you will need to acquire a certificate for that service. Another "
+             "common practice is to generate a self-signed certificate. The simplest way to "
+             "do this is with the OpenSSL package, using something like the following:")
+    output = "\n".join(f"Field {n} of the request (eg, a name or a place) []:value {n}"
+                       for n in range(20))
+    code = ("```\n% openssl req -new -x509 -days 365 -nodes -out cert.pem -keyout cert.pem\n"
+            f"{output}\n```\nThe disadvantage of a self-signed certificate is that it is "
+            "its own root certificate.")
+    heading = "ssl > Certificates > Self-signed certificates"
+    first = _hit(1, "ssl.html", heading, intro)
+    first.start_line, first.end_line = 10, 16
+    second = _hit(2, "ssl.html", heading, code)
+    second.start_line, second.end_line = 17, 42
+    quoted = _quote_hits(tmp_path, "How can I generate a self-signed certificate to test my "
+                         "SSL server?", [first, second])
+    assert "using something like the following:" in quoted, quoted
+    assert "\n```\n% openssl req -new -x509" in quoted, quoted
+    assert "ssl.html:17-" in quoted, quoted
+    assert "Field 19" not in quoted, quoted  # the example's first lines only
+    # the next passage not retrieved: the hanging sentence is left out as before
+    alone = _quote_hits(tmp_path, "How can I generate a self-signed certificate to test my "
+                        "SSL server?", [first])
+    assert "openssl req" not in alone and "the following:" not in alone, alone
