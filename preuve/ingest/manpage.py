@@ -425,9 +425,25 @@ WIDTH = 80
 MAX_INDENT = 4 * WIDTH
 
 
+# a string the page defines (`.ds = \-\^\-`: patch(1) writes its long options "\*=dry-run"),
+# and where a page calls one: \*X, \*(XX, \*[NAME]
+_DEFINED_STRING = re.compile(r"^[.'][ \t]*ds1?[ \t]+(\S+)[ \t]?(.*)$", re.M)
+_STRING_CALL = re.compile(r"\\\*(?:\((..)|\[([^\]]*)\]|([^(\[]))")
+
+
+def _with_defined_strings(text: str) -> str:
+    """`text` with the strings its page defines put where it calls them (as roff does
+    before reading; the predefined ones, `_STRINGS`, are left to `unescape`)."""
+    defined = {name: value[1:] if value.startswith('"') else value
+               for name, value in _DEFINED_STRING.findall(text)}
+    if not defined:
+        return text
+    return _STRING_CALL.sub(lambda m: defined.get(m[1] or m[2] or m[3], m[0]), text)
+
+
 def _read(text: str) -> _Page:
     """The page of roff `text`, read line by line."""
-    lines = text.split("\n")
+    lines = _with_defined_strings(text).split("\n")
     page = _Page()
     skip_until = ""        # inside `.de`/`.ig` (to `..`) or a conditional's \{ ... \}
     depth = 0

@@ -419,3 +419,14 @@ def test_docbook_s_apostrophe_prints_an_apostrophe():
     "qu'il", the page defining `Aq` as the apostrophe: the answers read "lexpiration dun
     compte", and a quote no longer matched the page."""
     assert unescape(r"qu\*(Aqil n\*(Aqy a pas d\*(Aq\(^age") == "qu'il n'y a pas d'âge"
+
+
+def test_a_string_the_page_defines_is_printed_where_it_is_called():
+    """patch(1) defines `.ds = \\-\\^\\-` and writes its long options "\\*=dry-run": they
+    were printed "dry-run", "backup", and no answer could give `--dry-run` (trial 208).
+    A string the page defines is put where the page calls it, as roff does; the
+    predefined ones (`\\*(lq`, DocBook's `Aq`) are as before."""
+    text = render((MAN / "patch.1.gz").read_bytes())
+    assert "--dry-run" in text and "-b or --backup" in text, text[:2000]
+    assert "\\*" not in text and " =dry-run" not in text
+    assert unescape(r"\*(lqquoted\*(rq") == "“quoted”"
