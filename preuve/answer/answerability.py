@@ -305,16 +305,25 @@ _HEARSAY = re.compile(r"\b(?:(?:when|if|that) (?:people|they|someone|folks|you h
                       r"(?:dit|disent|parle de|parlent de))\b", re.I)
 
 
-def without_examples(question: str, is_name: Callable[[str], bool] | None) -> str:
+def without_examples(question: str, is_name: Callable[[str], bool] | None,
+                     hits: Sequence[Hit] = ()) -> str:
     """`question` without the names it gives as examples ("how do I keep an env var like
     CCACHE_DIR from…", "une unité comme nginx.service"): the example stands for its kind,
     which is what is asked about; neither evidence nor, when no passage holds it, a name
-    the passages lack. A word of the language after "like" stays ("files like photos").
-    Nor who says the word asked about (`_HEARSAY`: "when people say")."""
+    the passages lack. A word of the language after "like" stays ("files like photos"),
+    and so does a name one of `hits` writes ("what does the capital X do in something
+    like chmod -R u+X?": the example is what is asked about). Nor who says the word asked
+    about (`_HEARSAY`: "when people say")."""
     question = _HEARSAY.sub(" ", question)
     if is_name is None:
         return question
-    return _EXAMPLE.sub(lambda m: " " if is_name(m.group(1).lower()) else m.group(0), question)
+    def example(match: re.Match) -> str:
+        name = match.group(1)
+        if not is_name(name.lower()):
+            return match.group(0)
+        return f" {name} " if _written_in(name, hits) else " "
+
+    return _EXAMPLE.sub(example, question)
 
 
 def _written_in(name: str, hits: Sequence[Hit]) -> bool:
@@ -546,7 +555,7 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     across = bool(hits and hits[0].language and hits[0].language != asked_language)
     if across:
         defaults = defaults.asked_across()
-    weighed = without_examples(question, is_name)  # the words that count
+    weighed = without_examples(question, is_name, hits[:PASSAGES])  # the words that count
     translated = content_words(weighed, translate)
     plain = content_words(weighed) if translate is not None else translated
     kept: dict[frozenset[str], tuple[str, frozenset[str]]] = {}

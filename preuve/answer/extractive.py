@@ -84,6 +84,9 @@ _TOC_LINE = re.compile(r"(?:\.\s*){5,}|(?<=\s)(?:\.\s*){4}|…{2,}|"
                        r"[^\d\s.!?:;]\s+(?:\d{1,4}|[ivx]{1,4})$", re.I)
 _CONTENTS = re.compile(r"^\s*(?:table des mati[eè]res|sommaire|contents|table of contents|"
                        r"index|list of figures|liste des figures)\s*$", re.I)
+# a listed value and what it means, in a text cited by its lines (no contents there):
+# "124 if the command exited with status 255"
+_VALUE_ITEM_LINE = re.compile(r"^\d{1,4}\s+(?!\.)[^\W\d_]+\s+\S.*[^.]\s\d{1,4}$")
 _PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s*(?:/|sur|of)\s*\d{1,4})?\s*$", re.I)
 # A line of code or a shell session, not prose: "$ make", ">>> f.read()", "#!/bin/sh"
 _CODE_START = re.compile(r"^(?:\$\s|>>>|\.\.\.\s|#!|%\s|[A-Z]:\\)")
@@ -589,8 +592,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
             role = STATEMENT
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
                 and (out[-1].role == ATTACHED or announces(out[-1].text) or out[-1].runs_on) \
-                and (_CODE_START.match(cleaned) or not is_navigation(cleaned)):
-            role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code)
+                and (_CODE_START.match(cleaned) or not is_navigation(cleaned)
+                     or by_lines and _VALUE_ITEM_LINE.match(cleaned)):
+            role = ATTACHED  # ("$ sudo lsof -p 1" ends like a contents entry: it is code;
+            # so does xargs's "124 if the command exited with status 255", a listed value)
         elif by_lines and out and out[-1].role == STATEMENT and _page_command(hit, cleaned):
             role = ATTACHED  # a manual page's example: "Extend an LV to use all remaining
             # free space…" over "lvextend -l+100%FREE -r vg01/lvol01", the page's command

@@ -609,3 +609,24 @@ def test_a_french_compound_is_found_through_its_translation_whole():
     assert parts and all("garbag" in g or "garbage" in g for g in parts), groups
     words = {w for w, _ in content_words("à partir de quel niveau de gravité", translate)}
     assert "partir" not in words and "gravité" in words, words
+
+
+def test_an_example_the_passages_write_is_what_is_asked_about():
+    """"What does the capital X do in something like chmod -R u+X?" (trial 211) was judged
+    on "capital" and "-R" alone: "like chmod" was taken out as an example standing for
+    its kind, as "an env var like CCACHE_DIR" is. An example a passage writes is the
+    subject itself and counts; one no passage writes still stands for its kind."""
+    from preuve.answer.answerability import content_words, judge, without_examples
+
+    passage = _passage("rights.html", "html", "Managing Rights", "Rights",
+                       "$ chmod u+X test.txt\nThe X (capital) right sets execution only "
+                       "for directories.")
+    question = "What does the capital X do in something like chmod -R u+X?"
+    kept = {w for w, _ in content_words(without_examples(question, lambda w: w == "chmod",
+                                                         [passage]))}
+    assert "chmod" in kept and "like" not in kept, kept
+    dropped = {w for w, _ in content_words(without_examples(question, lambda w: w == "chmod"))}
+    assert "chmod" not in dropped, dropped
+    rows = judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                 is_name=lambda word: word == "chmod").numbers["words"]
+    assert next(r for r in rows if r["word"] == "chmod")["found"], rows

@@ -430,3 +430,17 @@ def test_a_string_the_page_defines_is_printed_where_it_is_called():
     assert "--dry-run" in text and "-b or --backup" in text, text[:2000]
     assert "\\*" not in text and " =dry-run" not in text
     assert unescape(r"\*(lqquoted\*(rq") == "“quoted”"
+
+
+def test_a_listed_value_ending_on_a_number_is_no_contents_line(tmp_path):
+    """xargs(1)'s EXIT STATUS lists "124 if the command exited with status 255": ending on
+    a number, the item was read as a contents line ("3.2 Installing 12"), left out, and
+    the quote of the list stopped before it: "…doesn't exist?" got 0 and 123, never 127
+    (trial 208). In a text cited by its lines (no contents there), a value and what it
+    means is a listed item, whatever number ends it."""
+    docs = _pages(tmp_path, "xargs.1.gz", "grep.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Which exit statuses can xargs return?").answer
+    assert "124 if the command exited with status 255" in answer, answer
+    assert "127 if the command is not found" in answer, answer
