@@ -915,7 +915,7 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         gap = "\n\n" if bulleted or defined or _OPTION_LINE.match(text) else "\n"
         return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
             and (defined or _indent(below.group()) >= _indent(line.group()) + TERM_INDENT) and \
-            len(text.split()) <= TERM_WORDS and (
+            (len(text.split()) <= TERM_WORDS or _section_title(line.group())) and (
                 not _END.search(text) or _COLON_TERM.match(text) or bulleted) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
             not _FENCE.match(text)
@@ -950,7 +950,7 @@ def _section_title(line: str) -> bool:
     return not _indent(line) and bool(_SECTION_TITLE.match(line.rstrip()))
 
 
-_SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,40}$")
+_SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,60}$")
 
 
 # An option and what it does on one line, as `man` renders a short tag ("-t     sort by
@@ -1961,6 +1961,14 @@ def _each_option(question: str, units: list[Sentence], by_hit: dict[str, list[Se
     return out
 
 
+def _with_term(sentence: Sentence, by_hit: dict[str, list[Sentence]]) -> str:
+    """The statement's text after the term it describes, if any ("/etc/passwd" over
+    "Correspondance entre les noms d'utilisateur et les identifiants."): what its quote
+    says, the term leading it."""
+    term = _described_by(sentence, by_hit[sentence.hit.chunk_id])
+    return f"{term.text} {sentence.text}" if term is not None else sentence.text
+
+
 def _described_by(sentence: Sentence, own: list[Sentence]) -> Sentence | None:
     """The term alone on its line (`Sentence.term`) that this statement describes, if any."""
     before = own[sentence.index - 1] if sentence.index > 0 else None
@@ -2389,7 +2397,7 @@ class ExtractiveAnswerer:
             # over English pages)
             spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
-                          and carries(kind, u.text)
+                          and carries(kind, _with_term(u, by_hit))
                           and (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
                           and _language(u.hit) in spoken),
                          key=lambda s: s.score, default=None)

@@ -6865,3 +6865,39 @@ def test_code_the_chunker_put_in_the_next_passage_completes_the_sentence_announc
     alone = _quote_hits(tmp_path, "How can I generate a self-signed certificate to test my "
                         "SSL server?", [first])
     assert "openssl req" not in alone and "the following:" not in alone, alone
+
+
+def test_a_file_asked_for_is_found_in_the_term_a_description_describes(tmp_path):
+    """renice(1) in French: "Dans quel fichier renice trouve-t-il la correspondance entre
+    noms d'utilisateurs et UID ?" quoted the page's description, which names no file; the
+    FICHIERS section, third, lists "/etc/passwd" over "Correspondance entre les noms
+    d'utilisateur et les identifiants." (trial 207). A question asking for a file looks for
+    it in what a statement says with the term it describes, as its quote shows it."""
+    description = _hit(1, "renice.1.gz", "", "NOM\n       renice - Modifier la priorité des "
+                       "processus en cours d'exécution\n\nDESCRIPTION\n       renice modifie "
+                       "la priorité d'ordonnancement d'un ou de plusieurs processus en "
+                       "cours\n       d'exécution. Les autres arguments sont interprétés "
+                       "comme des identifiants\n       de processus, de groupe ou des noms "
+                       "d'utilisateur.\n", kind="man")
+    options = _hit(2, "renice.1.gz", "", "OPTIONS\n       -n, --priority priorité\n       "
+                   "       indiquer la priorité d'ordonnancement à utiliser pour le "
+                   "processus.\n", kind="man")
+    options.start_line, options.end_line = 21, 24
+    files = _hit(3, "renice.1.gz", "", "FICHIERS\n       /etc/passwd\n              "
+                 "Correspondance entre les noms d'utilisateur et les identifiants.\n",
+                 kind="man")
+    files.start_line, files.end_line = 46, 49
+    files.score = 0.7  # far below the description, as retrieval ranked it
+    quoted = _quote_hits(tmp_path, "Dans quel fichier renice trouve-t-il la correspondance "
+                         "entre noms d'utilisateurs et UID ?", [description, options, files])
+    assert "/etc/passwd" in quoted and "Correspondance" in quoted, quoted
+
+
+def test_d_ou_asks_for_a_place():
+    """"D'où uptime tire-t-il les informations sur les utilisateurs connectés ?" was read
+    as a yes/no question (trial 207): "d'où", from where, asks for a place as "où" does."""
+    from preuve.answer.intent import PLACE, YESNO
+
+    assert question_kind("D'où uptime tire-t-il les informations sur les utilisateurs "
+                         "connectés ?") == PLACE
+    assert question_kind("Est-ce que uptime lit /var/run/utmp ?") == YESNO

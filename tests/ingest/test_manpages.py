@@ -444,3 +444,17 @@ def test_a_listed_value_ending_on_a_number_is_no_contents_line(tmp_path):
         answer = index.ask("Which exit statuses can xargs return?").answer
     assert "124 if the command exited with status 255" in answer, answer
     assert "127 if the command is not found" in answer, answer
+
+
+def test_a_long_section_title_is_no_part_of_the_sentence_under_it(tmp_path):
+    """chmod(1) in French titles a section "ATTRIBUTS DE SUPPRESSION RESTREINTE OU BIT
+    STICKY": seven words, more than a term alone on its line has, so the title was read
+    as the first words of the sentence under it, and "À quoi sert le bit sticky ?" was
+    answered by that sentence alone, the title in front, never by what the bit prevents
+    (trial 201). A section title at the margin is a heading whatever its length."""
+    docs = _pages(tmp_path, "chmod.1.fr.gz", "kill.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("À quoi sert le bit sticky qu'on voit sur /tmp ?").answer
+    assert "empêche les utilisateurs non autorisés" in answer, answer
+    assert not answer.startswith("ATTRIBUTS"), answer
