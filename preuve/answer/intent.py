@@ -80,9 +80,10 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                       r"depuis quand|((in|on|at|en|à|a|au|depuis|"
                       r"since|from|until|jusqu['’]à) )?(what|which|quel(le)?) (year|date|day|"
                       r"time|année|jour|heure)|à quelle (date|heure))\b", _I)),
-    (PLACE, re.compile(r"^\W*(where|où|d['’]où|par où|in which (file|directory|folder|section)|which (file|"
-                       r"directory|folder)|dans quel(le)?s? (fichier|répertoire|dossier|"
-                       r"section)|quel(le)?s? (fichier|répertoire|dossier))\b|"
+    (PLACE, re.compile(r"^\W*(where|où|d['’]où|par où|in which (file|directory|folder|"
+                       r"section)|which (file|directory|folder)|dans quel(le)?s? (fichier|"
+                       r"répertoire|dossier|section)|quel(le)?s? (fichier|répertoire|"
+                       r"dossier))\b|"
                        # asked last, after its subject ("Le nom de la machine, il est lu dans
                        # quel fichier ?", "…is read from which file?")
                        r"\b(dans|depuis|in|from|into) (quel(le)?s?|which|what) (fichier|"
