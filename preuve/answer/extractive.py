@@ -1436,7 +1436,10 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     # what follows from the sentence before ("Due to that, it suffers…")
                     r"due to (?:this|that)|because of (?:this|that)|for (?:this|that) reason|"
                     r"as a result|à cause de (?:cela|ça)|de ce fait|pour cette raison|"
-                    r"par conséquent|c['’]est pourquoi)\b", re.I)
+                    r"par conséquent|c['’]est pourquoi|"
+                    # an example of what the sentence before says ("For instance, the chmod
+                    # 754 file command…" after "…4 for read, 2 for write, and 1 for execute")
+                    r"for (?:instance|example)|par exemple|e\.g\.)\b", re.I)
 # A default given without what it is the default of ("The default is 1000." after
 # "`Request.max_form_parts` limits the number of parts…"): that is the sentence before
 _BARE_DEFAULT = re.compile(r"^(?:the )?default(?: value)? (?:is|was|will be)\b|^defaults to\b|"

@@ -6901,3 +6901,26 @@ def test_d_ou_asks_for_a_place():
     assert question_kind("D'où uptime tire-t-il les informations sur les utilisateurs "
                          "connectés ?") == PLACE
     assert question_kind("Est-ce que uptime lit /var/run/utmp ?") == YESNO
+
+
+def test_a_quote_that_opens_on_an_example_starts_at_what_it_illustrates():
+    """The Debian Handbook's rights section: "The (octal) numeric representation
+    associates each right with a value… Each value is then assigned… For instance, the
+    chmod 754 file command will set…": a quote chosen at "For instance" showed the example
+    without the rule it illustrates (trial 211). "For instance", "for example", "par
+    exemple" lean on the sentence before, as "This" does."""
+    from preuve.answer.extractive import _lean_start
+
+    text = ("In /etc/postfix/main.cf, list the remote site name or address in the "
+            "debug_peer_list parameter. For example, in order to make the software log a "
+            "lot of information for connections from or to the loopback interface, set it "
+            "to the loopback address.")
+    own = split_sentences(_hit(1, "postfix.html", "Debugging", text))
+    example = next(s for s in own if s.text.startswith("For example"))
+    start = _lean_start(own, example.index, 60)
+    assert own[start].text.startswith("In /etc/postfix/main.cf"), own[start].text
+    french = split_sentences(_hit(1, "guide.html", "Clé USB", "Toutes les données "
+                                  "existantes sont détruites. Par exemple, avec un système "
+                                  "GNU/Linux, vous pouvez copier l'image de cette manière."))
+    example = next(s for s in french if s.text.startswith("Par exemple"))
+    assert french[_lean_start(french, example.index, 60)].text.startswith("Toutes les")
