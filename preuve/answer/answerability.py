@@ -110,7 +110,7 @@ give take come look tourne tourner tournent marche
 someone somebody something anything everything else same one ones thing things way about
 roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
 trucs peu près environ approximativement exactement vraiment autre autres même
-vient viennent venir venu vienne provient proviennent provenir retrouver retrouve retrouvé
+vient viennent venir venu vienne viens venons venez provient proviennent provenir retrouver retrouve retrouvé
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
 already just also even ever never yet
 chez rester reste restent stay stays
@@ -190,6 +190,9 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               # "all at once": how, not what
                               r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"
                               r"en tant que|en tant qu['’]|"
+                              # "Bash n'arrête pas de biper": it keeps doing so
+                              r"n['’]arr[eê]te(?:nt)? pas d['e]|ne cessent? (?:pas )?d['e]|"
+                              r"keeps? on|"
                               r"all at once|"
                               # "no matter if the text is upper or lower case", "peu importe"
                               r"no matter (?:if|whether|what|how|which|who|where|when)|"

@@ -630,3 +630,21 @@ def test_an_example_the_passages_write_is_what_is_asked_about():
     rows = judge(question, [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
                  is_name=lambda word: word == "chmod").numbers["words"]
     assert next(r for r in rows if r["word"] == "chmod")["found"], rows
+
+
+def test_a_recent_past_and_a_habit_are_no_subject():
+    """"Je viens d'installer git, comment je règle mon nom… ?" and "Bash n'arrête pas de
+    biper…" (trial 209) were judged on "viens" and "arrête" among their words: "je viens
+    de" says when (just now), "n'arrête pas de" how often (it keeps on), neither what the
+    question is about; "arrêter le service" still is."""
+    from preuve.answer.answerability import content_words
+
+    def words(question: str) -> set[str]:
+        return {w for w, _ in content_words(question)}
+
+    assert words("Je viens d'installer git, comment je règle mon nom ?") == {
+        "installer", "git", "règle", "nom"}
+    assert "arrête" not in words("Bash n'arrête pas de biper quand je fais Tab, comment "
+                                 "le faire taire ?")
+    assert "arrêter" in words("Comment arrêter le service ?")
+    assert words("It keeps on crashing") == {"crashing"}
