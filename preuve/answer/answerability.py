@@ -110,7 +110,8 @@ give take come look tourne tourner tournent marche
 someone somebody something anything everything else same one ones thing things way about
 roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
 trucs peu près environ approximativement exactement vraiment autre autres même
-vient viennent venir venu vienne viens venons venez provient proviennent provenir retrouver retrouve retrouvé
+vient viennent venir venu vienne viens venons venez provient proviennent provenir
+retrouver retrouve retrouvé
 aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
 already just also even ever never yet
 chez rester reste restent stay stays
