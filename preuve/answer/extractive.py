@@ -3706,6 +3706,11 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
     return min(earlier, key=_position, default=None)
 
 
+# the lines between a passage and the next one that goes on from it (a blank line)
+NEXT_PASSAGE_GAP = 2
+_FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
+
+
 def _announced_next(hits: Sequence[Hit], by_hit: dict[str, list[Sentence]],
                     skip: frozenset[str] | set[str]) -> None:
     """A passage that ends on a sentence announcing code ("The simplest way to do this is
@@ -3720,9 +3725,12 @@ def _announced_next(hits: Sequence[Hit], by_hit: dict[str, list[Sentence]],
             continue
         following = next((h for h in hits if h.path == hit.path and h.heading == hit.heading
                           and h.start_line is not None
-                          and 0 < h.start_line - hit.end_line <= 1), None)
+                          and 0 < h.start_line - hit.end_line <= NEXT_PASSAGE_GAP), None)
         if following is None:
             continue
+        if len(_FENCE_LINE.findall(following.text)) % 2:  # a long block the chunker cut
+            # again further down: its part here, closed where the passage ends
+            following = dataclasses.replace(following, text=f"{following.text}\n```")
         last = own[-1]
         code = itertools.takewhile(lambda u: u.role == ATTACHED,
                                    split_sentences(following, skip, announced=True))

@@ -6924,3 +6924,24 @@ def test_a_quote_that_opens_on_an_example_starts_at_what_it_illustrates():
                                   "GNU/Linux, vous pouvez copier l'image de cette manière."))
     example = next(s for s in french if s.text.startswith("Par exemple"))
     assert french[_lean_start(french, example.index, 60)].text.startswith("Toutes les")
+
+
+def test_a_long_example_the_chunker_cut_in_parts_completes_the_sentence_announcing_it(
+        tmp_path):
+    """A Markdown page whose "…run the deploy script with the host name:" is followed, a
+    blank line below, by an example too long for one passage: the chunker cut the block
+    in parts, the first opening with its fence and closed by none. The quote dropped the
+    hanging sentence and answered with the page's last line. The example's first part,
+    read as the code block it is, completes the sentence; both citations hold."""
+    steps = "\n".join(f"step {n}: copying file number {n} to the remote host and checking it"
+                      for n in range(40))
+    write(tmp_path / "docs", {"deploy.md": (
+        "# Deploying the service\n\nTo deploy the service on a new host, run the deploy "
+        "script with the host name:\n\n```\n$ ./deploy.sh --host web1.example.com --env "
+        f"production\n{steps}\n```\n\nThe script stops at the first error.\n")})
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([tmp_path / "docs"])
+        answer = index.ask("How do I deploy the service on a new host?")
+    assert "run the deploy script with the host name:" in answer.answer, answer.answer
+    assert "$ ./deploy.sh --host web1.example.com" in answer.answer, answer.answer
+    assert answer.citations and all(c["valid"] for c in answer.citations), answer.citations
