@@ -1042,8 +1042,14 @@ def _boundaries(body: str, terms: list[re.Match[str]], by_lines: bool = False
 
 def _code_block(raw: str) -> str:
     """A fenced block as quoted: its fence lines and its code, the indentation the block
-    shares taken off."""
-    return textwrap.dedent(raw.strip("\n")).rstrip()
+    shares taken off; closed where the passage ends when the chunker cut it there (a
+    long example in parts: `models.FENCED` reads it to the end)."""
+    block = textwrap.dedent(raw.strip("\n")).rstrip()
+    lines = block.split("\n")
+    fence = _FENCE.match(lines[0])
+    if fence and (len(lines) == 1 or not lines[-1].strip().startswith(fence.group().strip())):
+        block += "\n" + fence.group().strip()
+    return block
 
 
 def _line_of(line_starts: list[int], offset: int) -> int:
@@ -3708,7 +3714,6 @@ def _section_opening(hit: Hit, hits: Sequence[Hit]) -> Hit | None:
 
 # the lines between a passage and the next one that goes on from it (a blank line)
 NEXT_PASSAGE_GAP = 2
-_FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
 
 
 def _announced_next(hits: Sequence[Hit], by_hit: dict[str, list[Sentence]],
@@ -3728,9 +3733,6 @@ def _announced_next(hits: Sequence[Hit], by_hit: dict[str, list[Sentence]],
                           and 0 < h.start_line - hit.end_line <= NEXT_PASSAGE_GAP), None)
         if following is None:
             continue
-        if len(_FENCE_LINE.findall(following.text)) % 2:  # a long block the chunker cut
-            # again further down: its part here, closed where the passage ends
-            following = dataclasses.replace(following, text=f"{following.text}\n```")
         last = own[-1]
         code = itertools.takewhile(lambda u: u.role == ATTACHED,
                                    split_sentences(following, skip, announced=True))
