@@ -533,7 +533,11 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
         # its own line is (`_INLINE_TAG`): a description, which ends without a full
         # stop in manual pages ("use PREFIX instead of 'xx'")
         inline = bool(_INLINE_TAG.match(raw.lstrip("\n")))
-        described = (bool(out) and out[-1].term) or inline
+        # (an option or a setting that titles the passage is a term too: Sphinx's
+        # `.. option:: -s, --start-directory directory` over "Directory to start discovery
+        # (. default)")
+        described = (bool(out) and (out[-1].term or out[-1].role == HEADING
+                                    and bool(_OPTION_LINE.match(out[-1].text)))) or inline
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
@@ -586,10 +590,13 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
             role = STATEMENT  # a row of a table: its cells say what the row's line says
         elif (described and len(cleaned.split()) >= DESCRIPTION_WORDS) or \
                 is_statement(cleaned, bool(_LIST_ITEM.match(raw.lstrip()))) or \
-                _BOLD_LABEL.match(cleaned) or \
+                _BOLD_LABEL.match(cleaned) or _LABELLED_PATH.match(cleaned) or \
                 _DEFAULT_VALUE.match(cleaned) or (
                 out and out[-1].role in (QUESTION, HEADING) and _SHORT_ANSWER.match(cleaned)):
             role = STATEMENT
+            if described and out and not out[-1].term and out[-1].role == HEADING:
+                out[-1].term = True  # the option that titles the passage: a term, as
+                # one alone on its line is
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
                 and (out[-1].role == ATTACHED or announces(out[-1].text) or out[-1].runs_on) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)
@@ -637,8 +644,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
                 sentence.start_line = hit.start_line + first
                 sentence.end_line = min(hit.start_line + last, hit.end_line or hit.start_line)
             out.append(sentence)
-            if role in (HEADING, QUESTION):
-                block += 1
+            if role in (HEADING, QUESTION) or (role == STATEMENT
+                                               and _LABELLED_PATH.match(cleaned)):
+                block += 1  # (a label giving a file stands apart: "Source code: Lib/queue.py"
+                # over the page's first paragraph)
         elif cleaned and out and (is_navigation(cleaned) or _TITLE_LIKE.match(cleaned)):
             block += 1  # a contents line or a title ends the run (other fragments, a
             # config line or a table cell, are left out of the quote without ending it)
@@ -927,6 +936,10 @@ def _described_terms(body: str) -> list[re.Match[str]]:
 # ``jinja2.ext.loopcontrols``", "**Default:** `none`" (what the section's text then calls
 # "this extension")
 _BOLD_LABEL = re.compile(r"^\*\*[^*\n]{1,40}(?::\*\*|\*\*:)\s+\S")
+# a label and the file it gives, a line of its own: "Source code: Lib/queue.py", "Fichier
+# de configuration : /etc/mdadm/mdadm.conf" (where a page keeps what it is about)
+_LABELLED_PATH = re.compile(r"^[A-ZÀ-Ý][\w'’ -]{1,30}?\s?:\s+[\w~$./-]*(?:/[\w.-]+|"
+                            r"\w\.[a-z]{1,4})$")
 # a definition of a Markdown definition list (MyST, Pandoc): ": what the term above is"
 _DEFINITION = re.compile(r"^[ \t]{0,3}:[ \t]+\S")
 # an option as a bulleted item of its own, a colon after it (jq(1): "○   --slurp/-s:",
@@ -1319,6 +1332,17 @@ def quoted_literals(question: str) -> list[str]:
     'a'"): what the user wants found as written."""
     return [next(g for g in m.groups() if g is not None).strip()
             for m in _QUOTED_LITERAL.finditer(question)]
+
+
+def _entry_title(sentence: Sentence, own: list[Sentence]) -> str:
+    """The short heading whose entry `sentence` is in ("union" over "Run 3-way file level
+    merge for text files, but take lines from both versions…"), or ""."""
+    for unit in reversed(own[:sentence.index]):
+        if unit.role == HEADING:
+            return unit.text if len(unit.text.split()) <= 3 else ""
+        if unit.role != STATEMENT or unit.block != sentence.block:
+            return ""
+    return ""
 
 
 def _quotes_all(literals: list[str], text: str) -> bool:
@@ -1823,15 +1847,22 @@ def _status_value(sentence: Sentence, own: list[Sentence]) -> bool:
 _VALUE_KEY = re.compile(r"^\d+(?:\s*(?:[,;/–-]|and|or|et|ou|to|à)\s*\d+)*$", re.I)
 
 
-def _row_asked(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
+def _row_asked(question: str, sentence: Sentence, own: list[Sentence],
+               kind: str = OTHER) -> bool:
     """A table's row (below its first) whose first cell holds a value the question gives
-    ("2, 3, 4 | multi-user.target" for "…le niveau 3 correspond à quelle cible ?"): the
-    row the question looks up."""
+    ("2, 3, 4 | multi-user.target" for "…le niveau 3 correspond à quelle cible ?") or a
+    name it writes: the row the question looks up."""
     if not is_table_row(sentence.text) or _table_header(own, [sentence]) is None:
         return False
     key = sentence.text.strip().strip("|").split(" | ", 1)[0].strip()
     if not _VALUE_KEY.match(key):  # a cell of values ("2, 3, 4", "5"), not a name that
-        return False  # holds one ("DECIMAL(10,5)")
+        # holds one ("DECIMAL(10,5)"); or a name the question writes with a capital
+        # ("MSDOS and Windows | CR-LF | ^M^J | 13 10 | 0D 0A" for "…do Windows text files
+        # use?")
+        # (not for a yes or no: "Does SQLite enforce the length I give in VARCHAR(10)?"
+        # looks up no row of type names)
+        names = {tokens.fold(n) for n in question_names(question)} if kind != YESNO else set()
+        return bool(names) and bool(names & {tokens.fold(w) for w in re.findall(r"\w+", key)})
     return any(_gives(question, value) for value in re.findall(r"\d+", key))
 
 
@@ -1924,6 +1955,22 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
                 continue
         kept.append(unit)
     return kept or chosen
+
+
+def _of_named_option(question: str, own: list[Sentence]) -> bool:
+    """A passage's units hold the entry of an option the question names ("-n" for
+    "…without giving -n…")."""
+    entries = [entry_line(option) for option in asked_options(question)]
+    return bool(entries) and any(_is_entry_of(entries, u) for u in own)
+
+
+def _of_other_option(question: str, unit: Sentence, own: list[Sentence]) -> bool:
+    """`unit` describes an option the question does not name (`-r`'s "how many times to
+    repeat the timer (default 5)" for "…without giving -n…")."""
+    term = _described_by(unit, own)
+    if term is None or not _OPTION_LINE.match(term.text.replace("`", "")):
+        return False
+    return not _is_entry_of([entry_line(o) for o in asked_options(question)], term)
 
 
 def _is_entry_of(entries: list[EntryLine], unit: Sentence) -> bool:
@@ -2019,6 +2066,9 @@ def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> b
 
 
 SHORT_SENTENCE = 8
+# a sentence that opens on the name it speaks of ("Cache-Grow defines in bytes with the
+# default of 1048576…" in the entry of three settings), not on its entry's
+_OWN_SUBJECT = re.compile(r"^[`*]*(?:--?[A-Za-z]|[A-Za-z_]\w*[-_.:]+\w)")
 
 
 def _read(sentence: Sentence, own: list[Sentence]) -> str:
@@ -2030,11 +2080,14 @@ def _read(sentence: Sentence, own: list[Sentence]) -> str:
     term = _described_by(sentence, own)
     if term is not None:
         return f"{term.text} {sentence.text}"
-    start = _description_start(own, sentence) if sentence.role == STATEMENT and \
-        len(sentence.text.split()) <= SHORT_SENTENCE else None
+    start = _description_start(own, sentence) if sentence.role == STATEMENT and (
+        len(sentence.text.split()) <= SHORT_SENTENCE or _STATES_DEFAULT.search(sentence.text)
+        and not _OWN_SUBJECT.match(sentence.text)) else None
     if start is not None and start < sentence.index:  # a short sentence further into an
         # option's description says little alone ("The default is 6." under
-        # `MaxAuthTries`): with what opens the description
+        # `MaxAuthTries`), and a default, however long, is its option's ("Measured in
+        # seconds, the default is RES_TIMEOUT (currently 5…)" under `timeout:n`, not
+        # `attempts:n`): with what opens the description
         lead = own[start - 1].text + " " if start > 0 and own[start - 1].term else ""
         return f"{lead}{own[start].text} {sentence.text}"
     if start is None and sentence.index > 0 and _STATES_DEFAULT.search(sentence.text) and \
@@ -2405,8 +2458,13 @@ class ExtractiveAnswerer:
             # (in the question's language, when a passage is: else any, a French question
             # over English pages)
             spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
+            # (beside the entry of an option the question names, not another option's
+            # figure: "…without giving -n, how many loops…?" and `-r`'s "(default 5)")
+            named = _of_named_option(question, by_hit[hits[0].chunk_id])
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
                           and carries(kind, _with_term(u, by_hit))
+                          and not (named and _of_other_option(question, u,
+                                                              by_hit[u.hit.chunk_id]))
                           and (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
                           and _language(u.hit) in spoken),
                          key=lambda s: s.score, default=None)
@@ -2481,6 +2539,7 @@ class ExtractiveAnswerer:
         rare = _rare_names(question, units)
         counted = _counted(question) if kind == NUMBER else ""
         asked_stems = _question_stems(question)
+        turning_off = bool(_TURNS_OFF.search(question))
         # the passages with an option the question names in words (`_worded`)
         worded = {chunk for chunk, own in by_hit.items()
                   if any(_worded(u.text, asked_stems) for u in _option_terms(own))}
@@ -2547,6 +2606,10 @@ class ExtractiveAnswerer:
             if option_named:
                 bonus += FIGURE_BONUS  # "-v, --invert-match" and what it does for "what
                 # does grep -v do?", not the `-c` entry that mentions `-v`
+            if turning_off and named is not None and named.term and \
+                    _turns_off(named.text, asked_stems):
+                bonus += KIND_BONUS  # `--no-sign` for "comment désactiver toute
+                # signature ?", not `--sign-key`, whose description says "signature" too
             if named is not None and not _HELP_OPTION.match(named.text) and \
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
@@ -2561,7 +2624,7 @@ class ExtractiveAnswerer:
             if status_asked and _status_value(sentence, own):
                 bonus += FIGURE_BONUS  # "2  Changed or missing package files…" for "what
                 # exit code… if some installed package files were modified?"
-            if sentence.role == STATEMENT and _row_asked(question, sentence, own):
+            if sentence.role == STATEMENT and _row_asked(question, sentence, own, kind):
                 bonus += FIGURE_BONUS  # "2, 3, 4 | multi-user.target" for "l'ancien niveau
                 # d'exécution 3 correspond à quelle cible ?"
             if counted and sentence.role == STATEMENT and _counts(counted, said):
@@ -2577,7 +2640,9 @@ class ExtractiveAnswerer:
             if _tags_value(sentence) and _tag_asked(question, sentence.text):
                 bonus += FIGURE_BONUS  # "42     Did not find all processes asked for."
                 # for "…gets exit code 42. What does that mean?"
-            if literals and sentence.role == STATEMENT and _quotes_all(literals, said):
+            if literals and sentence.role == STATEMENT and (
+                    _quotes_all(literals, said)
+                    or _quotes_all(literals, _entry_title(sentence, own))):
                 bonus += 2 * KIND_BONUS  # "'w' for only writing…, and 'a' opens the file
                 # for appending" for "the difference between opening a file with 'w' and 'a'"
             if requirement and sentence.role == STATEMENT and _STATES_REQUIREMENT.search(said):
@@ -2712,7 +2777,10 @@ class ExtractiveAnswerer:
         # answers when it is at least as close as the first passage's best (host's "The
         # default is 53.", second, behind the "By default, host uses UDP…" of the sixth)
         value_asked = False
-        if top_first is not None:
+        # (not when the first passage is the entry of an option the question names:
+        # "…without giving -n, how many loops…?" asks of -n, not of the default `-r`
+        # states beside it)
+        if top_first is not None and not _of_named_option(question, by_hit[first.chunk_id]):
             for gives in self._values_asked(question):
                 if any(gives(u) for u in by_hit[first.chunk_id]):
                     continue
@@ -3234,6 +3302,10 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
     language: logrotate's "delaycompress", fileinput's "filelineno"; an API's
     `copy.deepcopy` or `worker.terminate()` is `_named_entry`'s.)"""
     names = {n.lower() for n in _SNAKE_NAME.findall(question)}
+    # a word the question calls an option ("l'option rotate", "the nofail option"), a
+    # word of the language or not
+    called = [m.group(1) or m.group(2) for m in _CALLED_OPTION.finditer(question)]
+    names |= {name.lower() for name in called if tokens.fold(name) not in tokens.STOPWORDS}
     if kind == DEFINITION:  # (not the command a page is about: "systemctl isolate")
         pages = set().union(*(command_names(hit) for hit in hits))
         names |= {w.lower() for w in _PLAIN_NAME.findall(question)
@@ -3242,12 +3314,22 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
 
     def terms(hit: Hit) -> bool:
         return any(u.role == HEADING and (m := _LEADING_NAME.match(u.text)) is not None
-                   and m.group(1).lower() in names for u in by_hit[hit.chunk_id])
+                   and m.group(1).lower() in names or _row_of(u, names)
+                   for u in by_hit[hit.chunk_id])
 
     if not names or _is_entry(first) or terms(first):
         return None
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and not _is_entry(h)
                  and terms(h)), None)
+
+
+def _row_of(unit: Sentence, names: set[str]) -> bool:
+    """`unit` is a table's row whose first cell is one of `names`: a list of packages or
+    settings, each described in its row ("xwayland | V:176, I:240 | 2336 | An X server
+    running on top of wayland")."""
+    if unit.role != STATEMENT or not is_table_row(unit.text):
+        return False
+    return unit.text.strip().strip("|").split(" | ")[0].strip(" `*").lower() in names
 
 
 def _commanded(question: str, kind: str, hits: Sequence[Hit], first: Hit,
@@ -3280,6 +3362,27 @@ def _question_stems(question: str) -> frozenset[str]:
 
 
 _LONG_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][\w-]*[A-Za-z0-9])")
+
+
+# a question that asks to turn something off ("comment désactiver toute signature ?", "run
+# it without the cache"), and the options that do ("--no-sign", "--disable-cache")
+_TURNS_OFF = re.compile(r"\b(?:disabl\w*|turn\w* (?:\w+ )?off|switch\w* (?:\w+ )?off|skip\w*|"
+                        r"without|no longer|désactiv\w*|sans|(?:don['’]t|do not) want|"
+                        r"ne (?:plus|pas) (?:\w+ )?(?:utiliser|faire|avoir))\b", re.I)
+_OFF_OPTION = re.compile(r"(?<![\w-])--(?:no|disable|without)-([A-Za-z][\w-]*)")
+
+
+def _turns_off(term: str, asked: frozenset[str]) -> bool:
+    """The term line spells an option that turns off what the question names: a word of
+    its name opens one of the question's (English) stems, or one of them opens it
+    ("sign" and "signature")."""
+    for name in _OFF_OPTION.findall(term):
+        for word in re.split(r"[-_]+", name):
+            for own in tokens.tokens(word, "en"):
+                if len(own) >= 4 and any(len(a) >= 4 and (a.startswith(own) or own.startswith(a))
+                                         for a in asked):
+                    return True
+    return False
 
 
 def _worded(term: str, asked: frozenset[str]) -> bool:
@@ -3374,6 +3477,12 @@ def _worded_option(question: str, hits: Sequence[Hit], first: Hit,
 _LEADING_NAME = re.compile(r"^[`*\s]*([A-Za-z_]\w*)(?![\w.(])")
 # a name in snake case, written alone: "work_mem" (not "pg_hba.conf", "copy.deep_copy()")
 _SNAKE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+(?![\w.(])")
+# a word called an option, a directive or a keyword: "l'option rotate", "the nofail option",
+# "la directive AllowOverride"
+_CALLED_OPTION = re.compile(r"\b(?:options?|directives?|keywords?|mots?-clés?)\s+[«\"'`]?\s*"
+                            r"([A-Za-z][\w-]{2,})(?![\w.(-])|"
+                            r"(?<![\w-])([a-z][\w-]{2,})[»\"'`]?\s+(?:option|directive|keyword)\b",
+                            re.I)
 # a name written as one word of letters: "delaycompress", "filelineno"
 _PLAIN_NAME = re.compile(r"(?<![\w.=-])[A-Za-z]{5,}(?![\w.=(-])")
 

@@ -61,12 +61,14 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"(what|which)(('s| is| are| was| were) the)? (default )?(percentage|"
                         r"size|number|version|voltage|frequency|"
                         r"temperature|speed|resolution|bandwidth|length|width|height|weight|"
-                        r"amperage)(?! (options?|flags?|settings?|parameters?|arguments?|"
+                        r"amperage|period|precision|timeout|delay|interval|depth)"
+                        r"(?! (options?|flags?|settings?|parameters?|arguments?|"
                         r"fields?|columns?|keys?)\b)|"
                         r"(quel(le)?s? (est |sont )?|c['’]est quoi )(le |la |les )?(nombre|"
                         r"montant|taille|durée|délai|pourcentage|version|prix|numéro|tension|"
                         r"fréquence|température|vitesse|résolution|puissance|intensité|débit|"
-                        r"longueur|largeur|hauteur|poids|profondeur)|"
+                        r"longueur|largeur|hauteur|poids|profondeur|période|précision|"
+                        r"intervalle)|"
                         # a port is a number: "which TCP port does it listen on?"
                         r"(what|which|on which|on what) ((tcp|udp|default|network) )?ports?\b|"
                         r"(quel|sur quel) ((numéro de|n° de) )?port( tcp| udp)?\b)\b", _I)),
@@ -90,7 +92,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"répertoire|dossier|file|directory|folder)\W*$", _I)),
     (PROCEDURE, re.compile(r"(\bhow (do|can|should|would|could|does|did) (i|you|we|one)\b|"
                            r"\bhow to\b|\b(what|which)( is the)?( \w+)? command (should|do|must|"
-                           r"can|to)\b|\b(what|which)( is the)? command|\bquelle commande|"
+                           r"can|to)\b|\b(what|which)(['’]s the| is the)? command|"
+                           r"\bquelle commande|"
                            r"\bcomment (?!se fait|s['’]appell|se nomm|on appelle)|"
                            r"\b(que (dois-je|faut-il|doit-on)|qu['’]est-ce (que|qu['’]) ?(je dois|"
                            r"il faut|on doit|je peux|on peut)) (faire|mettre|ajouter|écrire|"
@@ -123,7 +126,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (DEFINITION, re.compile(r"^\W*(what('s| is| are| was| does| do)\b|qu['’]est-ce (que|qu['’])"
                             r"(?! ?(je|j['’]|tu|il|elle|on|nous|vous|ils|elles)\b)|"
                             r"c['’]est quoi|(à|a) quoi (sert|servent)|que (fait|font|signifie|"
-                            r"veut dire)|define\b|définition|explain\b|expliquez?\b)", _I)),
+                            r"veut dire)|define\b|définition|explain\b|expliquez?\b)|"
+                            # its subject first: "dpkg-name, ça sert à quoi ?", "et ce
+                            # fichier, c'est quoi ?"
+                            r",\s*(ça|ca|cela|ce truc|il|elle)\s+(sert|sers|fait)\s+(à|a)?\s*"
+                            r"quoi\b|\b(sert|servent)\s+(à|a)\s+quoi\b|,\s*c['’]est quoi\b", _I)),
     (YESNO, re.compile(r"^\W*(is|are|can|could|do|does|did|should|will|would|may|must|has|have|"
                        r"est-ce|peut-on|puis-je|dois-je|faut-il|y a-t-il|existe-t-il|"
                        r"\w+-t-(il|elle|on)|\w+-(je|tu|il|elle|on|nous|vous|ils|elles))\b|"

@@ -722,9 +722,13 @@ def render(data: bytes) -> str:
                                       break_long_words=False, break_on_hyphens=False)
                 gap = unit.indent - previous.indent if previous is not None else 0
                 if previous is not None and previous.kind == "tag" and not unit.spaced \
-                        and 0 < len(previous.text) < gap and out[-1].strip() == previous.text:
+                        and 0 < len(previous.text) < gap - 1 \
+                        and out[-1].strip() == previous.text:
                     # a tag narrower than the indent shares its description's first line,
-                    # as `man` sets it ("124    if COMMAND times out")
+                    # as `man` sets it ("124    if COMMAND times out"), two spaces at
+                    # least between them (a tag that fills the indent but one column,
+                    # "rotate Sets RES_ROTATE…", reads as one line of text: over its
+                    # description)
                     lines[0] = out.pop() + lines[0][previous.indent + len(previous.text):]
                 out.extend(lines)
         previous = unit

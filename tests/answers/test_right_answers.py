@@ -6945,3 +6945,117 @@ def test_a_long_example_the_chunker_cut_in_parts_completes_the_sentence_announci
     assert "run the deploy script with the host name:" in answer.answer, answer.answer
     assert "$ ./deploy.sh --host web1.example.com" in answer.answer, answer.answer
     assert answer.citations and all(c["valid"] for c in answer.citations), answer.citations
+
+
+def test_a_question_that_names_its_subject_first_or_asks_a_measure_by_its_noun():
+    """"dpkg-name, ça sert à quoi exactement ?" was read as asking nothing in particular
+    (trial 215: a side sentence about the name's version part, not the page's NAME line),
+    and so was "Quelle est la période du générateur Mersenne Twister… ?" (trial 212: a
+    sentence about how well it is tested, not "has a period of 2**19937-1"): a subject put
+    first, then "ça sert à quoi", asks what it is; a period, a precision, a timeout, a
+    delay, an interval or a depth is a figure asked for."""
+    from preuve.answer.intent import DEFINITION, NUMBER
+
+    assert question_kind("dpkg-name, ça sert à quoi exactement ?") == DEFINITION
+    assert question_kind("Et ce fichier, c'est quoi ?") == DEFINITION
+    assert question_kind("Le fichier debian/control sert à quoi ?") == DEFINITION
+    assert question_kind("Quelle est la période du générateur Mersenne Twister ?") == NUMBER
+    assert question_kind("What is the default precision of a decimal context?") == NUMBER
+    assert question_kind("What is the delay between two checks?") == NUMBER
+    assert question_kind("What is the timeout option called?") != NUMBER
+
+
+def test_a_label_giving_a_file_on_its_own_line_is_a_statement(tmp_path):
+    """"Où se trouve le code source du module queue ?" was answered by "The queue module
+    defines the following classes and exceptions:" (trial 212): the page's "Source code:
+    Lib/queue.py", a label and a file on a line of their own, was no unit at all and could
+    not be quoted. Over textwrap's page from python3-doc."""
+    answer = _ask_documented(tmp_path, "textwrap.html",
+                             "Où se trouve le code source du module textwrap ?").answer
+    # (the label alone: it stands apart from the page's first paragraph)
+    assert answer.split("[")[0].strip() == "Source code: Lib/textwrap.py", answer
+
+
+def test_an_option_that_titles_its_passage_is_described_without_a_full_stop(tmp_path):
+    """Sphinx's `.. option::` entries (timeit's and unittest's command lines) are passages
+    titled by the option, described in words without a full stop ("how many times to
+    repeat the timer (default 5)", "Directory to start discovery (. default)"): the
+    description was no statement, so "how many times does timeit repeat the timer…?" was
+    answered by `autorange()` (trial 212: the start directory by a note about namespace
+    packages)."""
+    with _documented(tmp_path, "timeit.html") as index:
+        answer = index.ask("From the command line, how many times does timeit repeat the "
+                           "timer if I don't say?").answer
+        assert answer.startswith("`-r N, --repeat=N` — how many times to repeat the timer "
+                                 "(default 5)"), answer
+        # asked of `-n`, whose entry gives no figure: not `-r`'s default, beside it
+        answer = index.ask("When I run python -m timeit on a snippet without giving -n, how "
+                           "does it decide how many loops to run?").answer
+        assert not answer.startswith("`-r"), answer
+
+
+def test_a_quoted_name_is_found_in_the_heading_of_its_entry(tmp_path):
+    """gitattributes(5) from git-doc: "What does the "union" merge driver actually do…?"
+    got "The definition of a merge driver is done in the .git/config file…" (trial 217):
+    the quoted name is the title of its entry ("union" over "Run 3-way file level merge…,
+    but take lines from both versions…"), and the entry's sentences, which do not write
+    it, had no credit for it."""
+    answer = _ask_documented(tmp_path, "gitattributes.html", 'What does the "union" merge '
+                             "driver actually do with a conflicting file?").answer
+    assert "take lines from both versions" in answer.split("[")[0], answer
+
+
+def test_a_table_row_that_names_what_is_asked_defines_it(tmp_path):
+    """"What is xwayland?" got a note that only mentions it, ranked first (trial 216), while
+    the Debian Reference's table of packages describes it in its own row, ranked sixth:
+    a row whose first cell is the name a definition question asks about is read as an
+    entry of that name, as a term alone on its line is."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    mentions = "\n\n".join(
+        f"## {title}\n\n{text}" for title, text in [
+            ("Screen tearing", "When windows tear while you drag them, start picom from "
+             "your session script before the window manager. The notes below assume picom "
+             "runs with its default backend."),
+            ("Shadows", "Shadows under menus come from picom too: if menus look blurred, "
+             "turn shadows off in its configuration file and restart the session."),
+            ("Transparency", "Terminal transparency only works when picom is running; "
+             "without it the terminal draws an opaque background whatever its settings say."),
+            ("Remote sessions", "Over a remote session, do not start picom at all: it slows "
+             "every redraw and the remote viewer shows stale frames."),
+            ("Battery", "On a laptop, picom keeps the graphics card awake; stop it when you "
+             "run on battery for long.")])
+    (docs / "desktop.md").write_text(
+        f"# Desktop notes\n\n{mentions}\n\n## Packages\n\nThe packages this desktop uses, "
+        "with their size in kilobytes:\n\n| package | size | description |\n|---|---|---|\n"
+        "| picom | 1234 | a compositor for X11 that draws shadows, fading and transparency |\n"
+        "| rofi | 870 | a window switcher and application launcher |\n", encoding="utf-8")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("What is picom?").answer
+    assert "a compositor for X11" in answer, answer
+
+
+def test_a_table_row_named_by_the_question_is_looked_up(tmp_path):
+    """"What end-of-line code do Windows text files use (hex)?" over the Debian Reference
+    got the sentence that says the code depends on the platform (trial 216), while its
+    table's row "MSDOS and Windows | CR-LF | ^M^J | 13 10 | 0D 0A" answers: a row whose
+    first cell holds a name the question writes with a capital is the row it looks up,
+    quoted under its table's first row."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "eol.md").write_text(
+        "# Text files across platforms\n\n## Line endings\n\nThe text file format, "
+        "specifically the end-of-line code, depends on the platform where the file was "
+        "written. Most editors read every convention, but shell scripts with the wrong one "
+        "fail with odd errors.\n\n| platform | end-of-line code | decimal | hexadecimal |\n"
+        "|---|---|---|---|\n| Unix and Linux | LF | 10 | 0A |\n"
+        "| MSDOS and Windows | CR-LF | 13 10 | 0D 0A |\n| Classic Mac OS | CR | 13 | 0D |\n\n"
+        "The conversion programs fromdos and todos are handy when a file moves between "
+        "systems.\n", encoding="utf-8")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("What end-of-line code do Windows text files use?").answer
+    rows = [row.strip() for row in answer.split(" ; ")]
+    assert rows[0].startswith("platform | end-of-line code") and \
+        rows[1].startswith("MSDOS and Windows | CR-LF"), answer

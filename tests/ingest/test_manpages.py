@@ -5,6 +5,7 @@ lines of that text, shown by the viewer, and asked."""
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -348,8 +349,9 @@ def test_an_escape_or_a_conversion_asked_by_its_symbol_is_answered_by_its_entry(
         assert "diouxXfeEgGcs" not in answer, answer  # the page's text after the entry
         answer = index.ask("How many hex digits does printf expect after \\u for a Unicode "
                            "character?").answer
-        assert answer.startswith("\\uHHHH caractère Unicode") and "(4 chiffres)" in answer, \
-            answer
+        # (its tag over its description or beside it, as the page's layout sets it)
+        assert re.match(r"`?\\uHHHH`?(?: —)? caractère Unicode", answer) \
+            and "(4 chiffres)" in answer, answer
 
 
 def test_what_a_colon_announces_is_quoted_with_it(tmp_path):
@@ -458,3 +460,43 @@ def test_a_long_section_title_is_no_part_of_the_sentence_under_it(tmp_path):
         answer = index.ask("À quoi sert le bit sticky qu'on voit sur /tmp ?").answer
     assert "empêche les utilisateurs non autorisés" in answer, answer
     assert not answer.startswith("ATTRIBUTS"), answer
+
+
+def test_a_setting_called_an_option_and_a_default_are_read_in_their_own_entry(tmp_path):
+    """resolv.conf(5) (trial 213): "À quoi sert l'option rotate… ?" was answered by the
+    page's DESCRIPTION (a word of English called an option by the question was no name to
+    look for, and "rotate Sets RES_ROTATE in" was set as one line, its tag filling the
+    indent but one column, so the entry's term read "rotate Sets RES_ROTATE in"); "how
+    long does the resolver wait…?" got `attempts:n`'s "The default is RES_DFLRETRY
+    (currently 2…)" where `timeout:n`'s "Measured in seconds, the default is RES_TIMEOUT
+    (currently 5…)" answers: a short default was read with its entry's description, a long
+    one alone. A default is its entry's, however long."""
+    text = _rendered("resolv.conf.5.gz")
+    assert any(line.strip() == "rotate" for line in text.split("\n")), text[:2000]
+    docs = _pages(tmp_path, "resolv.conf.5.gz", "su.1.gz", "tar.1.gz")
+    with open_index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("À quoi sert l'option rotate dans resolv.conf ?").answer
+        assert answer.startswith("`rotate` — Sets RES_ROTATE"), answer
+        answer = index.ask("By default how long does the resolver wait for a DNS server to "
+                           "answer before it tries the next one?").answer
+        assert "RES_TIMEOUT" in answer and "RES_DFLRETRY" not in answer, answer
+
+
+def test_an_option_that_turns_off_what_the_question_disables(tmp_path):
+    """French dpkg-buildpackage(1) (trial 215): "…comment désactiver toute signature ?" got
+    `--sign-key=fichier-de-clé`, the option to sign with a key file, whose description
+    says "signature" as `--no-sign`'s does: a question that asks to turn something off is
+    answered by the option named after turning it off. With the bundled model, as users
+    run it."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "dpkg-buildpackage.1.fr.gz", "dpkg-name.1.fr.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Je compile mon paquet en local et je n'ai pas de clé, comment "
+                           "désactiver toute signature ?").answer
+        assert answer.startswith("`--no-sign` — Aucune signature"), answer
+        answer = index.ask("dpkg-name, ça sert à quoi exactement ?").answer
+        assert answer.startswith("dpkg-name - Redonne aux paquets Debian leur nom complet"), \
+            answer
