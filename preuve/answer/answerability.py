@@ -91,58 +91,58 @@ class Judgment:
 # Words that make a question a question (asked of anything), and the English pronouns
 # the keyword analyzer keeps ("he", "his": a person of the user's story): never what
 # it is about.
-_ASKING = frozenset(tokens.fold(w) for w in """combien comment pourquoi quoi lequel laquelle
-lesquels lesquelles peux peut peuvent pouvons pouvez dois doit doivent devons devez faut
-suis sommes êtes ai as avez avons existe-t-il sait savoir dire
-much many am can may might must shall should does did do get tell know there
-he his him himself she her hers herself mine yours ours theirs themselves myself
-yourself ourselves itself""".split())
+_ASKING_FR = """
+combien comment pourquoi quoi lequel laquelle lesquels lesquelles peux peut peuvent
+pouvons pouvez dois doit doivent devons devez faut suis sommes êtes ai as avez avons
+existe-t-il sait savoir dire"""
+_ASKING_EN = """
+much many am can may might must shall should does did do get tell know there he his him
+himself she her hers herself mine yours ours theirs themselves myself yourself ourselves
+itself"""
+_ASKING = frozenset(tokens.fold(w) for w in f"{_ASKING_FR} {_ASKING_EN}".split())
 # Ordinary verbs of either language (and their common forms): what any question does, never
 # what it is about ("à quoi sert", "what does X do", "how do I make it work").
-_ORDINARY = frozenset(tokens.fold(w) for w in """sert servent servir sers fait font faire
-fais est sont etre être ete été avoir avez ont a vais va vont aller marche marcher fonctionne
-fonctionner utilise utiliser utilisé veux veut voulez vouloir voudrais dit dire signifie
-signifier mettre mets met prendre prend trouver trouve voir vois passe passer arrive arriver
-faut falloir dois devoir sais peux pouvoir
+_ORDINARY_FR = """
+sert servent servir sers fait font faire fais est sont etre être ete été avoir avez ont a
+vais va vont aller marche marcher fonctionne fonctionner utilise utiliser utilisé veux
+veut voulez vouloir voudrais dit dire signifie signifier mettre mets met prendre prend
+trouver trouve voir vois passe passer arrive arriver faut falloir dois devoir sais peux
+pouvoir tourne tourner tournent marche quelqu quelqu'un quelque chose choses truc trucs
+peu près environ approximativement exactement vraiment autre autres même vient viennent
+venir venu vienne viens venons venez provient proviennent provenir retrouver retrouve
+retrouvé chez rester reste restent juste précise précises précisent préciser précisé
+précisée précisés précisant concrètement genre tel telle tels telles lorsqu puisque parmi
+envers durant hormis vaut valent valoir donne donnes donnent donner donné donnée donnés
+obtenir obtient obtiens obtiennent pense pensent penser crois croit croire partout
+simplement facile facilement façon facon manière maniere meilleur meilleure meilleurs
+mieux rapide rapidement correctement entier entière entiers entières possibles proprement
+bien aimerais aimerait aimerions aimeriez souhaite souhaites souhaitons souhaiterais
+souhaiterait voudrait voudrions veulent depuis vers via jamais toujours souvent parfois
+déjà encore soit soient sois soyez soyons sera seront serait seraient était étaient étais
+aura auront aurait auraient avait avaient mis mise mises eux lui leur leurs après avant
+pendant lorsque puis ensuite selon malgré plusieurs sauf autour entre uniquement seulement
+très trop rien non aucune quelques certains certaines chacun chacune"""
+_ORDINARY_EN = """
 is are was were be been being has have had make makes made does work works use used using
 want wants need needs mean means see find happen happens go goes put keep let seem try
-give take come look tourne tourner tournent marche
-someone somebody something anything everything else same one ones thing things way about
-roughly approximately exactly actually really quelqu quelqu'un quelque chose choses truc
-trucs peu près environ approximativement exactement vraiment autre autres même
-vient viennent venir venu vienne viens venons venez provient proviennent provenir
-retrouver retrouve retrouvé
-aren isn wasn weren doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still
-already just also even ever never yet
-chez rester reste restent stay stays
-juste précise précises précisent préciser précisé précisée précisés précisant
-concrètement concretely genre tel telle tels telles
-onto upon towards toward throughout despite beneath underneath besides amongst among whereas
-whether versus lorsqu puisque parmi envers durant hormis
-vaut valent valoir
-specify specifies specified specifying
-donne donnes donnent donner donné donnée donnés obtenir obtient obtiens obtiennent
-got gotten think thinks thought believe believes pense pensent penser crois croit croire
-everywhere anywhere somewhere partout
-simple simplest simply easy easiest easily quick quickly quickest fast fastest best better
-good proper properly correct correctly right whole entire entirely inside possible
-possibly normal normally nice nicely
-simplement facile facilement façon facon manière maniere meilleur meilleure meilleurs mieux
-rapide rapidement correctement entier entière entiers entières possible possibles
-proprement bien
-aimerais aimerait aimerions aimeriez souhaite souhaites souhaitons souhaiterais
-souhaiterait voudrait voudrions veulent
-depuis vers via
-jamais toujours souvent parfois déjà encore always often sometimes usually
-soit soient sois soyez soyons sera seront serait seraient était étaient étais aura auront
-aurait auraient avait avaient mis mise mises eux lui leur leurs
-après avant pendant lorsque puis ensuite selon malgré plusieurs
-before after during while since instead rather again because without except around
-through sauf autour
-entre uniquement seulement très trop between within only very too
-rien non aucune nothing none nobody
-each every all any some both either neither several few own per quelques certains
-certaines chacun chacune out up""".split())
+give take come look someone somebody something anything everything else same one ones
+thing things way about roughly approximately exactly actually really aren isn wasn weren
+doesn don didn won wouldn shouldn couldn hasn haven hadn anymore still already just also
+even ever never yet stay stays concretely onto upon towards toward throughout despite
+beneath underneath besides amongst among whereas whether versus specify specifies
+specified specifying got gotten think thinks thought believe believes everywhere anywhere
+somewhere simple simplest simply easy easiest easily quick quickly quickest fast fastest
+best better good proper properly correct correctly right whole entire entirely inside
+possible possibly normal normally nice nicely possible always often sometimes usually
+before after during while since instead rather again because without except around through
+between within only very too nothing none nobody each every all any some both either
+neither several few own per out up pass passes passed passing arrive arrives rest"""
+_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ORDINARY_FR} {_ORDINARY_EN}".split())
+# ... the English ones, whose English forms are ordinary too ("getting", "works")
+_ENGLISH_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ASKING_EN} {_ORDINARY_EN}".split())
+# ... and the French ones that are English nouns: an English question's "font" is no French
+# "they do"
+_FRENCH_ONLY = frozenset({"font"})
 # Words that only shape a question of duration: "combien de temps", "how long", "how much
 # time" ask for a figure, not for the word
 _HOW_LONG = re.compile(r"\b(combien de temps|how long|how much time)\b", re.I)
@@ -160,7 +160,9 @@ def question_words(question: str, translate: Callable[[str], str] | None = None
 
 @lru_cache(maxsize=1)
 def _ordinary_english_stems() -> frozenset[str]:
-    return frozenset(t for w in _ASKING | _ORDINARY for t in tokens.tokens(w, "en"))
+    """The English stems of the English asking words and ordinary verbs (not of the
+    French ones: "précises" would stem as "precision" does, "font" as the noun)."""
+    return frozenset(t for w in _ENGLISH_ORDINARY for t in tokens.tokens(w, "en"))
 
 
 def _english_form_of_ordinary(word: str) -> bool:
@@ -213,6 +215,7 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
     plain = plain_senses(question)  # "soft link" is found as "symbolic link"
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"
+    ordinary = (_ASKING | _ORDINARY) - (_FRENCH_ONLY if question_language_en else frozenset())
     opens = True  # the word opens a sentence
     for raw in question.replace("?", "? ").split():
         word = _INVERTED.sub("", raw.strip(".,;:!?'’\"«»()"))  # "faut-il" asks as "faut"
@@ -223,8 +226,8 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
         named = not opens and word[:1].isupper()
         opens = raw.endswith((".", "!", ":", ";", "?"))
         if not word or bare in shaping or (not named and (
-                bare in _ASKING or bare in _ORDINARY
-                or tokens.fold(tokens._ELISION.sub("", word)) in _ORDINARY
+                bare in ordinary
+                or tokens.fold(tokens._ELISION.sub("", word)) in ordinary
                 or (question_language_en and _english_form_of_ordinary(bare)))):
             continue
         by_language = [tokens.tokens(word, lang) for lang in tokens.LANGUAGES]

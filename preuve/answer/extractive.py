@@ -1388,14 +1388,19 @@ def _page_defined(question: str, kind: str, hits: Sequence[Hit],
     own = sorted((h for h in hits if h.path == pages[0]), key=lambda h: h.start_line or 0)
     for hit in own:
         lines = hit.text.split("\n")
-        at = next((n for n, line in enumerate(lines) if _is_name_line(hit, line)), None)
+        # (the NAME line, wrapped over two or three lines when it is long: "dumpe2fs -
+        # Afficher des informations sur le système de fichiers" / "ext2/ext3/ext4")
+        at, spans = next(((n, k) for n in range(len(lines)) for k in (1, 2, 3)
+                          if n + k <= len(lines)
+                          and _is_name_line(hit, " ".join(lines[n:n + k]))), (None, 0))
         if at is None or hit.start_line is None:
             continue
         line = hit.start_line + at
-        name = Sentence(" ".join(lines[at].split()), hit, line, line, role=STATEMENT)
+        name = Sentence(" ".join(" ".join(lines[at:at + spans]).split()), hit, line,
+                        line + spans - 1, role=STATEMENT)
         # (in its passage or the next one of the page: after an ellipsis)
         first = next((u for h in own for u in by_hit[h.chunk_id] if u.role == STATEMENT
-                      and (u.start_line or 0) > line), None)
+                      and (u.start_line or 0) > line + spans - 1), None)
         if first is not None:
             first.elided = True
         return [name] + ([first] if first is not None else [])

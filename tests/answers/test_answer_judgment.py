@@ -648,3 +648,19 @@ def test_a_recent_past_and_a_habit_are_no_subject():
                                  "le faire taire ?")
     assert "arrêter" in words("Comment arrêter le service ?")
     assert words("It keeps on crashing") == {"crashing"}
+
+
+def test_an_english_question_is_not_read_with_french_ordinary_words():
+    """"What precision does decimal use out of the box…?" lost "precision" (trial 212):
+    French "précises", an ordinary word, stems as English "precision" does; and "font",
+    French for "they do", is the noun of "how do I change the font…?". An English
+    question is read with the English ordinary words only."""
+    from preuve.answer.answerability import content_words
+
+    words = {word for word, _ in content_words(
+        "What precision does decimal use out of the box if I never touch the context?")}
+    assert "precision" in words and "decimal" in words and "does" not in words, words
+    words = {word for word, _ in content_words("How do I change the font of the text tool?")}
+    assert "font" in words and "do" not in words, words
+    words = {word for word, _ in content_words("À quoi sert le fichier de police ?")}
+    assert "sert" not in words and "fichier" in words, words

@@ -500,3 +500,18 @@ def test_an_option_that_turns_off_what_the_question_disables(tmp_path):
         answer = index.ask("dpkg-name, ça sert à quoi exactement ?").answer
         assert answer.startswith("dpkg-name - Redonne aux paquets Debian leur nom complet"), \
             answer
+
+
+def test_a_name_line_wrapped_over_two_lines_still_says_what_the_command_is(tmp_path):
+    """French dumpe2fs(8) (trial 220): its NAME line, "dumpe2fs - Afficher des
+    informations sur le système de fichiers ext2/ext3/ext4", is set over two lines, and
+    "dumpe2fs, ça sert à quoi au juste ?" got the page's exit codes: the NAME line was
+    looked for on one line only. With the bundled model, as users run it."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "dumpe2fs.8.fr.gz", "dpkg-name.1.fr.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("dumpe2fs, ça sert à quoi au juste ?").answer
+    assert answer.startswith("dumpe2fs - Afficher des informations sur le système de "
+                             "fichiers ext2/ext3/ext4") and "superbloc" in answer, answer
