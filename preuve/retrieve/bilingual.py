@@ -760,6 +760,8 @@ PLAIN_TERMS_EN = {
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field",
     "get around": "force, ignore", "override": "force",
+    # what a setting is
+    "fixed ip": "static", "fixed address": "static",
 }
 PLAIN_TERMS_FR = {
     "dossier": "répertoire", "sous-dossier": "sous-répertoire", "clé usb": "périphérique "
@@ -768,6 +770,8 @@ PLAIN_TERMS_FR = {
     "décompresser": "extraire", "dézipper": "extraire, décompresser",
     "raccourci": "lien symbolique", "mdp": "mot de passe",
     "passer outre": "forcer, force, ignorer", "contourner": "forcer, force, ignorer",
+    "garder": "stocker, conserver, enregistrer", "renommer": "changer le nom",
+    "ip fixe": "statique", "adresse fixe": "statique", "perdre": "détruire, destructif",
 }
 
 

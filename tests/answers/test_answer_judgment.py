@@ -585,6 +585,13 @@ def test_an_everyday_word_is_found_as_manuals_say_it():
     assert "symbolic" in plain_senses("How do I create a soft link?")["soft"]
     assert plain_senses("unpack the tarballs")["tarballs"] == "tar archive"
     assert "dire" not in plain_senses("que veut dire ce dossier ?")
+    # (trials 220, 223: "où le système garde-t-il les crontabs", "une adresse IP fixe",
+    # "comment je renomme l'étiquette" where the pages say "stockées", "statique",
+    # "changer le nom")
+    assert "stocker" in plain_senses("Où le système garde-t-il les crontabs ?")["garde"]
+    assert "statique" in plain_senses("Comment donner une adresse IP fixe ?")["fixe"]
+    assert "static" in plain_senses("How do I set a fixed IP on eth0?")["fixed"]
+    assert "changer le nom" in plain_senses("Comment je renomme l'étiquette ?")["renomme"]
     passage = _passage("ln.1.gz", "man", "ln - make links between files", "DESCRIPTION",
                        "-s, --symbolic\n       make symbolic links instead of hard links")
     rows = judge("How do I create a soft link rather than a hard one?", [passage], 0.9,
