@@ -294,12 +294,17 @@ _KEYS = re.compile(r"^(?:ctrl|control|alt|altgr|shift|meta|cmd|super|esc|fn)(?:[
 
 # a name given as an example of what is asked about: "like", "such as", "e.g.",
 # "comme", "par exemple", a file "called" so, and the name after it
+# a name given as an example: "CCACHE_DIR", "nginx.service", "--color=auto"
+_EXAMPLE_NAME = r"(?:--?)?[\w$][\w.$/=-]*\w"
+_CLOSING_MARKS = "\"'`»”)"
 _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
                       r"par exemple,?|tel(?:le)?s? que|"
                       # "all files called Makefile": a file's name is a value, not a topic
                       r"(?:files?|folders?|director(?:y|ies)|fichiers?|dossiers?|"
                       r"répertoires?)\s+(?:called|named|nommée?s?|appelée?s?))\s+[\"'`«“(]?"
-                      r"([\w$][\w.$/-]*\w)(?![\w$/-])[\"'`»”)]?"
+                      # (an option too, and a list of them: "like --color or --color=auto")
+                      rf"({_EXAMPLE_NAME}(?:[\"'`»”)]?(?:,|\s+(?:or|ou|and|et))\s+[\"'`«“(]?"
+                      rf"{_EXAMPLE_NAME})*)(?![\w$/-])[\"'`»”)]?"
                       # not a comparison: "…like distcc does" names another tool
                       r"(?!\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will|"
                       r"fait|font|le fait)\b)", re.I)
@@ -325,10 +330,20 @@ def without_examples(question: str, is_name: Callable[[str], bool] | None,
     if is_name is None:
         return question
     def example(match: re.Match) -> str:
-        name = match.group(1)
-        if not is_name(name.lower()):
+        """The example's names left out (those a passage writes kept); a list's items up
+        to the first word of the language ("like foo.txt and then…" keeps "and then")."""
+        taken = []
+        for name in re.finditer(_EXAMPLE_NAME, match.group(1)):
+            if name.group(0).lower() in ("or", "ou", "and", "et"):
+                continue
+            if not is_name(name.group(0).lstrip("-").split("=")[0].lower()):
+                break
+            taken.append(name)
+        if not taken:
             return match.group(0)
-        return f" {name} " if _written_in(name, hits) else " "
+        rest = match.group(0)[match.start(1) - match.start(0) + taken[-1].end():]
+        kept = [name.group(0) for name in taken if _written_in(name.group(0), hits)]
+        return f" {' '.join(kept)} {rest.lstrip(_CLOSING_MARKS)}"
 
     return _EXAMPLE.sub(example, question)
 

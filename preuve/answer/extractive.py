@@ -3308,11 +3308,14 @@ def _termed(question: str, hits: Sequence[Hit], first: Hit,
     `copy.deepcopy` or `worker.terminate()` is `_named_entry`'s.)"""
     names = {n.lower() for n in _SNAKE_NAME.findall(question)}
     # a word the question calls an option ("l'option rotate", "the nofail option"), a
-    # word of the language or not
+    # word of the language or not (not an ordinary word, "option makes", nor the command
+    # of a page, "which cryptsetup option")
+    pages = set().union(*(command_names(hit) for hit in hits))
+    commands = pages | {part for page in pages for part in page.split("-")}
     called = [m.group(1) or m.group(2) for m in _CALLED_OPTION.finditer(question)]
-    names |= {name.lower() for name in called if tokens.fold(name) not in tokens.STOPWORDS}
+    names |= {name.lower() for name in called if content_words(name)
+              and name.lower() not in commands}
     if kind == DEFINITION:  # (not the command a page is about: "systemctl isolate")
-        pages = set().union(*(command_names(hit) for hit in hits))
         names |= {w.lower() for w in _PLAIN_NAME.findall(question)
                   if tokens.fold(w) not in tokens.STOPWORDS and w.lower() not in pages
                   and is_word(w) is False}
@@ -3486,6 +3489,8 @@ _SNAKE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+(?![\w.(])")
 # "la directive AllowOverride"
 _CALLED_OPTION = re.compile(r"\b(?:options?|directives?|keywords?|mots?-clés?)\s+[«\"'`]?\s*"
                             r"([A-Za-z][\w-]{2,})(?![\w.(-])|"
+                            # (not "which cryptsetup option": which command's option)
+                            r"(?<!which )(?<!what )(?<!whose )(?<!any )"
                             r"(?<![\w-])([a-z][\w-]{2,})[»\"'`]?\s+(?:option|directive|keyword)\b",
                             re.I)
 # a name written as one word of letters: "delaycompress", "filelineno"

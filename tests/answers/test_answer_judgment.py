@@ -639,6 +639,34 @@ def test_an_example_the_passages_write_is_what_is_asked_about():
     assert next(r for r in rows if r["word"] == "chmod")["found"], rows
 
 
+def test_options_given_as_examples_stand_for_their_kind():
+    """"Can a long option in getopt have an optional argument, like --color or
+    --color=auto?" (trial 218) was refused: "the question names --color, which no passage
+    mentions", while getopt's page says "Optional arguments are not supported". An
+    option is an example as a name is, and so is each name of a list of them; a list
+    stops at the first word of the language ("like foo.txt and then rename it")."""
+    from preuve.answer.answerability import content_words, judge, without_examples
+
+    def is_name(word: str) -> bool:
+        return word not in ("then", "rename", "photos", "videos")
+
+    question = "Can a long option in getopt have an optional argument, like --color or " \
+        "--color=auto?"
+    weighed = without_examples(question, is_name)
+    assert "color" not in weighed and "optional argument" in weighed, weighed
+    assert "and then rename it" in without_examples("a file like foo.txt and then rename it",
+                                                    is_name)
+    assert "photos and videos" in without_examples("files like photos and videos", is_name)
+    passage = _passage("getopt.html", "html", "getopt — C-style parser for command line "
+                       "options", "getopt", "Long options on the command line can be "
+                       "recognized with an optional argument list. Optional arguments are "
+                       "not supported.")
+    judged = judge(question, [passage], 0.9, lambda stems: 1, 100, E5_DEFAULTS,
+                   is_name=is_name)
+    assert "absent_names" not in judged.numbers, judged.numbers
+    assert "color" not in {w for w, _ in content_words(weighed)}
+
+
 def test_a_recent_past_and_a_habit_are_no_subject():
     """"Je viens d'installer git, comment je règle mon nom… ?" and "Bash n'arrête pas de
     biper…" (trial 209) were judged on "viens" and "arrête" among their words: "je viens
