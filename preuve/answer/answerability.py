@@ -336,8 +336,8 @@ def without_examples(question: str, is_name: Callable[[str], bool] | None,
         for name in re.finditer(_EXAMPLE_NAME, match.group(1)):
             if name.group(0).lower() in ("or", "ou", "and", "et"):
                 continue
-            if not is_name(name.group(0).lstrip("-").split("=")[0].lower()):
-                break
+            if not name.group(0).startswith("-") and not is_name(name.group(0).lower()):
+                break  # (an option is a name, whatever its words: "--color")
             taken.append(name)
         if not taken:
             return match.group(0)

@@ -647,8 +647,8 @@ def test_options_given_as_examples_stand_for_their_kind():
     stops at the first word of the language ("like foo.txt and then rename it")."""
     from preuve.answer.answerability import content_words, judge, without_examples
 
-    def is_name(word: str) -> bool:
-        return word not in ("then", "rename", "photos", "videos")
+    def is_name(word: str) -> bool:  # ("color" is a word: "--color" a name all the same)
+        return word not in ("then", "rename", "photos", "videos", "color", "auto")
 
     question = "Can a long option in getopt have an optional argument, like --color or " \
         "--color=auto?"
