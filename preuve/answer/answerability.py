@@ -133,7 +133,7 @@ beneath underneath besides amongst among whereas whether versus specify specifie
 specified specifying got gotten think thinks thought believe believes everywhere anywhere
 somewhere simple simplest simply easy easiest easily quick quickly quickest fast fastest
 best better good proper properly correct correctly right whole entire entirely inside
-possible possibly normal normally nice nicely possible always often sometimes usually
+possible possibly normal normally nice nicely always often sometimes usually
 before after during while since instead rather again because without except around through
 between within only very too nothing none nobody each every all any some both either
 neither several few own per out up pass passes passed passing arrive arrives rest"""
@@ -292,19 +292,22 @@ _KEYS = re.compile(r"^(?:ctrl|control|alt|altgr|shift|meta|cmd|super|esc|fn)(?:[
                    re.I)
 
 
-# a name given as an example of what is asked about: "like", "such as", "e.g.",
-# "comme", "par exemple", a file "called" so, and the name after it
-# a name given as an example: "CCACHE_DIR", "nginx.service", "--color=auto"
+# a name given as an example: "CCACHE_DIR", "nginx.service", "--color=auto"; the words
+# that join a list of them; the marks that may close one
 _EXAMPLE_NAME = r"(?:--?)?[\w$][\w.$/=-]*\w"
+_LIST_WORDS = ("or", "ou", "and", "et")
 _CLOSING_MARKS = "\"'`»”)"
+# a name given as an example of what is asked about: "like", "such as", "e.g.",
+# "comme", "par exemple", a file "called" so, and the name (or names) after it
 _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
                       r"par exemple,?|tel(?:le)?s? que|"
                       # "all files called Makefile": a file's name is a value, not a topic
                       r"(?:files?|folders?|director(?:y|ies)|fichiers?|dossiers?|"
                       r"répertoires?)\s+(?:called|named|nommée?s?|appelée?s?))\s+[\"'`«“(]?"
                       # (an option too, and a list of them: "like --color or --color=auto")
-                      rf"({_EXAMPLE_NAME}(?:[\"'`»”)]?(?:,|\s+(?:or|ou|and|et))\s+[\"'`«“(]?"
-                      rf"{_EXAMPLE_NAME})*)(?![\w$/-])[\"'`»”)]?"
+                      rf"({_EXAMPLE_NAME}(?:[{_CLOSING_MARKS}]?(?:,|\s+(?:{'|'.join(_LIST_WORDS)}))"
+                      rf"\s+[\"'`«“(]?"
+                      rf"{_EXAMPLE_NAME})*)(?![\w$/-])[{_CLOSING_MARKS}]?"
                       # not a comparison: "…like distcc does" names another tool
                       r"(?!\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will|"
                       r"fait|font|le fait)\b)", re.I)
@@ -334,7 +337,7 @@ def without_examples(question: str, is_name: Callable[[str], bool] | None,
         to the first word of the language ("like foo.txt and then…" keeps "and then")."""
         taken = []
         for name in re.finditer(_EXAMPLE_NAME, match.group(1)):
-            if name.group(0).lower() in ("or", "ou", "and", "et"):
+            if name.group(0).lower() in _LIST_WORDS:
                 continue
             if not name.group(0).startswith("-") and not is_name(name.group(0).lower()):
                 break  # (an option is a name, whatever its words: "--color")

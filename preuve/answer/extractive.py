@@ -291,6 +291,11 @@ _SHELL_LIKE = re.compile(r"[$=<>\\`]|(?:^|\s)[~.]?/|(?:^|\s)--?\w")
 _BOX_RULE = re.compile(r"[│┃║]")
 
 
+def first_cell(row: str) -> str:
+    """A table row's first cell ("MSDOS and Windows" of "MSDOS and Windows | CR-LF | …")."""
+    return row.strip().strip("|").split(" | ", 1)[0].strip()
+
+
 def is_table_row(line: str) -> bool:
     """A table's row as the index reads it, its cells joined by " | " ("Avec bureau | 1
     gigaoctet | 2 gigaoctets"; Markdown's "| a | b |" too): at least two cells with words
@@ -1859,7 +1864,7 @@ def _row_asked(question: str, sentence: Sentence, own: list[Sentence],
     name it writes: the row the question looks up."""
     if not is_table_row(sentence.text) or _table_header(own, [sentence]) is None:
         return False
-    key = sentence.text.strip().strip("|").split(" | ", 1)[0].strip()
+    key = first_cell(sentence.text)
     if not _VALUE_KEY.match(key):  # a cell of values ("2, 3, 4", "5"), not a name that
         # holds one ("DECIMAL(10,5)"); or a name the question writes with a capital
         # ("MSDOS and Windows | CR-LF | ^M^J | 13 10 | 0D 0A" for "…do Windows text files
@@ -1962,20 +1967,24 @@ def _described_leads(chosen: list[Sentence]) -> list[Sentence]:
     return kept or chosen
 
 
-def _of_named_option(question: str, own: list[Sentence]) -> bool:
-    """A passage's units hold the entry of an option the question names ("-n" for
-    "…without giving -n…")."""
-    entries = [entry_line(option) for option in asked_options(question)]
+def _asked_entries(question: str) -> list[EntryLine]:
+    """The entry lines of the options the question names ("-n" for "…without giving
+    -n…")."""
+    return [entry_line(option) for option in asked_options(question)]
+
+
+def _of_named_option(entries: list[EntryLine], own: list[Sentence]) -> bool:
+    """A passage's units hold the entry of one of these options (`_asked_entries`)."""
     return bool(entries) and any(_is_entry_of(entries, u) for u in own)
 
 
-def _of_other_option(question: str, unit: Sentence, own: list[Sentence]) -> bool:
-    """`unit` describes an option the question does not name (`-r`'s "how many times to
-    repeat the timer (default 5)" for "…without giving -n…")."""
+def _of_other_option(entries: list[EntryLine], unit: Sentence, own: list[Sentence]) -> bool:
+    """`unit` describes an option that is none of these (`-r`'s "how many times to repeat
+    the timer (default 5)" for "…without giving -n…")."""
     term = _described_by(unit, own)
     if term is None or not _OPTION_LINE.match(term.text.replace("`", "")):
         return False
-    return not _is_entry_of([entry_line(o) for o in asked_options(question)], term)
+    return not _is_entry_of(entries, term)
 
 
 def _is_entry_of(entries: list[EntryLine], unit: Sentence) -> bool:
@@ -2465,10 +2474,11 @@ class ExtractiveAnswerer:
             spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
             # (beside the entry of an option the question names, not another option's
             # figure: "…without giving -n, how many loops…?" and `-r`'s "(default 5)")
-            named = _of_named_option(question, by_hit[hits[0].chunk_id])
+            entries = _asked_entries(question)
+            named = _of_named_option(entries, by_hit[hits[0].chunk_id])
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
                           and carries(kind, _with_term(u, by_hit))
-                          and not (named and _of_other_option(question, u,
+                          and not (named and _of_other_option(entries, u,
                                                               by_hit[u.hit.chunk_id]))
                           and (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
                           and _language(u.hit) in spoken),
@@ -2526,7 +2536,7 @@ class ExtractiveAnswerer:
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
         # the options the question names ("what does grep -v do?"): their entries answer
-        entries = [entry_line(option) for option in asked_options(question)]
+        entries = _asked_entries(question)
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
         # an option the question writes that no passage read has an entry of: the prose
         # that writes it says what it does ("…the -y option (or --assume-yes) tells APT…")
@@ -2785,7 +2795,8 @@ class ExtractiveAnswerer:
         # (not when the first passage is the entry of an option the question names:
         # "…without giving -n, how many loops…?" asks of -n, not of the default `-r`
         # states beside it)
-        if top_first is not None and not _of_named_option(question, by_hit[first.chunk_id]):
+        if top_first is not None and not _of_named_option(_asked_entries(question),
+                                                          by_hit[first.chunk_id]):
             for gives in self._values_asked(question):
                 if any(gives(u) for u in by_hit[first.chunk_id]):
                     continue
@@ -3337,7 +3348,7 @@ def _row_of(unit: Sentence, names: set[str]) -> bool:
     running on top of wayland")."""
     if unit.role != STATEMENT or not is_table_row(unit.text):
         return False
-    return unit.text.strip().strip("|").split(" | ")[0].strip(" `*").lower() in names
+    return first_cell(unit.text).strip("`*").lower() in names
 
 
 def _commanded(question: str, kind: str, hits: Sequence[Hit], first: Hit,
