@@ -253,14 +253,9 @@ class Index:
         asked = question_language(question)
         translate = None
         if any(h.language and h.language != asked for h in hits[:PASSAGES]):
-            # a phrase of the developer vocabulary by its first word ("mot de passe")
-            phrases = bilingual.code_phrases(question) if asked == "fr" else {}
-
-            def translate(word: str) -> str:
-                if word.lower() in phrases:
-                    return phrases[word.lower()]
-                return bilingual.code_translation(
-                    word, asked, self.engine.settings.dict_dir, self.engine.settings.cache)
+            translate = bilingual.word_translator(question, asked,
+                                                  self.engine.settings.dict_dir,
+                                                  self.engine.settings.cache)
         judgment = judge(question, hits, value if bundled and measure == "dense" else None,
                          lambda stems: len(self._store.search_bm25(sorted(stems), filters,
                                                                   DF_CAP)),

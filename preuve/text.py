@@ -305,6 +305,17 @@ _ABBREVIATION_STEMS.update({stem(form, "en"): verb for form, verb in IRREGULAR_V
                             if form != verb})
 
 
+# an irregular form's stem -> its verb's ("forgotten" -> forget, "lost" -> lose)
+_IRREGULAR_STEMS = {stem(form, "en"): stem(verb, "en") for form, verb in IRREGULAR_VERBS.items()
+                    if stem(form, "en") != stem(verb, "en")}
+
+
+def with_verbs(found: set[str]) -> set[str]:
+    """`found` (stems) with the verbs of the irregular forms it holds, so that a question's
+    "forget" meets a page's "If the passphrase is lost or forgotten"."""
+    return found | {_IRREGULAR_STEMS[s] for s in found if s in _IRREGULAR_STEMS}
+
+
 def code_abbreviations(text: str) -> str:
     """The short forms code uses for the words of `text` ("arguments" -> "arg args"), the
     verbs of its irregular forms ("written" -> "write") and the verbs code names its

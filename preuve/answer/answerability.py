@@ -487,7 +487,7 @@ def passage_stems(hits: Sequence[Hit]) -> set[str]:
         for lang in tokens.LANGUAGES:
             out.update(tokens.tokens(text, lang))
             out.update(tokens.tokens(joined, lang))
-    return out
+    return tokens.with_verbs(out)
 
 
 _PARTED = re.compile(r"(?<![\w-])[^\W\d_]+(?:[_-][^\W\d_]+)+(?![\w-])")

@@ -42,7 +42,7 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
-from preuve.retrieve.bilingual import code_translation, is_word, plain_senses
+from preuve.retrieve.bilingual import code_phrases, code_translation, is_word, plain_senses
 from preuve.retrieve.dense import query_vector
 from preuve.retrieve.entries import (
     PAGE_NAMES,
@@ -1119,7 +1119,7 @@ def term_overlap(question: str, sentence: str) -> float:
     for lang in tokens.LANGUAGES:
         wanted = set(tokens.tokens(question, lang))
         if wanted:
-            found = set(tokens.tokens(sentence, lang))
+            found = tokens.with_verbs(set(tokens.tokens(sentence, lang)))
             held = tokens.loosely([wanted], found)
             # a word said as manuals say it ("soft link": "symbolic links")
             held |= {stem for stems, senses in _plain_stems(question, lang)
@@ -1139,8 +1139,12 @@ def _plain_stems(question: str, lang: str) -> tuple[tuple[tuple[str, ...], froze
 @lru_cache(maxsize=64)
 def _translated_words(question: str, language: str) -> tuple[frozenset[str], ...]:
     """The question's content words, each with the stems of its translations."""
+    # a phrase English writes as one word ("phrase de passe": passphrase) is found only
+    # whole; the others word by word, as sentences say them ("fins de ligne": endings)
+    whole = {word: english for word, english in code_phrases(question).items()
+             if len(english.split()) == 1} if language == "fr" else {}
     return tuple(stems for _, stems in content_words(
-        question, lambda word: code_translation(word, language)))
+        question, lambda word: whole.get(word.lower()) or code_translation(word, language)))
 
 
 def translated_overlap(question: str, language: str, sentence: str,
@@ -1155,8 +1159,8 @@ def translated_overlap(question: str, language: str, sentence: str,
         words = tuple(w for w in words if len(w) > 1)
     if not words:
         return 0.0
-    held = tokens.loosely(words, {t for lang in tokens.LANGUAGES
-                                  for t in tokens.tokens(sentence, lang)})
+    held = tokens.loosely(words, tokens.with_verbs({t for lang in tokens.LANGUAGES
+                                                    for t in tokens.tokens(sentence, lang)}))
     return sum(bool(w & held) for w in words) / len(words)
 
 
@@ -1878,6 +1882,8 @@ def _row_asked(question: str, sentence: Sentence, own: list[Sentence],
 
 # a list item that opens on the name it describes, a setting's ("navigation_depth: The
 # maximum depth of the navigation tree…", MkDocs' theme options)
+# a list's item that glosses a name in capitals: "MX (mail exchange): an email server."
+_GLOSSED_ITEM = re.compile(r"^[`*]*[A-Z][A-Z\d]{0,9}[`*]*\s*\([^()]{1,60}\)\s*:\s+\S")
 _LABELLED_ITEM = re.compile(r"^`?[A-Za-z][A-Za-z\d]*(?:[_.][A-Za-z\d]+)+`?\s?:\s+\S")
 
 
@@ -2061,6 +2067,40 @@ def _names_asked(question: str, term: str) -> bool:
     return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
 
 
+# an acronym ("MX", "SNI", "KRL") and a sentence that glosses it: "MX (mail exchange): an
+# email server.", "SNI — Server Name Indication…"
+_ACRONYM = re.compile(r"\b[A-Z][A-Z\d]{1,9}\b")
+
+
+def _glosses(term: str, text: str) -> bool:
+    """`text` opens on an acronym of the term a definition question asks about, then its
+    gloss: an expansion in brackets and a colon, or a colon or a dash ("MX (mail exchange):
+    an email server." for "what's an MX record?"), as a glossary's or a list's items do."""
+    return any(re.match(rf"^[`*\"“]*{name}[`*\"”]*\s*(?:\([^()]{{1,60}}\)\s*)?"
+                        r"(?::|\s[-–—])\s+\S", text)
+               for name in _ACRONYM.findall(term))
+
+
+# an option and the argument it takes, in lower case ("-P port", "-i identity_file")
+_TAKES = re.compile(r"^-{1,2}[\w-]+[ =]<?([a-z][a-z_]{2,})>?$")
+# what an argument is called whatever the option: it tells which option no more than the
+# question's "file" does
+_GENERIC_ARGUMENTS = frozenset({"file", "filename", "files", "path", "pathname", "dir",
+                                "directory", "name", "string", "str", "value", "number",
+                                "num", "arg", "args", "argument", "option", "options"})
+
+
+def _takes_asked(question: str, term: str) -> bool:
+    """The term is an option whose argument the question names ("-P port" for "how do I
+    tell scp to use that port?", "-l limit" for "limit the bandwidth"): every word of the
+    argument's name is a word of the question, and the name says more than "file"."""
+    match = _TAKES.match(term.replace("`", "").strip())
+    if match is None or match.group(1) in _GENERIC_ARGUMENTS:
+        return False
+    name = set(tokens.tokens(match.group(1).replace("_", " "), "en"))
+    return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
+
+
 def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
     """`sentence` describes a term alone on its line whose compound name the question
     gives part by part ("urlize.rel" for "le rel que urlize met…", "truncate.leeway"): every
@@ -2174,7 +2214,8 @@ def window(sentences: list[Sentence], start: int, words: int, *,
                                                  and not paragraphs):
             break
         if out and (_opens_on_option(out[0].text) and _opens_on_option(sentence.text)
-                    or _LABELLED_ITEM.match(out[0].text) and _LABELLED_ITEM.match(sentence.text)):
+                    or _LABELLED_ITEM.match(out[0].text) and _LABELLED_ITEM.match(sentence.text)
+                    or _GLOSSED_ITEM.match(out[0].text) and _GLOSSED_ITEM.match(sentence.text)):
             break  # "-c     Obtenir…" quoted up to "-v     Afficher…", the next option's
         if out and out[0].tagged and not sentence.tagged and _back_at_margin(out[0], sentence):
             break  # "%q     PARAMÈTRE est affiché…" then, at its tag's margin, the page's
@@ -2629,6 +2670,9 @@ class ExtractiveAnswerer:
                     _names_asked(question, named.text):
                 bonus += TERM_NAME_BONUS  # `length STRING` for "the length of a string",
                 # not `substr STRING POS LENGTH`, whose argument is named so
+            elif named is not None and named.term and _takes_asked(question, named.text):
+                bonus += KIND_BONUS  # `-P port` for "how do I tell scp to use that port?",
+                # not `-R`, whose description says "copies" and "remote hosts"
             if sentence.role == STATEMENT and sentence.hit.chunk_id in worded and \
                     _in_worded_option(asked_stems, sentence, own):
                 bonus += KIND_BONUS  # "No action; perform a simulation…" under `--dry-run`
@@ -2672,6 +2716,10 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
+            if term and sentence.role == STATEMENT and _glosses(term, sentence.text):
+                bonus += 2 * FIGURE_BONUS  # "MX (mail exchange): an email server." for
+                # "what's an MX record in a DNS zone?", not the list's next item, "PTR…:
+                # Such a record is stored in a reverse DNS zone", which holds more words
             if _HELP_OPTION.match(text) and not _ASKS_HELP.search(question) and \
                     not option_named:
                 bonus = -1.0  # "--help display this help and exit": on every GNU page
@@ -2909,6 +2957,7 @@ class ExtractiveAnswerer:
         chosen = _with_tail(own, chosen)
         chosen = _with_reason(kind, own, chosen)
         chosen = _with_default(question, own, chosen)
+        chosen = _with_argument(question, own, chosen)
         header = _table_header(own, chosen)
         if header is not None:  # a row means what its columns say
             chosen = [header] + chosen
@@ -3151,6 +3200,53 @@ def _with_tail(own: list[Sentence], chosen: list[Sentence]) -> list[Sentence]:
             sum(len(s.text.split()) for s in rest) > TAIL_WORDS:
         return chosen
     return chosen + rest
+
+
+# an option's argument written in capitals: "--output=MODE", "-m MODE", "--color[=WHEN]"
+_ARGUMENT = re.compile(r"(?<![\w-])--?[\w-]+(?:\[?=|[ \t])\[?([A-Z][A-Z_]{1,15})\b")
+
+
+def _new_words(question: str, text: str, said: str) -> int:
+    """How many of the question's words `text` holds that `said` does not (by stem, the
+    better of the two languages)."""
+    best = 0
+    for lang in tokens.LANGUAGES:
+        wanted = set(tokens.tokens(question, lang))
+        found = tokens.loosely([wanted], set(tokens.tokens(text, lang)))
+        known = tokens.loosely([wanted], set(tokens.tokens(said, lang)))
+        best = max(best, len(wanted & (found - known)))
+    return best
+
+
+def _with_argument(question: str, own: list[Sentence], chosen: list[Sentence]
+                   ) -> list[Sentence]:
+    """An option quoted whose argument in capitals the page explains apart, further down
+    ("-o, --output=MODE" / "adjust standard output stream buffering" … "If MODE is 'L' the
+    corresponding stream will be line buffered."): the statement naming that argument that
+    holds the most words of the question the quote lacks ends it, after an ellipsis."""
+    if not chosen or chosen[-1].hit is not own[0].hit or own[chosen[-1].index] is not \
+            chosen[-1]:
+        return chosen
+    terms = [u for u in chosen if u.term or _TERM_LEAD.match(u.text)]
+    term = _described_by(chosen[0], own)  # (led by its term further on: `_signature_before`)
+    arguments = {m.group(1) for u in terms + ([term] if term is not None else [])
+                 for m in _ARGUMENT.finditer(u.text)}
+    if not arguments:
+        return chosen
+    named = re.compile(r"\b(?:" + "|".join(sorted(arguments)) + r")\b")
+    said = " ".join(u.text for u in chosen)
+    best, gain = None, 0
+    for unit in own[chosen[-1].index + 1:]:
+        if unit.role != STATEMENT or not named.search(unit.text) or \
+                _described_by(unit, own) is not None:
+            continue  # (another option's description names it for that option)
+        more = _new_words(question, unit.text, said)
+        if more > gain:
+            best, gain = unit, more
+    if best is None:
+        return chosen
+    best.elided = best.index > chosen[-1].index + 1
+    return chosen + [best]
 
 
 def _with_best(chosen: list[Sentence], own: list[Sentence]) -> tuple[list[Sentence], bool]:

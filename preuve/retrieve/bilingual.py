@@ -371,6 +371,7 @@ CODE_TERMS_FR = {
     "démarrer": "start", "arrêter": "stop", "tas": "heap", "pile": "stack",
     "tampon": "buffer", "mémoire": "memory", "délai": "timeout", "en tête": "header",
     "corps": "body", "jeton": "token", "mot de passe": "password", "utilisateur": "user",
+    "phrase de passe": "passphrase", "phrase secrète": "passphrase",
     "témoin": "cookie", "serveur": "server", "hôte": "host", "adresse": "address addr",
     "lien": "link", "rediriger": "redirect", "redirection": "redirect",
     "routage": "routing route", "intergiciel": "middleware", "compresser": "compress",
@@ -709,6 +710,20 @@ def code_terms(question: str, source: str) -> str:
     return " ".join(dict.fromkeys(_walk(question, source, [_code_lookup])))
 
 
+def word_translator(question: str, source: str, folder: str | None = None,
+                    cache: str | None = None) -> Callable[[str], str]:
+    """How each word of `question` (in `source`) is translated for passages in the other
+    language: by the developer vocabulary's phrase it is part of ("mot de passe",
+    `code_phrases`), else by itself (`code_translation`)."""
+    phrases = code_phrases(question) if source == "fr" else {}
+
+    def translate(word: str) -> str:
+        if word.lower() in phrases:
+            return phrases[word.lower()]
+        return code_translation(word, source, folder, cache)
+    return translate
+
+
 def code_translation(question: str, source: str, folder: str | None = None,
                      cache: str | None = None) -> str:
     """A French question's words as English code names them: each word or phrase the
@@ -758,7 +773,8 @@ PLAIN_TERMS_EN = {
     "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
     "convert": "translate, transform", "pipe": "standard input, stdin",
-    "column": "field",
+    "column": "field", "stdout": "standard output", "stdin": "standard input",
+    "stderr": "standard error",
     "get around": "force, ignore", "override": "force",
     # what a setting is
     "fixed ip": "static", "fixed address": "static",

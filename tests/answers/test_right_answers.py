@@ -7059,3 +7059,17 @@ def test_a_table_row_named_by_the_question_is_looked_up(tmp_path):
     rows = [row.strip() for row in answer.split(" ; ")]
     assert rows[0].startswith("platform | end-of-line code") and \
         rows[1].startswith("MSDOS and Windows | CR-LF"), answer
+
+
+def test_a_list_item_that_glosses_the_asked_acronym_defines_it(tmp_path):
+    """The Debian Administrator's Handbook's DNS section (trial 228): "what's an MX record in
+    a DNS zone?" got the next item of the list of record kinds, "PTR (pointer): … Such a
+    record is stored in a "reverse DNS" zone…", which holds more of the question's words
+    than "MX (mail exchange): an email server." does. An item that opens on the acronym a
+    definition question asks about, then its gloss, defines it, and its quote stops at the
+    next glossed item."""
+    answer = _ask_documented(tmp_path, "handbook-dns.html",
+                             "what's an MX record in a DNS zone?").answer
+    quote = answer.split("[")[0]
+    assert quote.startswith("MX (mail exchange): an email server.") and "PTR" not in quote, \
+        answer

@@ -515,3 +515,46 @@ def test_a_name_line_wrapped_over_two_lines_still_says_what_the_command_is(tmp_p
         answer = index.ask("dumpe2fs, ça sert à quoi au juste ?").answer
     assert answer.startswith("dumpe2fs - Afficher des informations sur le système de "
                              "fichiers ext2/ext3/ext4") and "superbloc" in answer, answer
+
+
+def test_an_option_argument_explained_below_the_options_ends_the_quote(tmp_path):
+    """stdbuf(1) (own question, session 46): "How do I make a program's stdout
+    line-buffered?" got `-o, --output=MODE` — "adjust standard output stream buffering"
+    alone, while what makes it line-buffered is said apart, below the options: "If MODE is
+    'L' the corresponding stream will be line buffered." A quoted option whose argument
+    in capitals a later sentence explains, with words of the question the quote lacks,
+    ends on that sentence. (Quoted from the passage of the options, with the bundled
+    model: which passage ranks first is not what this asks.)"""
+    from preuve import Index
+    from preuve.answer.extractive import ExtractiveAnswerer
+
+    question = "How do I make a program's stdout line-buffered?"
+    docs = _pages(tmp_path, "stdbuf.1.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        hits = [h for h in index.search(question, k=6) if "--output=MODE" in h.text]
+        assert hits, "no passage holds the options"
+        quote = ExtractiveAnswerer(index.engine.embedder()).answer(question, hits[:1])[0]
+    assert quote.startswith("`-o, --output=MODE` — adjust standard output stream buffering"), \
+        quote
+    assert "If MODE is 'L' the corresponding stream will be line buffered." in quote, quote
+
+
+def test_an_option_named_by_the_argument_the_question_gives_answers(tmp_path):
+    """scp(1) (trial 226): "The machine I want to copy files to runs ssh on port 2222. How
+    do I tell scp to use that port?" got `-R`, whose description says "copies" and "remote
+    hosts", not `-P port`, whose argument is what the question asks to set. And ssh-keygen(1):
+    "J'ai oublié la phrase de passe… un moyen de la récupérer ?" missed "There is no way to
+    recover a lost passphrase.": "phrase de passe" was read word by word ("sentence",
+    "pass"), and the page's "forgotten" was no "forget". With the bundled model."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "scp.1.gz", "ssh-keygen.1.gz", "ssh-agent.1.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("The machine I want to copy files to runs ssh on port 2222. How "
+                           "do I tell scp to use that port?").answer
+        assert answer.startswith("`-P port` — Specifies the port"), answer
+        answer = index.ask("J'ai oublié la phrase de passe de ma clé SSH : est-ce qu'il y a "
+                           "un moyen de la récupérer ?").answer
+        assert "There is no way to recover a lost passphrase" in answer, answer
