@@ -1203,7 +1203,7 @@ _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci
 # A question about a default, by name or by what it leaves out ("kill with only a PID,
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
-_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "defaulting to"
+_DEFAULT_SAID = (r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "defaulting to"
                              # "Unless changed with -SIGNAL, SIGKILL is sent."
                              r"\bunless (?:changed|overridden|otherwise (?:specified|set|"
                              r"stated|configured))\b|\bsauf (?:indication contraire|"
@@ -1212,9 +1212,12 @@ _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "def
                              r"\b(?:if|when) no (?:other )?\w+ (?:is|are) (?:given|specified|set|"
                              r"passed)\b|"  # "…TERM si aucun autre SIGNAL n'est indiqué"
                              r"\bsi aucune? (?:autre )?\w+ n['’](?:est|a été) "
-                             r"(?:indiqué|précisé|spécifié|donné|fourni)e?\b", re.I)
+                             r"(?:indiqué|précisé|spécifié|donné|fourni)e?\b")
+# ... and a figure a setting replaces, as manual pages give defaults ("Set maximum hops…
+# to max_hops instead of 30"; a question that says it asks for a change, not a default)
+_STATES_DEFAULT = re.compile(_DEFAULT_SAID + r"|\b(?:instead of|au lieu de) \d", re.I)
 _ASKS_DEFAULT = re.compile(
-    _STATES_DEFAULT.pattern + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
+    _DEFAULT_SAID + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
     r"setting)\s+)+(?:\w+\s+)?(?:options?|arguments?|values?|flags?|parameters?|width|size)\b|"
     r"\bif (?:i|you|we) (?:don['’]t|do not|never) (?:specify|give|pass|set|configure|change|"
@@ -1791,6 +1794,30 @@ _COUNT = re.compile(r"(?<![\w.,])(?:\d+|one|two|three|four|five|six|seven|eight|
                     r"eleven|twelve|twenty|hundred|une?|deux|trois|quatre|cinq|sept|huit|"
                     r"neuf|dix|onze|douze|vingt|cent)\s+(?:[«“\"']\s*)?([^\W\d_][\w-]*)"
                     r"(?:\s+(?:[«“\"']\s*)?([^\W\d_][\w-]*))?", re.I)
+
+
+# the noun a question asks the value of: "which port does it use?", "quel port…"
+_WHICH_NOUN = re.compile(r"\b(?:which|what|quel(?:le)?s?)\s+([^\W\d_][\w-]{2,})", re.I)
+# how many words apart a default and its noun are read as one ("the default port number")
+DEFAULT_NOUN_GAP = 3
+_DEFAULT_STEMS = {"en": frozenset({"default"}), "fr": frozenset({"defaut"})}
+
+
+def _default_of(question: str, text: str) -> bool:
+    """`text` states the default of the noun the question asks about ("The default port
+    number is 21" for "…which port does it use?", "le port par défaut"), not another
+    default beside it ("the global default timeout")."""
+    match = _WHICH_NOUN.search(question)
+    if match is None:
+        return False
+    for lang in tokens.LANGUAGES:
+        noun = set(tokens.tokens(match.group(1), lang))
+        words = tokens.tokens(text, lang)
+        nouns = [i for i, w in enumerate(words) if w in noun]
+        marks = [i for i, w in enumerate(words) if w in _DEFAULT_STEMS[lang]]
+        if any(abs(i - j) <= DEFAULT_NOUN_GAP for i in nouns for j in marks):
+            return True
+    return False
 
 
 def _counted(question: str) -> str:
@@ -2708,6 +2735,10 @@ class ExtractiveAnswerer:
                 bonus += KIND_BONUS  # "to use reordering, a delay option must be specified"
             if defaults and sentence.role == STATEMENT and _STATES_DEFAULT.search(said):
                 bonus += KIND_BONUS  # "Le signal par défaut de kill est TERM."
+                if _default_of(question, said):
+                    bonus += KIND_BONUS  # "The default port number is 21" for "If I
+                    # don't pass a port…, which port does it use?", not "If no timeout is
+                    # passed, the global default timeout… (host, port)…"
                 if overlap > 0 and not _STATES_DEFAULT.search(question):
                     bonus += KIND_BONUS  # asked without the word ("if I don't pass any
                     # directory"): the default of what it names ("The -d argument
@@ -3399,9 +3430,18 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     # the entry of a name in what is asked before one of the scene's ("dns.lookup me
     # renvoie l'IPv6… Je passe quelle valeur à dns.setDefaultResultOrder ?")
     asked_names = names & {n.lstrip("@").lower() for n in _IDENTIFIER.findall(asked_part(asked))}
-    return next((h for wanted in (asked_names, names) for h in hits
-                 if wanted and h is not first and _is_entry(h) and wanted & _entry_names(h)),
-                None)
+    named = [h for wanted in (asked_names, names) for h in hits
+             if wanted and h is not first and _is_entry(h) and wanted & _entry_names(h)]
+    # (the part of a long entry that holds only its change notes, "Changed in version
+    # 3.3: …", says nothing it does: the part that describes it, ranked lower)
+    return next((h for h in named if not _only_notes(h)), named[0] if named else None)
+
+
+def _only_notes(hit: Hit) -> bool:
+    """Every line of the passage is a reference entry's change note, or goes on from one."""
+    lines = [line.strip() for line in hit.text.splitlines() if line.strip()]
+    return bool(lines) and _VERSION_NOTE.match(lines[0]) is not None and all(
+        _VERSION_NOTE.match(line) or line[:1].islower() for line in lines)
 
 
 def _termed(question: str, hits: Sequence[Hit], first: Hit,

@@ -362,6 +362,12 @@ CODE_TERMS_FR = {
     "imprimer": "print", "formater": "format", "mise en forme": "format",
     "convertir": "convert", "encoder": "encode", "décoder": "decode",
     "sérialiser": "serialize", "désérialiser": "deserialize", "trier": "sort",
+    "aléatoire": "random", "majuscule": "uppercase upper capital",
+    "minuscule": "lowercase lower", "largeur": "width", "séparateur": "separator delimiter",
+    "délimiteur": "delimiter separator", "propriétaire": "owner", "caché": "hidden",
+    "récursif": "recursive", "récursivement": "recursively recursive",
+    "état de sortie": "exit status", "champ": "field", "numéroter": "number",
+    "débloquer": "unlock",
     "tri": "sort", "comparer": "compare cmp", "filtrer": "filter",
     "chercher": "find search lookup", "rechercher": "search find", "trouver": "find",
     "vérifier": "check verify validate", "valider": "validate", "correspondre": "match",
@@ -442,7 +448,7 @@ CODE_TERMS_FR = {
     "pause": "sleep pause wait", "moins de": "under less than fewer",
     "en dessous de": "under below less than", "au dessus de": "over above more than",
     "rejeter": "reject", "tenter": "try attempt", "tentative": "attempt try",
-    "bloquer": "block", "terminer": "finish complete end", "intercepter": "catch",
+    "bloquer": "lock block", "terminer": "finish complete end", "intercepter": "catch",
     "émettre": "emit send", "souscrire": "subscribe",
     "signaler": "signal report notify", "incrémenter": "increment inc",
     "décrémenter": "decrement dec",
@@ -602,15 +608,41 @@ def _code_terms() -> dict[str, str]:
     return everyday | code | forms
 
 
+# a developer word's senses in `CODE_TERMS_FR` as many as this at most: turned around,
+# each is that French word ("sortie": "exit output"); a longer list spells a phrase out
+# ("fin de ligne": "line ending end of line newline eol"), whose words are no such senses
+REVERSED_SENSES = 3
+
+
 @lru_cache(maxsize=1)
 def _english_terms() -> dict[str, list[str]]:
     """`EVERYDAY_TERMS_FR` turned around: an English phrase's or word's folded words ->
-    the French words. Words as written, not stems: "training" and "train" share one."""
+    the French words. Words as written, not stems: "training" and "train" share one. Then
+    `CODE_TERMS_FR`'s, a word at a time: an English question over French manuals meets
+    "code de sortie" through "exit", "sous répertoire" through "subdirectory", which
+    FreeDict gives no sense of or others ("exit": aboutir, issue)."""
     table: dict[str, list[str]] = {}
     for head, english in EVERYDAY_TERMS_FR.items():
         for phrase in _phrases(english):
             known = table.setdefault(text.fold(phrase.replace("-", " ")), [])
             known.extend(w for w in head.split() if w not in known)
+    reversed_terms: dict[str, list[str]] = {}
+    # a French word first; a phrase only for an English word no French word means
+    # ("subdirectory": sous répertoire; "line" is ligne, not "ligne de commande")
+    for phrases in (False, True):
+        words_there = set(reversed_terms)
+        for head, english in CODE_TERMS_FR.items():
+            senses = english.split()
+            if (" " in head) != phrases or len(senses) > REVERSED_SENSES:
+                continue
+            for word in (text.fold(w) for w in senses):
+                if len(word) < 3 or word in text.STOPWORDS or phrases and word in words_there:
+                    continue
+                known = reversed_terms.setdefault(word, [])
+                known.extend(w for w in head.split() if w not in known)
+    for word, french in reversed_terms.items():
+        known = table.setdefault(word, [])
+        known.extend(w for w in french if w not in known)
     return table
 
 
@@ -788,6 +820,7 @@ PLAIN_TERMS_FR = {
     "passer outre": "forcer, force, ignorer", "contourner": "forcer, force, ignorer",
     "garder": "stocker, conserver, enregistrer", "renommer": "changer le nom",
     "ip fixe": "statique", "adresse fixe": "statique", "perdre": "détruire, destructif",
+    "assembler": "fusionner, concaténer",
 }
 
 

@@ -7073,3 +7073,29 @@ def test_a_list_item_that_glosses_the_asked_acronym_defines_it(tmp_path):
     quote = answer.split("[")[0]
     assert quote.startswith("MX (mail exchange): an email server.") and "PTR" not in quote, \
         answer
+
+
+def test_the_default_of_the_noun_asked_is_the_sentence_that_gives_it(tmp_path):
+    """python3-doc's ftplib (trial 230): "If I don't pass a port to ftplib when connecting,
+    which port does it use?" got `FTP.connect()`'s "If no timeout is passed, the global
+    default timeout setting will be used. source_address is a 2-tuple (host, port)…": it
+    states a default, its "2-tuple" read as a figure, and holds "passed", "port" and
+    "connecting"; "The default port number is 21" states the default of the port asked
+    about ("which port"), and a 2-tuple is a kind of value, no quantity."""
+    answer = _ask_documented(tmp_path, "ftplib.html", "If I don't pass a port to ftplib "
+                             "when connecting, which port does it use?").answer
+    assert "The default port number is 21" in answer.split("[")[0], answer
+    assert not carries(NUMBER, "source_address is a 2-tuple (host, port) for the socket")
+    assert carries(NUMBER, "a 64-bit integer")
+
+
+def test_an_entry_named_is_read_where_it_is_described_not_in_its_change_notes(tmp_path):
+    """python3-doc's imaplib (trial 230): "Quel port IMAP4_SSL utilise-t-il par défaut ?"
+    was refused ("the passages quoted give none"): the passage of `IMAP4_SSL` ranked
+    second held only its change notes ("Changed in version 3.3: ssl_context parameter was
+    added…"), the part of the entry that says "If port is omitted, the standard
+    IMAP4-over-SSL port (993) is used" ranked fourth. The entry the question names is
+    read where it is described."""
+    answer = _ask_documented(tmp_path, "imaplib.html",
+                             "Quel port IMAP4_SSL utilise-t-il par défaut ?").answer
+    assert "(993)" in answer.split("[")[0], answer

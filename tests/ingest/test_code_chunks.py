@@ -546,9 +546,12 @@ def test_a_developers_word_is_translated_by_the_vocabulary_alone(code_index):
     assert "compare" in code_translation("deux versions comparées", "fr").split()
     # a name is searched as written, never translated ("ETag" is no "étage", a floor)
     assert "floor" not in code_translation("Où est calculé l'en-tête ETag ?", "fr").split()
-    assert code_translation("where is the query parsed", "en") == \
-        __import__("preuve.retrieve.bilingual").retrieve.bilingual.translate(
-            "where is the query parsed", "en")
+    # an English question gets the vocabulary's French words (turned around) beside the
+    # dictionary's: French comments and manuals say "requête", "analyser"
+    english = code_translation("where is the query parsed", "en").split()
+    assert {"requête", "analyser"} <= set(english), english
+    assert set(__import__("preuve.retrieve.bilingual").retrieve.bilingual.translate(
+        "where is the query parsed", "en").split()) <= set(english)
     with open_index(code_index) as index:
         # with FreeDict's senses beside the code words, express's Route.all came first
         hits = index.where("Où la chaîne de requête est-elle analysée ?", k=3)

@@ -558,3 +558,41 @@ def test_an_option_named_by_the_argument_the_question_gives_answers(tmp_path):
         answer = index.ask("J'ai oublié la phrase de passe de ma clé SSH : est-ce qu'il y a "
                            "un moyen de la récupérer ?").answer
         assert "There is no way to recover a lost passphrase" in answer, answer
+
+
+def test_an_english_question_meets_a_french_page_through_the_developer_vocabulary(tmp_path):
+    """French ls(1) (trial 227): English questions over French pages were refused or
+    answered by a sibling option, "sort … by file size" by `--group-directories-first`,
+    "list the subdirectories recursively" likewise: FreeDict gives "subdirectory" no French
+    sense and "sorted" only "acabit, espèce, genre"; "random" is "accidentel", "exit"
+    "aboutir, issue". The developer vocabulary turned around gives them ("sous répertoire",
+    "trier", "aléatoire", "sortie"). With the bundled model, as users run it."""
+    from preuve import Index
+    from preuve.retrieve.bilingual import code_translation
+
+    assert "sous répertoire" in code_translation("subdirectory", "en")
+    assert "sortie" in code_translation("exit", "en").split()
+    assert "aléatoire" in code_translation("random", "en").split()
+    docs = _pages(tmp_path, "ls.1.fr.gz", "chmod.1.fr.gz", "kill.1.gz", "su.1.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("How do I sort the output of ls by file size?").answer
+        assert "-S trier selon la taille" in answer.split("[")[0], answer
+        answer = index.ask("With ls, how do I list the subdirectories recursively?").answer
+        assert answer.startswith("`-R, --recursive` — afficher récursivement"), answer
+
+
+def test_a_figure_an_option_replaces_is_its_default(tmp_path):
+    """tracepath(8) (trial 232): "How many hops will tracepath go through at most if I
+    don't tell it otherwise?" got a line of the page's sample output ("Resume: pmtu 1480
+    hops 2 back 2"), while `-m`'s "Set maximum hops (or maximum TTLs) to max_hops instead
+    of 30." gives the default as manual pages often do: a figure an option replaces
+    ("instead of 30") states a default. With the bundled model, as users run it."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "tracepath.8.gz", "su.1.gz", "ssh-agent.1.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("How many hops will tracepath go through at most if I don't tell "
+                           "it otherwise?").answer
+    assert "instead of 30" in answer.split("[")[0], answer
