@@ -294,13 +294,13 @@ _KEYS = re.compile(r"^(?:ctrl|control|alt|altgr|shift|meta|cmd|super|esc|fn)(?:[
 
 # a name given as an example: "CCACHE_DIR", "nginx.service", "--color=auto"; the words
 # that join a list of them; the marks that may close one
-_EXAMPLE_NAME = r"(?:--?)?[\w$][\w.$/=-]*\w"
+_EXAMPLE_NAME = r"(?:--?|\.)?[\w$][\w.$/=-]*\w"  # (a dot file too: ".bashrc")
 _LIST_WORDS = ("or", "ou", "and", "et")
 _CLOSING_MARKS = "\"'`»”)"
 # a name given as an example of what is asked about: "like", "such as", "e.g.",
-# "comme", "par exemple", a file "called" so, and the name (or names) after it
+# "comme", "par exemple", "genre", a file "called" so, and the name (or names) after it
 _EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?|comme|"
-                      r"par exemple,?|tel(?:le)?s? que|"
+                      r"par exemple,?|tel(?:le)?s? que|genre|"  # ("genre .bashrc", said)
                       # "all files called Makefile": a file's name is a value, not a topic
                       r"(?:files?|folders?|director(?:y|ies)|fichiers?|dossiers?|"
                       r"répertoires?)\s+(?:called|named|nommée?s?|appelée?s?))\s+[\"'`«“(]?"
@@ -339,8 +339,9 @@ def without_examples(question: str, is_name: Callable[[str], bool] | None,
         for name in re.finditer(_EXAMPLE_NAME, match.group(1)):
             if name.group(0).lower() in _LIST_WORDS:
                 continue
-            if not name.group(0).startswith("-") and not is_name(name.group(0).lower()):
-                break  # (an option is a name, whatever its words: "--color")
+            if not name.group(0).startswith(("-", ".")) and not is_name(name.group(0).lower()):
+                break  # (an option or a dot file is a name, whatever its words: "--color",
+                # ".profile")
             taken.append(name)
         if not taken:
             return match.group(0)

@@ -2810,7 +2810,8 @@ class ExtractiveAnswerer:
             question, quotable, first, by_hit, kind) or _worded_option(
             question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
                                                              by_hit) or _option_prose(
-            question, quotable, first, by_hit)
+            question, quotable, first, by_hit) or _named_in_prose(question, kind, quotable,
+                                                                  first)
         named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
@@ -3504,6 +3505,27 @@ def _commanded(question: str, kind: str, hits: Sequence[Hit], first: Hit,
     if not lines or entry(first):
         return None
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and entry(h)), None)
+
+
+def _named_in_prose(question: str, kind: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
+    """When a definition question names something that is no word of either language
+    ("Ça sert à quoi le paquet acpid ?") and the first-ranked passage never writes it (it
+    tells what another package does, popularity-contest), the passage among the first
+    WORDED_DEPTH that does: what it is can only be said where it is named."""
+    if kind != DEFINITION:
+        return None
+    pages = set().union(*(command_names(hit) for hit in hits))
+    names = [re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])", re.I)
+             for w in dict.fromkeys(_PLAIN_NAME.findall(question))
+             if tokens.fold(w) not in tokens.STOPWORDS and w.lower() not in pages
+             and is_word(w) is False]
+
+    def writes(hit: Hit) -> bool:
+        return any(n.search(hit.text) or n.search(hit.heading) for n in names)
+
+    if not names or writes(first):
+        return None
+    return next((h for h in hits[:WORDED_DEPTH] if h is not first and writes(h)), None)
 
 
 @lru_cache(maxsize=64)

@@ -699,3 +699,20 @@ def test_an_english_question_is_not_read_with_french_ordinary_words():
     assert "font" in words and "do" not in words, words
     words = {word for word, _ in content_words("À quoi sert le fichier de police ?")}
     assert "sert" not in words and "fichier" in words, words
+
+
+def test_a_dot_file_given_as_a_casual_example_is_no_subject():
+    """"Où dois-je déposer les fichiers (genre .bashrc) que je veux retrouver dans le home
+    de chaque nouvel utilisateur ?" (trial 231) was refused for naming ".bashrc", which no
+    passage writes: "genre" gives an example as "comme" does, and a dot file is a name
+    like any other."""
+    from preuve.answer.answerability import content_words, without_examples
+
+    question = ("Où dois-je déposer les fichiers (genre .bashrc) que je veux retrouver "
+                "dans le home de chaque nouvel utilisateur ?")
+    never = lambda word: False  # noqa: E731 (no word of the language is a name here)
+    words = {w for w, _ in content_words(without_examples(question, never))}
+    assert "bashrc" not in {w.lstrip(".") for w in words} and "home" in words, words
+    words = {w for w, _ in content_words(without_examples(
+        "How do I copy dot files such as .profile into every new home?", never))}
+    assert "profile" not in {w.lstrip(".") for w in words}, words

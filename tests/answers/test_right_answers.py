@@ -7099,3 +7099,22 @@ def test_an_entry_named_is_read_where_it_is_described_not_in_its_change_notes(tm
     answer = _ask_documented(tmp_path, "imaplib.html",
                              "Quel port IMAP4_SSL utilise-t-il par défaut ?").answer
     assert "(993)" in answer.split("[")[0], answer
+
+
+def test_a_name_asked_about_is_defined_where_it_is_written(tmp_path):
+    """The French Debian Administrator's Handbook (trial 235): "Ça sert à quoi le paquet
+    acpid sur un portable ?" got what popularity-contest does, from the passage ranked
+    first, which never writes "acpid"; the power management section, ranked second, says
+    "The acpid package provides a daemon…". A definition question naming something that
+    is no word of either language is answered where that name is written."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("handbook-fr-power.html", "handbook-fr-install.html",
+                 "handbook-fr-first-boot.html", "handbook-fr-kernel-installation.html",
+                 "handbook-fr-config-printing.html", "handbook-fr-config-bootloader.html"):
+        page = Path(__file__).parents[1] / "fixtures" / "documented" / name
+        (docs / name).write_bytes(page.read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Ça sert à quoi le paquet acpid sur un portable ?").answer
+    assert answer.startswith("The acpid package provides a daemon"), answer
