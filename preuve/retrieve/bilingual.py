@@ -448,7 +448,7 @@ CODE_TERMS_FR = {
     "pause": "sleep pause wait", "moins de": "under less than fewer",
     "en dessous de": "under below less than", "au dessus de": "over above more than",
     "rejeter": "reject", "tenter": "try attempt", "tentative": "attempt try",
-    "bloquer": "lock block", "terminer": "finish complete end", "intercepter": "catch",
+    "bloquer": "block", "terminer": "finish complete end", "intercepter": "catch",
     "émettre": "emit send", "souscrire": "subscribe",
     "signaler": "signal report notify", "incrémenter": "increment inc",
     "décrémenter": "decrement dec",
