@@ -1228,8 +1228,12 @@ _ASKS_DEFAULT = re.compile(
     r"have not|never)|and (?:i|you|we) (?:don['’]t|do not)) (?:specif(?:y|ied)|give|given|"
     r"pass|passed|set|configur(?:e|ed)|change|changed|say|said|pick|picked|choose|chosen|tell|"
     r"told|provide|provided|touch|touched)\b|"
+    # "if I leave the port out of the config", "if I omit it": what is used then
+    r"\bif (?:i|you|we) (?:omit|skip|leave out)\b|"
+    r"\bif (?:i|you|we) leave (?:(?:the|a|an|it|this|that|my|its)\s+)?(?:[\w-]+\s+){0,2}?out\b|"
     # "how many threads does zstd use unless I tell it otherwise?"
-    r"\bunless (?:i|you|we) (?:tell|say|specify|set|pass|give|choose|pick|select|ask)\b|"
+    r"\bunless (?:i|you|we) (?:tell|say|specify|set|pass|give|choose|pick|select|ask|change|"
+    r"configure|override)\b|"
     # "I wrote a trigger without saying whether it's per row or per statement"
     r"\bwithout (?:saying|specifying|stating|indicating|choosing) (?:whether|which|what|if)\b|"
     r"\b(?:i|you|we) (?:didn['’]t|did not|never) (?:say|specify|state|choose)\b|"

@@ -6637,7 +6637,14 @@ def test_a_rival_passage_is_not_hidden_by_a_better_sentence_further_down():
     ("When fileinput edits a file in place and I don't give a backup option, what "
      "extension does the backup get?", True),
     ("It failed and I did not change anything, why?", False),
-    ("I don't know how to set it up, where do I start?", False)])
+    ("I don't know how to set it up, where do I start?", False),
+    # trials 241 and 237: "…unless I change it", "if I leave the port out of the config"
+    ("If I limit a service with CPUQuota, over what period is that quota measured unless "
+     "I change it?", True),
+    ("If I leave the port out of the config, which port will the rsync daemon listen on?",
+     True),
+    ("if I omit the timeout, how long does it wait?", True),
+    ("I leave out the details when I write, is that a problem?", False)])
 def test_a_default_asked_without_the_word(question, asks):
     """Trials 177, 182 and 176: "…when I haven't configured anything?", "…but don't say
     --soft or --hard", "…and I don't give a backup option" ask what happens by default

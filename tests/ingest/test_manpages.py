@@ -596,3 +596,19 @@ def test_a_figure_an_option_replaces_is_its_default(tmp_path):
         answer = index.ask("How many hops will tracepath go through at most if I don't tell "
                            "it otherwise?").answer
     assert "instead of 30" in answer.split("[")[0], answer
+
+
+def test_a_default_asked_as_what_holds_unless_changed(tmp_path):
+    """systemd.resource-control(5) (trial 241): "If I limit a service with CPUQuota, over
+    what period is that quota measured unless I change it?" got `CPUQuotaPeriodSec=`'s
+    example ("Example: CPUQuotaPeriodSec=10ms…"), read as a value like any other, while
+    "The default setting is 100ms." answers: "unless I change it" asks for a default. With
+    the bundled model, as users run it."""
+    from preuve import Index
+
+    docs = _pages(tmp_path, "systemd.resource-control.5.gz", "su.1.gz", "tar.1.gz")
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("If I limit a service with CPUQuota, over what period is that "
+                           "quota measured unless I change it?").answer
+    assert "The default setting is 100ms" in answer.split("[")[0], answer
