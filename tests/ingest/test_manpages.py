@@ -39,6 +39,16 @@ def _pages(tmp_path: Path, *names: str) -> Path:
     return docs
 
 
+def _answers(tmp_path: Path, pages: tuple[str, ...], *questions: str) -> list[str]:
+    """The answers to `questions` over these fixture pages, indexed with the bundled model
+    and the defaults, as users run it."""
+    from preuve import Index
+
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([_pages(tmp_path, *pages)])
+        return [index.ask(question).answer for question in questions]
+
+
 def _rendered(name: str) -> str:
     return render((MAN / name).read_bytes())
 
@@ -587,14 +597,10 @@ def test_a_figure_an_option_replaces_is_its_default(tmp_path):
     don't tell it otherwise?" got a line of the page's sample output ("Resume: pmtu 1480
     hops 2 back 2"), while `-m`'s "Set maximum hops (or maximum TTLs) to max_hops instead
     of 30." gives the default as manual pages often do: a figure an option replaces
-    ("instead of 30") states a default. With the bundled model, as users run it."""
-    from preuve import Index
-
-    docs = _pages(tmp_path, "tracepath.8.gz", "su.1.gz", "ssh-agent.1.gz")
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([docs])
-        answer = index.ask("How many hops will tracepath go through at most if I don't tell "
-                           "it otherwise?").answer
+    ("instead of 30") states a default."""
+    [answer] = _answers(tmp_path, ("tracepath.8.gz", "su.1.gz", "ssh-agent.1.gz"),
+                        "How many hops will tracepath go through at most if I don't tell it "
+                        "otherwise?")
     assert "instead of 30" in answer.split("[")[0], answer
 
 
@@ -602,13 +608,8 @@ def test_a_default_asked_as_what_holds_unless_changed(tmp_path):
     """systemd.resource-control(5) (trial 241): "If I limit a service with CPUQuota, over
     what period is that quota measured unless I change it?" got `CPUQuotaPeriodSec=`'s
     example ("Example: CPUQuotaPeriodSec=10ms…"), read as a value like any other, while
-    "The default setting is 100ms." answers: "unless I change it" asks for a default. With
-    the bundled model, as users run it."""
-    from preuve import Index
-
-    docs = _pages(tmp_path, "systemd.resource-control.5.gz", "su.1.gz", "tar.1.gz")
-    with Index(tmp_path / "index.sqlite") as index:
-        index.ingest([docs])
-        answer = index.ask("If I limit a service with CPUQuota, over what period is that "
-                           "quota measured unless I change it?").answer
+    "The default setting is 100ms." answers: "unless I change it" asks for a default."""
+    [answer] = _answers(tmp_path, ("systemd.resource-control.5.gz", "su.1.gz", "tar.1.gz"),
+                        "If I limit a service with CPUQuota, over what period is that quota "
+                        "measured unless I change it?")
     assert "The default setting is 100ms" in answer.split("[")[0], answer
