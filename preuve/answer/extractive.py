@@ -42,7 +42,7 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
-from preuve.retrieve.bilingual import code_phrases, code_translation, is_word, plain_senses
+from preuve.retrieve.bilingual import code_translation, is_word, plain_senses, word_translator
 from preuve.retrieve.dense import query_vector
 from preuve.retrieve.entries import (
     PAGE_NAMES,
@@ -1139,12 +1139,10 @@ def _plain_stems(question: str, lang: str) -> tuple[tuple[tuple[str, ...], froze
 @lru_cache(maxsize=64)
 def _translated_words(question: str, language: str) -> tuple[frozenset[str], ...]:
     """The question's content words, each with the stems of its translations."""
-    # a phrase English writes as one word ("phrase de passe": passphrase) is found only
-    # whole; the others word by word, as sentences say them ("fins de ligne": endings)
-    whole = {word: english for word, english in code_phrases(question).items()
-             if len(english.split()) == 1} if language == "fr" else {}
+    # (a phrase English writes as one word, "phrase de passe": passphrase, is found only
+    # whole; the others word by word, as sentences say them, "fins de ligne": endings)
     return tuple(stems for _, stems in content_words(
-        question, lambda word: whole.get(word.lower()) or code_translation(word, language)))
+        question, word_translator(question, language, compounds_only=True)))
 
 
 def translated_overlap(question: str, language: str, sentence: str,
@@ -2092,10 +2090,14 @@ def _names_asked(question: str, term: str) -> bool:
     values it takes). (Not an option's name: "merges three versions" names no
     `--merge`.)"""
     match = _TERM_NAME.match(term.replace("`", "").strip())
-    if match is None:
-        return False
-    name = set(tokens.tokens(match.group(1), "en"))
-    return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
+    return match is not None and _said_in(match.group(1), question)
+
+
+def _said_in(name: str, question: str) -> bool:
+    """Every word of `name` ("length", "identity_file") is one of the question's (by English
+    stem, a word's other forms counting)."""
+    words = set(tokens.tokens(name.replace("_", " "), "en"))
+    return bool(words) and words <= tokens.loosely([words], set(tokens.tokens(question, "en")))
 
 
 # an acronym ("MX", "SNI", "KRL") and a sentence that glosses it: "MX (mail exchange): an
@@ -2103,13 +2105,16 @@ def _names_asked(question: str, term: str) -> bool:
 _ACRONYM = re.compile(r"\b[A-Z][A-Z\d]{1,9}\b")
 
 
-def _glosses(term: str, text: str) -> bool:
-    """`text` opens on an acronym of the term a definition question asks about, then its
-    gloss: an expansion in brackets and a colon, or a colon or a dash ("MX (mail exchange):
-    an email server." for "what's an MX record?"), as a glossary's or a list's items do."""
-    return any(re.match(rf"^[`*\"“]*{name}[`*\"”]*\s*(?:\([^()]{{1,60}}\)\s*)?"
-                        r"(?::|\s[-–—])\s+\S", text)
-               for name in _ACRONYM.findall(term))
+def _gloss(term: str) -> re.Pattern[str] | None:
+    """What opens a statement that glosses an acronym of the term a definition question
+    asks about: the acronym, then an expansion in brackets and a colon, or a colon or a
+    dash ("MX (mail exchange): an email server." for "what's an MX record?"), as a
+    glossary's or a list's items do. None when the term holds no acronym."""
+    names = _ACRONYM.findall(term)
+    if not names:
+        return None
+    return re.compile(rf"^[`*\"“]*(?:{'|'.join(names)})[`*\"”]*\s*(?:\([^()]{{1,60}}\)\s*)?"
+                      r"(?::|\s[-–—])\s+\S")
 
 
 # an option and the argument it takes, in lower case ("-P port", "-i identity_file")
@@ -2126,10 +2131,8 @@ def _takes_asked(question: str, term: str) -> bool:
     tell scp to use that port?", "-l limit" for "limit the bandwidth"): every word of the
     argument's name is a word of the question, and the name says more than "file"."""
     match = _TAKES.match(term.replace("`", "").strip())
-    if match is None or match.group(1) in _GENERIC_ARGUMENTS:
-        return False
-    name = set(tokens.tokens(match.group(1).replace("_", " "), "en"))
-    return bool(name) and name <= tokens.loosely([name], set(tokens.tokens(question, "en")))
+    return match is not None and match.group(1) not in _GENERIC_ARGUMENTS and \
+        _said_in(match.group(1), question)
 
 
 def _in_entry_named(question: str, sentence: Sentence, own: list[Sentence]) -> bool:
@@ -2602,6 +2605,7 @@ class ExtractiveAnswerer:
         # with a scene set before what is asked ("On my machine… I only use sudo. How can I
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
+        gloss = _gloss(term) if term else None  # (read once, matched against each unit)
         asked = asked_after_scene(question)
         if asked and not content_words(THINGS.sub(" ", asked)):
             asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
@@ -2751,7 +2755,7 @@ class ExtractiveAnswerer:
             if kind == DEFINITION and sentence.role == STATEMENT and defines and (
                     _leads(sentence, by_hit) or _names_first(question, sentence)):
                 bonus += LEAD_BONUS
-            if term and sentence.role == STATEMENT and _glosses(term, sentence.text):
+            if gloss is not None and sentence.role == STATEMENT and gloss.match(sentence.text):
                 bonus += 2 * FIGURE_BONUS  # "MX (mail exchange): an email server." for
                 # "what's an MX record in a DNS zone?", not the list's next item, "PTR…:
                 # Such a record is stored in a reverse DNS zone", which holds more words

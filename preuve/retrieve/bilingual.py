@@ -743,11 +743,16 @@ def code_terms(question: str, source: str) -> str:
 
 
 def word_translator(question: str, source: str, folder: str | None = None,
-                    cache: str | None = None) -> Callable[[str], str]:
+                    cache: str | None = None, compounds_only: bool = False
+                    ) -> Callable[[str], str]:
     """How each word of `question` (in `source`) is translated for passages in the other
     language: by the developer vocabulary's phrase it is part of ("mot de passe",
-    `code_phrases`), else by itself (`code_translation`)."""
+    `code_phrases`), else by itself (`code_translation`). `compounds_only`: by a phrase
+    only when English writes it as one word ("phrase de passe": passphrase)."""
     phrases = code_phrases(question) if source == "fr" else {}
+    if compounds_only:
+        phrases = {word: english for word, english in phrases.items()
+                   if len(english.split()) == 1}
 
     def translate(word: str) -> str:
         if word.lower() in phrases:
