@@ -188,7 +188,9 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               # asking for a default: "…if I don't say", "si je précise rien"
                               r"if (?:i|you|we) (?:don['’]t|do not|never) (?:say|specify|tell "
                               r"it|give|pass|set|change)(?: (?:anything|otherwise|it))?|"
-                              # idioms of "how it works inside"
+                              # idioms of "how it works inside"; "out of the box" asks
+                              # for a default, which the question's other words say
+                              r"(?:right |straight )?out[ -]of[ -]the[ -]box|d['’]usine|"
                               r"under the hood|behind the scenes|sous le capot|en coulisses?|"
                               # "all at once": how, not what
                               r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"

@@ -602,6 +602,7 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
             if described and out and not out[-1].term and out[-1].role == HEADING:
                 out[-1].term = True  # the option that titles the passage: a term, as
                 # one alone on its line is
+                _join_spellings(out)
         elif cleaned and out and out[-1].role in (STATEMENT, ATTACHED) \
                 and (out[-1].role == ATTACHED or announces(out[-1].text) or out[-1].runs_on) \
                 and (_CODE_START.match(cleaned) or not is_navigation(cleaned)
@@ -649,6 +650,8 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
                 sentence.start_line = hit.start_line + first
                 sentence.end_line = min(hit.start_line + last, hit.end_line or hit.start_line)
             out.append(sentence)
+            if sentence.term:
+                _join_spellings(out)
             if role in (HEADING, QUESTION) or (role == STATEMENT
                                                and _LABELLED_PATH.match(cleaned)):
                 block += 1  # (a label giving a file stands apart: "Source code: Lib/queue.py"
@@ -658,6 +661,30 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
             # config line or a table cell, are left out of the quote without ending it)
         start = match.end() if match else len(body)
     return out
+
+
+# one option's spellings on lines of their own are one term when at most this many lines
+# apart (HTML's consecutive <dt>s)
+SPELLING_GAP = 2
+
+
+def _join_spellings(out: list[Sentence]) -> None:
+    """One option's spellings, each alone on its line over one description (HTML's
+    `<dt>--squash</dt><dt>--no-squash</dt><dd>…`), are one term, as a manual page writes
+    them on one line ("--squash, --no-squash"): the last of `out` is the term the
+    description made; the option lines right above it join it."""
+    while len(out) >= 2 and len(out[-2].text.split(", ")) < OPTION_SPELLINGS:
+        before, term = out[-2], out[-1]
+        if not (term.term and before.role == HEADING and not before.term
+                and before.hit is term.hit and _OPTION_LINE.match(before.text.strip())
+                and _OPTION_LINE.match(term.text.strip())):
+            return
+        if before.end_line is not None and term.start_line is not None and \
+                term.start_line - before.end_line > SPELLING_GAP:
+            return
+        before.text = f"{before.text.strip()}, {term.text.strip()}"
+        before.term, before.end_line = True, term.end_line
+        out.pop()
 
 
 # directives whose indented content is code, shown as a code block
@@ -879,6 +906,9 @@ _NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
 _DEFAULT_AFTER = re.compile(r"\s+\((?:default|par d[ée]faut|d[ée]faut)\s?:[^()]*\)$", re.I)
 
 
+_VALUE = re.compile(r"^\d{1,4}$")
+
+
 def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
                  match: re.Match[str] | None, headings: list[str]) -> bool:
     """A line of its own, a few words without a sentence's end, over a line that is a
@@ -890,8 +920,8 @@ def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
     cleaned = _DEFAULT_AFTER.sub("", cleaned)
     if not cleaned or len(cleaned.split()) > TERM_WORDS or "\n" in raw.strip() or \
             _END.search(cleaned) or _NOT_A_TERM.search(cleaned) or _LIST_ITEM.match(cleaned) \
-            or _NUMBERING.match(cleaned) or is_navigation(cleaned):
-        return False
+            or _NUMBERING.match(cleaned) or (is_navigation(cleaned) and not _VALUE.match(cleaned)):
+        return False  # (a value alone on its line, an exit status's "1", is a term)
     whole = (start == 0 or body[start - 1] == "\n") and (match is None or "\n" in match.group()
                                                         or match.end() == len(body))
     below = " ".join(_without_markup(following.strip()).split())
@@ -1198,6 +1228,15 @@ _ASKS_VERSION = re.compile(r"\bversions?\b|\bsince when\b|\bdepuis quand\b|"
 # replaced by: …") is the answer a question about a deprecated call asks for
 _DEPRECATED = re.compile(r"^(?:deprecated|obsol[eè]te|d[ée]pr[ée]ci[ée])", re.I)
 _ASKS_DEPRECATED = re.compile(r"\bdeprecat\w*|\bobsol[eè]t\w*|\bd[ée]pr[ée]ci[ée]\w*", re.I)
+# whether something is still advised or kept ("is it still recommended to…", "est-ce
+# encore conseillé d'utiliser…"), and a statement that it is not
+_ASKS_STILL = re.compile(r"\b(?:still|encore|toujours)\b[^?]{0,40}?\b(?:recommend\w*|advis\w*|"
+                         r"conseill\w*|recommand\w*|support\w*|maintain\w*|maintenu\w*|"
+                         r"a good idea|une bonne idée)|" + _ASKS_DEPRECATED.pattern, re.I)
+_SAYS_DEPRECATED = re.compile(r"\b(?:deprecated|obsol[eè]tes?|d[ée]pr[ée]ci[ée]e?s?|"
+                              r"no longer (?:recommended|supported|maintained)|"
+                              r"d[ée]conseill[ée]e?s?|n['’]est plus (?:maintenue?|recommand[ée]e?|"
+                              r"conseill[ée]e?|pris en charge))\b", re.I)
 # A question about a default, by name or by what it leaves out ("kill with only a PID,
 # without any other option", "si je ne précise pas de largeur"): a statement of the
 # default carries what it asks
@@ -1820,6 +1859,23 @@ def _default_of(question: str, text: str) -> bool:
         if any(abs(i - j) <= DEFAULT_NOUN_GAP for i in nouns for j in marks):
             return True
     return False
+
+
+# a unit of time, and a figure given in one ("900 (15 minutes)", "30 jours", "5s")
+_TIME_UNIT = (r"(?:s|secs?|seconds?|secondes?|ms|milli(?:second|seconde)s?|mins?|minutes?|"
+              r"h|hours?|heures?|days?|jours?|weeks?|semaines?|months?|mois|years?|ans|"
+              r"ann[ée]es?|time|temps|long|longtemps)")
+_TIME_FIGURE = re.compile(rf"\d\s*(?:\(\s*\d+\s*)?{_TIME_UNIT}\b", re.I)
+_HOW_MANY = re.compile(r"\b(?:how many|how much|combien (?:de|d['’]))\s*"
+                       r"((?:[^\W\d_][\w'’-]*\s*){1,4})", re.I)
+
+
+def _counts_no_time(question: str) -> bool:
+    """A "how many" question counts something that is no time ("how many wrong password
+    attempts…", not "how many seconds…" nor "combien de temps…")."""
+    match = _HOW_MANY.search(question)
+    return match is not None and not any(
+        re.fullmatch(_TIME_UNIT, word, re.I) for word in match.group(1).split()[:4])
 
 
 def _counted(question: str) -> str:
@@ -2629,6 +2685,8 @@ class ExtractiveAnswerer:
         back_matter = {id(u) for own in by_hit.values() for u in _in_back_matter(own, question)}
         rare = _rare_names(question, units)
         counted = _counted(question) if kind == NUMBER else ""
+        counts_no_time = kind == NUMBER and _counts_no_time(question)
+        still_asked = bool(_ASKS_STILL.search(question))
         asked_stems = _question_stems(question)
         turning_off = bool(_TURNS_OFF.search(question))
         # the passages with an option the question names in words (`_worded`)
@@ -2674,8 +2732,11 @@ class ExtractiveAnswerer:
             # IPv4"), which its quote shows with it
             announced = _announced(sentence, own) if kind in MUST_CARRY else ""
             figures = f"{said} {announced}" if announced else said
-            if sentence.role == STATEMENT and carries(kind, figures) and defines:
+            if sentence.role == STATEMENT and carries(kind, figures) and defines and not (
+                    counts_no_time and _TIME_FIGURE.search(figures)):
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
+                # (a duration, "The default is 900 (15 minutes)", is no count of the
+                # attempts a "how many" question asks about)
             elif kind == NAME and sentence.role == STATEMENT and \
                     _description_start(own, sentence) is not None:
                 bonus += KIND_BONUS / 2  # further into an option's description, which its
@@ -2767,6 +2828,10 @@ class ExtractiveAnswerer:
             if _COLOPHON.search(sentence.text) and not _ASKS_COLOPHON.search(question):
                 bonus = -1.0  # help2man's closing lines inside OPTIONS (sed's "E-mail bug
                 # reports to…", "There is NO WARRANTY…"); never quoted after an answer (`window`)
+            if still_asked and sentence.role == STATEMENT and \
+                    _SAYS_DEPRECATED.search(sentence.text):
+                bonus += KIND_BONUS  # "Cette interface mkfs est obsolète…" for "est-ce
+                # encore conseillé d'utiliser mkfs ?"
             if _VERSION_NOTE.match(sentence.text):
                 if _DEPRECATED.match(sentence.text) and _ASKS_DEPRECATED.search(question):
                     bonus += KIND_BONUS  # what replaces the deprecated call
@@ -2819,7 +2884,8 @@ class ExtractiveAnswerer:
             question, quotable, first, by_hit) or _commanded(question, kind, quotable, first,
                                                              by_hit) or _option_prose(
             question, quotable, first, by_hit) or _named_in_prose(question, kind, quotable,
-                                                                  first)
+                                                                  first) or _page_opening(
+            question, kind, quotable, first)
         named = _named_entry(question, quotable, first) or termed
         named = _paired_entry(question, quotable, named or first) or named
         if named is not None:
@@ -3536,6 +3602,25 @@ def _named_in_prose(question: str, kind: str, hits: Sequence[Hit], first: Hit) -
     return next((h for h in hits[:WORDED_DEPTH] if h is not first and writes(h)), None)
 
 
+def _page_opening(question: str, kind: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
+    """When a definition question names a page's module or command ("Le module
+    linecache, il sert à quoi ?") and the first-ranked passage is the entry of one of its
+    members (`linecache.lazycache(…)`), the passage among the first WORDED_DEPTH under the
+    page's own title ("linecache — Random access to text lines"): what the module is for
+    is said there, not by one of its functions."""
+    if kind != DEFINITION or not _is_entry(first):
+        return None
+    member = _unquoted((first.heading or "").split(" > ")[-1].strip()).split("(")[0]
+    asked = asked_words(question)
+    for name in sorted(command_names(first) & asked, key=len, reverse=True):
+        if not member.lower().startswith(f"{name}."):
+            continue
+        title = re.compile(rf"^{re.escape(name)}\s+[—–-]\s", re.I)
+        return next((h for h in hits[:WORDED_DEPTH] if h is not first and h.path == first.path
+                     and title.match((h.heading or "").split(" > ")[-1].strip())), None)
+    return None
+
+
 @lru_cache(maxsize=64)
 def _question_stems(question: str) -> frozenset[str]:
     """The question's words as English stems (a French question's with their
@@ -3798,7 +3883,11 @@ def _page_section(heading: Sentence) -> bool:
 
 
 def _names_term(question: str, term: Sentence) -> bool:
-    """The question writes the name of `term`, a term alone on its line ("copytruncate")."""
+    """The question writes the name of `term`, a term alone on its line ("copytruncate"),
+    or one of its spellings when it is an option's ("--squash" of "--squash, --no-squash")."""
+    if term.term and _OPTION_LINE.match(term.text.strip()):
+        return any(re.search(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", question)
+                   for spelling in re.findall(r"--?[A-Za-z0-9][\w-]*", term.text))
     name = _LEADING_NAME.match(_term_name(term.text))
     return term.term and name is not None and re.search(
         rf"(?<![\w-]){re.escape(name.group(1))}(?![\w-])", question, re.I) is not None

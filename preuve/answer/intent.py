@@ -106,7 +106,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"utilise|active|passe)\b|"
                            # "What do I put in ~/.zshrc…?": what to write or run
                            r"\bwhat (do|should|must|can|would) (i|we|you|one) (put|add|write|"
-                           r"type|run|enter|pass|change|edit|set|configure)\b|"
+                           r"type|run|enter|pass|change|edit|set|configure|install|execute|"
+                           r"call|invoke|launch)\b|"
                            r"\bwhat (am i supposed to|should i|must i|do i have to|do i need "
                            r"to) do\b|"
                            r"\bsteps? (to|for)\b|\bétapes\b|\bla marche à suivre|"
@@ -150,7 +151,11 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"c['’]est la raison|ce qui explique|"
                        r"car|puisque|en raison|à cause|afin|c['’]est pourquoi|ce qui signifie|"
                        r"ne peut pas|ne peuvent pas|comes? from|named after|vient d[eu']|"
-                       r"nommée? d['’]après|doit son nom)\b", _I),
+                       r"nommée? d['’]après|doit son nom|in order to|so as to|"
+                       # a means and what it brings: "By doing the upgrade in two steps, we
+                       # ease the job of…", "En procédant ainsi, on évite…"
+                       r"^\W*by \w+ing\b[^,.;]*,\s*(we|you|it|this|they|one)|"
+                       r"^\W*en \w+ant\b[^,.;]*,\s*(on|nous|vous|il|elle|cela|ceci))\b", _I),
     # ("one" as a figure only before a unit: "one of", "no one", "one primary location" count
     # nothing)
     # A figure stands alone: not a section's number ("Section 5.3.2"), nor part of a name

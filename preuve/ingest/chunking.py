@@ -93,6 +93,24 @@ def split_words(text: str, max_words: int, overlap_words: int) -> list[str]:
     return [" ".join(words[i:i + max_words]) for i in range(0, len(words) - overlap_words, step)]
 
 
+# a code block as the index keeps it: its fence lines around its lines
+_FENCED_BLOCK = re.compile(r"\A(```|~~~)\n(.*)\n\1\Z", re.S)
+
+
+def split_block(block: str, max_words: int, overlap_words: int) -> list[str]:
+    """One over-long block in pieces: a fenced code block (an HTML `<pre>`) by its lines,
+    each piece fenced again, so that a command keeps its line and is quoted as code (a
+    terminal session of 80 lines, "# apt install python3-certbot-apache" first); any
+    other block by words (`split_words`)."""
+    fenced = _FENCED_BLOCK.match(block)
+    if fenced is None or word_count(block) <= max_words:
+        return split_words(block, max_words, overlap_words)
+    fence, lines = fenced.group(1), fenced.group(2).split("\n")
+    return [f"{fence}\n" + "\n".join(lines[a:b + 1]) + f"\n{fence}"
+            for a, b in windows([word_count(line) for line in lines], max_words,
+                                overlap_words)]
+
+
 def chunks_from_lines(
     lines: Sequence[str], first_line: int, max_words: int, overlap_words: int, **fields
 ) -> list[Chunk]:
@@ -299,7 +317,7 @@ def chunks_from_blocks(blocks: Sequence[tuple[str, str, int, int]], max_words: i
                 _, block, first, last = part[0]
                 chunks.extend(Chunk(text=piece, heading=section[0][0], start_line=first,
                                     end_line=last)
-                              for piece in split_words(block, max_words, overlap_words))
+                              for piece in split_block(block, max_words, overlap_words))
                 continue
             chunks.append(Chunk(
                 text="\n".join(t for _, t, _, _ in part), heading=section[0][0],

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from preuve.ingest.base import ChunkSettings, Parsed, decode_text
-from preuve.ingest.chunking import chunks_from_blocks, word_count
+from preuve.ingest.chunking import chunks_from_blocks
 from preuve.ingest.navigation import BODY, NAVIGATION
 
 _SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside",
@@ -321,7 +321,7 @@ class Block:
 def fenced(preformatted: str) -> str:
     """A <pre> block as the index keeps it: its lines as laid out (a command of two lines
     stays two commands), fenced as Markdown code so that the answerer quotes it whole and
-    verbatim. A block longer than a chunk is kept as running text, cut like prose."""
+    verbatim (a block longer than a chunk is cut by its lines, `chunking.split_block`)."""
     lines = [line.rstrip() for line in preformatted.split("\n")]
     # a block that shows Markdown fences itself is fenced with tildes
     fence = "~~~" if any(line.lstrip().startswith("```") for line in lines) else "```"
@@ -339,8 +339,7 @@ def html_blocks(data: bytes) -> list[Block]:
 
 def parse_html(data: bytes, settings: ChunkSettings) -> Parsed:
     parser = _extract(data)
-    blocks = [(heading, fenced(pre) if pre and word_count(text) <= settings.max_words else text,
-               first, last)
+    blocks = [(heading, fenced(pre) if pre else text, first, last)
               for (heading, text, first, last), pre
               in zip(parser.blocks, parser.preformatted, strict=True)]
     chunks = chunks_from_blocks(blocks, settings.max_words, settings.overlap_words,

@@ -109,8 +109,11 @@ def command_names(hit: Hit) -> set[str]:
 
 
 def asked_words(question: str) -> set[str]:
-    """The question's words as a command or a file is named, lower case."""
-    return {w.lower() for w in re.findall(r"[\w.+-]+", question)}
+    """The question's words as a command or a file is named, lower case; two words in a
+    row also joined by a hyphen, as a command of a command's page is named ("git merge":
+    `git-merge.html`, "git check-ignore": `git-check-ignore.1.gz`)."""
+    words = [w.lower() for w in re.findall(r"[\w.+-]+", question)]
+    return set(words) | {f"{a}-{b}" for a, b in zip(words, words[1:], strict=False)}
 
 
 def named_files(question: str, hits: list[Hit]) -> list[str]:

@@ -445,6 +445,17 @@ def test_under_the_hood_and_if_i_don_t_set_anything_are_no_subject():
     assert "capot" not in french and "hachage" in french, french
 
 
+def test_out_of_the_box_is_no_subject():
+    """"Out of the box, how many stack frames does tracemalloc record for each
+    allocation?" (trial 243) weighed "box" as the word the pages lacked most (idf 5.8,
+    none holds it): the idiom asks for a default, which the question's other words say."""
+    from preuve.answer.answerability import content_words
+
+    words = [w for w, _ in content_words("Out of the box, how many stack frames does "
+                                         "tracemalloc record for each allocation?")]
+    assert "box" not in words and {"frames", "tracemalloc"} <= set(words), words
+
+
 def test_a_key_the_user_presses_is_no_name_the_pages_lack():
     """"Est-ce que tee peut ignorer un Ctrl-C ?" (trial 151) was refused because the
     French tee(1) never says "Ctrl-C" (it says "signaux d'interruption"): a key chord was

@@ -2420,6 +2420,9 @@ def test_a_restructuredtext_command_in_a_directive_is_quoted_as_code(tmp_path):
             ).read_text(encoding="utf-8")
     assert question_kind("Our tool is installed as acme-cli. What do I put in ~/.zshrc so "
                          "tab completion works in zsh?") == PROCEDURE
+    # what to install or run is asked as what to put (trial 245)
+    assert question_kind("I'd like a free Let's Encrypt certificate for my Apache website. "
+                         "What do I install and run?") == PROCEDURE
     answer = ask_over(tmp_path, {"docs/shell-completion.rst": page},
                       "Our click-based tool is installed as the command acme-cli. What do I "
                       "put in ~/.zshrc so tab completion works in zsh?")
@@ -2757,8 +2760,8 @@ def test_each_spelling_of_an_option_leads_its_description():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "How do I make the build carry on with the other targets when one of them failed?",
         [_hit(1, "tool_command.html", "Options", text)])
-    assert quoted.startswith("`--keep-going`, `-k` — Build as many targets as possible"), \
-        quoted
+    assert quoted.startswith("`--keep-going, -k` — Build as many targets as possible"), \
+        quoted  # (one term, as a manual page writes an option's spellings on one line)
 
 
 def test_a_sentence_saying_what_a_chapter_explains_is_not_the_answer():
@@ -2834,7 +2837,7 @@ def test_a_menu_s_labels_and_current_page_are_navigation_with_its_links():
     quoted, _, _ = ExtractiveAnswerer(None).answer(
         "I compiled one object file by hand with special flags; how do I stop makepp from "
         "building it again?", [hit])
-    assert quoted.startswith("`--dont-build=filename`, `--do-build=filename` — Do not build"), \
+    assert quoted.startswith("`--dont-build=filename, --do-build=filename` — Do not build"), \
         quoted
 
 
@@ -7125,3 +7128,38 @@ def test_a_name_asked_about_is_defined_where_it_is_written(tmp_path):
         index.ingest([docs])
         answer = index.ask("Ça sert à quoi le paquet acpid sur un portable ?").answer
     assert answer.startswith("The acpid package provides a daemon"), answer
+
+
+def test_an_options_spellings_on_lines_of_their_own_are_one_term(tmp_path):
+    """git-doc's git-merge (trial 246): "À quoi sert l'option --squash de git merge ?"
+    got "`--no-squash` — … With --no-squash perform the merge…": the page gives
+    `<dt>--squash</dt><dt>--no-squash</dt>` over one description, only the second was
+    read as its term, and "git merge" did not name git-merge.html. One option's spellings
+    on lines of their own are one term, and a command of a command names its page."""
+    answer = _ask_documented(tmp_path, "git-merge.html",
+                             "À quoi sert l'option --squash de git merge ?").answer
+    assert answer.startswith("`--squash, --no-squash` — Produce the working tree"), answer
+    assert "as if a real merge happened" in answer, answer
+
+
+def test_a_value_alone_on_its_line_is_the_term_its_description_follows(tmp_path):
+    """git-doc's git-check-ignore (trial 246): "What exit status does check-ignore give
+    back when none of the paths I passed are ignored?" got "None of the provided paths
+    are ignored." without the status: the page lists `<dt>1</dt><dd>None of…</dd>`, and
+    a number alone on its line was read as a page's navigation. A value alone on its
+    line over a statement is the term that statement describes."""
+    answer = _ask_documented(tmp_path, "git-check-ignore.html",
+                             "What exit status does check-ignore give back when none of "
+                             "the paths I passed are ignored?").answer
+    assert answer.startswith("`1` — None of the provided paths are ignored."), answer
+
+
+def test_a_module_asked_about_is_defined_under_its_pages_title(tmp_path):
+    """python3-doc's linecache (trial 243): "Le module linecache, il sert à quoi
+    exactement ?" got `linecache.lazycache()`'s entry, ranked first, while the page's own
+    section ("linecache — Random access to text lines") says "The linecache module allows
+    one to get any line from a Python source file…". A definition question naming a
+    page's module is answered under the page's title, not by one of its functions."""
+    answer = _ask_documented(tmp_path, "linecache.html",
+                             "Le module linecache, il sert à quoi exactement ?").answer
+    assert answer.startswith("The linecache module allows one to get any line"), answer

@@ -305,6 +305,29 @@ def test_a_code_block_s_fences_count_no_words():
     assert word_count("~~~\nmake\n~~~") == 1
 
 
+def test_a_code_block_longer_than_a_chunk_is_cut_by_its_lines():
+    """The Debian Administrator's Handbook shows certbot's whole terminal session (78
+    lines) under "…so they make use of it:" (trial 245): a <pre> longer than a chunk was
+    cut like prose, "# apt install python3-certbot-apache [...] # certbot --apache aving
+    debug log…" on one line, never quoted as the commands it shows. Such a block is cut
+    by its lines, each piece fenced as code and within the chunk size."""
+    from preuve.ingest.base import ChunkSettings
+    from preuve.ingest.chunking import word_count
+    from preuve.ingest.html import parse_html
+
+    page = Path(__file__).parents[1] / "fixtures" / "documented" / "handbook-x509-cert.html"
+    settings = ChunkSettings()
+    chunks = parse_html(page.read_bytes(), settings).chunks
+    first = next(c for c in chunks if "python3-certbot-apache" in c.text)
+    assert first.text.startswith("```\n# apt install python3-certbot-apache\n[...]\n"
+                                 "# certbot --apache\n"), first.text[:200]
+    pieces = [c for c in chunks if c.start_line == first.start_line]
+    assert len(pieces) > 1
+    for piece in pieces:
+        assert piece.text.startswith("```\n") and piece.text.endswith("\n```"), piece.text
+        assert word_count(piece.text) <= settings.max_words
+
+
 def test_plain_text_chunks_cite_exact_lines(corpus, index_path):
     lines = source_lines(corpus, "handbook/faq.txt")
     chunks = chunks_of(index_path, "handbook/faq.txt")

@@ -613,3 +613,15 @@ def test_a_default_asked_as_what_holds_unless_changed(tmp_path):
                         "If I limit a service with CPUQuota, over what period is that quota "
                         "measured unless I change it?")
     assert "The default setting is 100ms" in answer.split("[")[0], answer
+
+
+def test_a_count_asked_is_no_duration(tmp_path):
+    """faillock.conf(5) (trial 244): "By default, how many wrong password attempts in a
+    row does pam_faillock allow…?" got `fail_interval`'s "The default is 900 (15
+    minutes)", a default like `deny`'s "The default is 3." that answers: a "how many"
+    question counting anything but time is not answered by a duration."""
+    [answer] = _answers(tmp_path, ("faillock.conf.5.gz", "su.1.gz", "tar.1.gz"),
+                        "By default, how many wrong password attempts in a row does "
+                        "pam_faillock allow before it locks the account?")
+    assert "The default is 3." in answer.split("[")[0], answer
+    assert "900" not in answer, answer
