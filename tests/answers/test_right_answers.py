@@ -7163,3 +7163,21 @@ def test_a_module_asked_about_is_defined_under_its_pages_title(tmp_path):
     answer = _ask_documented(tmp_path, "linecache.html",
                              "Le module linecache, il sert à quoi exactement ?").answer
     assert answer.startswith("The linecache module allows one to get any line"), answer
+
+
+def test_a_means_and_what_it_brings_is_a_reason(tmp_path):
+    """The Debian Administrator's Handbook (trial 245): "Pourquoi faire d'abord une mise
+    à jour minimale avant de passer à la mise à niveau complète vers Bullseye ?" got the
+    next step ("Once this first upgrade is done…"); "By doing the upgrade in two steps,
+    we ease the job of the package management tools…" says why, and carried no reason
+    cue. A means and what it brings ("By doing…, we…", "En procédant…, on…") is a
+    reason."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("handbook-dist-upgrade.html", "handbook-x509-cert.html", "handbook-dns.html"):
+        (docs / name).write_bytes((DOCUMENTED / name).read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("Pourquoi faire d'abord une mise à jour minimale avant de passer "
+                           "à la mise à niveau complète vers Bullseye ?").answer
+    assert "we ease the job of the package management tools" in answer, answer

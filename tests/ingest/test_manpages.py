@@ -625,3 +625,15 @@ def test_a_count_asked_is_no_duration(tmp_path):
                         "pam_faillock allow before it locks the account?")
     assert "The default is 3." in answer.split("[")[0], answer
     assert "900" not in answer, answer
+
+
+def test_whether_something_is_still_advised_meets_its_deprecation(tmp_path):
+    """French mkfs(8) (trial 247): "Est-ce que c'est encore conseillé d'utiliser la
+    commande mkfs toute seule ?" got the BUGS section's "Toutes les options génériques
+    doivent précéder…", while "Cette interface mkfs est obsolète, les utilitaires
+    mkfs.type … devraient être utilisés" answers: whether something is still advised is
+    answered by what says it is obsolete or deprecated."""
+    [answer] = _answers(tmp_path, ("mkfs.8.fr.gz", "su.1.gz", "dumpe2fs.8.fr.gz"),
+                        "Est-ce que c'est encore conseillé d'utiliser la commande mkfs toute "
+                        "seule ?")
+    assert "Cette interface mkfs est obsolète" in answer, answer
