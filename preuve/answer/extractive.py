@@ -1870,6 +1870,21 @@ _HOW_MANY = re.compile(r"\b(?:how many|how much|combien (?:de|d['’]))\s*"
                        r"((?:[^\W\d_][\w'’-]*\s*){1,4})", re.I)
 
 
+# a question asking which version or release ("depuis quelle version de Debian…?"), and
+# a release named by its name after "since" ("This is supported since Debian Stretch")
+_ASKS_RELEASE = re.compile(r"\b(?:which|what|quelles?)\s+(?:\w+\s+)?(?:versions?|releases?)\b|"
+                           r"\bdepuis quand\b|\bsince when\b", re.I)
+_SINCE_RELEASE = re.compile(r"\b(?:since|as of|starting with|depuis|à partir de|dès)\s+"
+                            r"(?:(?:Debian|Ubuntu|Python|version)\s+)?[A-Z][a-z]{2,}\b")
+
+
+def _carries(kind: str, question: str, text: str) -> bool:
+    """`text` holds what a question of `kind` asks for (`intent.carries`); a version asked
+    for is also given by a release's name ("since Debian Stretch")."""
+    return carries(kind, text) or (kind in MUST_CARRY and bool(_ASKS_RELEASE.search(question))
+                                   and bool(_SINCE_RELEASE.search(text)))
+
+
 def _counts_no_time(question: str) -> bool:
     """A "how many" question counts something that is no time ("how many wrong password
     attempts…", not "how many seconds…" nor "combien de temps…")."""
@@ -2593,31 +2608,40 @@ class ExtractiveAnswerer:
         # (a file or folder asked for: "which file gets modified when…", "dans quel
         # fichier…": looked for as a figure is, never refused for want of one)
         carried = kind in MUST_CARRY or (kind == PLACE and bool(_ASKS_FILE.search(question)))
-        if carried and not any(carries(kind, s.text) for s in chosen if not s.aside):
+        if carried and not any(_carries(kind, question, s.text) for s in chosen
+                                if not s.aside):
             # the passages read first give no figure: the best-scoring sentence that does,
             # in the question's language among the first FIGURE_PASSAGES, when it scores
             # within PREFER_FIRST of the best ("…ça coûte combien en performances ?": "Le
             # serveur est environ 20 % plus lent au démarrage…", ranked second)
-            best = max(units, key=lambda s: s.score)
+            def near(u: Sentence) -> bool:  # among the passages a figure is taken from
+                return (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
+
+            best = max((u for u in units if near(u)), key=lambda s: s.score, default=None) \
+                or max(units, key=lambda s: s.score)
             asked = question_language(question)
-            # (in the question's language, when a passage is: else any, a French question
-            # over English pages)
-            spoken = {asked} & {_language(h) for h in hits} or {_language(h) for h in hits}
+            # (in the question's language, when a passage is and the first-ranked one is:
+            # else any, a French question over English pages, or over a French manual
+            # whose untranslated paragraphs ranked first)
+            spoken = ({asked} & {_language(h) for h in hits} if _language(hits[0]) == asked
+                      else set()) or {_language(h) for h in hits}
             # (beside the entry of an option the question names, not another option's
             # figure: "…without giving -n, how many loops…?" and `-r`'s "(default 5)")
             entries = _asked_entries(question)
             named = _of_named_option(entries, by_hit[hits[0].chunk_id])
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
-                          and carries(kind, _with_term(u, by_hit))
+                          and _carries(kind, question, _with_term(u, by_hit))
                           and not (named and _of_other_option(entries, u,
                                                               by_hit[u.hit.chunk_id]))
-                          and (u.hit.rank or 1) <= FIGURE_PASSAGES + (u.hit.path == hits[0].path)
-                          and _language(u.hit) in spoken),
+                          and near(u) and _language(u.hit) in spoken),
                          key=lambda s: s.score, default=None)
-            if figure is not None and figure.score >= best.score - PREFER_FIRST:
+            # (or in the passage of that best sentence: "To add the key…, put it in a *.gpg
+            # file… This is supported since Debian Stretch.")
+            if figure is not None and (figure.score >= best.score - PREFER_FIRST
+                                       or figure.hit is best.hit):
                 again, why = self._choose(question, kind, [figure.hit], by_hit,
                                           [u for u in units if u.hit is figure.hit])
-                if any(carries(kind, s.text) for s in again if not s.aside):
+                if any(_carries(kind, question, s.text) for s in again if not s.aside):
                     chosen = again
                     choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
                                             f"; passage ranked {figure.hit.rank} does"}
@@ -2627,7 +2651,7 @@ class ExtractiveAnswerer:
             choice = {**choice, "why": f"the question names {len(asked_options(question))} "
                                       "options: their entries, in its order"}
         # the number or date asked for is in the answer, not only in the second quote
-        if kind in MUST_CARRY and not any(carries(kind, s.text) for s in chosen
+        if kind in MUST_CARRY and not any(_carries(kind, question, s.text) for s in chosen
                                           if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind, "choice": choice,
@@ -2732,11 +2756,14 @@ class ExtractiveAnswerer:
             # IPv4"), which its quote shows with it
             announced = _announced(sentence, own) if kind in MUST_CARRY else ""
             figures = f"{said} {announced}" if announced else said
-            if sentence.role == STATEMENT and carries(kind, figures) and defines and not (
-                    counts_no_time and _TIME_FIGURE.search(figures)):
+            if sentence.role == STATEMENT and _carries(kind, question, figures) \
+                    and defines and not (
+                    counts_no_time and _TIME_FIGURE.search(figures)
+                    and not (counted and _counts(counted, figures))):
                 bonus += FIGURE_BONUS if kind in MUST_CARRY else KIND_BONUS
                 # (a duration, "The default is 900 (15 minutes)", is no count of the
-                # attempts a "how many" question asks about)
+                # attempts a "how many" question asks about; "10000 messages in 30s" counts
+                # the messages asked about)
             elif kind == NAME and sentence.role == STATEMENT and \
                     _description_start(own, sentence) is not None:
                 bonus += KIND_BONUS / 2  # further into an option's description, which its

@@ -7181,3 +7181,16 @@ def test_a_means_and_what_it_brings_is_a_reason(tmp_path):
         answer = index.ask("Pourquoi faire d'abord une mise à jour minimale avant de passer "
                            "à la mise à niveau complète vers Bullseye ?").answer
     assert "we ease the job of the package management tools" in answer, answer
+
+
+def test_a_version_asked_for_is_given_by_a_release_name(tmp_path):
+    """The French Debian Administrator's Handbook (trial 251), whose section on package
+    authentication keeps English paragraphs: "Depuis quelle version de Debian peut-on
+    simplement mettre la clé dans un fichier .gpg sans passer par apt-key ?" was refused
+    for want of a figure, while the passage ranked second says "This is supported since
+    Debian Stretch." A version is also given by a release's name, and a figure in the
+    passage of the best sentence is taken however the question's language reads it."""
+    answer = _ask_documented(tmp_path, "handbook-fr-package-authentication.html",
+                             "Depuis quelle version de Debian peut-on simplement mettre la "
+                             "clé dans un fichier .gpg sans passer par apt-key ?").answer
+    assert "This is supported since Debian Stretch." in answer, answer

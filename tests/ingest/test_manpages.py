@@ -33,7 +33,7 @@ def test_a_manual_page_is_known_by_its_name_not_by_gz_alone():
 def _pages(tmp_path: Path, *names: str) -> Path:
     """A folder of these fixture pages, to ingest."""
     docs = tmp_path / "docs"
-    docs.mkdir()
+    docs.mkdir(parents=True)
     for name in names:
         shutil.copy(MAN / name, docs / name)
     return docs
@@ -625,6 +625,11 @@ def test_a_count_asked_is_no_duration(tmp_path):
                         "pam_faillock allow before it locks the account?")
     assert "The default is 3." in answer.split("[")[0], answer
     assert "900" not in answer, answer
+    # a count given with its interval counts what is asked (trial 253)
+    [answer] = _answers(tmp_path / "journald", ("journald.conf.5.gz", "su.1.gz", "tar.1.gz"),
+                        "How many messages can one service log before journald starts "
+                        "dropping them, with the default rate limit?")
+    assert "Defaults to 10000 messages in 30s." in answer.split("[")[0], answer
 
 
 def test_whether_something_is_still_advised_meets_its_deprecation(tmp_path):
