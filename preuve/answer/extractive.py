@@ -612,6 +612,9 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
         elif by_lines and out and out[-1].role == STATEMENT and _page_command(hit, cleaned):
             role = ATTACHED  # a manual page's example: "Extend an LV to use all remaining
             # free space…" over "lvextend -l+100%FREE -r vg01/lvol01", the page's command
+        elif by_lines and (commands := _example_over(hit, raw, following)):
+            role, term, cleaned = HEADING, True, commands  # the commands it shows lead
+            # what they do
         elif hit.kind == "html" and _labels_next(raw, cleaned, following, body, start, match,
                                                  headings):
             role, term = HEADING, True  # a definition list's term (HTML's <dt>, "Moyenne du
@@ -890,10 +893,27 @@ def _listed_names(body: str) -> list[re.Match[str]]:
 
 
 def _page_command(hit: Hit, line: str) -> bool:
-    """`line` runs the command its manual page is about ("lvextend -l+100%FREE -r
-    vg01/lvol01" in lvextend(8)): an example, under the sentence that says what it does."""
+    """`line` runs a command its manual page is about ("lvextend -l+100%FREE -r
+    vg01/lvol01" in lvextend(8), "a2dismod mime_magic" in a2enmod(8), whose NAME line
+    gives both): an example, under the sentence that says what it does."""
     words = line.removeprefix("$ ").split()  # (with its shell prompt)
-    return bool(words) and words[0] == _document_name(hit.path)
+    return bool(words) and (words[0] == _document_name(hit.path) or (
+        hit.kind in _PAGE_KINDS and words[0] in page_names(hit.title)))
+
+
+def _example_over(hit: Hit, raw: str, following: str) -> str:
+    """A manual page's example given before what it does: its commands, one per line,
+    then the sentence that says what they do ("a2enmod imagemap" / "a2dismod mime_magic"
+    / "Enables the mod_imagemap module, and disables…"): the commands as they run one
+    after the other ("a2enmod imagemap; a2dismod mime_magic"), else ""."""
+    lines = [line.strip() for line in raw.strip("\n").split("\n") if line.strip()]
+    if not lines or not all(_page_command(hit, line) and not _END.search(line)
+                            for line in lines):
+        return ""
+    below = " ".join(following.strip("\n").split("\n\n", 1)[0].split())
+    if not (below[:1].isupper() and is_statement(below, False)):
+        return ""
+    return "; ".join(lines)
 
 
 # a label that is no term: "Source code: Lib/uuid.py", "Par Jean Dupont <jean@…>", a box's

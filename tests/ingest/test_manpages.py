@@ -642,3 +642,14 @@ def test_whether_something_is_still_advised_meets_its_deprecation(tmp_path):
                         "Est-ce que c'est encore conseillé d'utiliser la commande mkfs toute "
                         "seule ?")
     assert "Cette interface mkfs est obsolète" in answer, answer
+
+
+def test_an_examples_commands_lead_what_they_do(tmp_path):
+    """a2enmod(8) (trial 250): "Comment désactiver un module Apache, par exemple
+    mime_magic ?" got "Enables the mod_imagemap module, and disables the mod_mime_magic
+    module." without the commands the EXAMPLES section gives above it ("a2enmod
+    imagemap", "a2dismod mime_magic", commands of the page's NAME line): an example's
+    commands given before what they do lead it."""
+    [answer] = _answers(tmp_path, ("a2enmod.8.gz", "su.1.gz", "tar.1.gz"),
+                        "Comment désactiver un module Apache, par exemple mime_magic ?")
+    assert "a2dismod mime_magic" in answer.split("[")[0], answer
