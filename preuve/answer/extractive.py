@@ -42,7 +42,13 @@ from preuve.ingest.comments import definition_parts
 from preuve.ingest.markdown import RST_MARKUP
 from preuve.models import ASK_K, FENCED, Hit
 from preuve.registry import kinds
-from preuve.retrieve.bilingual import code_translation, is_word, plain_senses, word_translator
+from preuve.retrieve.bilingual import (
+    code_translation,
+    is_word,
+    plain_senses,
+    plain_words,
+    word_translator,
+)
 from preuve.retrieve.dense import query_vector
 from preuve.retrieve.entries import (
     PAGE_NAMES,
@@ -3675,7 +3681,8 @@ def _question_stems(question: str) -> frozenset[str]:
     scoring and the passage choice of one answer: translated once)."""
     asked = question_language(question)
     said = question if asked == "en" else f"{question} {code_translation(question, asked)}"
-    return frozenset(tokens.tokens(said, "en"))
+    # (with the manual's words for the everyday ones: "simulation" names `--dry-run`)
+    return frozenset(tokens.tokens(f"{said} {plain_words(question)}", "en"))
 
 
 _LONG_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][\w-]*[A-Za-z0-9])")

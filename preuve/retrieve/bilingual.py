@@ -798,6 +798,9 @@ PLAIN_TERMS_EN = {
     "usb stick": "removable device", "usb key": "removable device", "ram": "memory",
     # what a command does
     "preview": "dry run, simulate", "dry run": "simulate, simulation",
+    "simulate": "dry run", "simulation": "dry run",
+    "ask me": "prompt", "asking me": "prompt", "asks me": "prompt",
+    "ask for confirmation": "prompt, confirm",
     "reboot": "restart, boot", "survive a reboot": "persistent",
     "distro": "distribution", "cap": "limit, maximum", "throttle": "limit, rate",
     "complain": "warn, warning, error", "nag": "warn, warning", "silence": "quiet, suppress",
@@ -826,6 +829,9 @@ PLAIN_TERMS_FR = {
     "garder": "stocker, conserver, enregistrer", "renommer": "changer le nom",
     "ip fixe": "statique", "adresse fixe": "statique", "perdre": "détruire, destructif",
     "assembler": "fusionner, concaténer",
+    "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
+    "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
+    "interactif",
 }
 
 

@@ -653,3 +653,14 @@ def test_an_examples_commands_lead_what_they_do(tmp_path):
     [answer] = _answers(tmp_path, ("a2enmod.8.gz", "su.1.gz", "tar.1.gz"),
                         "Comment désactiver un module Apache, par exemple mime_magic ?")
     assert "a2dismod mime_magic" in answer.split("[")[0], answer
+
+
+def test_an_option_asked_in_everyday_words_is_named_by_them(tmp_path):
+    """French fstrim(8) (trial 247): "Je voudrais tester fstrim sur mon SSD sans rien
+    abandonner pour de vrai, il y a un mode simulation ?" got the DESCRIPTION's advice on
+    how often to trim; `-n, --dry-run` answers. The manual's words for an everyday one
+    ("simulation": dry run) name an option as the question's own words do."""
+    [answer] = _answers(tmp_path, ("fstrim.8.fr.gz", "su.1.gz", "dumpe2fs.8.fr.gz"),
+                        "Je voudrais tester fstrim sur mon SSD sans rien abandonner pour de "
+                        "vrai, il y a un mode simulation ?")
+    assert answer.startswith("`-n, --dry-run` —"), answer
