@@ -925,6 +925,8 @@ def _example_over(hit: Hit, raw: str, following: str) -> str:
 # a label that is no term: "Source code: Lib/uuid.py", "Par Jean Dupont <jean@…>", a box's
 # kind in capitals ("SECURITY Forwarding logs", "ASTUCE …")
 _NOT_A_TERM = re.compile(r"[:<>@]|^[A-ZÀ-Ý]{3,}\b")
+# a value to put in, named in angle brackets: "dangling <type> <object>" is a term
+_PLACEHOLDER = re.compile(r"<[\w-]+>")
 
 
 # a term's default in brackets after it, as Postfix's manuals give it: "(default: 5 days)",
@@ -945,7 +947,8 @@ def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
     given after the term is part of it ("maximal_queue_lifetime (default: 5 days)")."""
     cleaned = _DEFAULT_AFTER.sub("", cleaned)
     if not cleaned or len(cleaned.split()) > TERM_WORDS or "\n" in raw.strip() or \
-            _END.search(cleaned) or _NOT_A_TERM.search(cleaned) or _LIST_ITEM.match(cleaned) \
+            _END.search(cleaned) or _NOT_A_TERM.search(_PLACEHOLDER.sub("", cleaned)) \
+            or _LIST_ITEM.match(cleaned) \
             or _NUMBERING.match(cleaned) or (is_navigation(cleaned) and not _VALUE.match(cleaned)):
         return False  # (a value alone on its line, an exit status's "1", is a term)
     whole = (start == 0 or body[start - 1] == "\n") and (match is None or "\n" in match.group()

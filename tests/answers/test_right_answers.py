@@ -7194,3 +7194,16 @@ def test_a_version_asked_for_is_given_by_a_release_name(tmp_path):
                              "Depuis quelle version de Debian peut-on simplement mettre la "
                              "clé dans un fichier .gpg sans passer par apt-key ?").answer
     assert "This is supported since Debian Stretch." in answer, answer
+
+
+def test_a_term_with_placeholders_is_a_term(tmp_path):
+    """git-doc's git-fsck (trial 252): "fsck keeps telling me about a "dangling commit".
+    What does dangling mean there?" got "A dangling commit could be a root node.": the
+    term `dangling <type> <object>` was no term (its angle brackets read as an address's),
+    so its description's first sentence, "…is present in the database but never directly
+    used", was not where the quote started. A value named in angle brackets is part of
+    a term."""
+    answer = _ask_documented(tmp_path, "git-fsck.html",
+                             'fsck keeps telling me about a "dangling commit". What does '
+                             'dangling mean there?').answer
+    assert "is present in the database but never directly used" in answer, answer
