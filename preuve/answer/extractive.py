@@ -3521,6 +3521,10 @@ _CONTRASTED = re.compile(r"\b(?:instead of|rather than|other than|unlike|alors q
                          r"an? |une? |des |les )?[\w.]+(?:\(\))?", re.I)
 # ... nor one it asks to have called ("pour que found_terminator soit appelé…", "how do I
 # get __del__ to be called"): what calls it answers
+# ... nor one the user says they already have ("I have the st_mode number from os.stat and
+# want to show it like ls does"): what they have is the input, not what is asked about
+_HELD = re.compile(r"\b(?:i have|i['’]ve got|i got|j['’]ai|given)\s+(?:the |a |an |my |un |une |"
+                   r"le |la |l['’]|les |mon |ma |mes )?[\w.]+(?:\(\))?", re.I)
 _CALLED_BY = re.compile(r"[\w.]+(?:\(\))?\s+(?:soit|soient|est|sera|be|is|gets?|will be)\s+"
                         r"(?:appel[ée]e?s?|invoqu[ée]e?s?|déclench[ée]e?s?|called|invoked|"
                         r"triggered)\b", re.I)
@@ -3533,7 +3537,7 @@ def _named_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
     class whose `open()` connects), or, when it names none, the entry
     of the first one's page whose name the question says in words (`_worded_entry`):
     None otherwise."""
-    asked = _CALLED_BY.sub(" ", _CONTRASTED.sub(" ", question))
+    asked = _HELD.sub(" ", _CALLED_BY.sub(" ", _CONTRASTED.sub(" ", question)))
     written = [n.lstrip("@") for n in _IDENTIFIER.findall(asked)]
     names = {n.lower() for n in written}
     if not _is_entry(first):

@@ -7207,3 +7207,19 @@ def test_a_term_with_placeholders_is_a_term(tmp_path):
                              'fsck keeps telling me about a "dangling commit". What does '
                              'dangling mean there?').answer
     assert "is present in the database but never directly used" in answer, answer
+
+
+def test_a_name_the_user_already_has_is_not_the_entry_asked_about(tmp_path):
+    """python3-doc's stat (trial 249): "I have the st_mode number from os.stat and want to
+    show it like ls does, e.g. -rwxr-xr-x. How?" got `stat.ST_MODE` ("Inode protection
+    mode."), the entry of the name the question writes, over `stat.filemode()`, ranked
+    first: what the user says they have is the input, not what is asked about."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("stat.html", "pwd.html", "resource.html", "platform.html", "plistlib.html"):
+        (docs / name).write_bytes((DOCUMENTED / name).read_bytes())
+    with Index(tmp_path / "index.sqlite") as index:
+        index.ingest([docs])
+        answer = index.ask("I have the st_mode number from os.stat and want to show it like "
+                           "ls does, e.g. -rwxr-xr-x. How?").answer
+    assert answer.startswith("`stat.filemode(mode)` — Convert a file"), answer
