@@ -3992,10 +3992,11 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
             names.insert(0, heading.text.strip())
     before = own[heading.index - 1] if heading.index > 0 else None
     if before is not None and before.role == HEADING and _TERM.match(before.text.strip()) \
-            and _TERM.match(text) and not _page_section(before):
+            and _TERM.match(text) and not _page_section(before) \
+            and before.text.strip() not in (heading.hit.heading or "").split(" > "):
         return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
-        # the term the paragraph after it describes (under a manual page's "OPTIONS", the
-        # first option is one)
+        # the term the paragraph after it describes (under a manual page's "OPTIONS", or
+        # an HTML page's section titled so, the first option is one)
     return Sentence(", ".join(f"`{_unquoted(n)}`" for n in names) + " —", heading.hit,
                     heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)

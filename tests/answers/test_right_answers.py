@@ -7223,3 +7223,15 @@ def test_a_name_the_user_already_has_is_not_the_entry_asked_about(tmp_path):
         answer = index.ask("I have the st_mode number from os.stat and want to show it like "
                            "ls does, e.g. -rwxr-xr-x. How?").answer
     assert answer.startswith("`stat.filemode(mode)` — Convert a file"), answer
+
+
+def test_the_first_option_under_an_options_title_leads_its_description(tmp_path):
+    """git-doc's git-verify-commit (trial 258): "…how do I get the raw gpg status output
+    instead of the friendly message?" got "Print the raw gpg status output to standard
+    error…" without `--raw`: the option right under the section's title "OPTIONS" was
+    read as the last of a list of names. A heading that is the passage's own section
+    title is no name of such a list."""
+    answer = _quote_documented(tmp_path, "git-verify-commit.html",
+                               "When checking a commit's GPG signature, how do I get the raw "
+                               "gpg status output instead of the friendly message?")
+    assert answer.startswith("`--raw` — Print the raw gpg status output"), answer
