@@ -67,8 +67,9 @@ PIPELINE_VERSION = "8"  # 6: code by syntax tree, configuration files by structu
 # cut at its sections, an option kept with the paragraphs that describe it; text 8:
 # reStructuredText's comments (".. TODO: …" and the lines under it) are no text; man 4:
 # a tag that fills its indent but one column is set over its description, not beside it;
-# html 13: a <pre> block longer than a chunk is cut by its lines, each piece fenced
-KIND_VERSIONS = {"code": "12", "html": "13", "man": "4", "markdown": "7", "pdf": "3", "text": "9"}
+# html 13: a <pre> block longer than a chunk is cut by its lines, each piece fenced; man 5:
+# a one-line conditional whose condition is plain (`.if !'po4a'hide' …`) is read
+KIND_VERSIONS = {"code": "12", "html": "13", "man": "5", "markdown": "7", "pdf": "3", "text": "9"}
 # Document.meta key: SHA-256 of the file's bytes as indexed (the server serves a file only
 # while its bytes still have this digest)
 FILE_DIGEST = "file_sha256"

@@ -441,9 +441,46 @@ def _with_defined_strings(text: str) -> str:
     return _STRING_CALL.sub(lambda m: defined.get(m[1] or m[2] or m[3], m[0]), text)
 
 
+# a one-line conditional whose condition is plain: `n` (a terminal: what `man` prints), `t`
+# (a typesetter), or two strings compared ("!'po4a'hide'", translated pages' way of
+# showing a line their translators skip), then what it does when the condition holds
+_CONDITION = re.compile(r"^[.'][ \t]*(if|ie|el)[ \t]+(?:(!?)(?:([nt])|([^\w\s\\])(.*?)\4(.*?)\4)"
+                        r"[ \t]+)?(.*)$")
+
+
+def _resolved_conditions(lines: list[str]) -> list[str]:
+    """`lines` with each one-line conditional whose condition can be read (`_CONDITION`)
+    replaced by what it does when it holds, or by nothing; `.el` does what its `.ie` did
+    not. Others (a register compared, a block in \\{ \\}) are left to the reader, which
+    skips them."""
+    out, otherwise = [], None
+    for line in lines:
+        found = _CONDITION.match(line)
+        if found is None or "\\{" in line:
+            out.append(line)
+            continue
+        request, negated, device, _, left, right, action = found.groups()
+        if request == "el":
+            if otherwise is not None and action:
+                out.append(action if otherwise else "")
+            else:
+                out.append(line)
+            otherwise = None
+            continue
+        if device is None and left is None:
+            out.append(line)  # a condition not read here
+            otherwise = None
+            continue
+        holds = (device == "n") if device else (left == right)
+        holds = holds != bool(negated)
+        out.append(action if holds else "")
+        otherwise = (not holds) if request == "ie" else None
+    return out
+
+
 def _read(text: str) -> _Page:
     """The page of roff `text`, read line by line."""
-    lines = _with_defined_strings(text).split("\n")
+    lines = _resolved_conditions(_with_defined_strings(text).split("\n"))
     page = _Page()
     skip_until = ""        # inside `.de`/`.ig` (to `..`) or a conditional's \{ ... \}
     depth = 0

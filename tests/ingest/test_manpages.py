@@ -664,3 +664,19 @@ def test_an_option_asked_in_everyday_words_is_named_by_them(tmp_path):
                         "Je voudrais tester fstrim sur mon SSD sans rien abandonner pour de "
                         "vrai, il y a un mode simulation ?")
     assert answer.startswith("`-n, --dry-run` —"), answer
+
+
+def test_a_plain_one_line_conditional_is_read_as_man_reads_it():
+    """French manpath(5) (trial 254) gives the default order of the sections on a line
+    translators skip, `.if !'po4a'hide' SECTION 1 n l 8 3 0 2 3type 5 4 9 6 7`: every
+    conditional was left out, so "…l'ordre par défaut est :" was quoted with nothing
+    after it. A one-line conditional whose condition is plain (strings compared, `n`,
+    `t`) is read as man reads it; `.el` does what its `.ie` did not."""
+    text = _rendered("manpath.5.fr.gz")
+    assert "SECTION 1 n l 8 3 0 2 3type 5 4 9 6 7" in text, text[:2000]
+    from preuve.ingest.manpage import render
+    page = (b".TH T 1\n.SH NAME\nt \\- test\n.SH DESCRIPTION\n.ie n shown on a terminal\n"
+            b".el typeset only\n.if t never here\n.if !'a'b' shown too\n.if 'a'b' not this\n")
+    shown = " ".join(render(page).split())
+    assert "shown on a terminal" in shown and "shown too" in shown, shown
+    assert "typeset only" not in shown and "never here" not in shown and "not this" not in shown
