@@ -1914,6 +1914,15 @@ def _carries(kind: str, question: str, text: str) -> bool:
                                    and bool(_SINCE_RELEASE.search(text)))
 
 
+# a range of values asked for ("what range of numbers…", "quelle plage…"), and one given
+# ("from -1000 to +1000", "between 1 and 99", "de 0 à 7", "1-65535")
+_ASKS_RANGE = re.compile(r"\b(?:ranges?|plages?|intervalle|min(?:imum)? and max(?:imum)?)\b",
+                         re.I)
+_RANGE_FIGURE = re.compile(r"\b(?:from|between|de|entre)\s+[-+−]?\d[\d.,]*\s+(?:to|and|à|et)\s+"
+                           r"[-+−]?\d|(?<![\w.-])[-+−]?\d+\s?(?:–|\.\.|-)\s?[-+−]?\d+(?![\w.-])",
+                           re.I)
+
+
 def _counts_no_time(question: str) -> bool:
     """A "how many" question counts something that is no time ("how many wrong password
     attempts…", not "how many seconds…" nor "combien de temps…")."""
@@ -2740,6 +2749,7 @@ class ExtractiveAnswerer:
         counted = _counted(question) if kind == NUMBER else ""
         counts_no_time = kind == NUMBER and _counts_no_time(question)
         still_asked = bool(_ASKS_STILL.search(question))
+        range_asked = kind == NUMBER and bool(_ASKS_RANGE.search(question))
         asked_stems = _question_stems(question)
         turning_off = bool(_TURNS_OFF.search(question))
         # the passages with an option the question names in words (`_worded`)
@@ -2884,6 +2894,9 @@ class ExtractiveAnswerer:
             if _COLOPHON.search(sentence.text) and not _ASKS_COLOPHON.search(question):
                 bonus = -1.0  # help2man's closing lines inside OPTIONS (sed's "E-mail bug
                 # reports to…", "There is NO WARRANTY…"); never quoted after an answer (`window`)
+            if range_asked and sentence.role == STATEMENT and _RANGE_FIGURE.search(said):
+                bonus += 2 * KIND_BONUS  # "Acceptable values range from -1000 to +1000." for
+                # "what range of numbers…?", not "a value of +500, for example…"
             if still_asked and sentence.role == STATEMENT and \
                     _SAYS_DEPRECATED.search(sentence.text):
                 bonus += KIND_BONUS  # "Cette interface mkfs est obsolète…" for "est-ce

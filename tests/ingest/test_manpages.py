@@ -680,3 +680,14 @@ def test_a_plain_one_line_conditional_is_read_as_man_reads_it():
     shown = " ".join(render(page).split())
     assert "shown on a terminal" in shown and "shown too" in shown, shown
     assert "typeset only" not in shown and "never here" not in shown and "not this" not in shown
+
+
+def test_a_range_asked_for_is_answered_by_a_range(tmp_path):
+    """choom(1) (trial 256): "What range of numbers am I allowed to pass to choom as the
+    adjust value?" got "Setting an adjust score value of +500, for example…", a figure
+    like any other; "Acceptable values range from -1000 to +1000." gives the range asked
+    for ("what range", "quelle plage" ask for a number too)."""
+    [answer] = _answers(tmp_path, ("choom.1.gz", "su.1.gz", "tar.1.gz"),
+                        "What range of numbers am I allowed to pass to choom as the adjust "
+                        "value?")
+    assert answer.startswith("Acceptable values range from -1000 to +1000."), answer
