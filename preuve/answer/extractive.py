@@ -578,6 +578,10 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
             block += example and bool(out)
         elif term or title:
             role = HEADING  # what the indented lines under it describe, or a section's title
+        elif out and out[-1].term and out[-1].role == HEADING and \
+                _VALUE.match(out[-1].text.strip()) and cleaned[:1].isalpha():
+            role = STATEMENT  # what a value alone on its line means, however short: "64" /
+            # "partial success" in an exit status list
         elif _FOOTNOTE.match(cleaned) or notes:
             # "[7] Use the … address": a note of another place, not this answer; on a
             # PDF page the notes sit at its foot ("2There are…", not the body's "1⁴ If

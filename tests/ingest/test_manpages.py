@@ -691,3 +691,14 @@ def test_a_range_asked_for_is_answered_by_a_range(tmp_path):
                         "What range of numbers am I allowed to pass to choom as the adjust "
                         "value?")
     assert answer.startswith("Acceptable values range from -1000 to +1000."), answer
+
+
+def test_a_values_short_description_is_what_it_means(tmp_path):
+    """chcpu(8) (trial 261): "chcpu exited with status 64. What does that mean?" got
+    "chcpu has the following exit status values:" and nothing after it: the page lists
+    "0" / "success", "64" / "partial success", and a description of one or two words in
+    small letters was read as another term. What a value alone on its line means is its
+    description, however short."""
+    [answer] = _answers(tmp_path, ("chcpu.8.gz", "su.1.gz", "tar.1.gz"),
+                        "chcpu exited with status 64. What does that mean?")
+    assert "`64` — partial success" in answer.split("[")[0], answer
