@@ -3954,10 +3954,22 @@ def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
     return None
 
 
+# the sections every manual has, as an HTML manual titles them (`<h2>DESCRIPTION</h2>`)
+_MANUAL_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|COMMANDS|EXAMPLES?|FILES|"
+                             r"ENVIRONMENT(?: VARIABLES)?|EXIT STATUS|RETURN VALUES?|SEE ALSO|"
+                             r"BUGS|NOTES|AUTHORS?|DIAGNOSTICS|CONFIGURATION|DISCUSSION|NOM|"
+                             r"EXEMPLES?|FICHIERS|ENVIRONNEMENT|VOIR AUSSI|BOGUES|AUTEURS?|"
+                             r"CODE DE RETOUR)$")
+
+
 def _page_section(heading: Sentence) -> bool:
-    """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS")."""
-    return heading.hit.kind in _PAGE_KINDS and not heading.term and \
-        bool(_SECTION_TITLE.match(heading.text.strip()))
+    """The heading is a manual page's section title ("DESCRIPTION", "OPTIONS"), or one of
+    the sections every manual has titling its passage's section on an HTML manual
+    (`<h2>DESCRIPTION</h2>`; not `IGNORECASE`, an entry's name)."""
+    title = heading.text.strip()
+    return not heading.term and bool(_SECTION_TITLE.match(title)) and (
+        heading.hit.kind in _PAGE_KINDS or bool(_MANUAL_SECTION.match(title))
+        and title in (heading.hit.heading or "").split(" > "))
 
 
 def _names_term(question: str, term: Sentence) -> bool:

@@ -7235,3 +7235,15 @@ def test_the_first_option_under_an_options_title_leads_its_description(tmp_path)
                                "When checking a commit's GPG signature, how do I get the raw "
                                "gpg status output instead of the friendly message?")
     assert answer.startswith("`--raw` — Print the raw gpg status output"), answer
+
+
+def test_a_section_title_in_capitals_is_no_term_it_leads(tmp_path):
+    """git-doc's git-hash-object (trial 264): an answer from the DESCRIPTION section read
+    "`DESCRIPTION` — Computes the object ID value…", the section's title shown as if it
+    were a term the description is of. A title in capitals that titles its passage's
+    section on an HTML manual is no term, as a manual page's is not."""
+    answer = _quote_documented(tmp_path, "git-hash-object.html",
+                               "What does git hash-object compute, and where does it report "
+                               "it?")
+    assert not answer.startswith("`DESCRIPTION`"), answer
+    assert "Computes the object ID value" in answer, answer
