@@ -75,7 +75,7 @@ class Defaults:
 
 
 # multilingual-e5-small (int8, bundled). See docs/answers.md for how they were set.
-E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.5,
+E5_DEFAULTS = Defaults(dense_floor=0.80, dense_sure=0.86, coverage_min=0.45,
                        across_languages=0.02)
 # keyword-only indexes have no dense evidence: coverage alone decides
 KEYWORD_DEFAULTS = Defaults(dense_floor=-1.0, dense_sure=2.0, coverage_min=0.5)

@@ -102,6 +102,20 @@ def test_in_scope_questions_and_paraphrases_are_still_answered(fresh):
         assert judged["dense"] >= E5_DEFAULTS.dense_floor + 0.03, judged
 
 
+def test_a_paraphrase_holding_under_half_of_its_words_is_answered(e5_index):
+    """"L'entreprise me rembourse-t-elle une chaise de bureau pour travailler à la maison ?"
+    over the sample was refused: its passages hold 49 % of its weighted words ("chaise",
+    "maison" are the user's, the policy says "fauteuil ergonomique", "domicile") and its
+    dense evidence (0.859) is just under the bar that lets such a share answer. The share
+    needed is 45 % since the forty-seventh session (docs/answers.md: sets 328 → 331
+    right, trials 242–265 by facts +5, out of scope refused −2 and −2)."""
+    answer = e5_index.ask("L'entreprise me rembourse-t-elle une chaise de bureau pour "
+                          "travailler à la maison ?", audience="public")
+    assert not answer.refused, answer.reason
+    assert "150 €" in answer.answer, answer.answer
+    assert answer.explain["judgment"]["coverage"] < 0.5
+
+
 def test_a_refusal_calls_no_model(fresh):
     with ScriptedServer([chat_reply("Un salaire [handbook/faq.txt:1-2].")]) as server:
         answer = fresh.ask("Quel est le salaire de la directrice ?",
