@@ -1455,6 +1455,11 @@ def _is_name_line(hit: Hit, line: str) -> bool:
         and " ".join(line.split()) == " ".join(hit.title.split())
 
 
+# what a command is called as a kind of thing ("la commande grpconv", "the shuf tool")
+_COMMAND_WORDS = re.compile(r"\b(?:commands?|commandes?|tools?|outils?|programs?|programmes?|"
+                            r"utilit(?:y|ies)|utilitaires?)\b", re.I)
+
+
 def _page_defined(question: str, kind: str, hits: Sequence[Hit],
                   by_hit: dict[str, list[Sentence]]) -> list[Sentence]:
     """When a question asks what a manual page's command is, and nothing else ("À quoi
@@ -1469,7 +1474,9 @@ def _page_defined(question: str, kind: str, hits: Sequence[Hit],
     if len(pages) != 1:
         return []
     names = set().union(*(page_names(h.title) for h in hits if h.path == pages[0]))
-    if any(word.lower() not in names for word, _ in content_words(question)):
+    # ("la commande grpconv", "the shuf tool" name what the page is about)
+    if any(word.lower() not in names
+           for word, _ in content_words(_COMMAND_WORDS.sub(" ", question))):
         return []  # ("à quoi sert l'option -z de shuf ?" asks of an option)
     own = sorted((h for h in hits if h.path == pages[0]), key=lambda h: h.start_line or 0)
     for hit in own:

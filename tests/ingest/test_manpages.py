@@ -702,3 +702,15 @@ def test_a_values_short_description_is_what_it_means(tmp_path):
     [answer] = _answers(tmp_path, ("chcpu.8.gz", "su.1.gz", "tar.1.gz"),
                         "chcpu exited with status 64. What does that mean?")
     assert "`64` — partial success" in answer.split("[")[0], answer
+
+
+def test_a_command_called_a_command_is_still_what_its_page_is_about(tmp_path):
+    """French pwconv(8), read as grpconv (trial 271): "À quoi sert la commande grpconv ?"
+    got "The options which apply to the pwconv, pwunconv, grpconv, and grpunconv commands
+    are:": the question's "commande" was a word the page's NAME line lacks, so the NAME
+    line and the description's first statement were not what answered. "la commande X",
+    "the X tool" ask what the page is about as "X, ça sert à quoi ?" does."""
+    [answer] = _answers(tmp_path, ("dumpe2fs.8.fr.gz", "dpkg-name.1.fr.gz"),
+                        "À quoi sert la commande dumpe2fs ?")
+    assert answer.startswith("dumpe2fs - Afficher des informations sur le système de "
+                             "fichiers ext2/ext3/ext4"), answer
