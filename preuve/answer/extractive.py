@@ -3964,9 +3964,10 @@ def _paired_entry(question: str, hits: Sequence[Hit], entry: Hit) -> Hit | None:
 # the sections every manual has, as an HTML manual titles them (`<h2>DESCRIPTION</h2>`)
 _MANUAL_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|COMMANDS|EXAMPLES?|FILES|"
                              r"ENVIRONMENT(?: VARIABLES)?|EXIT STATUS|RETURN VALUES?|SEE ALSO|"
-                             r"BUGS|NOTES|AUTHORS?|DIAGNOSTICS|CONFIGURATION|DISCUSSION|NOM|"
+                             r"BUGS|NOTES|AUTHORS?|DIAGNOSTICS|CONFIGURATION|DISCUSSION|"
+                             r"CAVEATS|WARNINGS?|SECURITY|HISTORY|LIMITATIONS|NOM|"
                              r"EXEMPLES?|FICHIERS|ENVIRONNEMENT|VOIR AUSSI|BOGUES|AUTEURS?|"
-                             r"CODE DE RETOUR)$")
+                             r"CODE DE RETOUR|AVERTISSEMENTS?|HISTORIQUE|SÉCURITÉ)$")
 
 
 def _page_section(heading: Sentence) -> bool:
