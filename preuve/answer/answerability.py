@@ -137,7 +137,7 @@ possible possibly normal normally nice nicely always often sometimes usually
 before after during while since instead rather again because without except around through
 between within only very too nothing none nobody each every all any some both either
 neither several few own per out up pass passes passed passing arrive arrives rest say says
-said saying"""
+said"""
 _ORDINARY = frozenset(tokens.fold(w) for w in f"{_ORDINARY_FR} {_ORDINARY_EN}".split())
 # ... the English ones, whose English forms are ordinary too ("getting", "works")
 _ENGLISH_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ASKING_EN} {_ORDINARY_EN}".split())
