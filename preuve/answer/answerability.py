@@ -136,8 +136,7 @@ best better good proper properly correct correctly right whole entire entirely i
 possible possibly normal normally nice nicely always often sometimes usually
 before after during while since instead rather again because without except around through
 between within only very too nothing none nobody each every all any some both either
-neither several few own per out up pass passes passed passing arrive arrives rest say says
-said"""
+neither several few own per out up pass passes passed passing arrive arrives rest"""
 _ORDINARY = frozenset(tokens.fold(w) for w in f"{_ORDINARY_FR} {_ORDINARY_EN}".split())
 # ... the English ones, whose English forms are ordinary too ("getting", "works")
 _ENGLISH_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ASKING_EN} {_ORDINARY_EN}".split())
@@ -196,6 +195,10 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               # "all at once": how, not what
                               r"d['’]un (?:seul )?coup|en une (?:seule )?fois|in one go|"
                               r"en tant que|en tant qu['’]|"
+                              # what the documents say is where the answer is, not
+                              # what it is about: "why does the documentation say…"
+                              r"(?:the |this |la |le )?(?:docs?|documentation|manual|"
+                              r"man ?page|guide|manuel)\s+(?:says?|said|tells?|dit|disent)|"
                               # a judgment asked about: "why is X a bad idea?"
                               r"an? (?:good|bad|great|terrible) idea|"
                               r"une (?:bonne|mauvaise) idée|"

@@ -472,14 +472,15 @@ def test_out_of_the_box_is_no_subject():
 
 def test_what_a_page_says_and_a_bad_idea_are_no_subject():
     """"Why does the optparse documentation say "required options" are a bad idea?"
-    (trial 268) was refused at 24 %: "say" (idf 6.5, no passage holds it), "bad" and
-    "idea" weighed as words the page had to hold, where it says "If it's required, then
-    it's not optional!". Reporting verbs and a judgment asked about are no subject."""
+    (trial 268) was refused at 24 %: "documentation", "say" (idf 6.5, no passage holds
+    it), "bad" and "idea" weighed as words the page had to hold, where it says "If it's
+    required, then it's not optional!". What the documents say, and a judgment asked
+    about, are no subject."""
     from preuve.answer.answerability import content_words
 
     words = [w for w, _ in content_words('Why does the optparse documentation say "required '
                                          'options" are a bad idea?')]
-    assert not {"say", "bad", "idea"} & set(words), words
+    assert not {"documentation", "say", "bad", "idea"} & set(words), words
     assert {"optparse", "required", "options"} <= set(words), words
     french = [w for w, _ in content_words("Pourquoi est-ce une mauvaise idée de lancer X ?")]
     assert not {"mauvaise", "idée"} & set(french), french
