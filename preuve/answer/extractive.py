@@ -938,7 +938,10 @@ _PLACEHOLDER = re.compile(r"<[\w-]+>")
 _DEFAULT_AFTER = re.compile(r"\s+\((?:default|par d[ée]faut|d[ée]faut)\s?:[^()]*\)$", re.I)
 
 
-_VALUE = re.compile(r"^\d{1,4}$")
+# a value a list describes, alone on its line or tagging it ("1", "64", "124": an exit
+# status), and that value alone on its line
+_VALUE_WORD = r"\d{1,4}"
+_VALUE = re.compile(rf"^{_VALUE_WORD}$")
 
 
 def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
@@ -1038,7 +1041,7 @@ _SECTION_TITLE = re.compile(r"^[A-ZÀ-Þ][A-ZÀ-Þ '’-]{2,60}$")
 # time, newest first; see --time"), and so a value or a name in capitals ("124    si la
 # commande dépasse le temps imparti…", an exit status; "TMPDIR   the folder…"): a
 # description, without its full stop
-_TAG_WORD = r"(?:\d{1,4}|[A-Z][A-Z\d_]{1,30})"  # a value or a name in capitals
+_TAG_WORD = rf"(?:{_VALUE_WORD}|[A-Z][A-Z\d_]{{1,30}})"  # a value or a name in capitals
 _TAG = re.compile(rf"^{_TAG_WORD}$")
 _INLINE_TAG = re.compile(r"^[ \t]*(?:--?\w\S*(?:, --?\S+)*[ \t]{2,}\S|"
                          rf"{_TAG_WORD}[ \t]{{2,}}[^\W\d_]|"
