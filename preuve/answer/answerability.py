@@ -121,7 +121,8 @@ souhaiterait voudrait voudrions veulent depuis vers via jamais toujours souvent 
 déjà encore soit soient sois soyez soyons sera seront serait seraient était étaient étais
 aura auront aurait auraient avait avaient mis mise mises eux lui leur leurs après avant
 pendant lorsque puis ensuite selon malgré plusieurs sauf autour entre uniquement seulement
-très trop rien non aucune quelques certains certaines chacun chacune"""
+très trop rien non aucune quelques certains certaines chacun chacune connaître connaitre
+connais connaît connait exact exacte exacts exactes"""
 _ORDINARY_EN = """
 is are was were be been being has have had make makes made does work works use used using
 want wants need needs mean means see find happen happens go goes put keep let seem try
@@ -136,7 +137,7 @@ best better good proper properly correct correctly right whole entire entirely i
 possible possibly normal normally nice nicely always often sometimes usually
 before after during while since instead rather again because without except around through
 between within only very too nothing none nobody each every all any some both either
-neither several few own per out up pass passes passed passing arrive arrives rest"""
+neither several few own per out up pass passes passed passing arrive arrives rest exact"""
 _ORDINARY = frozenset(tokens.fold(w) for w in f"{_ORDINARY_FR} {_ORDINARY_EN}".split())
 # ... the English ones, whose English forms are ordinary too ("getting", "works")
 _ENGLISH_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ASKING_EN} {_ORDINARY_EN}".split())
@@ -678,8 +679,12 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     styled = {tokens.fold(w) for w in _STYLED.findall(question)}
     names = absent_names(candidates, counts,
                          named, seen, styled) if is_name is not None else []
-    # a name the index keeps only inside a longer one: "pg_hba" of "pg_hba.conf"
-    names = [name for name in names if not _written_in(name, hits[:ASK_K])]
+    # a name the index keeps only inside a longer one: "pg_hba" of "pg_hba.conf"; a word
+    # the passages read write in two ("stylesheet" where they say "style sheet":
+    # `passage_stems`)
+    held = dict(candidates)
+    names = [name for name in names if not _written_in(name, hits[:ASK_K])
+             and not held.get(name, frozenset()) & read]
     codes = absent_codes(weighed, hits, is_name)
     scene = sets_scene(question)  # context before what is asked
     if scene:  # a name in what sets the scene is the user's ("…/erreurs/404.php"), not

@@ -1286,9 +1286,11 @@ _DEFAULT_SAID = (r"\bdefault(?:s|ing|ed)?\b|\bd[ée]faut\b|"  # "defaulting to"
                              r"passed)\b|"  # "…TERM si aucun autre SIGNAL n'est indiqué"
                              r"\bsi aucune? (?:autre )?\w+ n['’](?:est|a été) "
                              r"(?:indiqué|précisé|spécifié|donné|fourni)e?\b")
-# ... and a figure a setting replaces, as manual pages give defaults ("Set maximum hops…
-# to max_hops instead of 30"; a question that says it asks for a change, not a default)
-_STATES_DEFAULT = re.compile(_DEFAULT_SAID + r"|\b(?:instead of|au lieu de) \d", re.I)
+# ... and a figure or a literal value a setting replaces, as manual pages give defaults
+# ("Set maximum hops… to max_hops instead of 30", install's "set permission mode (as in
+# chmod), instead of rwxr-xr-x"; a question that says it asks for a change, not a default)
+_STATES_DEFAULT = re.compile(_DEFAULT_SAID + r"|\b(?:instead of|au lieu de) (?:\d|[/~]\w|"
+                             r"\w+(?:-\w+){2,})", re.I)
 _ASKS_DEFAULT = re.compile(
     _DEFAULT_SAID + r"|\bout[ -]of[ -]the[ -]box\b|\bfactory settings?\b|"
     r"\bd['’]usine\b|\bwithout (?:(?:any|an?|other|specifying|giving|passing|"
@@ -1301,6 +1303,9 @@ _ASKS_DEFAULT = re.compile(
     r"have not|never)|and (?:i|you|we) (?:don['’]t|do not)) (?:specif(?:y|ied)|give|given|"
     r"pass|passed|set|configur(?:e|ed)|change|changed|say|said|pick|picked|choose|chosen|tell|"
     r"told|provide|provided|touch|touched)\b|"
+    # "…with install and don't specify any permissions"
+    r"\band (?:don['’]t|do not|never) (?:specify|give|pass|set|say|choose|pick|provide|"
+    r"supply|configure)\b|"
     # "if I leave the port out of the config", "if I omit it": what is used then
     r"\bif (?:i|you|we) (?:omit|skip|leave out)\b|"
     r"\bif (?:i|you|we) leave (?:(?:the|a|an|it|this|that|my|its)\s+)?(?:[\w-]+\s+){0,2}?out\b|"
@@ -1318,6 +1323,10 @@ _ASKS_DEFAULT = re.compile(
     # "sur un PID sans préciser de signal", "without specifying a signal": what is used then
     r"\bsans (?:rien )?(?:préciser|spécifier|indiquer)\b|"
     r"\bwithout (?:specifying|giving|passing|setting|choosing|naming)\b|"
+    # "…with a commit and no --soft or --hard, which mode…?", "and no options": the
+    # choices left out
+    r"\b(?:with|and|but) no (?:--?[^\W\d_][\w-]*|(?:other )?(?:options?|flags?|arguments?|"
+    r"mode))\b|"
     r"\bsans (?:(?:autre|"
     r"aucune?|lui|le|la|les|de|d['’]|préciser|indiquer|donner|spécifier)\s*)*(?:\w+\s+)?"
     r"(?:options?|arguments?|paramètres?|valeur|largeur|taille|nombre)\b|\bsi (?:je|on|tu) "
@@ -2541,6 +2550,10 @@ DOMINANT_MARGIN = 0.09
 # ... in the passage ranked right after the first (third, systemd-analyze's example caption
 # "Show which units took the most time during boot" outbid `time`'s description)
 DOMINANT_PASSAGES = 2
+# ... or among the first RIVAL_PASSAGES, when it scores this much more and shares this much
+# more of the question's words
+FAR_DOMINANT_MARGIN = 0.12
+FAR_LEXICAL_LEAD = 0.2
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -2739,8 +2752,9 @@ class ExtractiveAnswerer:
         # when they name something ("…Comment faire ?" leaves it to the scene)
         gloss = _gloss(term) if term else None  # (read once, matched against each unit)
         asked = asked_after_scene(question)
-        if asked and not content_words(THINGS.sub(" ", asked)):
-            asked = ""  # ("…: quelle option ?" asks for a name, its subject is before)
+        if asked and not content_words(_without_page_names(THINGS.sub(" ", asked), units)):
+            asked = ""  # ("…: quelle option ?", "Which logrotate directive should I use?"
+            # ask for a name of a page read, their subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
         # the options the question names ("what does grep -v do?"): their entries answer
@@ -3050,11 +3064,27 @@ class ExtractiveAnswerer:
         # between two entries of an API reference, whose names retrieval weighed:
         # `PurePath.suffix` over `PurePath.suffixes` for "the file extension")
         dominates = self.embedder is not None and top_first is not None and \
-            rival.hit is not first and not (_is_entry(first) and _is_entry(rival.hit)) and \
-            (rival.hit.rank or 1) <= DOMINANT_PASSAGES \
-            and across(rival) > held + DOMINANT_MARGIN \
-            and rival.parts["cosine"] >= top_first.parts["cosine"] and \
-            (mixed or rival.parts["lexical"] >= top_first.parts["lexical"])
+            rival.hit is not first and not (_is_entry(first) and _is_entry(rival.hit)) and (
+                (rival.hit.rank or 1) <= DOMINANT_PASSAGES
+                and across(rival) > held + DOMINANT_MARGIN
+                and rival.parts["cosine"] >= top_first.parts["cosine"]
+                and (mixed or rival.parts["lexical"] >= top_first.parts["lexical"])
+                # ... or further down, by more, with far more of the question's words
+                # (getfacl's "Do not display the comment header (the first three lines…)"
+                # third, for "those three comment lines… How do I get rid of them?")
+                or not mixed and (rival.hit.rank or 1) <= RIVAL_PASSAGES
+                and across(rival) > held + FAR_DOMINANT_MARGIN
+                and rival.parts["lexical"] >= top_first.parts["lexical"] + FAR_LEXICAL_LEAD)
+        if not (value_asked or dominates) and rival.hit is not first and \
+                (rival.hit.score or 0.0) < RIVAL_SCORE * (first.score or 0.0):
+            # a rival retrieval scored too far below to outbid leaves the turn to the best
+            # of those it did not (crontab(5)'s second passage, "…or the feature can be
+            # turned off and no mail will be sent at all", behind a third that mentions
+            # MAILTO more)
+            rival = max((u for u in units if u.hit.chunk_id in eligible
+                         and (u.hit.rank or 1) <= RIVAL_PASSAGES
+                         and (u.hit.score or 0.0) >= RIVAL_SCORE * (first.score or 0.0)),
+                        key=across, default=rival)
         if top_first is None or value_asked or dominates or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score
@@ -3066,7 +3096,8 @@ class ExtractiveAnswerer:
             pick = rival
             kept = "the first-ranked passage's best" if first.rank in (None, 1) else \
                 f"the best of the passage read first (ranked {first.rank})"
-            margin = DOMINANT_MARGIN if dominates else PREFER_FIRST
+            margin = (DOMINANT_MARGIN if (rival.hit.rank or 1) <= DOMINANT_PASSAGES
+                      else FAR_DOMINANT_MARGIN) if dominates else PREFER_FIRST
             why = (f"passage ranked {rival.hit.rank} gives the value asked for "
                    f"({across(rival):.3f}), {kept} does not ({held:.3f})") if value_asked else (
                 f"passage ranked {rival.hit.rank} scores {across(rival):.3f}, more than "
@@ -3895,8 +3926,10 @@ def _worded_entry(question: str, hits: Sequence[Hit], first: Hit) -> Hit | None:
 
     best, most = None, (found(first)[0], True)
     for hit in hits[:WORDED_DEPTH]:
-        if hit is first or hit.path != first.path or not _is_entry(hit):
-            continue
+        if hit is first or hit.path != first.path or not _is_entry(hit) \
+                or (first.heading or "").startswith(f"{hit.heading} > "):
+            continue  # (nor the class whose member the first entry is: `formatyearpage`
+            # of `HTMLCalendar` says more of "a full HTML page for a year's calendar")
         shared, size = found(hit)
         # the most words, then a member of the first entry's container, then the rank
         mine = (shared, named(hit)[0] == named(first)[0])
@@ -4347,6 +4380,14 @@ def _name_of_page(path: str) -> re.Pattern[str]:
     name = _document_name(path)
     return re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])" if len(name) >= 3 else "(?!)",
                       re.I)
+
+
+def _without_page_names(text: str, units: Sequence[Sentence]) -> str:
+    """`text` without the names of the pages `units` come from ("logrotate" in "Which
+    logrotate directive should I use?" over logrotate(8))."""
+    for path in {u.hit.path for u in units}:
+        text = _name_of_page(path).sub(" ", text)
+    return text
 
 
 def _mentions(hit: Hit, name: str) -> bool:

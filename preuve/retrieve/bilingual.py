@@ -814,7 +814,7 @@ PLAIN_TERMS_EN = {
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
-    "stderr": "standard error",
+    "stderr": "standard error", "email": "mail", "emailing": "mail", "emails": "mail",
     "get around": "force, ignore", "override": "force",
     # what a setting is
     "fixed ip": "static", "fixed address": "static",
@@ -832,6 +832,9 @@ PLAIN_TERMS_FR = {
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
     "interactif",
+    # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)
+    "courriel": "courrier, mail", "disque": "périphérique",
+    "swap": "espace d'échange, échange", "changer": "modifier",
 }
 
 

@@ -81,7 +81,9 @@ def entry_line(option: str) -> EntryLine:
 # an option named as absent ("when I give no -e", "sans -r", "without --force"): what
 # happens then is asked, not what the option does
 _ABSENT = re.compile(r"\b(?:no|without|not|sans|pas(?: de| d['’]| l['’]option)?|aucune?)\s+"
-                     r"(?:the\s+|any\s+|(?:l['’])?options?\s+)?$", re.I)
+                     r"(?:the\s+|any\s+|(?:l['’])?options?\s+)?"
+                     # (the rest of a list of them: "no --soft or --hard", "sans -f ni -i")
+                     r"(?:--?[^\W\d_][\w-]*,?\s+(?:(?:or|nor|and|ou|ni|et)\s+)?)*$", re.I)
 
 
 def asked_options(question: str) -> list[str]:

@@ -7247,3 +7247,42 @@ def test_a_section_title_in_capitals_is_no_term_it_leads(tmp_path):
                                "it?")
     assert not answer.startswith("`DESCRIPTION`"), answer
     assert "Computes the object ID value" in answer, answer
+
+
+def test_a_dotted_release_is_a_figure_a_version_question_asks_for(tmp_path):
+    """python3-doc's unicodedata (trial 273): "Which version of the Unicode character data
+    does this module use?" got `unicodedata.ucd_3_2_0` ("…uses the Unicode database
+    version 3.2 instead…", ranked third) over the module's opening, "compiled from the UCD
+    version 14.0.0": a release written in three parts was no figure, so the passages read
+    first seemed to give none."""
+    answer = _ask_documented(tmp_path, "unicodedata.html",
+                             "Which version of the Unicode character data does this module "
+                             "use?").answer
+    assert "14.0.0" in answer, answer
+    assert "version 3.2 instead" not in answer, answer
+
+
+def test_a_word_the_pages_write_in_two_is_no_absent_name_and_a_member_is_kept(tmp_path):
+    """python3-doc's calendar (trial 273): "…which stylesheet file does it link to…?" was
+    refused as naming "stylesheet", which the page writes "style sheet"; once answered,
+    the class `HTMLCalendar` (all words of the question: "HTML", "calendar") took the
+    answer from its member `formatyearpage(…, css='calendar.css', …)`, ranked first, which
+    says more of what is asked."""
+    answer = _ask_documented(tmp_path, "calendar.html",
+                             "When I generate a full HTML page for a year's calendar, which "
+                             "stylesheet file does it link to if I don't choose one?").answer
+    assert "css='calendar.css'" in answer, answer
+
+
+def test_options_the_question_leaves_out_are_not_asked_about(tmp_path):
+    """git-doc's git-reset (trial 274): "If I just type git reset with a commit and no
+    --soft or --hard, which mode does it use?" got `--hard`'s entry ("Resets the index and
+    working tree…"): only the first option of "no --soft or --hard" was read as left out,
+    so the second was the one option asked about. Every option of such a list is left
+    out, and "with no --soft" asks what is used then: "If <mode> is omitted, defaults to
+    --mixed."."""
+    answer = _ask_documented(tmp_path, "git-reset.html",
+                             "If I just type git reset with a commit and no --soft or --hard, "
+                             "which mode does it use?").answer
+    assert "defaults to --mixed" in answer, answer
+    assert not answer.startswith("`--hard`"), answer

@@ -714,3 +714,53 @@ def test_a_command_called_a_command_is_still_what_its_page_is_about(tmp_path):
                         "À quoi sert la commande dumpe2fs ?")
     assert answer.startswith("dumpe2fs - Afficher des informations sur le système de "
                              "fichiers ext2/ext3/ext4"), answer
+
+
+def test_a_disk_and_swap_are_found_as_the_translated_manuals_say_them(tmp_path):
+    """manpages-fr's blockdev(8) and swaplabel(8) (trial 275): "Comment connaître la
+    taille exacte d'un disque en octets depuis le terminal ?" and "Est-ce que je peux
+    changer l'UUID de mon swap…?" were refused: the French manuals say "périphérique" for
+    a disk, "espace d'échange" for swap and "modifier" for change, and "connaître",
+    "exacte" weighed as what is asked about."""
+    size, swap = _answers(tmp_path, ("blockdev.8.fr.gz", "swaplabel.8.fr.gz", "fstrim.8.fr.gz"),
+                          "Comment connaître la taille exacte d'un disque en octets depuis le "
+                          "terminal ?",
+                          "Est-ce que je peux changer l'UUID de mon swap alors qu'il est "
+                          "actuellement utilisé ?")
+    assert "--getsize64" in size, size
+    assert "Je ne sais pas" not in swap and "UUID" in swap, swap
+
+
+def test_a_literal_value_an_option_replaces_is_the_default_asked_for(tmp_path):
+    """coreutils' install(1) (trial 272): "If I copy a program into place with install and
+    don't specify any permissions, what mode does it end up with?" got the page's
+    description: "and don't specify" was not read as asking for a default, and `-m`'s
+    "set permission mode (as in chmod), instead of rwxr-xr-x" not as stating one."""
+    answer, = _answers(tmp_path, ("install.1.gz", "mktemp.1.gz"),
+                       "If I copy a program into place with install and don't specify any "
+                       "permissions, what mode does it end up with?")
+    assert "instead of rwxr-xr-x" in answer, answer
+
+
+def test_an_option_far_closer_in_words_answers_from_the_third_passage(tmp_path):
+    """acl's getfacl(1) (trial 272): "When I dump ACLs with getfacl I get those three
+    comment lines with the file name, owner and group on top. How do I get rid of them?"
+    got the output format's description, ranked first, over `-c, --omit-header` ("Do not
+    display the comment header (the first three lines of each file's output)."), whose
+    passage was third: a sentence that far ahead in score and in the question's words
+    answers from the third passage too."""
+    answer, = _answers(tmp_path, ("getfacl.1.gz", "setfacl.1.gz", "chattr.1.gz", "lsattr.1.gz",
+                                  "install.1.gz", "mktemp.1.gz"),
+                       "When I dump ACLs with getfacl I get those three comment lines with "
+                       "the file name, owner and group on top. How do I get rid of them?")
+    assert "--omit-header" in answer, answer
+
+
+def test_email_is_mail_and_a_rival_too_far_below_leaves_its_turn(tmp_path):
+    """cron's crontab(5) (trial 277): "How do I stop cron from emailing me the output of my
+    scheduled jobs?" quoted an example ("Run once every 9th day…"): "emailing" met no
+    "mail", and the best rival passage, scored by retrieval too far below the first to
+    outbid it, kept the others from trying. The answer names MAILTO."""
+    answer, = _answers(tmp_path, ("crontab.5.gz", "fstab.5.gz", "logrotate.8.gz"),
+                       "How do I stop cron from emailing me the output of my scheduled jobs?")
+    assert "MAILTO" in answer, answer
