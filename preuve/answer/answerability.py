@@ -259,9 +259,12 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
                       for w in re.findall(r"[^\W\d_]{3,}", other.lower())
                       if tokens.other_language_stopword(w, lang)}
             stems = [stems[0] | extra]
-        if bare in plain and len(stems) == 1:
+        # (a compound of the everyday words: "sous-dossiers" is found as "sous-répertoires")
+        said = plain.get(bare) or " ".join(plain[part] for part in bare.split("-")
+                                           if "-" in bare and part in plain)
+        if said and len(stems) == 1:
             stems = [stems[0] | {t for lang in tokens.LANGUAGES
-                                 for t in tokens.tokens(plain[bare], lang)}]
+                                 for t in tokens.tokens(said, lang)}]
         out.extend((tokens._ELISION.sub("", word), group) for group in stems)
     return out
 

@@ -2552,8 +2552,8 @@ DOMINANT_MARGIN = 0.09
 DOMINANT_PASSAGES = 2
 # ... or among the first RIVAL_PASSAGES, when it scores this much more and shares this much
 # more of the question's words
-FAR_DOMINANT_MARGIN = 0.12
-FAR_LEXICAL_LEAD = 0.2
+FAR_DOMINANT_MARGIN = 0.15
+FAR_LEXICAL_LEAD = 0.3
 # ... but when another section's best statement scores within SECOND_MARGIN of the quote's
 # best (or above it), it is quoted too, after the first, in at most SECOND_WORDS words
 SECOND_MARGIN = 0.03
@@ -3075,16 +3075,6 @@ class ExtractiveAnswerer:
                 or not mixed and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                 and across(rival) > held + FAR_DOMINANT_MARGIN
                 and rival.parts["lexical"] >= top_first.parts["lexical"] + FAR_LEXICAL_LEAD)
-        if not (value_asked or dominates) and rival.hit is not first and \
-                (rival.hit.score or 0.0) < RIVAL_SCORE * (first.score or 0.0):
-            # a rival retrieval scored too far below to outbid leaves the turn to the best
-            # of those it did not (crontab(5)'s second passage, "…or the feature can be
-            # turned off and no mail will be sent at all", behind a third that mentions
-            # MAILTO more)
-            rival = max((u for u in units if u.hit.chunk_id in eligible
-                         and (u.hit.rank or 1) <= RIVAL_PASSAGES
-                         and (u.hit.score or 0.0) >= RIVAL_SCORE * (first.score or 0.0)),
-                        key=across, default=rival)
         if top_first is None or value_asked or dominates or (rival.hit is not first
                                  and (rival.hit.rank or 1) <= RIVAL_PASSAGES
                                  and (rival.hit.score or 0.0) >= RIVAL_SCORE * (first.score

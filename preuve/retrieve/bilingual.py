@@ -798,7 +798,7 @@ PLAIN_TERMS_EN = {
     "usb stick": "removable device", "usb key": "removable device", "ram": "memory",
     # what a command does
     "preview": "dry run, simulate", "dry run": "simulate, simulation",
-    "simulate": "dry run", "simulation": "dry run",
+    "simulate": "dry run", "simulation": "dry run", "without actually": "dry run, simulate",
     "ask me": "prompt", "asking me": "prompt", "asks me": "prompt",
     "ask for confirmation": "prompt, confirm",
     "reboot": "restart, boot", "survive a reboot": "persistent",
@@ -812,6 +812,7 @@ PLAIN_TERMS_EN = {
     "sign in": "login, log in, authenticate", "log in": "login",
     "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
+    "clear": "flush, purge, erase",
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
     "stderr": "standard error", "email": "mail", "emailing": "mail", "emails": "mail",
@@ -880,7 +881,16 @@ def _plain_senses(question: str) -> tuple[tuple[str, str], ...]:
                     for word in words[i:i + len(key)]:
                         out[word] = " ".join(dict.fromkeys(f"{out.get(word, '')} {senses}"
                                                            .split()))
+    # what is not done, as manuals write it in one word: "files git isn't tracking" are
+    # "untracked", "not mounted" is "unmounted"
+    for match in _NOT_DONE.finditer(text.fold(question)):
+        word = match.group(1)
+        out[word] = " ".join(dict.fromkeys(f"{out.get(word, '')} un{word}".split()))
     return tuple(out.items())
+
+
+_NOT_DONE = re.compile(r"(?:n['’]t|\bnot|\bnever)\s+(?:(?:yet|be|been|being|already)\s+)?"
+                       r"([a-z]{4,}(?:ed|ing))\b")
 
 
 def plain_words(question: str) -> str:

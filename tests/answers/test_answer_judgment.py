@@ -338,6 +338,21 @@ def test_giving_and_specifying_are_not_what_a_question_is_about():
     assert {"délimiteur", "sort", "total", "delimiter", "colonne"} <= set(words), words
 
 
+def test_what_is_not_done_is_found_as_manuals_write_it_in_one_word():
+    """"I have some brand-new files git isn't tracking yet…" (trial 274) missed
+    "tracking" in git-stash's "all untracked files are also stashed", and the French
+    "sous-dossiers" missed "sous-répertoires" though "dossier" is found as "répertoire"
+    (trial 281): what is not done is found as its word in "un-", a compound of everyday
+    words as the manual's compound."""
+    from preuve.answer.answerability import content_words
+
+    stems = dict(content_words("I have some brand-new files git isn't tracking yet, and the "
+                               "disk is not mounted. Sans lister ses sous-dossiers ?"))
+    assert "untrack" in stems["tracking"], stems
+    assert "unmount" in stems["mounted"], stems
+    assert "repertoir" in stems["sous-dossiers"], stems
+
+
 def test_faire_en_sorte_que_shapes_a_question_as_make_sure_does():
     """"Comment faire en sorte que diff ignore les différences d'espaces ?" (own questions
     of session 41): "sorte" counted as a word the answer had to hold, as "sure" would in

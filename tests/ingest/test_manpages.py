@@ -756,11 +756,20 @@ def test_an_option_far_closer_in_words_answers_from_the_third_passage(tmp_path):
     assert "--omit-header" in answer, answer
 
 
-def test_email_is_mail_and_a_rival_too_far_below_leaves_its_turn(tmp_path):
+def test_email_is_mail(tmp_path):
     """cron's crontab(5) (trial 277): "How do I stop cron from emailing me the output of my
     scheduled jobs?" quoted an example ("Run once every 9th day…"): "emailing" met no
-    "mail", and the best rival passage, scored by retrieval too far below the first to
-    outbid it, kept the others from trying. The answer names MAILTO."""
+    "mail" of the page, whose MAILTO passage, third, then shares far more of the question's
+    words than the first passage's best. The answer names MAILTO."""
     answer, = _answers(tmp_path, ("crontab.5.gz", "fstab.5.gz", "logrotate.8.gz"),
                        "How do I stop cron from emailing me the output of my scheduled jobs?")
     assert "MAILTO" in answer, answer
+
+
+def test_clearing_a_cache_is_flushing_it(tmp_path):
+    """iproute2's ip-neighbour(8) (trial 278): "How do I clear all the ARP cache entries for
+    interface eth0?" got the example of `ip neigh get 10.0.1.10 dev eth0` (a lookup): the
+    page flushes what a user clears."""
+    answer, = _answers(tmp_path, ("ip-neighbour.8.gz", "ip-address.8.gz"),
+                       "How do I clear all the ARP cache entries for interface eth0?")
+    assert "ip neigh flush dev eth0" in answer, answer
