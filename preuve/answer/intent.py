@@ -160,14 +160,18 @@ _CARRIES: dict[str, re.Pattern[str]] = {
     # nothing)
     # A figure stands alone: not a section's number ("Section 5.3.2"), nor part of a name
     # or a setting ("ext2", "sda1", "lowmem=1"); "780MB", "3.11", "2,5 %" are figures, and so
-    # are a release's and an address's dotted parts ("14.0.0", "10.0.0.1")
+    # are a release's and an address's dotted parts ("version 14.0.0", "to 10.0.0.1")
     # (nor a manual page's section: "getaddrinfo(3)", "fork(2)"; nor a release series,
     # "Apache 2.x", nor a reference's index, "master@{2}", nor a kind of value, "a 2-tuple")
     # (a release the text dates from is no quantity: "Since 3.4, Unix domain sockets…";
     # "since 3 days" is one)
     NUMBER: re.compile(r"(?<![\w=/.:#{-])(?<!section )(?<!chapter )(?<!chapitre )(?<!§ )(?<!\w\()"
                        r"(?!(?<=since )\d+\.\d|(?<=depuis )\d+\.\d)"
-                       r"\d+(?:[.,]\d+)?(?:\.\d+){0,2}(?![.,]?\d|[=/_-]?[^\W\d_]*\d|\.x\b|-tuples?\b)|"
+                       r"\d+(?:[.,]\d+)?(?![.,]?\d|[=/_-]?[^\W\d_]*\d|\.x\b|-tuples?\b)|"
+                       # (in three or four dotted parts after a word, not a section's number
+                       # opening a heading: "3.1.13 Cela reste confus pour moi.")
+                       r"(?<=[^\W\d_] )(?<!section )(?<!chapter )(?<!chapitre )(?<!since )"
+                       r"(?<!depuis )\d+\.\d+\.\d+(?:\.\d+)?(?![\w-]|\.\d)|"
                        r"\bone (day|week|month|year|hour|minute|second|time|byte|per|or two)s?\b|"
                        # a count of one: "At most one handler will be executed", "un seul"
                        r"\b(at most|at least|only|exactly|no more than|more than|just) one\b|"

@@ -835,7 +835,7 @@ PLAIN_TERMS_FR = {
     "interactif",
     # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)
     "courriel": "courrier, mail", "disque": "périphérique",
-    "swap": "espace d'échange, échange", "changer": "modifier",
+    "swap": "espace d'échange, échange",
 }
 
 
@@ -873,7 +873,11 @@ def _plain_senses(question: str) -> tuple[tuple[str, str], ...]:
     """`plain_senses`, read once per question (the answerer scores each sentence with it)."""
     words = re.findall(r"[^\W\d_]+", text.fold(question))
     out: dict[str, str] = {}
+    asked = text.question_language(question)
     for lang, keys in _plain_keys().items():
+        if lang != asked:
+            continue  # (an English "change" stems as the French "changer": each language's
+            # words are the users' of that language)
         stems = [_plain_key(w, lang) for w in words]
         for key, senses in keys:
             for i in range(len(stems) - len(key) + 1):

@@ -7260,6 +7260,11 @@ def test_a_dotted_release_is_a_figure_a_version_question_asks_for(tmp_path):
                              "use?").answer
     assert "14.0.0" in answer, answer
     assert "version 3.2 instead" not in answer, answer
+    # (nor is a heading's number a figure: the Debian FAQ's "3.1.13 Cela reste confus pour
+    # moi." answered "quelle version de Debian tourne sur ma machine ?")
+    from preuve.answer.intent import NUMBER, carries
+    assert not carries(NUMBER, "3.1.13 Cela reste confus pour moi.")
+    assert carries(NUMBER, "The address 10.0.0.1 is taken.")
 
 
 def test_a_word_the_pages_write_in_two_is_no_absent_name_and_a_member_is_kept(tmp_path):
