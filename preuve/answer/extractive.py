@@ -2345,6 +2345,10 @@ def _whole_lines(hit: Hit) -> frozenset[str]:
     return frozenset(line.strip() for line in hit.text.splitlines())
 
 
+# a table's caption as its own line: "Table 4.4.", "Tableau 2.1."
+_TABLE_CAPTION = re.compile(r"^(?:Table|Tableau)\s+\d+(?:\.\d+)*\.?(?:\s|$)")
+
+
 def window(sentences: list[Sentence], start: int, words: int, *,
            paragraphs: bool = False) -> list[Sentence]:
     """Contiguous quotable units from `start` while they fit in `words` (the first always),
@@ -2359,7 +2363,21 @@ def window(sentences: list[Sentence], start: int, words: int, *,
     listing = False  # the colon's list is terms and their descriptions (a manual page's)
     lines = False  # the colon's list is short lines, one unit each (an HTML list's items)
     whole: dict[str, frozenset[str]] = {}  # each passage's lines, read once per call
+    tabled = False  # the quote goes on into the table right under it
     for sentence in sentences[start:]:
+        if out and not tabled and sentence.role == HEADING and \
+                _TABLE_CAPTION.match(sentence.text) and sentence.index == out[-1].index + 1:
+            tabled = True  # "There are independent tools to generate encrypted passwords
+            continue  # with salt." over "Table 4.4." and its rows: what the table lists
+        if tabled:  # (a row may open on a path: "/var/log/dpkg.log | Log of dpkg…")
+            if sentence.role != STATEMENT or " | " not in sentence.text:
+                break
+            n = len(sentence.text.split())
+            if extra + n > ANNOUNCED_WORDS:
+                break
+            extra += n
+            out.append(sentence)
+            continue
         if out and sentence.term and (listing or _goes_on(out[-1])):
             if not sentence.text.strip():
                 continue

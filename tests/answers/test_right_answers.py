@@ -7291,3 +7291,15 @@ def test_options_the_question_leaves_out_are_not_asked_about(tmp_path):
                              "which mode does it use?").answer
     assert "defaults to --mixed" in answer, answer
     assert not answer.startswith("`--hard`"), answer
+
+
+def test_a_sentence_over_a_table_is_quoted_with_its_rows(tmp_path):
+    """The Debian Reference's chapter 4 (trial 282): "Which command can I use to generate a
+    salted password hash?" got "There are independent tools to generate encrypted passwords
+    with salt." alone: the table under it ("Table 4.4." and its rows, `mkpasswd`,
+    `openssl passwd`) was left out at its caption, read as a heading. A table right under
+    the quoted sentence is quoted with it."""
+    answer = _ask_documented(tmp_path, "debian-reference-ch04.en.html",
+                             "Which command can I use to generate a salted password hash?"
+                             ).answer
+    assert "mkpasswd" in answer and "openssl passwd" in answer, answer
