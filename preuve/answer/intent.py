@@ -187,6 +187,8 @@ _CARRIES: dict[str, re.Pattern[str]] = {
                        r"cent|cents|mille|million|douzaine|"
                        r"dizaine|moitié)\b|"
                        # a count given by the machine's: "Defaults to the number of CPUs"
+                       # (not "a small number of cores": no count of them)
+                       r"(?<!small )(?<!large )(?<!great )(?<!high )(?<!low )(?<!certain )"
                        r"\b(number of (available |online )?(cpus?|cpu cores|cores|processors|"
                        r"hardware threads)|nombre de (processeurs|c(œ|oe)urs|cpu)|as many (\w+ )?"
                        r"as (there are )?(cpus?|cores|processors))\b|"

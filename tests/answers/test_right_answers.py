@@ -7303,3 +7303,15 @@ def test_a_sentence_over_a_table_is_quoted_with_its_rows(tmp_path):
                              "Which command can I use to generate a salted password hash?"
                              ).answer
     assert "mkpasswd" in answer and "openssl passwd" in answer, answer
+
+
+def test_a_small_number_of_cores_is_no_figure(tmp_path):
+    """git-doc's git-switch (trial 286): "By default, how many files must be updated before
+    Git bothers to use parallel checkout workers?" got "For repositories on spinning disks
+    and/or machines with a small number of cores, the default sequential checkout often
+    performs better.": "number of cores" read as a count (as in "Defaults to the number of
+    CPUs"), over `checkout.thresholdForParallelism`'s "The default is 100."."""
+    answer = _ask_documented(tmp_path, "git-switch.html",
+                             "By default, how many files must be updated before Git bothers "
+                             "to use parallel checkout workers?").answer
+    assert "The default is 100." in answer, answer
