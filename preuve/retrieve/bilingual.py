@@ -831,6 +831,7 @@ PLAIN_TERMS_FR = {
     "ip fixe": "statique", "adresse fixe": "statique", "perdre": "détruire, destructif",
     "assembler": "fusionner, concaténer",
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
+    "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
     "interactif",
     # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)

@@ -773,3 +773,17 @@ def test_clearing_a_cache_is_flushing_it(tmp_path):
     answer, = _answers(tmp_path, ("ip-neighbour.8.gz", "ip-address.8.gz"),
                        "How do I clear all the ARP cache entries for interface eth0?")
     assert "ip neigh flush dev eth0" in answer, answer
+
+
+def test_doing_it_for_real_and_erasing_are_the_manual_s_simulation_and_purge(tmp_path):
+    """apt's French apt-get(8) (trial 287): "Je voudrais voir ce qu'apt-get ferait…, sans
+    rien changer pour de vrai…" got `--show-progress`, and "…ses fichiers de configuration
+    traînent encore. Comment tout effacer ?" got `--list-cleanup`: what is not done "pour
+    de vrai" is a simulation, and erasing is purging, as the manual says them."""
+    simulate, purge = _answers(tmp_path, ("apt-get.8.fr.gz", "fstrim.8.fr.gz"),
+                               "Je voudrais voir ce qu'apt-get ferait pendant une installation, "
+                               "sans rien changer pour de vrai sur ma machine. C'est possible ?",
+                               "J'ai enlevé un logiciel avec apt-get remove mais ses fichiers de "
+                               "configuration traînent encore. Comment tout effacer ?")
+    assert "--simulate" in simulate, simulate
+    assert "purge" in purge, purge
