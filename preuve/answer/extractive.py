@@ -2775,8 +2775,12 @@ class ExtractiveAnswerer:
             # ask for a name of a page read, their subject is before)
         defaults = bool(_ASKS_DEFAULT.search(question))
         options_asked = kind == NAME and bool(_ASKS_OPTION.search(question))
-        # the options the question names ("what does grep -v do?"): their entries answer
+        # the options the question names ("what does grep -v do?"): their entries answer;
+        # not one a "how do I…" writes only in the scene before it, which the user tried
+        # ("…and sftp -p 2222 doesn't work. How do I give sftp the port?": `-P port`)
         entries = _asked_entries(question)
+        if kind == PROCEDURE and entries and asked_after_scene(question):
+            entries = [e for e in entries if e.option in asked_part(question)]
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
         # an option the question writes that no passage read has an entry of: the prose
         # that writes it says what it does ("…the -y option (or --assume-yes) tells APT…")

@@ -787,3 +787,14 @@ def test_doing_it_for_real_and_erasing_are_the_manual_s_simulation_and_purge(tmp
                                "configuration traînent encore. Comment tout effacer ?")
     assert "--simulate" in simulate, simulate
     assert "purge" in purge, purge
+
+
+def test_an_option_the_user_tried_is_not_the_one_asked_for(tmp_path):
+    """OpenSSH's sftp(1) (trial 290): "My SFTP server listens on port 2222 and sftp -p 2222
+    doesn't work. How do I give sftp the port?" got `-p` ("Preserves modification
+    times…"), the option the question writes: an option a "how do I…" writes only in the
+    scene before it is what the user tried, not what is asked for (`-P port`)."""
+    answer, = _answers(tmp_path, ("sftp.1.gz", "scp.1.gz"),
+                       "My SFTP server listens on port 2222 and sftp -p 2222 doesn't work. "
+                       "How do I give sftp the port?")
+    assert answer.startswith("`-P port`"), answer
