@@ -812,7 +812,8 @@ PLAIN_TERMS_EN = {
     "sign in": "login, log in, authenticate", "log in": "login",
     "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
-    "clear": "flush, purge, erase",
+    "clear": "flush, purge, erase", "exit code": "exit status", "return code": "exit status",
+    "error code": "exit status", "pick up where": "continue, resume", "resume": "continue",
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
     "stderr": "standard error", "email": "mail", "emailing": "mail", "emails": "mail",
@@ -832,6 +833,7 @@ PLAIN_TERMS_FR = {
     "assembler": "fusionner, concaténer",
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
+    "code de sortie": "code de retour, état de sortie", "code de retour": "état de sortie",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
     "interactif",
     # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)
