@@ -814,6 +814,7 @@ PLAIN_TERMS_EN = {
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
     "clear": "flush, purge, erase", "exit code": "exit status", "return code": "exit status",
     "error code": "exit status", "pick up where": "continue, resume", "resume": "continue",
+    "everything inside": "recursive, recursively", "everything in it": "recursive, recursively",
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
     "stderr": "standard error", "email": "mail", "emailing": "mail", "emails": "mail",
@@ -834,6 +835,8 @@ PLAIN_TERMS_FR = {
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
     "code de sortie": "code de retour, état de sortie", "code de retour": "état de sortie",
+    "tout ce qu'il contient": "récursivement, récursif", "tout son contenu": "récursivement, "
+    "récursif",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
     "interactif",
     # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)

@@ -809,3 +809,14 @@ def test_an_exit_code_is_the_manual_s_exit_status(tmp_path):
                        "What exit code does ssh return when ssh itself fails, as opposed to "
                        "the remote command failing?")
     assert "255" in answer, answer
+
+
+def test_everything_inside_a_directory_is_recursion(tmp_path):
+    """coreutils' chgrp(1) and chown(1) (trial 293, asked over the French pages): "How can I
+    change the group of a directory and of everything inside it in one go?" got `-P`
+    ("do not traverse any symbolic links"): what a user calls everything inside a
+    directory, manuals do recursively."""
+    answer, = _answers(tmp_path, ("chgrp.1.gz", "chown.1.gz"),
+                       "How can I change the group of a directory and of everything inside it "
+                       "in one go?")
+    assert "--recursive" in answer, answer
