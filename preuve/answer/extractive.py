@@ -2366,7 +2366,8 @@ def window(sentences: list[Sentence], start: int, words: int, *,
     tabled = False  # the quote goes on into the table right under it
     for sentence in sentences[start:]:
         if out and not tabled and sentence.role == HEADING and \
-                _TABLE_CAPTION.match(sentence.text) and sentence.index == out[-1].index + 1:
+                _TABLE_CAPTION.match(sentence.text) and sentence.index == out[-1].index + 1 \
+                and out[-1].role == STATEMENT:
             tabled = True  # "There are independent tools to generate encrypted passwords
             continue  # with salt." over "Table 4.4." and its rows: what the table lists
         if tabled:  # (a row may open on a path: "/var/log/dpkg.log | Log of dpkg…")

@@ -812,8 +812,7 @@ PLAIN_TERMS_EN = {
     "sign in": "login, log in, authenticate", "log in": "login",
     "password-protect": "encrypt, password", "bypass": "force, ignore, skip",
     "get rid": "remove, delete, omit, discard", "strip": "delete, remove",
-    "clear": "flush, purge, erase", "exit code": "exit status", "return code": "exit status",
-    "error code": "exit status", "pick up where": "continue, resume", "resume": "continue",
+    "clear": "flush, purge, erase", "pick up where": "continue, resume", "resume": "continue",
     "everything inside": "recursive, recursively", "everything in it": "recursive, recursively",
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
@@ -834,7 +833,6 @@ PLAIN_TERMS_FR = {
     "assembler": "fusionner, concaténer",
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
-    "code de sortie": "code de retour, état de sortie", "code de retour": "état de sortie",
     "tout ce qu'il contient": "récursivement, récursif", "tout son contenu": "récursivement, "
     "récursif",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "

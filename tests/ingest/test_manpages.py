@@ -800,17 +800,6 @@ def test_an_option_the_user_tried_is_not_the_one_asked_for(tmp_path):
     assert answer.startswith("`-P port`"), answer
 
 
-def test_an_exit_code_is_the_manual_s_exit_status(tmp_path):
-    """OpenSSH's ssh(1) (trial 290): "What exit code does ssh return when ssh itself fails,
-    as opposed to the remote command failing?" was refused ("code", "return", "fail"
-    missing), though its EXIT STATUS section ranked first: users say "exit code" and
-    "return code" for what manuals call the exit status."""
-    answer, = _answers(tmp_path, ("ssh.1.gz", "sftp.1.gz", "wget.1.gz"),
-                       "What exit code does ssh return when ssh itself fails, as opposed to "
-                       "the remote command failing?")
-    assert "255" in answer, answer
-
-
 def test_everything_inside_a_directory_is_recursion(tmp_path):
     """coreutils' chgrp(1) and chown(1) (trial 293, asked over the French pages): "How can I
     change the group of a directory and of everything inside it in one go?" got `-P`
