@@ -2770,7 +2770,7 @@ class ExtractiveAnswerer:
         # make it use sudo instead?"), the words asked weigh as much as the whole question,
         # when they name something ("…Comment faire ?" leaves it to the scene)
         gloss = _gloss(term) if term else None  # (read once, matched against each unit)
-        asked = asked_after_scene(question)
+        asked = scene_asked = asked_after_scene(question)
         if asked and not content_words(_without_page_names(THINGS.sub(" ", asked), units)):
             asked = ""  # ("…: quelle option ?", "Which logrotate directive should I use?"
             # ask for a name of a page read, their subject is before)
@@ -2780,7 +2780,7 @@ class ExtractiveAnswerer:
         # not one a "how do I…" writes only in the scene before it, which the user tried
         # ("…and sftp -p 2222 doesn't work. How do I give sftp the port?": `-P port`)
         entries = _asked_entries(question)
-        if kind == PROCEDURE and entries and asked_after_scene(question):
+        if kind == PROCEDURE and entries and scene_asked:
             entries = [e for e in entries if e.option in asked_part(question)]
         entry_files = set(named_files(question, [u.hit for u in units])) if entries else set()
         # an option the question writes that no passage read has an entry of: the prose
