@@ -186,6 +186,11 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"(?:make|makes|making|be) sure(?: that)?|"
                               r"faire en sorte (?:que|qu['’])|"
                               r"(?:i|we|you)['’]d like|(?:go|goes|went|gone|going) wrong|"
+                              # what any question does: "…if I ask for a line number past
+                              # the end", "asking for the parent of…" (not "ask me", "ask
+                              # for confirmation": a prompt)
+                              r"(?:if (?:i|you|we) )?(?:ask|asks|asked|asking) for"
+                              r"(?! confirmation)|"
                               # asking for a default: "…if I don't say", "si je précise rien"
                               r"if (?:i|you|we) (?:don['’]t|do not|never) (?:say|specify|tell "
                               r"it|give|pass|set|change)(?: (?:anything|otherwise|it))?|"
@@ -245,6 +250,12 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
             stems = [frozenset([t]) for t in dict.fromkeys(x for ts in by_language for x in ts)]
         else:
             stems = [frozenset(group) for group in zip(*by_language, strict=True)]
+        if len(stems) > 1 and re.fullmatch(r"[^\W\d_]+-[^\W\d_]+", word) and \
+                not any("-" in t for group in stems for t in group):
+            # a compound is found written in one word too: "one-line" as `--oneline`
+            joined = {t for lang in tokens.LANGUAGES
+                      for t in tokens.tokens(word.replace("-", ""), lang)}
+            stems = [group | joined for group in stems]
         if translate is not None and len(stems) > 1 and "-" in word.strip("-"):
             # a compound's parts are found through its translation, whole
             # ("ramasse-miettes": garbage collector, not a rake and crumbs)
@@ -265,6 +276,8 @@ def content_words(question: str, translate: Callable[[str], str] | None = None
         if said and len(stems) == 1:
             stems = [stems[0] | {t for lang in tokens.LANGUAGES
                                  for t in tokens.tokens(said, lang)}]
+        if len(stems) == 1:  # an irregular form is found as its verb: "woken" as "Wake on
+            stems = [tokens.with_verbs(stems[0])]  # MagicPacket"
         out.extend((tokens._ELISION.sub("", word), group) for group in stems)
     return out
 

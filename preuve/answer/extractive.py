@@ -312,7 +312,18 @@ def is_table_row(line: str) -> bool:
     filled = [c for c in cells if re.search(r"\w", c)]
     return len(filled) >= 2 and len(filled) >= len(cells) - 1 and \
         all(len(c.split()) <= 25 for c in cells) and (len(cells) >= 3 or not any(
-            _SHELL_LIKE.search(c) for c in cells))
+            _SHELL_LIKE.search(c) for c in cells) or _path_and_prose(cells))
+
+
+def _path_and_prose(cells: list[str]) -> bool:
+    """Two cells, a path alone and what it is in words ("/var/log/dpkg.log | Log of dpkg
+    level activity…"): a table's row, not a pipeline ("cat /etc/passwd | less")."""
+    paths = [c for c in cells if _PATH_ALONE.match(c)]
+    return len(paths) == 1 and all(
+        c in paths or (len(c.split()) >= 3 and not _SHELL_LIKE.search(c)) for c in cells)
+
+
+_PATH_ALONE = re.compile(r"^[~.]?/[\w.+@/-]*[\w/]$")
 
 
 # A sentence that only sends the reader elsewhere: "See Section 5.3.2, « Boot
@@ -1573,6 +1584,12 @@ _LEANS = re.compile(r"^(this|that|these|those|it|its|they|such|so|thus|however|t
                     r"then|also|ce|cela|ceci|ces|cette|il|elle|ils|elles|mais|donc|ainsi|"
                     r"cependant|toutefois|alors|other|others|another|moreover|furthermore|"
                     r"in addition|besides|d'autres|d’autres|de plus|en outre|par ailleurs|"
+                    # the other branch of what the sentence before says ("Otherwise it
+                    # exits with code 0." after "If ping does not receive any reply
+                    # packets at all it will exit with code 1.")
+                    r"otherwise|else|sinon|instead|in (?:this|that|either|such a) case|"
+                    r"dans (?:ce|les deux|un tel) cas|on the other hand|en revanche|"
+                    r"par contre|conversely|à l['’]inverse|au contraire|"
                     # what follows from the sentence before ("Due to that, it suffers…")
                     r"due to (?:this|that)|because of (?:this|that)|for (?:this|that) reason|"
                     r"as a result|à cause de (?:cela|ça)|de ce fait|pour cette raison|"
@@ -1685,7 +1702,11 @@ def _lean_start(own: list[Sentence], start: int, words: int, lists: bool = True)
     # what it leans on may lean in its turn ("This is useful to stop…" before "The
     # default is 1000."): from there, when all of it fits
     deeper = _lean_start(own, first, words, lists=False)
-    for begin in dict.fromkeys((deeper, first, start - 1)):
+    # (else from what the sentence before leans on: "On other error it exits with code
+    # 2." before "Otherwise it exits with code 0." before "This makes it possible…")
+    before = _lean_start(own, start - 1, words, lists=False) if first < start - 1 \
+        else start - 1
+    for begin in dict.fromkeys((deeper, first, before, start - 1)):
         if any(s is sentence for s in window(own, begin, words)):
             return begin
     return start  # what it leans on does not fit with it
@@ -2692,6 +2713,19 @@ class ExtractiveAnswerer:
         # (a file or folder asked for: "which file gets modified when…", "dans quel
         # fichier…": looked for as a figure is, never refused for want of one)
         carried = kind in MUST_CARRY or (kind == PLACE and bool(_ASKS_FILE.search(question)))
+        # (a default asked for is said in words as often as in figures: "…quelle taille
+        # aura le système de fichiers ?" and "…la taille par défaut est la taille de la
+        # partition")
+        asks_default = bool(_ASKS_DEFAULT.search(question))
+
+        def carries(text: str) -> bool:
+            return _carries(kind, question, text) or (
+                asks_default and bool(_STATES_DEFAULT.search(text)))
+
+        def states(unit: Sentence) -> bool:  # the default asked for, with the subject
+            return asks_default and unit.parts["lexical"] > 0 and \
+                bool(_STATES_DEFAULT.search(unit.text))
+
         if carried and not any(_carries(kind, question, s.text) for s in chosen
                                 if not s.aside):
             # the passages read first give no figure: the best-scoring sentence that does,
@@ -2714,18 +2748,20 @@ class ExtractiveAnswerer:
             entries = _asked_entries(question)
             named = _of_named_option(entries, by_hit[hits[0].chunk_id])
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
-                          and _carries(kind, question, _with_term(u, by_hit))
+                          and carries(_with_term(u, by_hit))
                           and not (named and _of_other_option(entries, u,
                                                               by_hit[u.hit.chunk_id]))
                           and near(u) and _language(u.hit) in spoken),
-                         key=lambda s: s.score, default=None)
+                         key=lambda s: (states(s), s.score), default=None)
             # (or in the passage of that best sentence: "To add the key…, put it in a *.gpg
-            # file… This is supported since Debian Stretch.")
+            # file… This is supported since Debian Stretch."; or the default asked for,
+            # stated, over a figure that is no default: "la taille par défaut est la
+            # taille de la partition", not "…une taille de bloc de 1 ko ou 2 ko")
             if figure is not None and (figure.score >= best.score - PREFER_FIRST
-                                       or figure.hit is best.hit):
+                                       or figure.hit is best.hit or states(figure)):
                 again, why = self._choose(question, kind, [figure.hit], by_hit,
                                           [u for u in units if u.hit is figure.hit])
-                if any(_carries(kind, question, s.text) for s in again if not s.aside):
+                if any(carries(s.text) for s in again if not s.aside):
                     chosen = again
                     choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
                                             f"; passage ranked {figure.hit.rank} does"}
@@ -2735,8 +2771,7 @@ class ExtractiveAnswerer:
             choice = {**choice, "why": f"the question names {len(asked_options(question))} "
                                       "options: their entries, in its order"}
         # the number or date asked for is in the answer, not only in the second quote
-        if kind in MUST_CARRY and not any(_carries(kind, question, s.text) for s in chosen
-                                          if not s.aside):
+        if kind in MUST_CARRY and not any(carries(s.text) for s in chosen if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind, "choice": choice,
                             "refusal": f"the question asks for a {_ASKED[kind]} and the "

@@ -817,7 +817,17 @@ PLAIN_TERMS_EN = {
     "convert": "translate, transform", "pipe": "standard input, stdin",
     "column": "field", "stdout": "standard output", "stdin": "standard input",
     "stderr": "standard error", "email": "mail", "emailing": "mail", "emails": "mail",
-    "get around": "force, ignore", "override": "force",
+    "get around": "force, ignore", "override": "force", "delete": "remove, unlink",
+    "throw": "raise", "gone": "missing, exist", "at most": "maximum, max",
+    "limit": "maximum, max", "network card": "adapter, device, interface",
+    "ethernet card": "adapter, device, interface",
+    "light": "LED, LEDs", "lights": "LED, LEDs",
+    "be root": "superuser, privileged, privileges", "as root": "superuser, privileged, "
+    "privileges", "root privileges": "superuser, privileged",
+    "without wiping": "non-destructive", "without erasing": "non-destructive",
+    "without destroying": "non-destructive", "without losing": "non-destructive",
+    "keep a copy": "backup, back up", "put back": "restore", "how hot": "temperature",
+    "extension": "suffix",
     # what a setting is
     "fixed ip": "static", "fixed address": "static",
 }
@@ -840,6 +850,9 @@ PLAIN_TERMS_FR = {
     # (the translated manuals say "périphérique" for a disk and "espace d'échange" for swap)
     "courriel": "courrier, mail", "disque": "périphérique",
     "swap": "espace d'échange, échange",
+    "sans effacer": "non destructif, non destructive", "sans perdre": "non destructif, "
+    "non destructive", "sans détruire": "non destructif, non destructive",
+    "garder une copie": "sauvegarde, sauvegarder", "remettre": "restaurer",
 }
 
 

@@ -773,3 +773,19 @@ def test_a_dot_file_given_as_a_casual_example_is_no_subject():
     words = {w for w, _ in content_words(without_examples(
         "How do I copy dot files such as .profile into every new home?", never))}
     assert "profile" not in {w.lstrip(".") for w in words}, words
+
+
+def test_an_irregular_form_a_compound_and_asking_weigh_as_manuals_write_them():
+    """Trials 298 and 299: "…so the computer can be woken remotely with a magic packet?"
+    was refused with "woken" missing beside ethtool's "Wake on MagicPacket"; "…a compact
+    one-line summary…" met no `--oneline`; "Does linecache throw an exception if I ask
+    for a line number…?" counted "ask" as a word to find. An irregular form is found as
+    its verb, a compound written in one word too, and asking is what any question does
+    (unless an everyday phrase says more: "ask me" is a prompt)."""
+    from preuve.answer.answerability import content_words
+
+    words = dict(content_words("Can it be woken with a one-line call if I ask for it?"))
+    assert "wake" in words["woken"], words
+    assert "onelin" in words["one-line"], words
+    assert "ask" not in words, words
+    assert "prompt" in dict(content_words("Does apt ask me before removing?"))["ask"]

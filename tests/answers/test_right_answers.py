@@ -7315,3 +7315,15 @@ def test_a_small_number_of_cores_is_no_figure(tmp_path):
                              "By default, how many files must be updated before Git bothers "
                              "to use parallel checkout workers?").answer
     assert "The default is 100." in answer, answer
+
+
+def test_rows_that_open_on_a_path_are_rows_of_the_table(tmp_path):
+    """The Debian Reference's chapter 4 (trial 277's dpkg log table, chapter 2): a row
+    whose first cell is a path ("/etc/securetty | limit the tty for the root access by the
+    pam_securetty(8) module") was read as a pipeline and left out, so "Where do I configure
+    on which tty root may log in?" quoted the rows that were left, other files'. A path
+    alone beside a description in words is a table's row."""
+    answer = _ask_documented(tmp_path, "debian-reference-ch04.en.html",
+                             "Where do I configure limits on which tty root can log in "
+                             "from?").answer
+    assert "/etc/securetty" in answer, answer

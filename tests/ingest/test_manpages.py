@@ -809,3 +809,45 @@ def test_everything_inside_a_directory_is_recursion(tmp_path):
                        "How can I change the group of a directory and of everything inside it "
                        "in one go?")
     assert "--recursive" in answer, answer
+
+
+def test_a_default_asked_for_is_the_one_stated_not_another_figure(tmp_path):
+    """e2fsprogs's French resize2fs(8) (trial 297): "Si je lance resize2fs sans indiquer de
+    taille, quelle taille aura le système de fichiers ?" got the known bug's "…une taille de
+    bloc de 1 ko ou 2 ko": a size asks for a figure, and the figure was the first found.
+    The default asked for is said in words ("la taille par défaut est la taille de la
+    partition")."""
+    size, = _answers(tmp_path, ("resize2fs.8.fr.gz", "badblocks.8.fr.gz"),
+                     "Si je lance resize2fs sans indiquer de taille, quelle taille aura le "
+                     "système de fichiers ?")
+    assert "la taille par défaut est la taille de la partition" in size, size
+
+
+def test_the_other_branch_is_quoted_with_the_sentence_it_follows(tmp_path):
+    """iputils' ping(8) (trial 299): "…What exit code do I get when the host never
+    answers?" was quoted from "Otherwise it exits with code 0.", which says nothing without
+    the sentences before it. A sentence opening on "Otherwise" (or "Sinon", "In this
+    case"…) leans on the one before, as one opening on "However" does."""
+    answer, = _answers(tmp_path, ("ping.8.gz", "tracepath.8.gz"),
+                       "I use ping in a shell script to check if a server is up. What exit "
+                       "code do I get when the host never answers?")
+    assert not answer.startswith("Otherwise"), answer
+    assert "exits with code 2" in answer, answer
+
+
+def test_root_at_most_and_keeping_a_copy_are_said_as_manuals_say_them(tmp_path):
+    """Trials 299 and 300: "How many hops does tracepath go at most by default…?" was
+    refused for "most" and "limit" (tracepath(8): "Set maximum hops… instead of 30"), "Do
+    I need to be root to run tracepath?" quoted its example output ("root@mops:~ #…")
+    over "tracepath is not a privileged program", and wipefs(8)'s "…how can I keep a copy
+    of them so I can put them back later?" got `-t, --types`: the manuals say maximum,
+    privileged and backup."""
+    hops, root, backup = _answers(
+        tmp_path, ("tracepath.8.gz", "ping.8.gz", "wipefs.8.gz"),
+        "How many hops does tracepath go at most by default, and how can I raise that limit?",
+        "Do I need to be root to run tracepath?",
+        "Before wiping the signatures off a disk, how can I keep a copy of them so I can put "
+        "them back later?")
+    assert "instead of 30" in hops, hops
+    assert "not a privileged program" in root, root
+    assert "--backup" in backup, backup
