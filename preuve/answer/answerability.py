@@ -122,7 +122,8 @@ déjà encore soit soient sois soyez soyons sera seront serait seraient était �
 aura auront aurait auraient avait avaient mis mise mises eux lui leur leurs après avant
 pendant lorsque puis ensuite selon malgré plusieurs sauf autour entre uniquement seulement
 très trop rien non aucune quelques certains certaines chacun chacune connaître connaitre
-connais connaît connait exact exacte exacts exactes"""
+connais connaît connait exact exacte exacts exactes tape tapes tapent taper tapé marchent
+marchait pourrai pourrais pourra pourrait pourront propre propres"""
 _ORDINARY_EN = """
 is are was were be been being has have had make makes made does work works use used using
 want wants need needs mean means see find happen happens go goes put keep let seem try
@@ -137,7 +138,8 @@ best better good proper properly correct correctly right whole entire entirely i
 possible possibly normal normally nice nicely always often sometimes usually
 before after during while since instead rather again because without except around through
 between within only very too nothing none nobody each every all any some both either
-neither several few own per out up pass passes passed passing arrive arrives rest exact"""
+neither several few own per out up pass passes passed passing arrive arrives rest exact
+now though other"""
 _ORDINARY = frozenset(tokens.fold(w) for w in f"{_ORDINARY_FR} {_ORDINARY_EN}".split())
 # ... the English ones, whose English forms are ordinary too ("getting", "works")
 _ENGLISH_ORDINARY = frozenset(tokens.fold(w) for w in f"{_ASKING_EN} {_ORDINARY_EN}".split())
@@ -205,6 +207,10 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               # what it is about: "why does the documentation say…"
                               r"(?:the |this |la |le )?(?:docs?|documentation|manual|"
                               r"man ?page|guide|manuel)\s+(?:says?|said|tells?|dit|disent)|"
+                              r"(?:in|from) (?:the|this) (?:docs?|documentation|manual|"
+                              r"man ?page)|(?:dans|d['’]après) (?:le|ce|la|cette) (?:manuel|"
+                              r"doc|documentation|page de manuel)|"
+                              r"à la place\s*(?=[?.!]|$)|"
                               # a judgment asked about: "why is X a bad idea?"
                               r"an? (?:good|bad|great|terrible) idea|"
                               r"une (?:bonne|mauvaise) idée|"
@@ -220,13 +226,19 @@ _FUNCTION_PHRASE = re.compile(r"\b(?:au lieu d(?:e|u|es)?|à la place d(?:e|u|es
                               r"\b['’]?", re.I)
 
 
+def without_function_phrases(question: str) -> str:
+    """`question` without the phrases that work as one function word ("in one go",
+    "instead of", "make sure that"): what its words to find are read from."""
+    return _FUNCTION_PHRASE.sub(" ", question)
+
+
 def content_words(question: str, translate: Callable[[str], str] | None = None
                   ) -> list[tuple[str, frozenset[str]]]:
     """(the word as written, its stems) for each content word of `question` (see
     `question_words`); with the stems of its translation (`translate`) and of the words
     manuals say for it (`bilingual.plain_senses`)."""
     out: list[tuple[str, frozenset[str]]] = []
-    question = _FUNCTION_PHRASE.sub(" ", question)
+    question = without_function_phrases(question)
     plain = plain_senses(question)  # "soft link" is found as "symbolic link"
     shaping = _HOW_LONG_WORDS if _HOW_LONG.search(question) else frozenset()
     question_language_en = tokens.question_language(question) == "en"

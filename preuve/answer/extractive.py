@@ -20,7 +20,7 @@ import numpy as np
 
 from preuve import memo
 from preuve import text as tokens
-from preuve.answer.answerability import content_words
+from preuve.answer.answerability import content_words, without_function_phrases
 from preuve.answer.intent import (
     DEFINITION,
     MUST_CARRY,
@@ -980,6 +980,11 @@ def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
                 and not _is_heading_line(above, headings))
 
 
+# a term's repeated argument ("terminate-session ID...", "lock-session [ID...]"): its dots
+# end no sentence
+_ARGUMENTS_REPEATED = re.compile(r"(?<=\w)(?:\.\.\.|…)\]*$")
+
+
 def _described_terms(body: str) -> list[re.Match[str]]:
     """The line break after a term alone on its line when the lines under it, indented
     further, describe it: a manual page as `man` renders it ("-f, --prefix=PRÉFIXE" then
@@ -1007,7 +1012,8 @@ def _described_terms(body: str) -> list[re.Match[str]]:
         return body[line.end():below.start()] in ("\n", gap) and bool(below.group().strip()) \
             and (defined or _indent(below.group()) >= _indent(line.group()) + TERM_INDENT) and \
             (len(text.split()) <= TERM_WORDS or _section_title(line.group())) and (
-                not _END.search(text) or _COLON_TERM.match(text) or bulleted) and \
+                not _END.search(_ARGUMENTS_REPEATED.sub("", text)) or _COLON_TERM.match(text)
+                or bulleted) and \
             not (_LIST_ITEM.match(text) and not _OPERATOR_TERM.match(text)) and \
             not _FENCE.match(text)
 
@@ -1193,8 +1199,9 @@ def term_overlap(question: str, sentence: str) -> float:
     stemming; a word's other forms count: `text.loosely`, and the manual's words for an
     everyday one: `bilingual.plain_senses`)."""
     best = 0.0
+    bare = without_function_phrases(question)  # ("in one go" is no "one" to find)
     for lang in tokens.LANGUAGES:
-        wanted = set(tokens.tokens(question, lang))
+        wanted = set(tokens.tokens(bare, lang))
         if wanted:
             found = tokens.with_verbs(set(tokens.tokens(sentence, lang)))
             held = tokens.loosely([wanted], found)
@@ -2547,8 +2554,9 @@ _BRACKETED = re.compile(r"\S*\[[^\]\n]*\]\S*")
 
 
 # A Markdown link in the quoted text: "[`resolve.conf`](https://…)", "[`process.exit()`][]",
-# "[Readable][]" (its label, then its target or reference)
-_MD_LINK = re.compile(r"\[((?:[^\[\]\n`]|`[^`\n]*`)+)\](?:\([^()\s]*\)|\[[^\[\]\n]*\])")
+# "[Readable][]" (its label, then its target or reference); not a regular expression's
+# class and group ("…[.](?!bat$|exe$)[^.]*$": a target never opens on "?")
+_MD_LINK = re.compile(r"\[((?:[^\[\]\n`]|`[^`\n]*`)+)\](?:\((?!\?)[^()\s]*\)|\[[^\[\]\n]*\])")
 
 
 def _guard(text: str) -> str:
@@ -2614,6 +2622,8 @@ FIGURE_BONUS = 0.2
 _ASKS_FILE = re.compile(r"\b(?:which|what) (?:config(?:uration)? )?(?:files?|directory|folder|"
                         r"path)\b|\b(?:quel(?:le)?s?|dans quel(?:le)?s?) (?:fichiers?|"
                         r"répertoires?|dossiers?|chemin)\b", re.I)
+# A question that counts: only a figure answers it, even when it asks for a default
+_COUNTS = re.compile(r"\bhow (?:many|much)\b|\bcombien\b", re.I)
 # ... and when the passages read first give none, how far down a passage may give it (one
 # further down in the first passage's own document: renice(1)'s "-20 à 19" third)
 FIGURE_PASSAGES = 2
@@ -2716,7 +2726,8 @@ class ExtractiveAnswerer:
         # (a default asked for is said in words as often as in figures: "…quelle taille
         # aura le système de fichiers ?" and "…la taille par défaut est la taille de la
         # partition")
-        asks_default = bool(_ASKS_DEFAULT.search(question))
+        # ("how many threads… by default?" counts: only a figure answers it)
+        asks_default = bool(_ASKS_DEFAULT.search(question)) and not _COUNTS.search(question)
 
         def carries(text: str) -> bool:
             return _carries(kind, question, text) or (
@@ -3737,6 +3748,10 @@ def _commanded(question: str, kind: str, hits: Sequence[Hit], first: Hit,
     if kind != DEFINITION:
         return None
     lines = [subcommand_line(w) for w in asked_subcommands(question, list(hits))]
+    asked = asked_after_scene(question)
+    if asked and lines and not asked_subcommands(asked, list(hits)):
+        return None  # what the user ran in the scene ("networkctl list shows my wifi
+        # card as unmanaged. What does that mean?"): what is asked is what it showed
 
     def entry(hit: Hit) -> bool:
         return any(u.term and line.match(u.text.replace("`", ""))
@@ -4114,10 +4129,14 @@ def _signature_before(own: list[Sentence], chosen: list[Sentence]) -> Sentence |
     before = own[heading.index - 1] if heading.index > 0 else None
     if before is not None and before.role == HEADING and _TERM.match(before.text.strip()) \
             and _TERM.match(text) and not _page_section(before) \
+            and not (heading.term and _OPTION_LINE.match(text)
+                     and not _OPTION_LINE.match(before.text.strip())) \
             and before.text.strip() not in (heading.hit.heading or "").split(" > "):
         return None  # the last of a list of names ("FILTER_X86", …, "FILTER_SPARC"), not
         # the term the paragraph after it describes (under a manual page's "OPTIONS", or
-        # an HTML page's section titled so, the first option is one)
+        # an HTML page's section titled so, the first option is one; an option after the
+        # short description of the one above it names what follows: `-i,
+        # --ignore-garbage` after "decode data", `-d, --decode`'s)
     return Sentence(", ".join(f"`{_unquoted(n)}`" for n in names) + " —", heading.hit,
                     heading.start_line, own[chosen[0].index - 1].end_line,
                     index=heading.index, block=chosen[0].block, role=ATTACHED)

@@ -827,7 +827,11 @@ PLAIN_TERMS_EN = {
     "without wiping": "non-destructive", "without erasing": "non-destructive",
     "without destroying": "non-destructive", "without losing": "non-destructive",
     "keep a copy": "backup, back up", "put back": "restore", "how hot": "temperature",
-    "extension": "suffix",
+    "extension": "suffix", "capitals": "uppercase, upper", "capital letters": "uppercase, "
+    "upper", "uppercase": "upper, case", "lowercase": "lower, case", "shrink": "squeeze, "
+    "reduce", "junk": "garbage", "skip": "ignore", "fresh": "new, renew",
+    "tree": "hierarchy, forest", "sync": "synchronize, synchronization",
+    "syncing": "synchronize, synchronization",
     # what a setting is
     "fixed ip": "static", "fixed address": "static",
 }
@@ -853,6 +857,7 @@ PLAIN_TERMS_FR = {
     "sans effacer": "non destructif, non destructive", "sans perdre": "non destructif, "
     "non destructive", "sans détruire": "non destructif, non destructive",
     "garder une copie": "sauvegarde, sauvegarder", "remettre": "restaurer",
+    "arbre": "hiérarchie, forêt", "baisser": "diminuer, réduire", "remonter": "augmenter",
 }
 
 

@@ -4923,9 +4923,14 @@ def test_a_caption_ending_on_a_colon_over_its_commands_is_read(tmp_path):
     "ps axjf", lines that open in lower case, was one unit with its commands, no sentence,
     and every example was dropped: the passage ranked first for "how do I see processes as
     a tree with ps?" had nothing to quote, and a warning about "ps -aux" was quoted. A
-    colon at a line's end ends the unit; the commands are what it announces."""
-    quote = _quote_documented(tmp_path, "ps.1.txt", "how do I see processes as a tree "
-                              "with ps?")
+    colon at a line's end ends the unit; the commands are what it announces. (The page's
+    `--forest`, "ASCII art process tree", answers the question too since the 49th
+    session reads a tree as the pages' forest: the examples' passage is quoted alone.)"""
+    with _documented(tmp_path, "ps.1.txt") as index:
+        examples = [hit for hit in index.search("how do I see processes as a tree with ps?",
+                                                k=6) if "To print a process tree:" in hit.text]
+        quote = ExtractiveAnswerer(index.engine.embedder()).answer(
+            "how do I see processes as a tree with ps?", examples)[0]
     assert "To print a process tree:" in quote and "ps -ejH" in quote, quote
 
 
@@ -7327,3 +7332,17 @@ def test_rows_that_open_on_a_path_are_rows_of_the_table(tmp_path):
                              "Where do I configure limits on which tty root can log in "
                              "from?").answer
     assert "/etc/securetty" in answer, answer
+
+
+def test_a_regular_expression_is_quoted_whole_not_read_as_a_link(tmp_path):
+    """Python's regex HOWTO (trial 302): "…les noms de fichiers sauf ceux qui se terminent
+    par .bat ou .exe ?" quoted `.*.[^.]*$`: the pattern's "[.](?!bat$|exe$)" was read as
+    a Markdown link and shown as its label, a pattern that excludes nothing. A link's
+    target never opens on "?"."""
+    passage = _hit(1, "howto/regex.html", "Lookahead Assertions",
+                   "Excluding another filename extension is now easy; simply add it as an "
+                   "alternative inside the assertion. The following pattern excludes "
+                   "filenames that end in either bat or exe:\n.*[.](?!bat$|exe$)[^.]*$\n")
+    quoted = _quote_hits(tmp_path, "Which pattern excludes filenames that end in bat or exe?",
+                         [passage])
+    assert ".*[.](?!bat$|exe$)[^.]*$" in quoted, quoted

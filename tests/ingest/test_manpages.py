@@ -851,3 +851,40 @@ def test_root_at_most_and_keeping_a_copy_are_said_as_manuals_say_them(tmp_path):
     assert "instead of 30" in hops, hops
     assert "not a privileged program" in root, root
     assert "--backup" in backup, backup
+
+
+def test_junk_capitals_and_an_option_under_a_short_description(tmp_path):
+    """coreutils (trial 306): "…a base64 blob that got some stray junk characters mixed in…
+    Can I make it skip the junk?" and "How do I turn all the lowercase letters in some text
+    into capitals with tr?" were refused (the pages say garbage, ignore, upper); then
+    base64's answer came without its option: `-i, --ignore-garbage` follows "decode data",
+    `-d`'s description, short enough to read as a name of a list whose last name names
+    nothing. An option after another's description names what follows."""
+    junk, capitals = _answers(tmp_path, ("base64.1.gz", "tr.1.gz", "env.1.gz", "printf.1.gz",
+                                         "stdbuf.1.gz", "mktemp.1.gz", "install.1.gz"),
+                              "I'm trying to decode a base64 blob that got some stray junk "
+                              "characters mixed in and the decode fails. Can I make it skip "
+                              "the junk?",
+                              "How do I turn all the lowercase letters in some text into "
+                              "capitals with tr?")
+    assert junk.startswith("`-i, --ignore-garbage`"), junk
+    assert "[:upper:]" in capitals, capitals
+
+
+def test_a_command_s_repeated_argument_ends_no_sentence(tmp_path):
+    """systemd's loginctl(1) (trial 303): "How do I lock the screen of every session on the
+    machine in one go?" quoted `lock-sessions` with "This kills all processes of the
+    session…": "terminate-session ID..." was read as a sentence ending on its dots, not as
+    the next command's name, and its description ran on under `lock-sessions`; and "in
+    one go" counted "one" toward `lock-session`'s "one or more sessions". The same dots
+    hid networkctl's `list [PATTERN...]`; once found, a command the user ran in the scene
+    ("networkctl list shows my wifi card as unmanaged. What does that mean?") is not the
+    one asked about."""
+    lock, unmanaged = _answers(tmp_path, ("loginctl.1.gz", "networkctl.1.gz"),
+                               "How do I lock the screen of every session on the machine in "
+                               "one go?",
+                               "networkctl list shows my wifi card as unmanaged. What does "
+                               "that mean?")
+    assert lock.startswith("`lock-sessions, unlock-sessions`"), lock
+    assert "kills" not in lock, lock
+    assert "networkd is not handling the link" in unmanaged, unmanaged
