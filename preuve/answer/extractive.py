@@ -559,7 +559,11 @@ def split_sentences(hit: Hit, skip: frozenset[str] | set[str] = frozenset(), *,
         # `.. option:: -s, --start-directory directory` over "Directory to start discovery
         # (. default)")
         described = (bool(out) and (out[-1].term or out[-1].role == HEADING
-                                    and bool(_OPTION_LINE.match(out[-1].text)))) or inline
+                                    and bool(_OPTION_LINE.match(out[-1].text)))) or inline \
+            or (by_lines and _describing(out) and not announces(out[-1].text)
+                and not out[-1].runs_on)  # ("-w, --wrap=COLS" / "wrap encoded lines after
+        # COLS character (default 76)." / "Use 0 to disable line wrapping", no stop; not
+        # what "Produces output similar to:" announces)
         term = match is not None and match.start() in terms and not code
         title = term and _section_title(raw.strip("\n"))
         term = term and not title
@@ -985,6 +989,14 @@ def _labels_next(raw: str, cleaned: str, following: str, body: str, start: int,
 _ARGUMENTS_REPEATED = re.compile(r"(?<=\w)(?:\.\.\.|…)\]*$")
 
 
+def _describing(out: list[Sentence]) -> bool:
+    """The units read so far end in a term's description: statements, after the term."""
+    for unit in reversed(out):
+        if unit.role != STATEMENT:
+            return unit.term and unit.role == HEADING
+    return False
+
+
 def _described_terms(body: str) -> list[re.Match[str]]:
     """The line break after a term alone on its line when the lines under it, indented
     further, describe it: a manual page as `man` renders it ("-f, --prefix=PRÉFIXE" then
@@ -1199,12 +1211,14 @@ def term_overlap(question: str, sentence: str) -> float:
     stemming; a word's other forms count: `text.loosely`, and the manual's words for an
     everyday one: `bilingual.plain_senses`)."""
     best = 0.0
-    bare = without_function_phrases(question)  # ("in one go" is no "one" to find)
+    bare = without_function_phrases(question)
     for lang in tokens.LANGUAGES:
-        wanted = set(tokens.tokens(bare, lang))
+        wanted = set(tokens.tokens(question, lang))
         if wanted:
             found = tokens.with_verbs(set(tokens.tokens(sentence, lang)))
-            held = tokens.loosely([wanted], found)
+            # (a word only a function phrase says is never found: "in one go" is no "one"
+            # of "one or more sessions")
+            held = tokens.loosely([wanted], found) - (wanted - set(tokens.tokens(bare, lang)))
             # a word said as manuals say it ("soft link": "symbolic links")
             held |= {stem for stems, senses in _plain_stems(question, lang)
                      if senses & found for stem in stems}

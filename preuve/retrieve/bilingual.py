@@ -799,6 +799,8 @@ PLAIN_TERMS_EN = {
     # what a command does
     "preview": "dry run, simulate", "dry run": "simulate, simulation",
     "simulate": "dry run", "simulation": "dry run", "without actually": "dry run, simulate",
+    "without it actually": "dry run, simulate", "without touching": "dry run, simulate",
+    "without changing anything": "dry run, simulate",
     "ask me": "prompt", "asking me": "prompt", "asks me": "prompt",
     "ask for confirmation": "prompt, confirm",
     "reboot": "restart, boot", "survive a reboot": "persistent",
@@ -847,6 +849,7 @@ PLAIN_TERMS_FR = {
     "assembler": "fusionner, concaténer",
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
+    "sans toucher": "simuler, simulation, dry-run",
     "tout ce qu'il contient": "récursivement, récursif", "tout son contenu": "récursivement, "
     "récursif",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "

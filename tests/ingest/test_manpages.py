@@ -860,15 +860,21 @@ def test_junk_capitals_and_an_option_under_a_short_description(tmp_path):
     base64's answer came without its option: `-i, --ignore-garbage` follows "decode data",
     `-d`'s description, short enough to read as a name of a list whose last name names
     nothing. An option after another's description names what follows."""
-    junk, capitals = _answers(tmp_path, ("base64.1.gz", "tr.1.gz", "env.1.gz", "printf.1.gz",
-                                         "stdbuf.1.gz", "mktemp.1.gz", "install.1.gz"),
+    junk, capitals, wrap = _answers(tmp_path, ("base64.1.gz", "tr.1.gz", "env.1.gz",
+                                               "printf.1.gz", "stdbuf.1.gz", "mktemp.1.gz",
+                                               "install.1.gz"),
                               "I'm trying to decode a base64 blob that got some stray junk "
                               "characters mixed in and the decode fails. Can I make it skip "
                               "the junk?",
                               "How do I turn all the lowercase letters in some text into "
-                              "capitals with tr?")
+                              "capitals with tr?",
+                              "My base64 output gets chopped into many short lines. How do I "
+                              "get the whole encoded string on a single line?")
     assert junk.startswith("`-i, --ignore-garbage`"), junk
     assert "[:upper:]" in capitals, capitals
+    # (a description's second sentence, without its stop, is the description's too:
+    # "Use 0 to disable line wrapping" under `-w, --wrap=COLS`)
+    assert "Use 0 to disable line wrapping" in wrap, wrap
 
 
 def test_a_command_s_repeated_argument_ends_no_sentence(tmp_path):
@@ -888,3 +894,14 @@ def test_a_command_s_repeated_argument_ends_no_sentence(tmp_path):
     assert lock.startswith("`lock-sessions, unlock-sessions`"), lock
     assert "kills" not in lock, lock
     assert "networkd is not handling the link" in unmanaged, unmanaged
+
+
+def test_a_dry_run_asked_with_words_between(tmp_path):
+    """unattended-upgrades' unattended-upgrade(8) (trial 313): "I'd like to see what
+    unattended-upgrade would install, without it actually touching the system. How do I
+    do that?" got `-d, --debug`: "without actually" is a dry run, and so is "without it
+    actually" or "without touching"."""
+    answer, = _answers(tmp_path, ("unattended-upgrade.8.gz", "base64.1.gz", "tr.1.gz"),
+                       "I'd like to see what unattended-upgrade would install, without it "
+                       "actually touching the system. How do I do that?")
+    assert answer.startswith("`--dry-run`"), answer
