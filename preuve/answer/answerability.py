@@ -688,8 +688,11 @@ def judge(question: str, hits: Sequence[Hit], dense: float | None,
     candidates, counts = [], []
     for (stems, word), df in zip(written, frequencies, strict=True):
         split = sum(1 for _, other in written if other == word) > 1
-        if split and is_name is not None and not is_name(word.lower()):
-            continue  # a word of the language written in parts: "aujourd'hui"
+        if split and is_name is not None and (not is_name(word.lower()) or all(
+                len(part) < 3 or not is_name(part.lower())
+                for part in re.split(r"[-_/.]+", word) if part)):
+            continue  # a word of the language written in parts: "aujourd'hui", or words
+            # joined ("critical-or-worse": no "wors" to name)
         term = max(stems, key=len) if split else word
         if not split or len(term) >= 4:
             candidates.append((term, stems))

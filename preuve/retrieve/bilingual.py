@@ -834,6 +834,8 @@ PLAIN_TERMS_EN = {
     "reduce", "junk": "garbage", "skip": "ignore", "fresh": "new, renew",
     "tree": "hierarchy, forest", "sync": "synchronize, synchronization",
     "syncing": "synchronize, synchronization",
+    "modified": "changed", "invert the selection": "complement",
+    "shut down": "shutdown, halt, poweroff", "power off": "poweroff, shutdown, halt",
     # what a setting is
     "fixed ip": "static", "fixed address": "static",
 }
@@ -850,6 +852,9 @@ PLAIN_TERMS_FR = {
     "simulation": "dry-run, à blanc", "simuler": "dry-run, à blanc",
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
     "sans toucher": "simuler, simulation, dry-run",
+    "éteindre": "arrêter, arrêt, shutdown, poweroff", "colonne": "champ",
+    "doublon": "dupliqué, répété, identique", "doublons": "dupliquées, répétées, "
+    "identiques", "inverser la sélection": "compléter, complément",
     "tout ce qu'il contient": "récursivement, récursif", "tout son contenu": "récursivement, "
     "récursif",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "

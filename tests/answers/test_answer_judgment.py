@@ -789,3 +789,32 @@ def test_an_irregular_form_a_compound_and_asking_weigh_as_manuals_write_them():
     assert "onelin" in words["one-line"], words
     assert "ask" not in words, words
     assert "prompt" in dict(content_words("Does apt ask me before removing?"))["ask"]
+
+
+def test_words_joined_by_hyphens_name_nothing():
+    """"In rsyslog, how do I match every critical-or-worse message…?" (trial 318) was
+    refused as naming "wors": the compound, no word as written, was cut into its stems and
+    its longest one judged a name. Words joined by hyphens name nothing."""
+    from preuve.answer.answerability import judge
+    from preuve.retrieve.bilingual import is_word
+
+    passage = _passage("rsyslog.html", "html", "The syslog system", "Filters",
+                       "The priority filter selects messages of a given severity.")
+    numbers = judge("How do I match every critical-or-worse message except the kernel's?",
+                    [passage], 0.9, lambda stems: 0, 100, E5_DEFAULTS,
+                    is_name=lambda word: is_word(word) is False).numbers
+    assert not numbers.get("absent_names"), numbers
+
+
+def test_the_french_words_users_say_for_fields_doubles_and_shutting_down():
+    """Trials 312 and 316 (French Debian Reference, coreutils): "…éteindre la machine
+    immédiatement…" met no "arrêter le système" (`shutdown -h now`), "Pourquoi uniq
+    laisse-t-il encore des doublons ?" no "lignes répétées", "les colonnes" of cut no
+    "champs": the manuals' words for them."""
+    from preuve.answer.answerability import content_words
+
+    words = dict(content_words("Comment éteindre la machine ? Et les doublons des colonnes ?"))
+    assert "arret" in words["éteindre"] or "arrêt" in words["éteindre"], words
+    assert any(stem.startswith("repet") or stem.startswith("répét")
+               for stem in words["doublons"]), words
+    assert "champ" in words["colonnes"], words
