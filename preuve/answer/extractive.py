@@ -1211,19 +1211,25 @@ def term_overlap(question: str, sentence: str) -> float:
     stemming; a word's other forms count: `text.loosely`, and the manual's words for an
     everyday one: `bilingual.plain_senses`)."""
     best = 0.0
-    bare = without_function_phrases(question)
     for lang in tokens.LANGUAGES:
-        wanted = set(tokens.tokens(question, lang))
+        wanted, phrased = _overlap_stems(question, lang)
         if wanted:
             found = tokens.with_verbs(set(tokens.tokens(sentence, lang)))
-            # (a word only a function phrase says is never found: "in one go" is no "one"
-            # of "one or more sessions")
-            held = tokens.loosely([wanted], found) - (wanted - set(tokens.tokens(bare, lang)))
+            held = tokens.loosely([wanted], found) - phrased
             # a word said as manuals say it ("soft link": "symbolic links")
             held |= {stem for stems, senses in _plain_stems(question, lang)
                      if senses & found for stem in stems}
             best = max(best, len(wanted & held) / len(wanted))
     return best
+
+
+@lru_cache(maxsize=64)
+def _overlap_stems(question: str, lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The question's stems in `lang`, and those only a function phrase says ("in one go"
+    is no "one" of "one or more sessions": never found): read once per question, as the
+    answerer scores each sentence with them (`term_overlap`)."""
+    wanted = frozenset(tokens.tokens(question, lang))
+    return wanted, wanted - frozenset(tokens.tokens(without_function_phrases(question), lang))
 
 
 @lru_cache(maxsize=64)
@@ -2739,11 +2745,10 @@ class ExtractiveAnswerer:
         carried = kind in MUST_CARRY or (kind == PLACE and bool(_ASKS_FILE.search(question)))
         # (a default asked for is said in words as often as in figures: "…quelle taille
         # aura le système de fichiers ?" and "…la taille par défaut est la taille de la
-        # partition")
-        # ("how many threads… by default?" counts: only a figure answers it)
+        # partition"; not when it counts, "how many threads… by default?": a figure)
         asks_default = bool(_ASKS_DEFAULT.search(question)) and not _COUNTS.search(question)
 
-        def carries(text: str) -> bool:
+        def gives(text: str) -> bool:  # what is asked for: the figure, or the default
             return _carries(kind, question, text) or (
                 asks_default and bool(_STATES_DEFAULT.search(text)))
 
@@ -2773,7 +2778,7 @@ class ExtractiveAnswerer:
             entries = _asked_entries(question)
             named = _of_named_option(entries, by_hit[hits[0].chunk_id])
             figure = max((u for u in units if u.role == STATEMENT and u.parts["kind"] > 0
-                          and carries(_with_term(u, by_hit))
+                          and gives(_with_term(u, by_hit))
                           and not (named and _of_other_option(entries, u,
                                                               by_hit[u.hit.chunk_id]))
                           and near(u) and _language(u.hit) in spoken),
@@ -2786,7 +2791,7 @@ class ExtractiveAnswerer:
                                        or figure.hit is best.hit or states(figure)):
                 again, why = self._choose(question, kind, [figure.hit], by_hit,
                                           [u for u in units if u.hit is figure.hit])
-                if any(carries(s.text) for s in again if not s.aside):
+                if any(gives(s.text) for s in again if not s.aside):
                     chosen = again
                     choice = {**why, "why": f"the passages read first give no {_ASKED[kind]}"
                                             f"; passage ranked {figure.hit.rank} does"}
@@ -2796,7 +2801,7 @@ class ExtractiveAnswerer:
             choice = {**choice, "why": f"the question names {len(asked_options(question))} "
                                       "options: their entries, in its order"}
         # the number or date asked for is in the answer, not only in the second quote
-        if kind in MUST_CARRY and not any(carries(s.text) for s in chosen if not s.aside):
+        if kind in MUST_CARRY and not any(gives(s.text) for s in chosen if not s.aside):
             return "", [], {"latency_s": time.perf_counter() - started, "sentences": [],
                             "kind": kind, "choice": choice,
                             "refusal": f"the question asks for a {_ASKED[kind]} and the "

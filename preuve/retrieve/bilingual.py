@@ -823,7 +823,7 @@ PLAIN_TERMS_EN = {
     "throw": "raise", "gone": "missing, exist", "at most": "maximum, max",
     "limit": "maximum, max", "network card": "adapter, device, interface",
     "ethernet card": "adapter, device, interface",
-    "light": "LED, LEDs", "lights": "LED, LEDs",
+    "light": "LED, LEDs",
     "be root": "superuser, privileged, privileges", "as root": "superuser, privileged, "
     "privileges", "root privileges": "superuser, privileged",
     "without wiping": "non-destructive", "without erasing": "non-destructive",
@@ -833,7 +833,6 @@ PLAIN_TERMS_EN = {
     "upper", "uppercase": "upper, case", "lowercase": "lower, case", "shrink": "squeeze, "
     "reduce", "junk": "garbage", "skip": "ignore", "fresh": "new, renew",
     "tree": "hierarchy, forest", "sync": "synchronize, synchronization",
-    "syncing": "synchronize, synchronization",
     "modified": "changed", "invert the selection": "complement",
     "shut down": "shutdown, halt, poweroff", "power off": "poweroff, shutdown, halt",
     # what a setting is
@@ -853,8 +852,8 @@ PLAIN_TERMS_FR = {
     "pour de vrai": "simuler, simulation, dry-run", "effacer": "supprimer, purger",
     "sans toucher": "simuler, simulation, dry-run",
     "éteindre": "arrêter, arrêt, shutdown, poweroff", "colonne": "champ",
-    "doublon": "dupliqué, répété, identique", "doublons": "dupliquées, répétées, "
-    "identiques", "inverser la sélection": "compléter, complément",
+    "doublon": "dupliqué, répété, identique, dupliquées, répétées, identiques",
+    "inverser la sélection": "compléter, complément",
     "tout ce qu'il contient": "récursivement, récursif", "tout son contenu": "récursivement, "
     "récursif",
     "me demande": "confirmation, interactif", "demander confirmation": "confirmation, "
